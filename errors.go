@@ -1,0 +1,56 @@
+package compact
+
+import "errors"
+
+// The sentinel errors below are what callers branch on. Every error the
+// package returns either is one of them or wraps one, so errors.Is works
+// through any amount of added context. Errors that carry data (an index, a
+// time) are typed and unwrap to their sentinel.
+var (
+	// ErrInvalidHistory reports a message slice that is not a valid request:
+	// a tool result with no call, a call never answered, an empty assistant
+	// turn, an unknown role. Validate's *ValidationError unwraps to it.
+	ErrInvalidHistory = errors.New("compact: invalid history")
+
+	// ErrNothingToCompress reports that every message is protected (system
+	// prompt, head, tail), so a compaction would have nothing to fold.
+	ErrNothingToCompress = errors.New("compact: nothing to compress")
+
+	// ErrNoSavings reports a compaction that would not make the history
+	// smaller, so it was not run.
+	ErrNoSavings = errors.New("compact: compaction would not save tokens")
+
+	// ErrSummarizer reports that the summarizer failed. The caller's messages
+	// are untouched when it is returned.
+	ErrSummarizer = errors.New("compact: summarizer failed")
+
+	// ErrSummarizerAuth reports a summarizer failure that retrying cannot fix:
+	// the endpoint rejected the credentials. It always aborts a compaction,
+	// whatever the fallback policy says.
+	ErrSummarizerAuth = errors.New("compact: summarizer rejected the credentials")
+
+	// ErrSummarizerQuota reports a summarizer failure caused by an exhausted
+	// quota or billing limit (not a transient rate limit). Like
+	// ErrSummarizerAuth it always aborts.
+	ErrSummarizerQuota = errors.New("compact: summarizer quota exhausted")
+
+	// ErrBackoff reports that automatic compaction is waiting after recent
+	// summarizer failures. A forced compaction bypasses it.
+	ErrBackoff = errors.New("compact: backing off after summarizer failures")
+
+	// ErrPaused reports that automatic compaction paused itself because
+	// repeated compactions did not bring usage under the threshold. A forced
+	// compaction, a model switch or usage dropping lifts the pause.
+	ErrPaused = errors.New("compact: automatic compaction paused")
+
+	// ErrBusy reports that a compaction of the same session is already
+	// running and the caller asked not to wait for it.
+	ErrBusy = errors.New("compact: a compaction of this session is running")
+
+	// ErrUnsafePath reports a handoff directory that escapes its root, goes
+	// through a symbolic link, or is otherwise unsafe to write into.
+	ErrUnsafePath = errors.New("compact: unsafe path")
+
+	// ErrUnknownEncoding reports a token encoding name that is not embedded.
+	ErrUnknownEncoding = errors.New("compact: unknown token encoding")
+)
