@@ -10,4 +10,5 @@ require (
 	github.com/sashabaranov/go-openai v1.43.0 // indirect
 	github.com/stretchr/testify v1.12.1 // indirect
 	go.uber.org/goleak v1.3.0 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
 )
