@@ -168,7 +168,7 @@ func (s *OpenAISummarizer) Summarize(ctx context.Context, req SummaryRequest) (s
 		fail.err.Attempts = attempt
 		wait, ok := s.retryWait(ctx, attempt, fail)
 		if !ok {
-			s.logger.LogAttrs(ctx, slog.LevelWarn, "summarizer failed",
+			s.logger.LogAttrs(ctx, slog.LevelDebug, "summarizer failed",
 				slog.String("summarizer", s.Name()), slog.Int("attempts", attempt), slog.String("error", fail.err.Error()))
 			return "", fail.err
 		}
@@ -203,7 +203,7 @@ func (s *OpenAISummarizer) request(req SummaryRequest) openai.ChatCompletionRequ
 	}
 	limit := s.maxOutputTokens
 	if limit == 0 && req.TargetTokens > 0 {
-		limit = max(req.TargetTokens*outputTokensHeadroom, minOutputTokens)
+		limit = max(min(req.TargetTokens, math.MaxInt32/outputTokensHeadroom)*outputTokensHeadroom, minOutputTokens)
 	}
 	if s.legacyMaxTokens {
 		//lint:ignore SA1019 the field is deprecated by OpenAI but is the one older servers know

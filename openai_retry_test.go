@@ -17,16 +17,16 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// handler answers the nth request (1-based) to a fake endpoint.
-type handler = func(n int, w http.ResponseWriter, r *http.Request)
+// endpointHandler answers the nth request (1-based) to a fake endpoint.
+type endpointHandler = func(n int, w http.ResponseWriter, r *http.Request)
 
-// apiError answers every request with status and an OpenAI error object.
-func apiError(status int, code, typ, msg string) handler {
+// errorReply answers every request with status and an OpenAI error object.
+func errorReply(status int, code, typ, msg string) endpointHandler {
 	return func(_ int, w http.ResponseWriter, _ *http.Request) { writeAPIError(w, status, code, typ, msg) }
 }
 
-// thenReply answers the first len(fails) requests with fails, then "ok".
-func thenReply(fails ...handler) handler {
+// failThenSucceed answers the first len(fails) requests with fails, then "ok".
+func failThenSucceed(fails ...endpointHandler) endpointHandler {
 	return func(n int, w http.ResponseWriter, r *http.Request) {
 		if n <= len(fails) {
 			fails[n-1](n, w, r)
@@ -44,8 +44,8 @@ func hangUp(_ int, w http.ResponseWriter, _ *http.Request) {
 	}
 }
 
-// raw answers with status and body as they are.
-func raw(status int, contentType, body string) handler {
+// rawReply answers with status and body as they are.
+func rawReply(status int, contentType, body string) endpointHandler {
 	return func(_ int, w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", contentType)
 		w.WriteHeader(status)
@@ -53,8 +53,8 @@ func raw(status int, contentType, body string) handler {
 	}
 }
 
-// withHeader sets a response header before h answers.
-func withHeader(key, value string, h handler) handler {
+// withReplyHeader sets a response header before h answers.
+func withReplyHeader(key, value string, h endpointHandler) endpointHandler {
 	return func(n int, w http.ResponseWriter, r *http.Request) {
 		w.Header().Set(key, value)
 		h(n, w, r)
@@ -64,7 +64,7 @@ func withHeader(key, value string, h handler) handler {
 func TestOpenAISummarizerMapsFailures(t *testing.T) {
 	tests := []struct {
 		name       string
-		handle     handler
+		handle     endpointHandler
 		want       error // the sentinel the error must match besides ErrSummarizer
 		status     int
 		code       string
@@ -73,25 +73,25 @@ func TestOpenAISummarizerMapsFailures(t *testing.T) {
 		retryAfter time.Duration
 	}{
 		{name: "401 is an auth failure and is not retried",
-			handle: apiError(401, "invalid_api_key", "invalid_request_error", "Incorrect API key provided: "+testAPIKey+"."),
+			handle: errorReply(401, "invalid_api_key", "invalid_request_error", "Incorrect API key provided: "+testAPIKey+"."),
 			want:   ErrSummarizerAuth, status: 401, code: "invalid_api_key", attempts: 1, inMessage: "Incorrect API key provided"},
-		{name: "403 is an auth failure", handle: apiError(403, "", "permission_error", "not allowed"),
+		{name: "403 is an auth failure", handle: errorReply(403, "", "permission_error", "not allowed"),
 			want: ErrSummarizerAuth, status: 403, code: "permission_error", attempts: 1},
-		{name: "402 is a quota failure", handle: apiError(402, "", "billing_error", "add credits"),
+		{name: "402 is a quota failure", handle: errorReply(402, "", "billing_error", "add credits"),
 			want: ErrSummarizerQuota, status: 402, attempts: 1},
 		{name: "429 insufficient_quota is a quota failure, not retried",
-			handle: apiError(429, "insufficient_quota", "insufficient_quota", "You exceeded your current quota"),
+			handle: errorReply(429, "insufficient_quota", "insufficient_quota", "You exceeded your current quota"),
 			want:   ErrSummarizerQuota, status: 429, code: "insufficient_quota", attempts: 1},
-		{name: "429 insufficient_quota as a type only", handle: apiError(429, "", "insufficient_quota", "quota"),
+		{name: "429 insufficient_quota as a type only", handle: errorReply(429, "", "insufficient_quota", "quota"),
 			want: ErrSummarizerQuota, status: 429, attempts: 1},
-		{name: "429 rate limit is retried then given up", handle: apiError(429, "rate_limit_exceeded", "requests", "slow down"),
+		{name: "429 rate limit is retried then given up", handle: errorReply(429, "rate_limit_exceeded", "requests", "slow down"),
 			status: 429, code: "rate_limit_exceeded", attempts: 3, inMessage: "slow down (after 3 attempts)"},
-		{name: "500 forever is retried then given up", handle: apiError(500, "", "server_error", "boom"),
+		{name: "500 forever is retried then given up", handle: errorReply(500, "", "server_error", "boom"),
 			status: 500, attempts: 3},
-		{name: "408 is retried", handle: apiError(408, "", "", "timeout"), status: 408, attempts: 3},
-		{name: "400 is not retried", handle: apiError(400, "context_length_exceeded", "invalid_request_error", "too long"),
+		{name: "408 is retried", handle: errorReply(408, "", "", "timeout"), status: 408, attempts: 3},
+		{name: "400 is not retried", handle: errorReply(400, "context_length_exceeded", "invalid_request_error", "too long"),
 			status: 400, code: "context_length_exceeded", attempts: 1},
-		{name: "404 is not retried", handle: apiError(404, "model_not_found", "invalid_request_error", "no such model"),
+		{name: "404 is not retried", handle: errorReply(404, "model_not_found", "invalid_request_error", "no such model"),
 			status: 404, attempts: 1},
 		{name: "a non-JSON error page is retried and its body not quoted",
 			handle: func(_ int, w http.ResponseWriter, r *http.Request) {
@@ -99,31 +99,31 @@ func TestOpenAISummarizerMapsFailures(t *testing.T) {
 				_, _ = io.WriteString(w, "<html>bad gateway for "+secretTurn+"</html>")
 			},
 			status: 502, attempts: 3, inMessage: "Bad Gateway"},
-		{name: "x-should-retry false stops retries", handle: withHeader("x-should-retry", "false", apiError(500, "", "", "no")),
+		{name: "x-should-retry false stops retries", handle: withReplyHeader("x-should-retry", "false", errorReply(500, "", "", "no")),
 			status: 500, attempts: 1},
-		{name: "x-should-retry true retries a 400", handle: withHeader("x-should-retry", "true", apiError(400, "", "", "odd")),
+		{name: "x-should-retry true retries a 400", handle: withReplyHeader("x-should-retry", "true", errorReply(400, "", "", "odd")),
 			status: 400, attempts: 3},
-		{name: "x-should-retry never retries a bad key", handle: withHeader("x-should-retry", "true", apiError(401, "", "", "bad key")),
+		{name: "x-should-retry never retries a bad key", handle: withReplyHeader("x-should-retry", "true", errorReply(401, "", "", "bad key")),
 			want: ErrSummarizerAuth, status: 401, attempts: 1},
 		{name: "a Retry-After past the limit is not waited out",
-			handle: withHeader("Retry-After", "120", apiError(429, "rate_limit_exceeded", "", "later")),
+			handle: withReplyHeader("Retry-After", "120", errorReply(429, "rate_limit_exceeded", "", "later")),
 			status: 429, attempts: 1, retryAfter: 2 * time.Minute},
-		{name: "malformed JSON is not retried", handle: raw(200, "application/json", `{"choices": [}`),
+		{name: "malformed JSON is not retried", handle: rawReply(200, "application/json", `{"choices": [}`),
 			attempts: 1, inMessage: "not a chat completion"},
-		{name: "an HTML page is not a completion", handle: raw(200, "text/html", "<html>welcome</html>"),
+		{name: "an HTML page is not a completion", handle: rawReply(200, "text/html", "<html>welcome</html>"),
 			attempts: 1, inMessage: "is the base URL right?"},
-		{name: "an empty body is not a completion", handle: raw(200, "application/json", ""),
+		{name: "an empty body is not a completion", handle: rawReply(200, "application/json", ""),
 			attempts: 1, inMessage: "not a chat completion"},
-		{name: "no choices", handle: raw(200, "application/json", `{"id":"x","object":"chat.completion","choices":[]}`),
+		{name: "no choices", handle: rawReply(200, "application/json", `{"id":"x","object":"chat.completion","choices":[]}`),
 			attempts: 1, inMessage: "the response has no choices"},
-		{name: "empty content", handle: reply(""), attempts: 1, inMessage: "the summary is empty"},
-		{name: "blank content", handle: reply(" \n\t "), attempts: 1, inMessage: "the summary is empty"},
-		{name: "only a prefix", handle: reply(SummaryPrefix), attempts: 1, inMessage: "the summary is empty"},
-		{name: "reasoning that never ended", handle: reply("<think>hmm, the user"), attempts: 1, inMessage: "the summary is empty"},
+		{name: "empty content", handle: replyWith(""), attempts: 1, inMessage: "the summary is empty"},
+		{name: "blank content", handle: replyWith(" \n\t "), attempts: 1, inMessage: "the summary is empty"},
+		{name: "only a prefix", handle: replyWith(SummaryPrefix), attempts: 1, inMessage: "the summary is empty"},
+		{name: "reasoning that never ended", handle: replyWith("<think>hmm, the user"), attempts: 1, inMessage: "the summary is empty"},
 		{name: "empty content at the output limit",
 			handle:   func(_ int, w http.ResponseWriter, _ *http.Request) { writeCompletion(w, "", "length") },
 			attempts: 1, inMessage: "stopped at the output limit"},
-		{name: "a refusal", handle: raw(200, "application/json",
+		{name: "a refusal", handle: rawReply(200, "application/json",
 			`{"choices":[{"index":0,"message":{"role":"assistant","content":"","refusal":"I cannot help"},"finish_reason":"stop"}]}`),
 			attempts: 1, inMessage: "the model refused: I cannot help"},
 	}
@@ -134,7 +134,7 @@ func TestOpenAISummarizerMapsFailures(t *testing.T) {
 			var logs bytes.Buffer
 			s := f.summarizer(t, WithOpenAILogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 
-			got, err := s.Summarize(context.Background(), testRequest())
+			got, err := s.Summarize(context.Background(), sampleRequest())
 			require.Error(t, err)
 			assert.Empty(t, got)
 			assert.Len(t, f.requests(), tt.attempts, "requests made")
@@ -163,28 +163,28 @@ func TestOpenAISummarizerMapsFailures(t *testing.T) {
 }
 
 func TestOpenAISummarizerRecoversFromTransientFailures(t *testing.T) {
-	tooMany := apiError(429, "rate_limit_exceeded", "requests", "slow down")
-	boom := apiError(500, "", "server_error", "boom")
+	tooMany := errorReply(429, "rate_limit_exceeded", "requests", "slow down")
+	boom := errorReply(500, "", "server_error", "boom")
 	tests := []struct {
 		name     string
-		handle   handler
+		handle   endpointHandler
 		attempts int
 	}{
-		{"429 then success", thenReply(tooMany), 2},
-		{"500, 500, then success", thenReply(boom, boom), 3},
-		{"503 with a non-JSON body then success", thenReply(raw(503, "text/plain", "overloaded")), 2},
-		{"a dropped connection then success", thenReply(hangUp), 2},
-		{"a truncated body then success", thenReply(func(_ int, w http.ResponseWriter, _ *http.Request) {
+		{"429 then success", failThenSucceed(tooMany), 2},
+		{"500, 500, then success", failThenSucceed(boom, boom), 3},
+		{"503 with a non-JSON body then success", failThenSucceed(rawReply(503, "text/plain", "overloaded")), 2},
+		{"a dropped connection then success", failThenSucceed(hangUp), 2},
+		{"a truncated body then success", failThenSucceed(func(_ int, w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Length", "500")
 			_, _ = io.WriteString(w, `{"choices":[`)
 		}), 2},
-		{"408 then 409 then success", thenReply(apiError(408, "", "", "t"), apiError(409, "", "", "c")), 3},
+		{"408 then 409 then success", failThenSucceed(errorReply(408, "", "", "t"), errorReply(409, "", "", "c")), 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			noLeaks(t)
 			f := newFakeEndpoint(t, tt.handle)
-			got, err := f.summarizer(t).Summarize(context.Background(), testRequest())
+			got, err := f.summarizer(t).Summarize(context.Background(), sampleRequest())
 			require.NoError(t, err)
 			assert.Equal(t, "ok", got)
 			assert.Len(t, f.requests(), tt.attempts)
@@ -194,8 +194,8 @@ func TestOpenAISummarizerRecoversFromTransientFailures(t *testing.T) {
 
 func TestOpenAISummarizerWithoutRetriesMakesOneAttempt(t *testing.T) {
 	noLeaks(t)
-	f := newFakeEndpoint(t, thenReply(apiError(500, "", "", "boom")))
-	_, err := f.summarizer(t, WithOpenAIMaxRetries(0)).Summarize(context.Background(), testRequest())
+	f := newFakeEndpoint(t, failThenSucceed(errorReply(500, "", "", "boom")))
+	_, err := f.summarizer(t, WithOpenAIMaxRetries(0)).Summarize(context.Background(), sampleRequest())
 	assert.ErrorIs(t, err, ErrSummarizer)
 	assert.Len(t, f.requests(), 1)
 }
@@ -203,9 +203,9 @@ func TestOpenAISummarizerWithoutRetriesMakesOneAttempt(t *testing.T) {
 func TestOpenAISummarizerHonoursRetryAfter(t *testing.T) {
 	noLeaks(t)
 	const asked = 60 * time.Millisecond
-	f := newFakeEndpoint(t, thenReply(
-		withHeader("retry-after-ms", strconv.Itoa(int(asked/time.Millisecond)), apiError(429, "rate_limit_exceeded", "", "wait"))))
-	got, err := f.summarizer(t).Summarize(context.Background(), testRequest())
+	f := newFakeEndpoint(t, failThenSucceed(
+		withReplyHeader("retry-after-ms", strconv.Itoa(int(asked/time.Millisecond)), errorReply(429, "rate_limit_exceeded", "", "wait"))))
+	got, err := f.summarizer(t).Summarize(context.Background(), sampleRequest())
 	require.NoError(t, err)
 	assert.Equal(t, "ok", got)
 	seen := f.requests()
@@ -216,10 +216,10 @@ func TestOpenAISummarizerHonoursRetryAfter(t *testing.T) {
 
 func TestOpenAISummarizerDoesNotWaitPastTheDeadline(t *testing.T) {
 	noLeaks(t)
-	f := newFakeEndpoint(t, withHeader("Retry-After", "30", apiError(429, "rate_limit_exceeded", "", "wait")))
+	f := newFakeEndpoint(t, withReplyHeader("Retry-After", "30", errorReply(429, "rate_limit_exceeded", "", "wait")))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	_, err := f.summarizer(t).Summarize(ctx, testRequest())
+	_, err := f.summarizer(t).Summarize(ctx, sampleRequest())
 	var se *SummarizerError
 	require.ErrorAs(t, err, &se, "the endpoint's error, not the deadline's")
 	assert.Equal(t, 429, se.StatusCode)
@@ -230,7 +230,7 @@ func TestOpenAISummarizerDoesNotWaitPastTheDeadline(t *testing.T) {
 
 // blockUntilGone answers nothing until the client goes away, reporting on
 // started when each request arrives.
-func blockUntilGone(started chan<- int) handler {
+func blockUntilGone(started chan<- int) endpointHandler {
 	return func(n int, _ http.ResponseWriter, r *http.Request) {
 		if started != nil {
 			started <- n
@@ -248,7 +248,7 @@ func TestOpenAISummarizerRetriesAnAttemptThatTimesOut(t *testing.T) {
 		}
 		writeCompletion(w, "ok", "stop")
 	})
-	got, err := f.summarizer(t, WithOpenAIAttemptTimeout(50*time.Millisecond)).Summarize(context.Background(), testRequest())
+	got, err := f.summarizer(t, WithOpenAIAttemptTimeout(50*time.Millisecond)).Summarize(context.Background(), sampleRequest())
 	require.NoError(t, err)
 	assert.Equal(t, "ok", got)
 	assert.Len(t, f.requests(), 2)
@@ -258,7 +258,7 @@ func TestOpenAISummarizerGivesUpOnAnEndpointThatNeverAnswers(t *testing.T) {
 	noLeaks(t)
 	f := newFakeEndpoint(t, blockUntilGone(nil))
 	s := f.summarizer(t, WithOpenAIAttemptTimeout(20*time.Millisecond), WithOpenAIMaxRetries(1))
-	_, err := s.Summarize(context.Background(), testRequest())
+	_, err := s.Summarize(context.Background(), sampleRequest())
 	var se *SummarizerError
 	require.ErrorAs(t, err, &se)
 	assert.Zero(t, se.StatusCode)
@@ -273,15 +273,15 @@ func TestOpenAISummarizerGivesUpOnAnEndpointThatNeverAnswers(t *testing.T) {
 func summarizeAsync(ctx context.Context, s Summarizer) <-chan error {
 	done := make(chan error, 1)
 	go func() {
-		_, err := s.Summarize(ctx, testRequest())
+		_, err := s.Summarize(ctx, sampleRequest())
 		done <- err
 	}()
 	return done
 }
 
-// await returns the error from done, failing t if it takes unreasonably
+// awaitResult returns the error from done, failing t if it takes unreasonably
 // long: a failsafe against a hang, not a timing assertion.
-func await(t *testing.T, done <-chan error) error {
+func awaitResult(t *testing.T, done <-chan error) error {
 	t.Helper()
 	select {
 	case err := <-done:
@@ -301,7 +301,7 @@ func TestOpenAISummarizerReturnsWhenCancelledMidRequest(t *testing.T) {
 	done := summarizeAsync(ctx, f.summarizer(t, WithOpenAIAttemptTimeout(0)))
 	<-started
 	cancel()
-	err := await(t, done)
+	err := awaitResult(t, done)
 	assert.ErrorIs(t, err, context.Canceled)
 	assert.ErrorIs(t, err, ErrSummarizer)
 	assert.Len(t, f.requests(), 1, "no retry after the caller cancelled")
@@ -323,7 +323,7 @@ func (h retryHook) Handle(_ context.Context, r slog.Record) error {
 
 func TestOpenAISummarizerReturnsWhenCancelledDuringBackoff(t *testing.T) {
 	noLeaks(t)
-	f := newFakeEndpoint(t, apiError(500, "", "", "boom"))
+	f := newFakeEndpoint(t, errorReply(500, "", "", "boom"))
 	waiting := make(chan struct{}, 1)
 	s := f.summarizer(t, WithOpenAIBackoff(time.Hour, time.Hour), WithOpenAILogger(slog.New(retryHook{waiting})))
 	ctx, cancel := context.WithCancel(context.Background())
@@ -331,17 +331,17 @@ func TestOpenAISummarizerReturnsWhenCancelledDuringBackoff(t *testing.T) {
 	done := summarizeAsync(ctx, s)
 	<-waiting
 	cancel()
-	err := await(t, done)
+	err := awaitResult(t, done)
 	assert.ErrorIs(t, err, context.Canceled)
 	assert.Len(t, f.requests(), 1)
 }
 
 func TestOpenAISummarizerSendsNothingWithADoneContext(t *testing.T) {
 	noLeaks(t)
-	f := newFakeEndpoint(t, reply("ok"))
+	f := newFakeEndpoint(t, replyWith("ok"))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := f.summarizer(t).Summarize(ctx, testRequest())
+	_, err := f.summarizer(t).Summarize(ctx, sampleRequest())
 	assert.ErrorIs(t, err, context.Canceled)
 	assert.ErrorIs(t, err, ErrSummarizer)
 	assert.Empty(t, f.requests())
@@ -349,13 +349,13 @@ func TestOpenAISummarizerSendsNothingWithADoneContext(t *testing.T) {
 
 func TestOpenAISummarizerReportsAnUnreachableEndpoint(t *testing.T) {
 	noLeaks(t)
-	f := newFakeEndpoint(t, reply("ok"))
+	f := newFakeEndpoint(t, replyWith("ok"))
 	url := f.srv.URL
 	f.srv.Close() // nothing listens there any more
 	s, err := NewOpenAISummarizer("m", WithOpenAIBaseURL(url+"/v1"), WithOpenAIAPIKey(testAPIKey),
 		WithOpenAIHTTPClient(&http.Client{Transport: &http.Transport{}}), WithOpenAIBackoff(time.Millisecond, time.Millisecond))
 	require.NoError(t, err)
-	_, err = s.Summarize(context.Background(), testRequest())
+	_, err = s.Summarize(context.Background(), sampleRequest())
 	var se *SummarizerError
 	require.ErrorAs(t, err, &se)
 	assert.Equal(t, 3, se.Attempts, "a transport failure is retried")
@@ -368,9 +368,9 @@ func TestOpenAISummarizerLogsNoSecrets(t *testing.T) {
 	noLeaks(t)
 	var mu sync.Mutex
 	var logs bytes.Buffer
-	f := newFakeEndpoint(t, thenReply(apiError(500, "", "", "boom "+testAPIKey)))
+	f := newFakeEndpoint(t, failThenSucceed(errorReply(500, "", "", "boom "+testAPIKey)))
 	s := f.summarizer(t, WithOpenAILogger(slog.New(slog.NewJSONHandler(lockedWriter{&mu, &logs}, &slog.HandlerOptions{Level: slog.LevelDebug}))))
-	_, err := s.Summarize(context.Background(), testRequest())
+	_, err := s.Summarize(context.Background(), sampleRequest())
 	require.NoError(t, err)
 	mu.Lock()
 	defer mu.Unlock()

@@ -53,7 +53,7 @@ type fakeEndpoint struct {
 	seen []seenRequest
 }
 
-func newFakeEndpoint(t *testing.T, handle func(n int, w http.ResponseWriter, r *http.Request)) *fakeEndpoint {
+func newFakeEndpoint(t *testing.T, handle endpointHandler) *fakeEndpoint {
 	t.Helper()
 	f := &fakeEndpoint{}
 	var count atomic.Int64
@@ -114,8 +114,8 @@ func writeCompletion(w http.ResponseWriter, content, finish string) {
 	})
 }
 
-// reply answers with a completion holding content.
-func reply(content string) func(int, http.ResponseWriter, *http.Request) {
+// replyWith answers with a completion holding content.
+func replyWith(content string) func(int, http.ResponseWriter, *http.Request) {
 	return func(_ int, w http.ResponseWriter, _ *http.Request) { writeCompletion(w, content, "stop") }
 }
 
@@ -130,8 +130,8 @@ func writeAPIError(w http.ResponseWriter, status int, code, typ, msg string) {
 	_ = json.NewEncoder(w).Encode(map[string]any{"error": e})
 }
 
-// testRequest is a small request whose turns hold secretTurn.
-func testRequest() SummaryRequest {
+// sampleRequest is a small request whose turns hold secretTurn.
+func sampleRequest() SummaryRequest {
 	return SummaryRequest{
 		Turns:        []Message{user("deploy the service; " + secretTurn), call("", "c1", "bash"), result("c1", "deployed"), asst("done")},
 		TargetTokens: 3000,
@@ -140,9 +140,9 @@ func testRequest() SummaryRequest {
 
 func TestOpenAISummarizerSendsSummaryPromptAndReturnsTheSummary(t *testing.T) {
 	noLeaks(t)
-	f := newFakeEndpoint(t, reply("\n  The service was deployed.  \n"))
+	f := newFakeEndpoint(t, replyWith("\n  The service was deployed.  \n"))
 	s := f.summarizer(t)
-	req := testRequest()
+	req := sampleRequest()
 	before := Clone(req.Turns)
 
 	got, err := s.Summarize(context.Background(), req)
@@ -206,8 +206,8 @@ func TestOpenAISummarizerRequestOptions(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			noLeaks(t)
-			f := newFakeEndpoint(t, reply("ok"))
-			req := testRequest()
+			f := newFakeEndpoint(t, replyWith("ok"))
+			req := sampleRequest()
 			req.TargetTokens = tt.target
 			_, err := f.summarizer(t, tt.opts...).Summarize(context.Background(), req)
 			require.NoError(t, err)
@@ -219,20 +219,20 @@ func TestOpenAISummarizerRequestOptions(t *testing.T) {
 
 func TestOpenAISummarizerReusesAClientOrConfig(t *testing.T) {
 	noLeaks(t)
-	f := newFakeEndpoint(t, reply("ok"))
+	f := newFakeEndpoint(t, replyWith("ok"))
 
 	cfg := openai.DefaultConfig("sk-from-config-0123456789abcdef")
 	cfg.BaseURL = f.srv.URL + "/v1"
 	cfg.HTTPClient = f.srv.Client()
 	viaClient, err := NewOpenAISummarizer("m", WithOpenAIClient(openai.NewClientWithConfig(cfg)))
 	require.NoError(t, err)
-	_, err = viaClient.Summarize(context.Background(), testRequest())
+	_, err = viaClient.Summarize(context.Background(), sampleRequest())
 	require.NoError(t, err)
 
 	cfg.BaseURL = "http://unused.invalid/v1"
 	viaConfig, err := NewOpenAISummarizer("m", WithOpenAIClientConfig(cfg), WithOpenAIBaseURL(f.srv.URL+"/v1"))
 	require.NoError(t, err)
-	_, err = viaConfig.Summarize(context.Background(), testRequest())
+	_, err = viaConfig.Summarize(context.Background(), sampleRequest())
 	require.NoError(t, err)
 
 	seen := f.requests()
@@ -282,14 +282,14 @@ func TestNewOpenAISummarizerRedactsAPasswordInABadBaseURL(t *testing.T) {
 
 func TestNewOpenAISummarizerMakesNoRequest(t *testing.T) {
 	noLeaks(t)
-	f := newFakeEndpoint(t, reply("ok"))
+	f := newFakeEndpoint(t, replyWith("ok"))
 	f.summarizer(t)
 	assert.Empty(t, f.requests())
 }
 
 func TestOpenAISummarizerSkipsTheCallWhenThereIsNothingToSummarise(t *testing.T) {
 	noLeaks(t)
-	f := newFakeEndpoint(t, reply("ok"))
+	f := newFakeEndpoint(t, replyWith("ok"))
 	_, err := f.summarizer(t).Summarize(context.Background(), SummaryRequest{TargetTokens: 100})
 	assert.ErrorIs(t, err, ErrNothingToCompress)
 	assert.Empty(t, f.requests())
@@ -311,8 +311,8 @@ func TestOpenAISummarizerCleansTheModelsAnswer(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			noLeaks(t)
-			f := newFakeEndpoint(t, reply(tt.content))
-			got, err := f.summarizer(t).Summarize(context.Background(), testRequest())
+			f := newFakeEndpoint(t, replyWith(tt.content))
+			got, err := f.summarizer(t).Summarize(context.Background(), sampleRequest())
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, got)
 		})
@@ -335,7 +335,7 @@ func TestOpenAISummarizerIsSafeForConcurrentUse(t *testing.T) {
 	errs := make(chan error, callers)
 	for i := 0; i < callers; i++ {
 		go func() {
-			_, err := s.Summarize(context.Background(), testRequest())
+			_, err := s.Summarize(context.Background(), sampleRequest())
 			errs <- err
 		}()
 	}
