@@ -1,0 +1,107 @@
+package compact_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/contextkit/compact"
+	openai "github.com/sashabaranov/go-openai"
+)
+
+func bashCall(id, command string) compact.Message {
+	return compact.Message{Role: compact.RoleAssistant, ToolCalls: []openai.ToolCall{{
+		ID: id, Type: openai.ToolTypeFunction,
+		Function: openai.FunctionCall{Name: "bash", Arguments: fmt.Sprintf(`{"command":%q}`, command)},
+	}}}
+}
+
+func toolResult(id, output string) compact.Message {
+	return compact.Message{Role: compact.RoleTool, ToolCallID: id, Content: output}
+}
+
+// An ExtractiveSummarizer needs no model: it lifts the task, the files, the
+// commands with their exit status, the errors and the decisions out of the
+// turns themselves.
+func ExampleExtractiveSummarizer() {
+	turns := []compact.Message{
+		{Role: compact.RoleUser, Content: "ParseDuration rejects \"1h 30m\"; make it accept spaces."},
+		{Role: compact.RoleAssistant, Content: "The root cause is that time.ParseDuration stops at the space. I'll strip spaces first."},
+		{Role: compact.RoleAssistant, ToolCalls: []openai.ToolCall{{
+			ID: "c1", Type: openai.ToolTypeFunction,
+			Function: openai.FunctionCall{Name: "edit_file", Arguments: `{"path":"internal/timeutil/duration.go"}`},
+		}}},
+		toolResult("c1", "Edited internal/timeutil/duration.go"),
+		bashCall("c2", "go test ./internal/timeutil/..."),
+		toolResult("c2", "--- FAIL: TestParseDuration/blank (0.00s)\n    duration_test.go:31: want ErrEmpty\nFAIL\nexit status 1"),
+		{Role: compact.RoleAssistant, Content: "Blank input now fails the wrong way; checking it after trimming next."},
+	}
+	var s compact.ExtractiveSummarizer // the zero value is ready to use
+	summary, err := s.Summarize(context.Background(), compact.SummaryRequest{Turns: turns})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(summary)
+	// Output:
+	// ## Current task
+	// > ParseDuration rejects "1h 30m"; make it accept spaces.
+	//
+	// ## Files modified
+	// - internal/timeutil/duration.go
+	//
+	// ## Files referenced
+	// - duration_test.go
+	//
+	// ## Commands run
+	// - go test ./internal/timeutil/... → exit 1
+	//
+	// ## Errors seen
+	// - --- FAIL: TestParseDuration/blank (0.00s)
+	// - duration_test.go:31: want ErrEmpty
+	//
+	// ## Decisions
+	// - The root cause is that time.ParseDuration stops at the space.
+	// - I'll strip spaces first.
+	//
+	// ## Current state
+	// > Blank input now fails the wrong way; checking it after trimming next.
+}
+
+// A later compaction passes the previous summary back: its lists are merged
+// with the new turns' (older entries first, repeats once), and its task
+// becomes an earlier request. Options cap the lists.
+func ExampleNewExtractiveSummarizer() {
+	s := compact.NewExtractiveSummarizer(
+		compact.WithExtractiveLimits(compact.ExtractiveLimits{Commands: 2, Decisions: -1}),
+	)
+	ctx := context.Background()
+	first, _ := s.Summarize(ctx, compact.SummaryRequest{Turns: []compact.Message{
+		{Role: compact.RoleUser, Content: "Build the parser."},
+		bashCall("c1", "make parser"), toolResult("c1", "ok"),
+	}})
+	second, _ := s.Summarize(ctx, compact.SummaryRequest{
+		PreviousSummary: first,
+		Focus:           "lexer",
+		Turns: []compact.Message{
+			{Role: compact.RoleUser, Content: "Now the lexer."},
+			bashCall("c2", "make lexer"), toolResult("c2", "Error: lexer.go: unexpected EOF\nexit status 2"),
+			bashCall("c3", "make docs"), toolResult("c3", "ok"),
+		},
+	})
+	fmt.Println(second)
+	// Output:
+	// Focus: lexer
+	//
+	// ## Current task
+	// > Now the lexer.
+	//
+	// ## Earlier requests
+	// - Build the parser.
+	//
+	// ## Commands run
+	// - make lexer → exit 2
+	// - make docs
+	//
+	// ## Errors seen
+	// - Error: lexer.go: unexpected EOF
+}

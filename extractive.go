@@ -1,0 +1,211 @@
+package compact
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// ExtractiveSummarizer is the Summarizer that needs no model: it writes a
+// Markdown summary of facts lifted from the turns themselves, the ones a
+// successor would otherwise have to re-discover:
+//
+//   - Focus: the focus topic, when the request names one.
+//   - Current task: the latest real user message, quoted (head and tail
+//     when long); Earlier requests lists the user's earlier messages.
+//   - Earlier summary: a previous summary this type did not write, quoted.
+//   - Files modified, Files read, Files referenced: paths from tool-call
+//     arguments (path, file, file_path, target_file... and paths inside
+//     commands), grouped by what the tool or command verb did to them, then
+//     paths named in prose or located in tool output (file.go:12).
+//   - Commands run: shell commands in order, each with the exit status its
+//     output shows (→ exit 1, → FAIL, → Traceback, → error).
+//   - Tool calls: other calls, as name(arguments), with their status.
+//   - Errors seen: error lines from tool output and pasted by the user
+//     (compiler and test failures, panics, a traceback's last line).
+//   - Decisions: the assistant's sentences that state one ("the fix is",
+//     "because", "instead", "I'll").
+//   - Current state: the assistant's last visible text, quoted.
+//   - Pending: tool calls that have no result yet.
+//
+// Empty sections are left out. Every list drops duplicates, is capped (see
+// ExtractiveLimits) and is written oldest first; when a list is over its cap
+// the newest entries are kept, except that entries from turns that mention
+// the focus topic outrank all others. A previous summary in this format is
+// merged list by list, its entries counted older than the new ones; any
+// other previous summary is kept, shortened, under Earlier summary.
+//
+// The result stays near req.TargetTokens (see Summarize). It is
+// deterministic: the same request gives the same bytes. Everything it writes
+// passes through Redact, and the result is valid UTF-8 whatever the input. The zero value is ready to use; an
+// ExtractiveSummarizer is safe for concurrent use.
+type ExtractiveSummarizer struct {
+	limits ExtractiveLimits
+	count  func(string) int
+}
+
+// ExtractiveLimits caps what an ExtractiveSummarizer keeps. A zero field
+// takes its default, which grows in proportion to a request's TargetTokens
+// above defaultExtractiveTarget (2000); a negative list cap leaves that list
+// out. The byte limits are upper bounds: a smaller target shortens the
+// quoted fields further (see Summarize).
+type ExtractiveLimits struct {
+	Requests  int // earlier user requests listed (default 8)
+	Files     int // paths per file group (default 25)
+	Commands  int // shell commands (default 15)
+	ToolCalls int // other tool calls (default 12)
+	Errors    int // error lines (default 20)
+	Decisions int // decision sentences (default 10)
+	Pending   int // pending tool calls (default 8)
+
+	TaskChars    int // the current task's text, in bytes (default 2000)
+	StateChars   int // the current state's text (default 1200)
+	EarlierChars int // a previous summary kept verbatim (default 4000)
+	ItemChars    int // one list entry (default 300)
+}
+
+// defaultExtractiveLimits are sized so that a summary with every list full
+// lands near defaultExtractiveTarget: about 2k tokens of lists and 2k of
+// quoted text.
+var defaultExtractiveLimits = ExtractiveLimits{
+	Requests: 8, Files: 25, Commands: 15, ToolCalls: 12, Errors: 20, Decisions: 10, Pending: 8,
+	TaskChars: 2000, StateChars: 1200, EarlierChars: 4000, ItemChars: 300,
+}
+
+// ExtractiveOption configures an ExtractiveSummarizer.
+type ExtractiveOption func(*ExtractiveSummarizer)
+
+// WithExtractiveLimits sets the caps; its zero fields keep their defaults.
+func WithExtractiveLimits(l ExtractiveLimits) ExtractiveOption {
+	return func(s *ExtractiveSummarizer) { s.limits = l }
+}
+
+// WithExtractiveCounter measures the summary with c (a TokenCounter, or
+// anything that counts a text's tokens) instead of the default estimate of
+// one token per four bytes.
+func WithExtractiveCounter(c interface{ CountText(string) int }) ExtractiveOption {
+	return func(s *ExtractiveSummarizer) {
+		if c != nil {
+			s.count = c.CountText
+		}
+	}
+}
+
+// NewExtractiveSummarizer returns an ExtractiveSummarizer with opts applied.
+func NewExtractiveSummarizer(opts ...ExtractiveOption) *ExtractiveSummarizer {
+	s := &ExtractiveSummarizer{}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
+}
+
+// Name returns "extractive".
+func (s *ExtractiveSummarizer) Name() string { return "extractive" }
+
+const (
+	// defaultExtractiveTarget is the summary size, in tokens, used when a
+	// request gives no TargetTokens: the order of the summaries
+	// model-backed compaction asks for.
+	defaultExtractiveTarget = 2000
+
+	// minExtractiveTarget is the smallest target honoured. Below it the
+	// summary keeps its quoted fields at their minimum length
+	// (minBlockChars) rather than dropping the current task.
+	minExtractiveTarget = 512
+
+	// minBlockChars is how short trimming makes a quoted field.
+	minBlockChars = 240
+
+	// maxFocusChars bounds the focus line.
+	maxFocusChars = 200
+
+	// bytesPerToken turns a token target into byte budgets for the quoted
+	// fields; it is the default estimate's ratio.
+	bytesPerToken = 4
+)
+
+// Summarize returns the summary of req. It fails only when ctx is done
+// (wrapping ctx.Err()) or when there is nothing to summarise: no turns and
+// no previous summary (wrapping ErrNothingToCompress). Non-empty turns
+// always give a non-empty summary.
+//
+// Size policy: with T = req.TargetTokens (defaultExtractiveTarget when not
+// positive, at least minExtractiveTarget), each quoted field is first held
+// to a share of T (current task 30%, earlier summary 30%, current state
+// 20%). Then, while the summary is over T, list entries are dropped from
+// the list that takes the most room for its weight (errors, commands and
+// modified files weigh most, files only mentioned least), and within that
+// list the lowest-ranked entry first (a path only mentioned, an intention,
+// then the rest; pending calls and entries about the focus last), the
+// oldest first within a rank. If it is still over T, the quoted fields are
+// halved in turn, down to minBlockChars. The result exceeds T only by what
+// those minimums hold.
+func (s *ExtractiveSummarizer) Summarize(ctx context.Context, req SummaryRequest) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", fmt.Errorf("compact: extractive summary: %w", err)
+	}
+	prev := strings.TrimSpace(StripSummaryPrefix(req.PreviousSummary))
+	if len(req.Turns) == 0 && prev == "" {
+		return "", fmt.Errorf("compact: extractive summary: no turns and no previous summary: %w", ErrNothingToCompress)
+	}
+	target := req.TargetTokens
+	if target <= 0 {
+		target = defaultExtractiveTarget
+	}
+	target = max(target, minExtractiveTarget)
+	d := &digest{focus: strings.ToLower(strings.TrimSpace(req.Focus))}
+	if err := d.scan(ctx, req.Turns); err != nil {
+		return "", err
+	}
+	d.mergePrevious(prev, len(req.Turns) > 0)
+	dr := newDraft(d, strings.TrimSpace(req.Focus), s.resolvedLimits(target), target)
+	out := dr.fit(target, s.counter())
+	if out == "" {
+		out = lastResort(d)
+	}
+	return strings.ToValidUTF8(Redact(out), "\uFFFD"), nil
+}
+
+func (s *ExtractiveSummarizer) counter() func(string) int {
+	if s.count != nil {
+		return s.count
+	}
+	return func(t string) int { return (len(t) + bytesPerToken - 1) / bytesPerToken }
+}
+
+// resolvedLimits is s.limits with defaults for its zero fields (and for
+// length limits that are not positive). A default grows in proportion when
+// target is above defaultExtractiveTarget, so a caller who gives the
+// summary more room gets longer lists; a limit set explicitly stays as set.
+func (s *ExtractiveSummarizer) resolvedLimits(target int) ExtractiveLimits {
+	l, d := s.limits, defaultExtractiveLimits
+	scale := max(1, float64(target)/defaultExtractiveTarget)
+	orDefault := func(v, def int) int {
+		if v == 0 {
+			return int(float64(def) * scale)
+		}
+		return v
+	}
+	positive := func(v, def int) int {
+		if v <= 0 {
+			return int(float64(def) * scale)
+		}
+		return v
+	}
+	return ExtractiveLimits{
+		Requests: orDefault(l.Requests, d.Requests), Files: orDefault(l.Files, d.Files),
+		Commands: orDefault(l.Commands, d.Commands), ToolCalls: orDefault(l.ToolCalls, d.ToolCalls),
+		Errors: orDefault(l.Errors, d.Errors), Decisions: orDefault(l.Decisions, d.Decisions),
+		Pending:   orDefault(l.Pending, d.Pending),
+		TaskChars: positive(l.TaskChars, d.TaskChars), StateChars: positive(l.StateChars, d.StateChars),
+		EarlierChars: positive(l.EarlierChars, d.EarlierChars), ItemChars: positive(l.ItemChars, d.ItemChars),
+	}
+}
+
+// lastResort is the summary of turns that held nothing the lists keep.
+func lastResort(d *digest) string {
+	return headingPrefix + headings[secState] + "\n> " + fmt.Sprintf(
+		"%d earlier messages (%d from the user, %d from the assistant, %d tool results, %d other) were condensed; none held text this summary keeps.",
+		d.turns, d.roles[0], d.roles[1], d.roles[2], d.roles[3])
+}

@@ -1,0 +1,67 @@
+package compact
+
+import (
+	"context"
+	"testing"
+)
+
+// benchHistoryBytes is the size of the long history the benchmark
+// summarises: about 200k tokens at four bytes a token.
+const benchHistoryBytes = 800 << 10
+
+// longHistory chains every shared transcript (system prompts after the
+// first left out), repeating the chain, until its text reaches n bytes.
+func longHistory(b *testing.B, n int) ([]Message, int) {
+	b.Helper()
+	all := transcripts(b, sharedTranscriptDir)
+	if len(all) == 0 {
+		b.Skip("no shared transcripts beside the checkout")
+	}
+	var msgs []Message
+	size := 0
+	names := sortedNames(all)
+	for k := 0; size < n; k++ {
+		for _, m := range all[names[k%len(names)]] {
+			if m.Role == RoleSystem && len(msgs) > 0 {
+				continue
+			}
+			msgs = append(msgs, m)
+			size += len(Text(m)) + len(ToolCallText(m))
+		}
+	}
+	return msgs, size
+}
+
+// BenchmarkExtractive summarises a ~200k-token history at the default
+// target. Run: go test -run '^$' -bench Extractive -benchmem -count 5
+func BenchmarkExtractive(b *testing.B) {
+	msgs, size := longHistory(b, benchHistoryBytes)
+	s := NewExtractiveSummarizer()
+	req := SummaryRequest{Turns: msgs, TargetTokens: defaultExtractiveTarget}
+	ctx := context.Background()
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := s.Summarize(ctx, req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkExtractiveFocus is the same history with a focus topic, which
+// adds a case-insensitive search of every message.
+func BenchmarkExtractiveFocus(b *testing.B) {
+	msgs, size := longHistory(b, benchHistoryBytes)
+	s := NewExtractiveSummarizer()
+	req := SummaryRequest{Turns: msgs, TargetTokens: defaultExtractiveTarget, Focus: "test"}
+	ctx := context.Background()
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := s.Summarize(ctx, req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,58 @@
+package compact
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzExtractive asserts the Summarizer contract on random histories: no
+// panic, the same bytes twice, the input untouched, a non-empty valid UTF-8
+// summary for non-empty input (ErrNothingToCompress only for none), and a
+// size within the target (raised to minExtractiveTarget).
+func FuzzExtractive(f *testing.F) {
+	f.Add([]byte{1, 4, 5, 3, 2, 4, 12}, "", "", 0)
+	f.Add([]byte{0, 1, 7, 8, 9, 10, 11}, "## Current task\n> old\n\n## Errors seen\n- E", "old", 10)
+	f.Add([]byte{}, "a foreign summary", "", 600)
+	f.Add([]byte{}, "", "", 0)
+	f.Add([]byte(strings.Repeat("\x04\x05\x03\x01", 60)), "Focus: x\n## Pending\n- a(b)", "tool", 512)
+	s := NewExtractiveSummarizer()
+	f.Fuzz(func(t *testing.T, data []byte, prev, focus string, target int) {
+		turns := randomHistory(data)
+		before := Clone(turns)
+		req := SummaryRequest{Turns: turns, PreviousSummary: prev, Focus: focus, TargetTokens: target}
+		out, err := s.Summarize(context.Background(), req)
+		empty := len(turns) == 0 && strings.TrimSpace(StripSummaryPrefix(prev)) == ""
+		if empty {
+			if !errors.Is(err, ErrNothingToCompress) {
+				t.Fatalf("no input: err = %v, want ErrNothingToCompress", err)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("Summarize: %v", err)
+		}
+		if !equalHistory(before, turns) {
+			t.Fatal("the turns were modified")
+		}
+		if strings.TrimSpace(out) == "" {
+			t.Fatal("empty summary for non-empty input")
+		}
+		if !utf8.ValidString(out) {
+			t.Fatalf("invalid UTF-8: %q", out)
+		}
+		if again, _ := s.Summarize(context.Background(), req); again != out {
+			t.Fatalf("not deterministic:\n%s\n---\n%s", out, again)
+		}
+		limit := target
+		if limit <= 0 {
+			limit = defaultExtractiveTarget
+		}
+		limit = max(limit, minExtractiveTarget)
+		if n := (len(out) + bytesPerToken - 1) / bytesPerToken; n > limit {
+			t.Fatalf("%d tokens over the target %d:\n%s", n, limit, out)
+		}
+	})
+}

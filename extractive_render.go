@@ -1,0 +1,419 @@
+package compact
+
+import (
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// This file turns a digest into the extractive summary's Markdown: the
+// sections in a fixed order, lists capped and shortened, and the whole
+// fitted to a token target.
+
+// The summary's sections, in the order they are written.
+const (
+	secTask = iota
+	secEarlier
+	secRequests
+	secModified
+	secRead
+	secReferenced
+	secCommands
+	secCalls
+	secErrors
+	secDecisions
+	secState
+	secPending
+	numSections
+)
+
+// headingPrefix opens a section heading; focusPrefix opens the focus line.
+const (
+	headingPrefix = "## "
+	focusPrefix   = "Focus: "
+)
+
+// headings are the section titles. They are what mergePrevious recognises
+// in a previous summary, so renaming one makes summaries written before the
+// change read as foreign (kept verbatim, not merged).
+var headings = [numSections]string{
+	secTask:       "Current task",
+	secEarlier:    "Earlier summary",
+	secRequests:   "Earlier requests",
+	secModified:   "Files modified",
+	secRead:       "Files read",
+	secReferenced: "Files referenced",
+	secCommands:   "Commands run",
+	secCalls:      "Tool calls",
+	secErrors:     "Errors seen",
+	secDecisions:  "Decisions",
+	secState:      "Current state",
+	secPending:    "Pending",
+}
+
+// isBlock reports the sections written as one quoted text, not a list.
+func isBlock(sec int) bool { return sec == secTask || sec == secEarlier || sec == secState }
+
+// Shares of the target, in percent, that hold each quoted field before any
+// list entry is dropped.
+const (
+	taskShare    = 30
+	earlierShare = 30
+	stateShare   = 20
+)
+
+// listWeights are the lists' relative shares of the room left after the
+// quoted fields, used when trimming: what a successor most needs (errors,
+// commands, files modified) keeps the most room; names only mentioned, the
+// least. A list under its share lends the rest to the others.
+var listWeights = [numSections]int{
+	secRequests:   12,
+	secModified:   12,
+	secRead:       8,
+	secReferenced: 5,
+	secCommands:   15,
+	secCalls:      10,
+	secErrors:     18,
+	secDecisions:  10,
+	secPending:    10,
+}
+
+// shortenMark replaces what shorten cuts from the middle of a text.
+const shortenMark = " […] "
+
+type draftItem struct {
+	text      string
+	seq, rank int
+	dropped   bool
+}
+
+// draft is a summary being fitted: quoted fields with their current
+// length limits, and list entries that trimming may drop.
+type draft struct {
+	focus  string
+	blocks [numSections]string
+	limit  [numSections]int
+	items  [numSections][]draftItem
+}
+
+func newDraft(d *digest, focus string, lim ExtractiveLimits, target int) *draft {
+	dr := &draft{}
+	if focus != "" {
+		dr.focus = shorten(Redact(oneLine(redactWindows(focus, maxFocusChars))), maxFocusChars)
+	}
+	budget := target * bytesPerToken
+	share := func(limit, pct int) int { return max(minBlockChars, min(limit, budget*pct/100)) }
+
+	asks := &d.asks
+	var newest entry
+	for _, e := range d.asks.list {
+		if e.raw != "" && (newest.raw == "" || e.seq > newest.seq) {
+			newest = e
+		}
+	}
+	if newest.raw != "" {
+		dr.blocks[secTask] = redactWindows(normalizeBlock(newest.raw), lim.TaskChars)
+		dr.limit[secTask] = share(lim.TaskChars, taskShare)
+		asks.remove(newest.raw)
+	}
+	dr.blocks[secEarlier] = redactWindows(normalizeBlock(d.earlier), lim.EarlierChars)
+	dr.limit[secEarlier] = share(lim.EarlierChars, earlierShare)
+	dr.blocks[secState] = redactWindows(normalizeBlock(d.state), lim.StateChars)
+	dr.limit[secState] = share(lim.StateChars, stateShare)
+
+	// A file modified is listed only there; one read, only under read.
+	for g := fileModified; g < fileReferenced; g++ {
+		for _, e := range d.files[g].list {
+			for h := g + 1; h < fileGroups; h++ {
+				if got, ok := d.files[h].remove(e.raw); ok {
+					d.files[g].add(e.raw, got.seq, got.rank)
+				}
+			}
+		}
+	}
+	dropShadowed(&d.files)
+	lists := [...]struct {
+		sec int
+		e   *entries
+		cap int
+	}{
+		{secRequests, asks, lim.Requests},
+		{secModified, &d.files[fileModified], lim.Files},
+		{secRead, &d.files[fileRead], lim.Files},
+		{secReferenced, &d.files[fileReferenced], lim.Files},
+		{secCommands, &d.commands, lim.Commands},
+		{secCalls, &d.calls, lim.ToolCalls},
+		{secErrors, &d.errors, lim.Errors},
+		{secDecisions, &d.decisions, lim.Decisions},
+		{secPending, &d.pending, lim.Pending},
+	}
+	for _, l := range lists {
+		for _, e := range keepWritten(l.e.list, l.cap, lim.ItemChars) {
+			dr.items[l.sec] = append(dr.items[l.sec], draftItem{text: e.raw, seq: e.seq, rank: e.rank})
+		}
+	}
+	return dr
+}
+
+// dropShadowed removes from the referenced files each path only mentioned
+// in prose or output that is the tail of a longer path listed anywhere
+// (duration_test.go beside internal/timeutil/duration_test.go): it names
+// the same file less well. Paths a tool call touched stay as written.
+func dropShadowed(files *[fileGroups]entries) {
+	tails := map[string]bool{}
+	for g := range files {
+		for _, e := range files[g].list {
+			for i := 0; i < len(e.raw)-1; i++ {
+				if e.raw[i] == '/' {
+					tails[e.raw[i+1:]] = true
+				}
+			}
+		}
+	}
+	var shadowed []string
+	for _, e := range files[fileReferenced].list {
+		if tails[e.raw] && e.rank%rankFocus == rankMention {
+			shadowed = append(shadowed, e.raw)
+		}
+	}
+	for _, p := range shadowed {
+		files[fileReferenced].remove(p)
+	}
+}
+
+// keepWritten caps list at n entries in their written form (itemText,
+// bytes long at most). Only candidates that can survive the cap are written,
+// since redacting every entry of a long history would dominate the cost:
+// twice the cap is taken by raw text, written, merged where two now read
+// the same, and capped again.
+func keepWritten(list []entry, n, bytes int) []entry {
+	if n < 0 {
+		return nil
+	}
+	out := &entries{}
+	for _, e := range keep(list, 2*n+1) {
+		out.add(itemText(e.raw, bytes), e.seq, e.rank)
+	}
+	return keep(out.list, n)
+}
+
+// itemText is how a list entry is written: redacted, on one line (line
+// breaks shown as ⏎), and shortened to n bytes.
+func itemText(raw string, n int) string {
+	return shorten(Redact(oneLine(redactWindows(raw, n))), n)
+}
+
+// redactMargin is how far past what shortening keeps redaction looks, so a
+// secret that starts in the kept part and runs past it is still matched
+// whole. Keys and tokens are far shorter; private key blocks, which are
+// not, are handled by cutUnclosedKey.
+const redactMargin = 1024
+
+// redactWindows prepares s for shorten(·, keep) without redacting all of a
+// huge text: when s is far longer than keep it returns its first and last
+// keep+redactMargin bytes, each redacted, joined by shortenMark; shorten
+// then takes its head and tail from those windows. Shorter texts are
+// redacted whole.
+func redactWindows(s string, keep int) string {
+	w := keep + redactMargin
+	if len(s) <= 2*w+len(shortenMark) {
+		return Redact(s)
+	}
+	head := cutUnclosedKey(Redact(runeHead(s, w)), true)
+	tail := cutUnclosedKey(Redact(runeTail(s, w)), false)
+	return head + shortenMark + tail
+}
+
+// cutUnclosedKey redacts a key block that a window cut in two, which
+// Redact cannot match: in a head window, from an unclosed BEGIN line to
+// the end; in a tail window, from the start to an END line with no BEGIN.
+func cutUnclosedKey(s string, head bool) string {
+	const begin, end = "-----BEGIN ", "-----END "
+	if head {
+		if i := strings.LastIndex(s, begin); i >= 0 && !strings.Contains(s[i:], end) {
+			return s[:i] + Redacted
+		}
+		return s
+	}
+	if i := strings.Index(s, end); i >= 0 && !strings.Contains(s[:i], begin) {
+		rest := s[i+len(end):]
+		if k := strings.Index(rest, "-----"); k >= 0 {
+			return Redacted + rest[k+len("-----"):]
+		}
+		return Redacted
+	}
+	return s
+}
+
+// oneLine joins the non-blank lines of s, trimmed, with " ⏎ ".
+func oneLine(s string) string {
+	if !strings.ContainsAny(s, "\r\n\t") {
+		return strings.TrimSpace(s)
+	}
+	var parts []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(strings.ReplaceAll(l, "\t", " ")); l != "" {
+			parts = append(parts, l)
+		}
+	}
+	return strings.Join(parts, " ⏎ ")
+}
+
+// normalizeBlock trims a quoted field and drops carriage returns.
+func normalizeBlock(s string) string {
+	return strings.TrimSpace(strings.ReplaceAll(s, "\r", ""))
+}
+
+// shorten returns s when it fits in n bytes, otherwise its head (two
+// thirds) and tail joined by shortenMark, cut on rune boundaries, so the
+// result is valid UTF-8 whenever s is.
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	room := n - len(shortenMark)
+	if room < 16 {
+		return strings.TrimSpace(runeHead(s, max(n, 0)))
+	}
+	head := runeHead(s, room*2/3)
+	tail := runeTail(s, room-len(head))
+	return strings.TrimSpace(head) + shortenMark + strings.TrimSpace(tail)
+}
+
+// runeHead returns the longest prefix of s of at most n bytes that ends on
+// a rune boundary.
+func runeHead(s string, n int) string {
+	if n >= len(s) {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// runeTail returns the longest suffix of s of at most n bytes that starts
+// on a rune boundary.
+func runeTail(s string, n int) string {
+	if n >= len(s) {
+		return s
+	}
+	k := len(s) - n
+	for k < len(s) && !utf8.RuneStart(s[k]) {
+		k++
+	}
+	return s[k:]
+}
+
+// fit renders the draft within target tokens as count measures them, by
+// the policy Summarize documents, and returns the text.
+func (dr *draft) fit(target int, count func(string) int) string {
+	out := dr.render()
+	total := count(out)
+	if total <= target {
+		return out
+	}
+	// Trim the list that takes the most room for its weight, its
+	// lowest-ranked, oldest entry first, until the summary fits.
+	var order [numSections][]int
+	var room [numSections]int
+	for sec, items := range dr.items {
+		for i, it := range items {
+			order[sec] = append(order[sec], i)
+			room[sec] += count("- " + it.text + "\n")
+		}
+		sort.SliceStable(order[sec], func(a, b int) bool {
+			x, y := items[order[sec][a]], items[order[sec][b]]
+			if x.rank != y.rank {
+				return x.rank < y.rank
+			}
+			return x.seq < y.seq
+		})
+	}
+	for total > target {
+		sec := -1
+		for s := range order {
+			if len(order[s]) > 0 && (sec < 0 || room[s]*listWeights[sec] > room[sec]*listWeights[s]) {
+				sec = s
+			}
+		}
+		if sec < 0 {
+			break
+		}
+		it := &dr.items[sec][order[sec][0]]
+		order[sec] = order[sec][1:]
+		it.dropped = true
+		cost := count("- " + it.text + "\n")
+		room[sec] -= cost
+		total -= cost
+		if len(order[sec]) == 0 {
+			total -= count(headingPrefix + headings[sec] + "\n\n")
+		}
+		if total <= target {
+			out = dr.render()
+			total = count(out)
+		}
+	}
+	for {
+		out = dr.render()
+		if count(out) <= target {
+			return out
+		}
+		best, bestLen := -1, minBlockChars
+		for sec := range dr.blocks {
+			if n := min(len(dr.blocks[sec]), dr.limit[sec]); isBlock(sec) && n > bestLen {
+				best, bestLen = sec, n
+			}
+		}
+		if best < 0 {
+			return out
+		}
+		dr.limit[best] = max(minBlockChars, bestLen/2)
+	}
+}
+
+func (dr *draft) listEmpty(sec int) bool {
+	for _, it := range dr.items[sec] {
+		if !it.dropped {
+			return false
+		}
+	}
+	return true
+}
+
+// render writes the draft as it stands.
+func (dr *draft) render() string {
+	var b strings.Builder
+	if dr.focus != "" {
+		b.WriteString(focusPrefix + dr.focus + "\n\n")
+	}
+	for sec := 0; sec < numSections; sec++ {
+		if isBlock(sec) {
+			text := shorten(dr.blocks[sec], dr.limit[sec])
+			if text == "" {
+				continue
+			}
+			b.WriteString(headingPrefix + headings[sec] + "\n")
+			for _, l := range strings.Split(text, "\n") {
+				if l = strings.TrimRight(l, " \t"); l == "" {
+					b.WriteString(">\n")
+				} else {
+					b.WriteString("> " + l + "\n")
+				}
+			}
+			b.WriteByte('\n')
+			continue
+		}
+		if dr.listEmpty(sec) {
+			continue
+		}
+		b.WriteString(headingPrefix + headings[sec] + "\n")
+		for _, it := range dr.items[sec] {
+			if !it.dropped {
+				b.WriteString("- " + it.text + "\n")
+			}
+		}
+		b.WriteByte('\n')
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
