@@ -731,7 +731,7 @@ func TestEstimateCounterErrorOnTranscripts(t *testing.T) {
 		msgs := transcripts[name]
 		x, e := CountMessages(exact, msgs), CountMessages(EstimateCounter{}, msgs)
 		rel := 100 * float64(e-x) / float64(x)
-		t.Logf("%-75s exact %6d  estimate %6d  %+6.1f%%  (%.2f bytes/token)", name, x, e, rel, bytesPerToken(exact, msgs))
+		t.Logf("%-75s exact %6d  estimate %6d  %+6.1f%%  (%.2f bytes/token)", name, x, e, rel, measuredBytesPerToken(exact, msgs))
 		lo, hi = math.Min(lo, rel), math.Max(hi, rel)
 		sumExact += x
 		sumEst += e
@@ -758,8 +758,8 @@ const (
 	estimateErrorHigh = 28.0
 )
 
-// bytesPerToken is the text bytes per token of msgs, overhead excluded.
-func bytesPerToken(c *TiktokenCounter, msgs []Message) float64 {
+// measuredBytesPerToken is the text bytes per token of msgs, overhead excluded.
+func measuredBytesPerToken(c *TiktokenCounter, msgs []Message) float64 {
 	b, n := 0, 0
 	for _, m := range msgs {
 		for _, s := range messageTexts(m) {
