@@ -120,6 +120,11 @@ func roles(msgs []Message) string {
 	return b.String()
 }
 
+// maxFuzzMessages bounds the fuzz input used to build a history: the
+// property checks compare every message with every other, and a history of
+// a few hundred messages exercises every shape already.
+const maxFuzzMessages = 300
+
 // randomHistory builds a history from fuzz input: each byte picks the next
 // message's shape. Histories come out valid and invalid alike; the shapes
 // cover everything the guards must handle (reused ids, parts, images, empty
