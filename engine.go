@@ -106,6 +106,9 @@ type CompressOptions struct {
 	// Incoming is the user message about to be sent (preflight). It is never
 	// summarised: it comes back last, verbatim, after the compacted history.
 	Incoming *Message
+	// SessionID names the conversation being compacted, for logs and
+	// handoff packets. Engines never change it.
+	SessionID string
 }
 
 // CompressOption sets a per-call compaction option.
@@ -130,6 +133,12 @@ func WithIncoming(m Message) CompressOption {
 		c := CloneMessage(m)
 		o.Incoming = &c
 	}
+}
+
+// WithSessionID names the conversation being compacted. A Session passes
+// its id this way; the engine uses it in logs and handoff packets only.
+func WithSessionID(id string) CompressOption {
+	return func(o *CompressOptions) { o.SessionID = id }
 }
 
 // ApplyCompressOptions resolves opts into a CompressOptions value. Engines
