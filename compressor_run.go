@@ -74,6 +74,12 @@ func (e *BackoffError) Unwrap() error { return ErrBackoff }
 // messages are never modified, so on any error it keeps them.
 func (c *Compressor) Compress(ctx context.Context, msgs []Message, opts ...CompressOption) (*Result, error) {
 	o := ApplyCompressOptions(opts...)
+	// The session attribute is fixed here, once, for every line this
+	// compaction logs.
+	log := c.cfg.logger
+	if o.SessionID != "" {
+		log = log.With("session", o.SessionID)
+	}
 	c.run.Lock()
 	defer c.run.Unlock()
 	start := c.cfg.now()
@@ -117,12 +123,12 @@ func (c *Compressor) Compress(ctx context.Context, msgs []Message, opts ...Compr
 		Focus:           o.Focus,
 		TargetTokens:    summaryTarget(p, th),
 	}
-	c.cfg.logger.Info("compaction started", "messages", len(msgs), "tokens", before,
+	log.Info("compaction started", "messages", len(msgs), "tokens", before,
 		"summarise_from", p.headEnd, "summarise_to", p.cut-1, "force", o.Force)
 
 	body, name, fallback, err := c.runSummarizer(ctx, req, o.Force)
 	if err != nil {
-		c.cfg.logger.Warn("compaction failed", "err", err)
+		log.Warn("compaction failed", "err", err)
 		return nil, err
 	}
 	body = shortenToTokens(strings.TrimSpace(StripSummaryPrefix(body)), 2*req.TargetTokens, c.cfg.counter)
@@ -146,7 +152,7 @@ func (c *Compressor) Compress(ctx context.Context, msgs []Message, opts ...Compr
 		Summarizer: name, Fallback: fallback != "", FallbackReason: fallback,
 		Repairs: repairs, Duration: c.cfg.now().Sub(start),
 	}
-	c.cfg.logger.Info("compaction done", "messages_before", len(msgs), "messages_after", len(out),
+	log.Info("compaction done", "messages_before", len(msgs), "messages_after", len(out),
 		"tokens_before", before, "tokens_after", after, "summarizer", name, "fallback", res.Fallback)
 	return res, nil
 }
