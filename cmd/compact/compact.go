@@ -1,0 +1,171 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/contextkit/compact"
+)
+
+// outcome is what compacting one transcript gave.
+type outcome struct {
+	in      *transcript
+	hist    []compact.Message // the history compacted: the input, after repair
+	out     []compact.Message // the history written: compacted, or hist unchanged
+	res     *compact.Result   // nil when nothing was compacted
+	repairs []compact.Repair
+	note    string // why nothing was compacted, for a person to read
+
+	tc                  compact.TokenCounter
+	encoding            string
+	window, threshold   int
+	tokensIn            int // the input as given
+	tokensBefore, after int // the history compacted (the input after repair), and the result
+	elapsed             time.Duration
+}
+
+// engine builds what compactions need once per run: the summarizer, the
+// token counters by encoding, the logger.
+type engine struct {
+	o          *options
+	summarizer compact.Summarizer // nil: the library's default (extractive)
+	counters   map[string]compact.TokenCounter
+	logger     *slog.Logger
+}
+
+// newEngine prepares the summarizer name names.
+func newEngine(o *options, name string, logger *slog.Logger) (*engine, error) {
+	e := &engine{o: o, counters: map[string]compact.TokenCounter{}, logger: logger}
+	switch name {
+	case "extractive":
+	case "openai":
+		s, err := openAISummarizer(o.summaryModel, logger)
+		if err != nil {
+			return nil, err
+		}
+		e.summarizer = s
+	case "drop":
+		e.summarizer = dropSummarizer{}
+	default:
+		return nil, fmt.Errorf("unknown summarizer %q", name)
+	}
+	return e, nil
+}
+
+// openAISummarizer reads the endpoint and key from the environment, as the
+// official clients do.
+func openAISummarizer(model string, logger *slog.Logger) (compact.Summarizer, error) {
+	key, base := os.Getenv("OPENAI_API_KEY"), os.Getenv("OPENAI_BASE_URL")
+	if key == "" && base == "" {
+		return nil, errors.New("-summarizer openai needs OPENAI_API_KEY (or OPENAI_BASE_URL for a local server that takes no key)")
+	}
+	return compact.NewOpenAISummarizer(model,
+		compact.WithOpenAIAPIKey(key), compact.WithOpenAIBaseURL(base), compact.WithOpenAILogger(logger))
+}
+
+// dropSummarizer is the probe's baseline: a summary that keeps no facts,
+// so what survives under it survived by the tail alone.
+type dropSummarizer struct{}
+
+func (dropSummarizer) Name() string { return "drop" }
+
+func (dropSummarizer) Summarize(ctx context.Context, _ compact.SummaryRequest) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	return "Earlier turns were dropped.", nil
+}
+
+// counter returns the exact counter for model's encoding, shared by every
+// file of a run so its memo serves them all.
+func (e *engine) counter(model string) (compact.TokenCounter, string, error) {
+	enc := compact.EncodingForModel(model)
+	if tc, ok := e.counters[enc]; ok {
+		return tc, enc, nil
+	}
+	tc, err := compact.NewEncodingCounter(enc)
+	if err != nil {
+		return nil, "", err
+	}
+	e.counters[enc] = tc
+	return tc, enc, nil
+}
+
+// compressor builds a Compressor with the command line's settings.
+func (e *engine) compressor(model string, tc compact.TokenCounter, window int) *compact.Compressor {
+	opts := []compact.Option{
+		compact.WithModel(model), compact.WithContextWindow(window), compact.WithThreshold(e.o.threshold),
+		compact.WithTokenCounter(tc), compact.WithLogger(e.logger), compact.WithSummaryTimeout(e.o.timeout),
+	}
+	if e.o.set["reserve"] {
+		opts = append(opts, compact.WithReserveTokens(e.o.reserve))
+	}
+	if e.summarizer != nil {
+		opts = append(opts, compact.WithSummarizer(e.summarizer))
+	}
+	return compact.New(opts...)
+}
+
+// compactOne compacts t at window. force compacts under the threshold.
+// The errors it returns are the transcript's fault (an *inputError) or the
+// summarizer's; the library's "nothing to compress" and "no savings" are
+// outcomes, with the input returned unchanged and a note saying why.
+func (e *engine) compactOne(ctx context.Context, t *transcript, window int, force bool) (*outcome, error) {
+	start := time.Now()
+	model := e.o.model
+	if model == "" {
+		model = t.model
+	}
+	tc, enc, err := e.counter(model)
+	if err != nil {
+		return nil, err
+	}
+	msgs := t.msgs
+	oc := &outcome{in: t, hist: msgs, out: msgs, tc: tc, encoding: enc, window: window}
+	if ps := compact.Problems(msgs); len(ps) > 0 {
+		if !e.o.repair {
+			return nil, &inputError{index: ps[0].Index, msg: ps[0].Detail + " (-repair fixes tool pairing)"}
+		}
+		msgs, oc.repairs = compact.RepairToolPairs(msgs)
+		if err := compact.Validate(msgs); err != nil {
+			return nil, fmt.Errorf("after repair: %w", err)
+		}
+		oc.hist, oc.out = msgs, msgs
+	}
+	c := e.compressor(model, tc, window)
+	oc.threshold = c.Threshold()
+	oc.tokensIn = compact.CountMessages(tc, t.msgs)
+	oc.tokensBefore = c.Count(msgs)
+	oc.after = oc.tokensBefore
+	defer func() { oc.elapsed = time.Since(start) }()
+
+	if !force && oc.tokensBefore < oc.threshold {
+		oc.note = fmt.Sprintf("under the threshold (%s of %s tokens): nothing to do; use -force or a smaller -window to see a compaction",
+			thousands(oc.tokensBefore), thousands(oc.threshold))
+		return oc, nil
+	}
+	var copts []compact.CompressOption
+	if force {
+		copts = append(copts, compact.Force())
+	}
+	if e.o.focus != "" {
+		copts = append(copts, compact.WithFocus(e.o.focus))
+	}
+	res, err := c.Compress(ctx, msgs, copts...)
+	switch {
+	case errors.Is(err, compact.ErrNothingToCompress):
+		oc.note = "nothing to compress: every message is protected (system prompt, head, recent tail); the input is written unchanged"
+		return oc, nil
+	case errors.Is(err, compact.ErrNoSavings):
+		oc.note = "a compaction would not have made the history smaller; the input is written unchanged"
+		return oc, nil
+	case err != nil:
+		return nil, err
+	}
+	oc.res, oc.out, oc.after = res, res.Messages, res.TokensAfter
+	return oc, nil
+}

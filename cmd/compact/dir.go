@@ -1,0 +1,190 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// batchItem is one file of a batch and where its result goes.
+type batchItem struct {
+	in, out string
+}
+
+// batch compacts every input file into the -o directory, each written
+// atomically; a file that fails writes nothing and the others go on. The
+// exit code is 1 when any file failed.
+func (c *cli) batch(ctx context.Context, e *engine) int {
+	items, err := c.batchItems()
+	if err != nil {
+		fmt.Fprintf(c.stderr, "compact: %v\n", err)
+		return exitUsage
+	}
+	if err := os.MkdirAll(c.o.out, 0o755); err != nil {
+		fmt.Fprintf(c.stderr, "compact: %v\n", err)
+		return exitError
+	}
+	p := startProgress(c.stderr, c.progress, len(items), "")
+	var reports []report
+	var compacted, unchanged, failed int
+	for i, it := range items {
+		if ctx.Err() != nil {
+			break
+		}
+		p.set(i, filepath.Base(it.in))
+		r, err := c.batchOne(ctx, e, it)
+		if err != nil {
+			failed++
+			p.println("compact: %s: %v", it.in, err)
+			reports = append(reports, report{File: it.in, Error: err.Error(),
+				SummarizedFrom: -1, SummarizedTo: -1, SummaryIndex: -1, Lifted: -1})
+			continue
+		}
+		if r.Compacted {
+			compacted++
+		} else {
+			unchanged++
+		}
+		if c.o.report {
+			p.println("%s", r.line())
+		}
+		reports = append(reports, r)
+	}
+	p.finish()
+	code := exitOK
+	if err := ctx.Err(); err != nil {
+		fmt.Fprintf(c.stderr, "compact: stopped after %d of %d files: %v\n", len(reports), len(items), err)
+		code = exitError
+	}
+	if c.o.jsonReport != "" {
+		data, err := encodeJSON(reports)
+		if err == nil {
+			err = writeFiles(map[string][]byte{c.o.jsonReport: data})
+		}
+		if err != nil {
+			fmt.Fprintf(c.stderr, "compact: %v\n", err)
+			code = exitError
+		}
+	}
+	fmt.Fprintf(c.stderr, "compact: %d file(s) into %s: %d compacted, %d unchanged, %d failed\n",
+		len(items), c.o.out, compacted, unchanged, failed)
+	if failed > 0 {
+		code = exitError
+	}
+	return code
+}
+
+// batchOne compacts one file of a batch and writes its result.
+func (c *cli) batchOne(ctx context.Context, e *engine, it batchItem) (report, error) {
+	t, err := c.read(it.in)
+	if err != nil {
+		return report{}, err
+	}
+	oc, err := e.compactOne(ctx, t, c.o.window, c.o.force)
+	if err != nil {
+		return report{}, err
+	}
+	data, err := encodeMessages(oc.out)
+	if err != nil {
+		return report{}, err
+	}
+	if err := writeFiles(map[string][]byte{it.out: data}); err != nil {
+		return report{}, err
+	}
+	r := newReport(oc)
+	r.File, r.Output = it.in, it.out
+	return r, nil
+}
+
+// batchItems lists the files a batch compacts: the .json and .jsonl files
+// of each directory given (not its subdirectories, not hidden files) and
+// each file given, with their outputs in the -o directory under the same
+// name (.jsonl becomes .json: the output is a JSON array).
+func (c *cli) batchItems() ([]batchItem, error) {
+	if fi, err := os.Stat(c.o.out); err == nil && !fi.IsDir() {
+		return nil, fmt.Errorf("-o %s: not a directory, and there are several inputs", c.o.out)
+	}
+	var items []batchItem
+	seen := map[string]string{}
+	add := func(in string) error {
+		base := filepath.Base(in)
+		if strings.HasSuffix(base, ".jsonl") {
+			base = strings.TrimSuffix(base, "l")
+		}
+		out := filepath.Join(c.o.out, base)
+		if prev, ok := seen[out]; ok {
+			return fmt.Errorf("%s and %s would both be written to %s", prev, in, out)
+		}
+		if sameFile(in, out) {
+			return fmt.Errorf("%s would be overwritten by its own result: choose another -o directory", in)
+		}
+		seen[out] = in
+		items = append(items, batchItem{in: in, out: out})
+		return nil
+	}
+	for _, p := range c.o.paths {
+		fi, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !fi.IsDir() {
+			if err := add(p); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		files, err := transcriptFiles(p)
+		if err != nil {
+			return nil, err
+		}
+		if len(files) == 0 {
+			return nil, fmt.Errorf("%s holds no .json or .jsonl files", p)
+		}
+		for _, f := range files {
+			if err := add(f); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return items, nil
+}
+
+// transcriptFiles returns the .json and .jsonl files directly in dir,
+// sorted, leaving out hidden ones.
+func transcriptFiles(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, en := range entries {
+		name := en.Name()
+		if strings.HasPrefix(name, ".") || !(strings.HasSuffix(name, ".json") || strings.HasSuffix(name, ".jsonl")) {
+			continue
+		}
+		if !en.Type().IsRegular() {
+			if fi, err := os.Stat(filepath.Join(dir, name)); err != nil || !fi.Mode().IsRegular() {
+				continue // a directory or a broken link named *.json
+			}
+		}
+		out = append(out, filepath.Join(dir, name))
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// sameFile reports whether a and b name one existing file.
+func sameFile(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	if err != nil {
+		return false
+	}
+	return os.SameFile(fa, fb)
+}

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/contextkit/compact"
+)
+
+// Defaults of the command's own flags. The compaction defaults are the
+// library's, so the command compacts as an agent built on it does.
+const (
+	// defaultSummaryModel is the model -summarizer openai asks when
+	// -summary-model is not given: a small, cheap chat model.
+	defaultSummaryModel = "gpt-4o-mini"
+
+	// defaultProbeWindow is the window -probe compacts at when -window is
+	// not given: small enough that every shared transcript is compacted.
+	defaultProbeWindow = 8000
+
+	// defaultSummaryTimeout bounds one summarizer call, so a hung endpoint
+	// cannot hang the command.
+	defaultSummaryTimeout = 2 * time.Minute
+)
+
+// options are the parsed command line.
+type options struct {
+	out          string
+	model        string
+	window       int
+	threshold    float64
+	reserve      int // -1: the library's default
+	force        bool
+	summarizer   string
+	summaryModel string
+	focus        string
+	timeout      time.Duration
+	repair       bool
+	report       bool
+	jsonReport   string
+	probe        bool
+	verbose      bool
+
+	set   map[string]bool // flags given on the command line
+	paths []string        // files, directories, or "-" for standard input
+}
+
+const usageText = `usage: compact [flags] FILE|DIR|- ...
+
+Compacts an agent transcript the way the compact library does before a
+model request, and writes the compacted history as a JSON array.
+
+Input: a JSON array of OpenAI chat messages, JSONL (one message a line), or
+an object with a "messages" array (a logged request). "-" reads standard
+input. A directory, or several files, are compacted file by file into the
+directory -o names.
+
+Flags may come before or after the files; "--" ends them.
+`
+
+// newFlagSet declares the flags on o.
+func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("compact", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usageText+"\nflags:\n")
+		fs.PrintDefaults()
+	}
+	fs.StringVar(&o.out, "o", "", "write the result to `FILE` (a directory for several inputs); default standard output")
+	fs.StringVar(&o.model, "model", "", "model `NAME` whose token encoding counts tokens (default: the request's model, else o200k_base)")
+	fs.IntVar(&o.window, "window", compact.DefaultContextWindow, "context window in `tokens`")
+	fs.Float64Var(&o.threshold, "threshold", compact.DefaultThreshold, "compact at this `fraction` of the usable window, in (0, 1]")
+	fs.IntVar(&o.reserve, "reserve", -1, "output `tokens` reserved out of the window (default: the library's, 8192 capped at a quarter of the window)")
+	fs.BoolVar(&o.force, "force", false, "compact even under the threshold")
+	fs.StringVar(&o.summarizer, "summarizer", "extractive", "`extractive` (offline) or openai (OPENAI_API_KEY, OPENAI_BASE_URL); -probe takes a comma-separated list and also drop, a baseline that keeps no facts")
+	fs.StringVar(&o.summaryModel, "summary-model", defaultSummaryModel, "`model` -summarizer openai asks")
+	fs.StringVar(&o.focus, "focus", "", "a `topic` the summary should weight")
+	fs.DurationVar(&o.timeout, "timeout", defaultSummaryTimeout, "bound on one summarizer call")
+	fs.BoolVar(&o.repair, "repair", false, "repair broken tool-call pairing instead of rejecting the input")
+	fs.BoolVar(&o.report, "report", false, "write a report of what the compaction did to standard error")
+	fs.StringVar(&o.jsonReport, "json-report", "", "write the report as JSON to `FILE`")
+	fs.BoolVar(&o.probe, "probe", false, "measure what survives compaction (latest ask, paths, errors, last command) over the transcripts given")
+	fs.BoolVar(&o.verbose, "v", false, "log the library's compaction lines to standard error")
+	return fs
+}
+
+// errUsage marks a command line that cannot run; the command exits 2.
+var errUsage = errors.New("usage")
+
+// parseArgs parses args, whose flags may come before, between or after the
+// file names (the flag package alone stops at the first file name).
+func parseArgs(args []string, stderr io.Writer) (*options, error) {
+	o := &options{set: map[string]bool{}}
+	fs := newFlagSet(o, stderr)
+	flags, paths := splitArgs(fs, args)
+	if err := fs.Parse(flags); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		}
+		return nil, errUsage // the flag package has said what is wrong
+	}
+	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
+	o.paths = paths
+	if err := o.check(); err != nil {
+		fmt.Fprintf(stderr, "compact: %v\n", err)
+		return nil, errUsage
+	}
+	return o, nil
+}
+
+// splitArgs separates flags (with their values) from file names, keeping
+// each group's order. "--" ends the flags; a lone "-" is a file name
+// (standard input). A flag it does not know is passed on for the flag
+// package to report.
+func splitArgs(fs *flag.FlagSet, args []string) (flags, paths []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return flags, append(paths, args[i+1:]...)
+		}
+		if len(a) < 2 || a[0] != '-' {
+			paths = append(paths, a)
+			continue
+		}
+		flags = append(flags, a)
+		name := strings.TrimLeft(a, "-")
+		if strings.Contains(name, "=") {
+			continue
+		}
+		f := fs.Lookup(name)
+		if f == nil {
+			continue
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			continue
+		}
+		if i+1 < len(args) {
+			flags = append(flags, args[i+1])
+			i++
+		}
+	}
+	return flags, paths
+}
+
+// check rejects values the command cannot run with.
+func (o *options) check() error {
+	switch {
+	case len(o.paths) == 0:
+		return errors.New("no input: give a FILE, a DIR or - for standard input (-h for help)")
+	case o.window <= 0:
+		return fmt.Errorf("-window %d: want a positive number of tokens", o.window)
+	case !(o.threshold > 0 && o.threshold <= 1):
+		return fmt.Errorf("-threshold %v: want a fraction in (0, 1]", o.threshold)
+	case o.set["reserve"] && (o.reserve < 0 || o.reserve >= o.window):
+		return fmt.Errorf("-reserve %d: want 0 <= reserve < window (%d)", o.reserve, o.window)
+	case o.timeout <= 0:
+		return fmt.Errorf("-timeout %v: want a positive duration", o.timeout)
+	}
+	names := o.summarizers()
+	for _, n := range names {
+		switch n {
+		case "extractive", "openai":
+		case "drop":
+			if !o.probe {
+				return errors.New("-summarizer drop is a baseline for -probe only")
+			}
+		default:
+			return fmt.Errorf("-summarizer %q: want extractive or openai", n)
+		}
+	}
+	if len(names) != 1 && !o.probe {
+		return fmt.Errorf("-summarizer %q: name one summarizer (lists are for -probe)", o.summarizer)
+	}
+	for _, p := range o.paths {
+		if p == "-" && len(o.paths) > 1 {
+			return errors.New("- (standard input) cannot be combined with other inputs")
+		}
+	}
+	if o.probe && (o.out != "" || o.jsonReport != "") {
+		return errors.New("-probe writes a table to standard output; it takes no -o or -json-report")
+	}
+	return nil
+}
+
+// summarizers returns the summarizer names -summarizer lists.
+func (o *options) summarizers() []string {
+	var out []string
+	for _, n := range strings.Split(o.summarizer, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}

@@ -1,0 +1,31 @@
+// Command compact compacts an agent transcript offline, with the settings an
+// agent runs in production, so its owner can see what a compaction keeps.
+//
+//	go run ./cmd/compact testdata/transcripts/coding_session.json -report
+//	go run ./cmd/compact -window 8000 -force -o out.json -json-report rep.json transcript.json
+//	go run ./cmd/compact -o compacted/ transcripts/
+//	go run ./cmd/compact -probe ../shared/transcripts
+//
+// Input is a JSON array of OpenAI chat messages, JSONL (one message a
+// line), or a logged request (an object with a "messages" array); "-" reads
+// standard input. The compacted history is written as a JSON array, to
+// standard output or atomically to -o: on any error nothing is written.
+// Bad input exits 1 with one line naming the message and the problem.
+// Run with -h for every flag.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// signalContext is cancelled by an interrupt, so a summarizer call in
+// flight stops and nothing half-done is written.
+func signalContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt)
+}

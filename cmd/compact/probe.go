@@ -1,0 +1,258 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/contextkit/compact"
+)
+
+// score counts one kind of fact over one or more transcripts: how many
+// there were and how many the output kept, overall and among those at
+// risk (every mention of them lay in the summarised turns, so only the
+// summary could keep them).
+type score struct {
+	n, kept        int
+	risk, riskKept int
+	missing        []string
+}
+
+func (s *score) add(fact string, kept, atRisk bool) {
+	s.n++
+	if kept {
+		s.kept++
+	} else {
+		s.missing = append(s.missing, fact)
+	}
+	if atRisk {
+		s.risk++
+		if kept {
+			s.riskKept++
+		}
+	}
+}
+
+func (s *score) merge(o score) {
+	s.n += o.n
+	s.kept += o.kept
+	s.risk += o.risk
+	s.riskKept += o.riskKept
+}
+
+// cell is the score as "kept/n [kept/at risk]", "-" when there was none.
+func (s score) cell() string {
+	if s.n == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%d/%d [%d/%d]", s.kept, s.n, s.riskKept, s.risk)
+}
+
+// probeRow is one transcript compacted with one summarizer.
+type probeRow struct {
+	file          string
+	messages      int
+	before, after int
+	compacted     bool
+	note          string
+	fallback      bool
+	ask, paths    score
+	errors, cmd   score
+}
+
+// probe compacts every transcript given with every summarizer -summarizer
+// lists, at a small window, and prints what survived.
+func (c *cli) probe(ctx context.Context) int {
+	files, err := probeFiles(c.o.paths)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "compact: %v\n", err)
+		return exitUsage
+	}
+	window := c.o.window
+	if !c.o.set["window"] {
+		window = defaultProbeWindow
+	}
+	names := c.o.summarizers()
+	engines := make([]*engine, len(names))
+	for i, n := range names {
+		if engines[i], err = newEngine(c.o, n, c.logger()); err != nil {
+			fmt.Fprintf(c.stderr, "compact: %v\n", err)
+			return exitUsage
+		}
+	}
+	p := startProgress(c.stderr, c.progress, len(files)*len(names), "")
+	code := exitOK
+	rows := make([][]probeRow, len(names))
+	for k, f := range files {
+		t, err := c.read(f)
+		if err != nil {
+			p.println("compact: %s: %v", f, err)
+			code = exitError
+			continue
+		}
+		for i, e := range engines {
+			p.set(k*len(names)+i, names[i]+" "+filepath.Base(f))
+			row, err := probeOne(ctx, e, t, window)
+			if err != nil {
+				p.println("compact: %s (%s): %v", f, names[i], err)
+				code = exitError
+				continue
+			}
+			row.file = filepath.Base(f)
+			rows[i] = append(rows[i], row)
+		}
+	}
+	p.finish()
+	for i, n := range names {
+		writeProbeTable(c.stdout, n, window, rows[i], c.o.verbose)
+	}
+	return code
+}
+
+// probeFiles expands directories into their transcripts.
+func probeFiles(paths []string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		if p == "-" {
+			return nil, fmt.Errorf("-probe reads files, not standard input")
+		}
+		fi, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !fi.IsDir() {
+			out = append(out, p)
+			continue
+		}
+		files, err := transcriptFiles(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, files...)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no transcripts in %s", strings.Join(paths, ", "))
+	}
+	return out, nil
+}
+
+// probeOne compacts t (forced, at window) and scores what survived.
+func probeOne(ctx context.Context, e *engine, t *transcript, window int) (probeRow, error) {
+	oc, err := e.compactOne(ctx, t, window, true)
+	if err != nil {
+		return probeRow{}, err
+	}
+	row := probeRow{messages: len(t.msgs), before: oc.tokensBefore, after: oc.after,
+		compacted: oc.res != nil, note: oc.note}
+	hist := oc.hist
+	f := factsOf(hist)
+	var outText, keptText strings.Builder
+	for _, m := range oc.out {
+		outText.WriteString(normSpace(compact.Text(m) + " " + compact.ToolCallText(m)))
+		outText.WriteByte('\n')
+	}
+	for i, text := range f.mentions {
+		if oc.res == nil || i < oc.res.SummarizedFrom || i > oc.res.SummarizedTo {
+			keptText.WriteString(normSpace(text))
+			keptText.WriteByte('\n')
+		}
+	}
+	if oc.res != nil {
+		row.fallback = oc.res.Fallback
+	}
+	out, kept := outText.String(), keptText.String()
+	check := func(s *score, fact string) {
+		s.add(fact, survives(fact, out), !survives(fact, kept))
+	}
+	if f.ask != "" {
+		check(&row.ask, f.ask)
+	}
+	for _, p := range f.paths {
+		check(&row.paths, p)
+	}
+	for _, l := range f.errors {
+		check(&row.errors, l)
+	}
+	if f.command != "" {
+		check(&row.cmd, f.command)
+	}
+	return row, nil
+}
+
+// writeProbeTable prints one summarizer's rows and totals. Totals count
+// compacted transcripts only: an unchanged one keeps everything trivially.
+func writeProbeTable(w io.Writer, name string, window int, rows []probeRow, verbose bool) {
+	fmt.Fprintf(w, "summarizer %s, window %s, forced\n", name, thousands(window))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "transcript\tmsgs\ttokens\tafter\task\tpaths\terrors\tlast command\t")
+	var total probeRow
+	compacted, fallbacks := 0, 0
+	for _, r := range rows {
+		after := thousands(r.after)
+		if !r.compacted {
+			after = "unchanged"
+		} else if r.fallback {
+			after += "*"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t\n", shortName(r.file), r.messages, thousands(r.before), after,
+			r.ask.cell(), r.paths.cell(), r.errors.cell(), r.cmd.cell())
+		if !r.compacted {
+			continue
+		}
+		compacted++
+		if r.fallback {
+			fallbacks++
+		}
+		total.ask.merge(r.ask)
+		total.paths.merge(r.paths)
+		total.errors.merge(r.errors)
+		total.cmd.merge(r.cmd)
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "%s: %d of %d transcripts compacted", name, compacted, len(rows))
+	if fallbacks > 0 {
+		fmt.Fprintf(w, " (* %d fell back to the extractive summary)", fallbacks)
+	}
+	fmt.Fprintln(w)
+	for _, s := range []struct {
+		label string
+		sc    score
+	}{{"latest ask", total.ask}, {"paths", total.paths}, {"error lines", total.errors}, {"last command", total.cmd}} {
+		fmt.Fprintf(w, "  %-13s kept %s, at risk kept %s\n", s.label, rate(s.sc.kept, s.sc.n), rate(s.sc.riskKept, s.sc.risk))
+	}
+	if verbose {
+		for _, r := range rows {
+			for _, s := range []struct {
+				label string
+				sc    score
+			}{{"ask", r.ask}, {"path", r.paths}, {"error", r.errors}, {"command", r.cmd}} {
+				for _, m := range s.sc.missing {
+					fmt.Fprintf(w, "  lost %s in %s: %.100q\n", s.label, r.file, m)
+				}
+			}
+		}
+	}
+	fmt.Fprintln(w)
+}
+
+// rate is "k/n (p%)".
+func rate(k, n int) string {
+	if n == 0 {
+		return "0/0"
+	}
+	return fmt.Sprintf("%d/%d (%.1f%%)", k, n, 100*float64(k)/float64(n))
+}
+
+// shortName keeps a table readable: names past 44 bytes keep their head
+// and tail.
+func shortName(s string) string {
+	s = strings.TrimSuffix(s, ".json")
+	if len(s) <= 44 {
+		return s
+	}
+	return s[:20] + "…" + s[len(s)-20:]
+}

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// report is what -json-report writes for one input. Indexes are input
+// indexes, inclusive; with repairs they index the history after repair.
+type report struct {
+	File   string `json:"file,omitempty"`
+	Output string `json:"output,omitempty"`
+	Format string `json:"format,omitempty"`
+	Error  string `json:"error,omitempty"` // set only for a file a batch could not compact
+
+	BeforeMessages int `json:"before_messages"`
+	AfterMessages  int `json:"after_messages"`
+	BeforeTokens   int `json:"before_tokens"`
+	AfterTokens    int `json:"after_tokens"`
+
+	Encoding  string `json:"encoding,omitempty"`
+	Window    int    `json:"window"`
+	Threshold int    `json:"threshold"`
+
+	Compacted      bool   `json:"compacted"`
+	Note           string `json:"note,omitempty"`
+	SummarizedFrom int    `json:"summarized_from"`
+	SummarizedTo   int    `json:"summarized_to"`
+	SummaryIndex   int    `json:"summary_index"`
+	SummaryTokens  int    `json:"summary_tokens"`
+	Lifted         int    `json:"lifted"`
+	Carried        int    `json:"carried"`
+	Pruned         int    `json:"pruned"`
+	Summarizer     string `json:"summarizer"`
+	Fallback       bool   `json:"fallback"`
+	FallbackReason string `json:"fallback_reason,omitempty"`
+
+	Repairs       []repairReport `json:"repairs,omitempty"`
+	DroppedFields []string       `json:"dropped_fields,omitempty"`
+
+	CompactMillis float64 `json:"compact_ms"`
+	TotalMillis   float64 `json:"total_ms"`
+}
+
+// repairReport is one change -repair made.
+type repairReport struct {
+	Index      int    `json:"index"`
+	Kind       string `json:"kind"`
+	ToolCallID string `json:"tool_call_id,omitempty"`
+	Detail     string `json:"detail"`
+}
+
+// newReport describes oc.
+func newReport(oc *outcome) report {
+	r := report{
+		Format:         oc.in.format,
+		BeforeMessages: len(oc.in.msgs), AfterMessages: len(oc.out),
+		BeforeTokens: oc.tokensIn, AfterTokens: oc.after,
+		Encoding: oc.encoding, Window: oc.window, Threshold: oc.threshold,
+		Note:           oc.note,
+		SummarizedFrom: -1, SummarizedTo: -1, SummaryIndex: -1, Lifted: -1,
+		DroppedFields: oc.in.dropped,
+		TotalMillis:   millis(oc.elapsed),
+	}
+	for _, rp := range oc.repairs {
+		r.Repairs = append(r.Repairs, repairReport{Index: rp.Index, Kind: rp.Kind.String(), ToolCallID: rp.ToolCallID, Detail: rp.Detail})
+	}
+	if res := oc.res; res != nil {
+		r.Compacted = true
+		r.SummarizedFrom, r.SummarizedTo, r.SummaryIndex = res.SummarizedFrom, res.SummarizedTo, res.SummaryIndex
+		r.Lifted, r.Carried = res.Lifted, res.Carried
+		r.Summarizer, r.Fallback, r.FallbackReason = res.Summarizer, res.Fallback, res.FallbackReason
+		r.CompactMillis = millis(res.Duration)
+		if res.SummaryIndex >= 0 && res.SummaryIndex < len(res.Messages) {
+			r.SummaryTokens = oc.tc.CountMessage(res.Messages[res.SummaryIndex])
+		}
+	}
+	return r
+}
+
+func millis(d time.Duration) float64 {
+	return float64(d.Microseconds()) / 1000
+}
+
+// writeHuman writes the -report block for one input.
+func (r report) writeHuman(w io.Writer, name string) {
+	fmt.Fprintf(w, "compact: %s (%s)\n", name, r.Format)
+	row := func(label, format string, args ...any) {
+		fmt.Fprintf(w, "  %-11s %s\n", label, fmt.Sprintf(format, args...))
+	}
+	row("before", "%s messages, %s tokens (%s)", thousands(r.BeforeMessages), thousands(r.BeforeTokens), r.Encoding)
+	row("after", "%s messages, %s tokens (%s)", thousands(r.AfterMessages), thousands(r.AfterTokens), change(r.BeforeTokens, r.AfterTokens))
+	row("threshold", "%s tokens of a %s-token window", thousands(r.Threshold), thousands(r.Window))
+	for _, rp := range r.Repairs {
+		row("repaired", "input message %d: %s", rp.Index, rp.Detail)
+	}
+	if !r.Compacted {
+		row("result", "%s", r.Note)
+	} else {
+		row("summarised", "input messages %d-%d (%d) into output message %d (%s tokens)",
+			r.SummarizedFrom, r.SummarizedTo, r.SummarizedTo-r.SummarizedFrom+1, r.SummaryIndex, thousands(r.SummaryTokens))
+		if r.Lifted >= 0 {
+			row("lifted", "the latest user message (input %d), verbatim right after the summary", r.Lifted)
+		}
+		if r.Carried > 0 {
+			row("carried", "%d earlier user message(s), verbatim inside the summary", r.Carried)
+		}
+		row("pruned", "%d message(s)", r.Pruned)
+		s := r.Summarizer
+		if r.Fallback {
+			s += " (fallback: " + r.FallbackReason + ")"
+		}
+		row("summarizer", "%s", s)
+	}
+	if len(r.DroppedFields) > 0 {
+		row("not kept", "fields the output format has no place for: %s", strings.Join(r.DroppedFields, ", "))
+	}
+	if r.Compacted {
+		row("time", "%s (compaction %s)", fmtMillis(r.TotalMillis), fmtMillis(r.CompactMillis))
+	} else {
+		row("time", "%s", fmtMillis(r.TotalMillis))
+	}
+}
+
+// line is the one-line form a batch prints per file.
+func (r report) line() string {
+	if !r.Compacted {
+		return fmt.Sprintf("%s: %s messages, %s tokens: %s", r.File, thousands(r.BeforeMessages), thousands(r.BeforeTokens), r.Note)
+	}
+	s := fmt.Sprintf("%s: %s -> %s messages, %s -> %s tokens (%s), summarised %d-%d, %s",
+		r.File, thousands(r.BeforeMessages), thousands(r.AfterMessages), thousands(r.BeforeTokens), thousands(r.AfterTokens),
+		change(r.BeforeTokens, r.AfterTokens), r.SummarizedFrom, r.SummarizedTo, r.Summarizer)
+	if r.Fallback {
+		s += " (fallback)"
+	}
+	return s + ", " + fmtMillis(r.TotalMillis)
+}
+
+func fmtMillis(ms float64) string {
+	if ms >= 1000 {
+		return strconv.FormatFloat(ms/1000, 'f', 2, 64) + "s"
+	}
+	return strconv.FormatFloat(ms, 'f', 1, 64) + "ms"
+}
+
+// change is the relative change from a to b, as "-65.4%".
+func change(a, b int) string {
+	if a == 0 {
+		return "±0%"
+	}
+	pct := 100 * float64(b-a) / float64(a)
+	if pct == 0 {
+		return "±0%"
+	}
+	return strconv.FormatFloat(pct, 'f', 1, 64) + "%"
+}
+
+// thousands writes n with comma separators: 128,000.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}

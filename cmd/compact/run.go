@@ -1,0 +1,176 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+)
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitError = 1 // bad input, a failed compaction, a write that failed
+	exitUsage = 2 // a command line that cannot run
+)
+
+// cli is one run of the command with its streams.
+type cli struct {
+	o        *options
+	stdin    io.Reader
+	stdout   io.Writer
+	stderr   io.Writer
+	progress progressConfig
+}
+
+// run runs the command with args (without the program name) and returns
+// its exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx, stop := signalContext()
+	defer stop()
+	return runContext(ctx, args, stdin, stdout, stderr, defaultProgress(stderr))
+}
+
+func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, pc progressConfig) int {
+	o, err := parseArgs(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	if err != nil {
+		return exitUsage
+	}
+	c := &cli{o: o, stdin: stdin, stdout: stdout, stderr: stderr, progress: pc}
+	if o.probe {
+		return c.probe(ctx)
+	}
+	batch, err := c.isBatch()
+	if err != nil {
+		fmt.Fprintf(stderr, "compact: %v\n", err)
+		return exitUsage
+	}
+	e, err := newEngine(o, o.summarizers()[0], c.logger())
+	if err != nil {
+		fmt.Fprintf(stderr, "compact: %v\n", err)
+		return exitUsage
+	}
+	if batch {
+		return c.batch(ctx, e)
+	}
+	return c.single(ctx, e, o.paths[0])
+}
+
+// logger sends the library's log lines to standard error under -v.
+func (c *cli) logger() *slog.Logger {
+	if !c.o.verbose {
+		return slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return slog.New(slog.NewTextHandler(c.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+// isBatch reports whether the inputs are compacted file by file into a
+// directory: several inputs, or a directory.
+func (c *cli) isBatch() (bool, error) {
+	batch := len(c.o.paths) > 1
+	for _, p := range c.o.paths {
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			batch = true
+		}
+	}
+	if !batch {
+		if fi, err := os.Stat(c.o.out); err == nil && fi.IsDir() && c.o.paths[0] != "-" {
+			return true, nil // one file into a directory
+		}
+		return false, nil
+	}
+	if c.o.out == "" {
+		return false, errors.New("compacting a directory or several files needs -o DIR")
+	}
+	return true, nil
+}
+
+// single compacts one file (or standard input) and writes the result.
+func (c *cli) single(ctx context.Context, e *engine, path string) int {
+	name := path
+	if path == "-" {
+		name = "standard input"
+	}
+	fail := func(err error) int {
+		fmt.Fprintf(c.stderr, "compact: %s: %v\n", name, err)
+		return exitError
+	}
+	t, err := c.read(path)
+	if err != nil {
+		return fail(err)
+	}
+	p := startProgress(c.stderr, c.progress, 0, fmt.Sprintf("compacting %s (%d messages)", filepath.Base(name), len(t.msgs)))
+	oc, err := e.compactOne(ctx, t, c.o.window, c.o.force)
+	p.finish()
+	if err != nil {
+		return fail(err)
+	}
+	data, err := encodeMessages(oc.out)
+	if err != nil {
+		return fail(err)
+	}
+	r := newReport(oc)
+	r.File, r.Output = path, c.o.out
+	files := map[string][]byte{}
+	if c.o.out != "" {
+		files[c.o.out] = data
+	}
+	if c.o.jsonReport != "" {
+		rep, err := encodeJSON(r)
+		if err != nil {
+			return fail(err)
+		}
+		files[c.o.jsonReport] = rep
+	}
+	if err := writeFiles(files); err != nil {
+		return fail(err)
+	}
+	if c.o.out == "" {
+		if _, err := c.stdout.Write(data); err != nil {
+			return fail(err)
+		}
+	}
+	if c.o.report {
+		r.writeHuman(c.stderr, name)
+	} else {
+		c.notes(name, r)
+	}
+	return exitOK
+}
+
+// notes writes, without -report, what a user must not miss: that nothing
+// was compacted, that the input was repaired, that fields were dropped.
+func (c *cli) notes(name string, r report) {
+	if r.Note != "" {
+		fmt.Fprintf(c.stderr, "compact: %s: %s\n", name, r.Note)
+	}
+	if n := len(r.Repairs); n > 0 {
+		fmt.Fprintf(c.stderr, "compact: %s: repaired %d tool-pairing problem(s); -report lists them\n", name, n)
+	}
+	if len(r.DroppedFields) > 0 {
+		fmt.Fprintf(c.stderr, "compact: %s: fields not carried into the output: %v\n", name, r.DroppedFields)
+	}
+	if r.Fallback {
+		fmt.Fprintf(c.stderr, "compact: %s: the summarizer failed, the extractive fallback was used: %s\n", name, r.FallbackReason)
+	}
+}
+
+// read decodes the transcript at path ("-": standard input).
+func (c *cli) read(path string) (*transcript, error) {
+	if path == "-" {
+		return readTranscript(c.stdin)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readTranscript(f)
+}
