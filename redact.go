@@ -1,9 +1,6 @@
 package compact
 
-import (
-	"regexp"
-	"strings"
-)
+import "strings"
 
 // Redacted replaces a secret that Redact removed.
 const Redacted = "[REDACTED]"
@@ -38,7 +35,9 @@ const Redacted = "[REDACTED]"
 // placeholder such as "$TOKEN" or "<your key>", a Python "password: str".
 // Stripe publishable test keys (pk_test_) are public by design and kept;
 // live ones (pk_live_) are redacted, since a summary never needs them and
-// they tie the text to a live account. Redact is idempotent:
+// they tie the text to a live account. Redact does not guess: a random
+// string with no name, prefix or shape saying secret is kept, since ids,
+// hashes and encoded data look the same. Redact is idempotent:
 // Redact(Redact(s)) == Redact(s). It never panics, whatever s holds.
 func Redact(s string) string {
 	s = StripControl(s)
@@ -313,31 +312,3 @@ func redactURLPasswords(s string) string {
 
 // urlStop holds the bytes that end a URL's authority.
 var urlStop = newClass("/?#\"'<>` \t\n\\")
-
-// lineRule is a rule for one command's way of taking a password, run only
-// when its trigger word is in the text.
-type lineRule struct {
-	trigger string
-	re      *regexp.Regexp // the secret is the last submatch
-}
-
-// lineRules cover passwords passed positionally: curl -u user:password, the
-// mysql client's -pPASSWORD, sshpass -p, and .netrc entries.
-var lineRules = []lineRule{
-	{"curl", regexp.MustCompile(`curl[^\n]*?\s(?:-u|--user)(?:\s+|=)['"]?[^\s:'"]*:([^\s'"\\]+)`)},
-	{"mysql", regexp.MustCompile(`mysql[a-z]*\s[^\n]*?\s-p([^\s'"\\]+|'[^'\n]*'|"[^"\n]*")`)},
-	{"sshpass", regexp.MustCompile(`sshpass\s+-p\s*([^\s'"\\]+|'[^'\n]*'|"[^"\n]*")`)},
-	{"machine", regexp.MustCompile(`machine\s+\S+\s+login\s+\S+\s+password\s+([^\s'"\\]+)`)},
-}
-
-func (r lineRule) redact(s string) string {
-	sp := splicer{src: s}
-	for _, m := range r.re.FindAllStringSubmatchIndex(s, -1) {
-		a, b := m[len(m)-2], m[len(m)-1]
-		v := strings.Trim(s[a:b], `'"`)
-		if v != "" && v != Redacted && !isPlaceholder(v) {
-			sp.replace(a, b, Redacted)
-		}
-	}
-	return sp.String()
-}

@@ -1,9 +1,6 @@
 package compact
 
-import (
-	"regexp"
-	"strings"
-)
+import "strings"
 
 // secretKind says how the value after a name is redacted.
 type secretKind int
@@ -47,7 +44,8 @@ func redactAssignments(s string) string {
 			v++
 		}
 		if kind == plainSecret {
-			a, b, secret := secretValue(s, v, name)
+			spaced := s[p] == '=' && (v > sepEnd || s[p-1] == ' ' || s[p-1] == '\t')
+			a, b, secret := secretValue(s, v, name, spaced)
 			if secret {
 				sp.replace(a, b, Redacted)
 			}
@@ -151,8 +149,11 @@ var nameClass = newClass(alnumChars, "_.-$@")
 
 // secretValue returns the span of the value starting at s[v], and whether it
 // is a secret to replace rather than a placeholder, a boolean, a type, a
-// variable or code. b is where the value ends, secret or not.
-func secretValue(s string, v int, name string) (a, b int, secret bool) {
+// variable or code. b is where the value ends, secret or not. spaced says
+// the value follows " = ": then an unquoted value with more code after it on
+// its line (let token = try next() end) is an expression, while one that
+// ends its line (an INI file's password = hunter2) is a value.
+func secretValue(s string, v int, name string, spaced bool) (a, b int, secret bool) {
 	if v >= len(s) || strings.HasPrefix(s[v:], Redacted) {
 		return v, v, false
 	}
@@ -176,12 +177,29 @@ func secretValue(s string, v int, name string) (a, b int, secret bool) {
 		return v, b, false // a call: getpass(), os.getenv("X")
 	case isExpression(val) || strings.EqualFold(val, strings.Trim(name, "-$@")):
 		return v, b, false // code: token=self.token, password=password
+	case spaced && moreCode(s, b):
+		return v, b, false
 	case strings.EqualFold(strings.Trim(name, "$"), "PWD") || strings.EqualFold(name, "OLDPWD"):
 		if val[0] == '/' || val[0] == '~' {
 			return v, b, false // the shell's working directory
 		}
 	}
 	return v, b, true
+}
+
+// moreCode reports whether the line goes on after s[b] with something other
+// than a comment.
+func moreCode(s string, b int) bool {
+	for ; b < len(s) && s[b] != '\n'; b++ {
+		switch s[b] {
+		case ' ', '\t', '\r':
+		case '#', ';':
+			return false
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // valueStop holds the bytes that end an unquoted value.
@@ -348,72 +366,4 @@ func redactHeader(sp *splicer, s string, a, b int, kind secretKind) {
 var authSchemes = map[string]bool{
 	"bearer": true, "basic": true, "token": true, "digest": true, "negotiate": true,
 	"ntlm": true, "apikey": true, "key": true, "dpop": true, "aws4-hmac-sha256": true,
-}
-
-// redactFlags replaces the values of command-line flags whose name says
-// secret, given as a separate argument: --password hunter2, --api-key "k".
-// (--password=hunter2 is an assignment, handled with the others.)
-func redactFlags(s string) string {
-	if !strings.Contains(s, "--") {
-		return s
-	}
-	sp := splicer{src: s}
-	for i := 0; ; {
-		k := strings.Index(s[i:], "--")
-		if k < 0 {
-			break
-		}
-		p := i + k
-		i = p + 2
-		if p > 0 && !flagBefore[s[p-1]] {
-			continue
-		}
-		e := flagNameClass.run(s, p+2)
-		if e == p+2 || e >= len(s) || (s[e] != ' ' && s[e] != '\t') {
-			continue
-		}
-		if classifyName(s[p+2:e], false) != plainSecret {
-			continue
-		}
-		v := e
-		for v < len(s) && (s[v] == ' ' || s[v] == '\t') {
-			v++
-		}
-		if v < len(s) && s[v] == '-' {
-			continue // the next flag: this one takes no value
-		}
-		a, b, secret := secretValue(s, v, s[p+2:e])
-		if secret {
-			sp.replace(a, b, Redacted)
-		}
-		i = max(i, b)
-	}
-	return sp.String()
-}
-
-var (
-	flagBefore    = newClass(" \t\n\"'=(")
-	flagNameClass = newClass(alnumChars, "_-")
-)
-
-// xmlElement matches a one-line element: <name>value</name>.
-var xmlElement = regexp.MustCompile(`<([A-Za-z_][\w.:-]*)>([^<\n"\\]+)</([A-Za-z_][\w.:-]*)>`)
-
-// redactXMLElements replaces the text of XML elements whose tag says secret:
-// <password>hunter2</password>, <apiKey>...</apiKey>.
-func redactXMLElements(s string) string {
-	if !strings.Contains(s, "</") {
-		return s
-	}
-	sp := splicer{src: s}
-	for _, m := range xmlElement.FindAllStringSubmatchIndex(s, -1) {
-		tag, closing := s[m[2]:m[3]], s[m[6]:m[7]]
-		if tag != closing || classifyName(tag, false) != plainSecret {
-			continue
-		}
-		if v := s[m[4]:m[5]]; strings.TrimSpace(v) != "" && v != Redacted && !isPlaceholder(v) {
-			sp.replace(m[4], m[5], Redacted)
-		}
-	}
-	return sp.String()
 }

@@ -1,6 +1,9 @@
 package compact
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // classifyName says whether a value written under name is a secret, and how
 // to redact it. A name says secret when, read as words (OPENAI_API_KEY,
@@ -66,34 +69,25 @@ func classifyName(name string, inQuery bool) secretKind {
 // before being split into words.
 func hasNameTrigger(lower []byte) bool {
 	for i, c := range lower {
-		rest := string(lower[i:])
+		var subs []string
 		switch c {
 		case 'p':
-			if strings.HasPrefix(rest, "pass") || strings.HasPrefix(rest, "pwd") || strings.HasPrefix(rest, "pat") {
-				return true
-			}
+			subs = []string{"pass", "pwd", "pat"}
 		case 's':
-			if strings.HasPrefix(rest, "secret") || strings.HasPrefix(rest, "sig") || strings.HasPrefix(rest, "session") {
-				return true
-			}
+			subs = []string{"secret", "sig", "session"}
 		case 't':
-			if strings.HasPrefix(rest, "token") {
-				return true
-			}
+			subs = []string{"token"}
 		case 'a':
-			if strings.HasPrefix(rest, "auth") {
-				return true
-			}
+			subs = []string{"auth"}
 		case 'c':
-			if strings.HasPrefix(rest, "cred") || strings.HasPrefix(rest, "cookie") || strings.HasPrefix(rest, "code") {
-				return true
-			}
+			subs = []string{"cred", "cookie", "code"}
 		case 'k':
-			if strings.HasPrefix(rest, "key") {
-				return true
-			}
+			subs = []string{"key"}
 		case 'j':
-			if strings.HasPrefix(rest, "jwt") {
+			subs = []string{"jwt"}
+		}
+		for _, sub := range subs {
+			if bytes.HasPrefix(lower[i:], []byte(sub)) {
 				return true
 			}
 		}

@@ -75,6 +75,7 @@ var secretCases = []struct {
 	{"Python keyword argument", `client = Client(api_key="abcd1234efgh5678", timeout=30)`, []string{"abcd1234efgh5678"}, []string{`Client(api_key="`, `timeout=30)`}},
 	{"Go short declaration", `secret := "s3cr3t-value"`, []string{"s3cr3t-value"}, []string{`secret := "`}},
 	{"PHP array", `'db_password' => 'Pa55w0rd!',`, []string{"Pa55w0rd!"}, []string{`'db_password' => '`}},
+	{"INI", "[client]\nuser = app\npassword = Ini_pw-9 ; local only\nhost = db", []string{"Ini_pw-9"}, []string{"user = app\npassword = ", " ; local only\nhost = db"}},
 	{"TOML", `[auth]` + "\n" + `client_secret = "cs_8f7e6d5c4b3a"`, []string{"cs_8f7e6d5c4b3a"}, []string{`client_secret = "`}},
 	{"ADO.NET connection string", "Server=tcp:db.example.com,1433;Database=app;User ID=admin;Password=Sup3r$ecret;Encrypt=True;", []string{"Sup3r$ecret"}, []string{"User ID=admin;Password=", ";Encrypt=True;"}},
 	{"ODBC connection string", "DRIVER={ODBC Driver 18};SERVER=db;UID=sa;PWD=Xy9!pq;", []string{"Xy9!pq"}, []string{"UID=sa;PWD=", ";"}},
@@ -168,6 +169,7 @@ var lookAlikes = []struct{ name, in string }{
 	{"AKIA in prose", "AKIA is the prefix of AWS access key ids; ASIA marks temporary ones."},
 	{"other keys", "sort_key=name primary_key: id keyboard: qwerty"},
 	{"comparisons", "if token == expected or password != other:"},
+	{"code that assigns an expression", `let token = try tokens.shift()? else "" end`},
 	{"JWT prose", "The JWT starts with eyJ and has three parts."},
 	{"booleans", `{"auth": true, "password": null, "token": ""}`},
 	{"Rust scope", "use crate::auth::token::Verifier;"},
@@ -228,4 +230,19 @@ func TestRedactKeepsJSONValid(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestRedactLongLinesOfTriggers(t *testing.T) {
+	// A trigger word on a line longer than a rule's window, and rule windows
+	// that reach the end of the text.
+	for _, s := range []string{
+		"machine " + strings.Repeat("x", 5000) + "\nlogin a\npassword b",
+		"machine h login u password",
+		"curl",
+		strings.Repeat("curl -u a:b ", 500),
+	} {
+		out := Redact(s)
+		assert.Equal(t, out, Redact(out))
+	}
+	assert.Equal(t, strings.Repeat("curl -u a:[REDACTED] ", 3), Redact(strings.Repeat("curl -u a:b ", 3)))
 }

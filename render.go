@@ -114,9 +114,12 @@ func (o RenderOptions) clean(s string) string {
 // When the blocks together exceed MaxChars, RenderTurns keeps, in this order
 // of priority: the first real user message (the original ask, see
 // IsRealUser); the most recent blocks, as many as fit; the blocks right after
-// the first ask; the blocks before it. What is left out is always a run of
-// older material in the middle, replaced by one marker saying how many
-// messages and characters were cut. The result never exceeds MaxChars.
+// the first ask; the blocks from the start up to it. What is dropped is
+// therefore older material between the kept parts, never the newest turns;
+// each dropped run is replaced by one marker saying how many messages and
+// characters it held. Without a real user message, the newest blocks that
+// fit are kept. A kept block too long for the cap on its own is cut to fit.
+// The result never exceeds MaxChars.
 //
 // RenderTurns never modifies turns, and the same input gives the same output.
 func RenderTurns(turns []Message, opts RenderOptions) string {
