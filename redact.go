@@ -51,9 +51,7 @@ func Redact(s string) string {
 	s = redactFlags(s)
 	s = redactXMLElements(s)
 	for _, r := range lineRules {
-		if strings.Contains(s, r.trigger) {
-			s = r.redact(s)
-		}
+		s = r.redact(s)
 	}
 	return s
 }
