@@ -61,27 +61,10 @@ func FuzzRenderTurns(f *testing.F) {
 	})
 }
 
-// benchHistory chains every transcript available, repeated until the
-// history holds at least minBytes of text (~4 bytes a token).
-func benchHistory(b *testing.B, minBytes int) ([]Message, int) {
-	all := allTranscripts(b)
-	var msgs []Message
-	size := 0
-	for size < minBytes {
-		for _, name := range sortedNames(all) {
-			for _, m := range all[name] {
-				size += len(Text(m)) + len(ToolCallText(m))
-			}
-			msgs = append(msgs, all[name]...)
-		}
-	}
-	return msgs, size
-}
-
 // BenchmarkRenderTurns renders a ~200k-token history (about 800 KB of text,
 // the shared transcripts chained and repeated) with the default options.
 func BenchmarkRenderTurns(b *testing.B) {
-	msgs, size := benchHistory(b, 800_000)
+	msgs, size := chainedHistory(b, 800_000)
 	b.SetBytes(int64(size))
 	b.ReportAllocs()
 	b.ResetTimer()
