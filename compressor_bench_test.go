@@ -12,16 +12,17 @@ const benchTokens = 200_000
 
 // history200k chains the shared transcripts with Join (system prompts
 // after the first left out, the chain repeated) until it holds about
-// benchTokens tokens, estimated; without the transcripts it grows a
+// benchTokens tokens as tc counts them; without the transcripts it grows a
 // synthetic coding session instead. Broken pairing at the seams (a
-// transcript ending on calls still running) is repaired.
-func history200k(b *testing.B) []Message {
+// transcript ending on calls still running) is repaired. Counting leaves
+// tc warm.
+func history200k(b *testing.B, tc TokenCounter) []Message {
 	b.Helper()
 	all := transcripts(b, sharedTranscriptDir)
 	if len(all) == 0 {
 		n := 1000
-		for CountMessages(EstimateCounter{}, syntheticHistory(n)) < benchTokens {
-			n *= 2
+		for CountMessages(tc, syntheticHistory(n)) < benchTokens {
+			n += n / 4
 		}
 		return syntheticHistory(n)
 	}
@@ -36,7 +37,7 @@ func history200k(b *testing.B) []Message {
 			}
 		}
 		parts = append(parts, msgs)
-		tokens += CountMessages(EstimateCounter{}, msgs)
+		tokens += CountMessages(tc, msgs)
 	}
 	h := Join(parts...)
 	if Validate(h) != nil {
@@ -45,6 +46,7 @@ func history200k(b *testing.B) []Message {
 	if err := Validate(h); err != nil {
 		b.Fatal(err)
 	}
+	CountMessages(tc, h) // the seams' merged messages
 	return h
 }
 
@@ -62,7 +64,8 @@ var instantSummary = SummarizerFunc(func(ctx context.Context, req SummaryRequest
 //
 //	go test -run '^$' -bench Compress200k -benchmem -count 3
 func BenchmarkCompress200k(b *testing.B) {
-	history := history200k(b)
+	exact := newCounter(b, EncodingO200KBase)
+	history := history200k(b, exact)
 	for _, bc := range []struct {
 		name  string
 		s     Summarizer
@@ -75,7 +78,7 @@ func BenchmarkCompress200k(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			var tc TokenCounter = EstimateCounter{}
 			if bc.exact {
-				tc = newCounter(b, EncodingO200KBase)
+				tc = exact
 			}
 			tokens := CountMessages(tc, history)
 			c := New(WithContextWindow(benchTokens), WithSummarizer(bc.s), WithTokenCounter(tc))
@@ -99,7 +102,7 @@ func BenchmarkCompress200k(b *testing.B) {
 //
 //	go test -run '^$' -bench ShouldCompressAfterAppend -benchmem -count 3
 func BenchmarkShouldCompressAfterAppend(b *testing.B) {
-	history := history200k(b)
+	history := history200k(b, newCounter(b, EncodingO200KBase))
 	next := Message{Role: RoleTool, ToolCallID: "call_1", Content: "ok: 3 tests passed, 1 failed (TestParse: want 4, got 5) "}
 	b.Run("messages", func(b *testing.B) {
 		tc := newCounter(b, EncodingO200KBase)
