@@ -82,9 +82,9 @@ const (
 )
 
 // minHandoffBytes is the smallest total a packet may be bounded to: the
-// headings, session lines and rules take about 1.5 KiB, and a packet with
-// no room left for a summary helps nobody.
-const minHandoffBytes = 4 << 10
+// headings, session lines, note, tasks, request and rules take up to about
+// half of it, and a packet with no room left for a summary helps nobody.
+const minHandoffBytes = 8 << 10
 
 // minHandoffMessageBytes is the smallest bound on one quoted message.
 const minHandoffMessageBytes = 256
@@ -124,7 +124,7 @@ type HandoffPolicy struct {
 	Dir string
 
 	// MaxBytes bounds a packet's total size (DefaultHandoffMaxBytes, at
-	// least 4 KiB).
+	// least 8 KiB).
 	MaxBytes int
 
 	// MaxMessages is how many of the latest messages a packet quotes

@@ -116,14 +116,19 @@ func safeDir(base, dir string) (string, error) {
 	if filepath.IsAbs(dir) || filepath.VolumeName(dir) != "" || strings.HasPrefix(dir, "/") || strings.HasPrefix(dir, `\`) {
 		return "", fmt.Errorf("%w: handoff directory %q is absolute; it must be relative to the root", ErrUnsafePath, dir)
 	}
-	cur := base
+	var elems []string
 	for _, elem := range strings.FieldsFunc(dir, func(r rune) bool { return r == '/' || r == '\\' }) {
-		if elem == "." {
-			continue
-		}
-		if elem == ".." {
+		switch elem {
+		case ".":
+		case "..":
+			// Refused before anything is created.
 			return "", fmt.Errorf("%w: handoff directory %q holds \"..\"", ErrUnsafePath, dir)
+		default:
+			elems = append(elems, elem)
 		}
+	}
+	cur := base
+	for _, elem := range elems {
 		cur = filepath.Join(cur, elem)
 		fi, err := os.Lstat(cur)
 		if errors.Is(err, fs.ErrNotExist) {
