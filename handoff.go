@@ -141,7 +141,7 @@ type HandoffPolicy struct {
 	// packet file is removed, the handoff is not counted, and the
 	// compaction is returned as usual. Start runs while the compaction
 	// holds the Compressor, so it must not call Compress on it.
-	Start func(ctx context.Context, h Handoff) (sessionID string, err error)
+	Start func(ctx context.Context, h Handoff) (sessionID string, err error) `json:"-"`
 }
 
 // withDefaults returns p with its zero and out-of-range numbers replaced.

@@ -356,3 +356,46 @@ func TestParseHandoffCommand(t *testing.T) {
 		assert.Equal(t, tt.note, note, tt.in)
 	}
 }
+
+// In preflight the incoming message is the request the packet leads with.
+func TestHandoffQuotesTheIncomingRequest(t *testing.T) {
+	c := newHandoffCompressor(HandoffPolicy{Enabled: true, Root: t.TempDir(), AfterCompactions: 1})
+	res, err := c.Compress(context.Background(), longSession(30), WithIncoming(user("Now port it to Windows.")))
+	require.NoError(t, err)
+	require.NotNil(t, res.Handoff)
+	p := res.Handoff.Packet
+	req := p[strings.Index(p, "## Latest user request"):]
+	assert.True(t, strings.HasPrefix(req, "## Latest user request\n\n```text\nNow port it to Windows.\n```\n"))
+}
+
+// A policy loads from a configuration file; Start is the host's to set.
+func TestHandoffPolicyFromJSON(t *testing.T) {
+	var p HandoffPolicy
+	require.NoError(t, json.Unmarshal([]byte(`{"Enabled": true, "Mode": "fresh-session", "AfterCompactions": 3, "Root": "/var/lib/agent"}`), &p))
+	assert.Equal(t, HandoffPolicy{Enabled: true, Mode: HandoffFreshSession, AfterCompactions: 3, Root: "/var/lib/agent"}, p)
+	p.Start = func(context.Context, Handoff) (string, error) { return "", nil }
+	_, err := json.Marshal(p)
+	assert.NoError(t, err)
+}
+
+// Manual packets may be asked for while compactions run.
+func TestManualHandoffPacketDuringCompaction(t *testing.T) {
+	root := t.TempDir()
+	c := newHandoffCompressor(HandoffPolicy{Enabled: true, Root: root, AfterCompactions: 1, MaxPerSession: 3})
+	msgs := longSession(30)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; i < 3; i++ {
+			_, err := c.Compress(context.Background(), msgs, Force())
+			assert.NoError(t, err)
+		}
+	}()
+	for i := 0; i < 5; i++ {
+		_, err := c.ManualHandoffPacket(msgs, "", WithSessionID("s"))
+		require.NoError(t, err)
+	}
+	<-done
+	assert.Len(t, tree(t, root), 8, "three automatic packets and five manual ones")
+	assert.Equal(t, 3, c.Status().Handoffs)
+}
