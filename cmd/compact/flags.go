@@ -33,7 +33,7 @@ type options struct {
 	model        string
 	window       int
 	threshold    float64
-	reserve      int // -1: the library's default
+	reserve      int // used only when given (set["reserve"])
 	force        bool
 	summarizer   string
 	summaryModel string
@@ -74,9 +74,9 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.model, "model", "", "model `NAME` whose token encoding counts tokens (default: the request's model, else o200k_base)")
 	fs.IntVar(&o.window, "window", compact.DefaultContextWindow, "context window in `tokens`")
 	fs.Float64Var(&o.threshold, "threshold", compact.DefaultThreshold, "compact at this `fraction` of the usable window, in (0, 1]")
-	fs.IntVar(&o.reserve, "reserve", -1, "output `tokens` reserved out of the window (default: the library's, 8192 capped at a quarter of the window)")
+	fs.IntVar(&o.reserve, "reserve", 0, "output `tokens` reserved out of the window (default: the library's, 8192 capped at a quarter of the window)")
 	fs.BoolVar(&o.force, "force", false, "compact even under the threshold")
-	fs.StringVar(&o.summarizer, "summarizer", "extractive", "`extractive` (offline) or openai (OPENAI_API_KEY, OPENAI_BASE_URL); -probe takes a comma-separated list and also drop, a baseline that keeps no facts")
+	fs.StringVar(&o.summarizer, "summarizer", "extractive", "summarizer `name`: extractive (offline) or openai (OPENAI_API_KEY, OPENAI_BASE_URL); -probe takes a comma-separated list, and drop, a baseline that keeps no facts")
 	fs.StringVar(&o.summaryModel, "summary-model", defaultSummaryModel, "`model` -summarizer openai asks")
 	fs.StringVar(&o.focus, "focus", "", "a `topic` the summary should weight")
 	fs.DurationVar(&o.timeout, "timeout", defaultSummaryTimeout, "bound on one summarizer call")

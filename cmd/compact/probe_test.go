@@ -98,7 +98,7 @@ func TestProbeScoresWhatTheSummaryKeeps(t *testing.T) {
 
 	rows := map[string]probeRow{}
 	for _, name := range []string{"extractive", "drop"} {
-		o := &options{threshold: compact.DefaultThreshold, reserve: -1, timeout: defaultSummaryTimeout, set: map[string]bool{}}
+		o := &options{threshold: compact.DefaultThreshold, timeout: defaultSummaryTimeout, set: map[string]bool{}}
 		e, err := newEngine(o, name, discardLogger())
 		require.NoError(t, err)
 		row, err := probeOne(context.Background(), e, tr, 2000)

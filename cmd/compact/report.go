@@ -34,6 +34,7 @@ type report struct {
 	Lifted         int    `json:"lifted"`
 	Carried        int    `json:"carried"`
 	Pruned         int    `json:"pruned"`
+	Summary        string `json:"summary,omitempty"` // the summary's body, without prefix or carried messages
 	Summarizer     string `json:"summarizer"`
 	Fallback       bool   `json:"fallback"`
 	FallbackReason string `json:"fallback_reason,omitempty"`
@@ -73,6 +74,7 @@ func newReport(oc *outcome) report {
 		r.SummarizedFrom, r.SummarizedTo, r.SummaryIndex = res.SummarizedFrom, res.SummarizedTo, res.SummaryIndex
 		r.Lifted, r.Carried = res.Lifted, res.Carried
 		r.Summarizer, r.Fallback, r.FallbackReason = res.Summarizer, res.Fallback, res.FallbackReason
+		r.Summary = res.Summary
 		r.CompactMillis = millis(res.Duration)
 		if res.SummaryIndex >= 0 && res.SummaryIndex < len(res.Messages) {
 			r.SummaryTokens = oc.tc.CountMessage(res.Messages[res.SummaryIndex])
@@ -120,8 +122,26 @@ func (r report) writeHuman(w io.Writer, name string) {
 	}
 	if r.Compacted {
 		row("time", "%s (compaction %s)", fmtMillis(r.TotalMillis), fmtMillis(r.CompactMillis))
+		writeSummary(w, r.Summary, r.SummaryIndex)
 	} else {
 		row("time", "%s", fmtMillis(r.TotalMillis))
+	}
+}
+
+// summaryLines is how much of the summary -report shows.
+const summaryLines = 24
+
+// writeSummary shows the summary's body, indented, its first summaryLines
+// lines.
+func writeSummary(w io.Writer, body string, at int) {
+	lines := strings.Split(strings.TrimSpace(body), "\n")
+	fmt.Fprintln(w, "  summary:")
+	for i, l := range lines {
+		if i == summaryLines {
+			fmt.Fprintf(w, "    … %d more lines (output message %d has it all)\n", len(lines)-i, at)
+			break
+		}
+		fmt.Fprintln(w, "    "+l)
 	}
 }
 

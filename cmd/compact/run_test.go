@@ -54,7 +54,8 @@ func TestCompactionReportMatchesTheOutput(t *testing.T) {
 		assert.True(t, containsMessage(got, m), "input message %d survives verbatim", i)
 	}
 
-	for _, want := range []string{"before", "after", "threshold", "summarised  input messages", "summarizer  extractive", "time"} {
+	for _, want := range []string{"before", "after", "threshold", "summarised  input messages", "summarizer  extractive", "time",
+		"summary:\n    ## Current task"} {
 		assert.Contains(t, r.stderr, want)
 	}
 }
@@ -258,4 +259,26 @@ func TestReportLineAndNumbers(t *testing.T) {
 		Compacted: true, SummarizedFrom: 2, SummarizedTo: 7, Summarizer: "extractive", TotalMillis: 1500}
 	assert.Equal(t, "f.json: 10 -> 4 messages, 2,000 -> 500 tokens (-75.0%), summarised 2-7, extractive, 1.50s", r.line())
 	assert.True(t, strings.HasPrefix(report{File: "g.json", Note: "under"}.line(), "g.json: 0 messages, 0 tokens: under"))
+}
+
+func TestSettingsReachTheCompressor(t *testing.T) {
+	dir := t.TempDir()
+	rep := filepath.Join(dir, "rep.json")
+	tests := []struct {
+		args      []string
+		threshold float64
+	}{
+		{[]string{"-window", "8000"}, 4500},                       // 0.75 of 8000 less the 2000 reserve (a quarter)
+		{[]string{"-window", "8000", "-reserve", "0"}, 6000},      // no reserve
+		{[]string{"-window", "8000", "-threshold", "0.9"}, 5400},  // 0.9 of 6000
+		{[]string{"-window", "8000", "-threshold", "0.25"}, 4500}, // the library's floor holds it at 0.75
+	}
+	for _, tt := range tests {
+		r := runCLI(t, "", append([]string{codingSession, "-json-report", rep, "-o", filepath.Join(dir, "o.json")}, tt.args...)...)
+		require.Equal(t, 0, r.code, r.stderr)
+		assert.Equal(t, tt.threshold, decodeReport(t, rep)["threshold"], "%v", tt.args)
+	}
+	r := runCLI(t, "", codingSession, "-window", "1500", "-focus", "tabs", "-json-report", rep, "-o", filepath.Join(dir, "o.json"))
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.True(t, strings.HasPrefix(decodeReport(t, rep)["summary"].(string), "Focus: tabs"), "the focus reaches the summarizer")
 }
