@@ -227,7 +227,13 @@ func decodeMessage(raw json.RawMessage, dropped map[string]bool) (compact.Messag
 		return m, err
 	}
 	for k := range fields {
-		if !messageFields[k] {
+		switch {
+		case messageFields[k]:
+		case messageFields[strings.ToLower(k)]:
+			// encoding/json matches field names in any case: "ROLE" would
+			// silently override "role".
+			return m, fmt.Errorf("field %q: message fields are lower case (%q)", k, strings.ToLower(k))
+		default:
 			dropped[k] = true
 		}
 	}

@@ -37,6 +37,7 @@ func TestBadInputWritesNothing(t *testing.T) {
 		{"text part without text", `[{"role":"user","content":[{"type":"text","text":7}]}]`, "message 0: content part 0: text is a number"},
 		{"tool_calls an object", `[{"role":"assistant","tool_calls":{}}]`, "message 0: tool_calls is an object"},
 		{"arguments an object", `[{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"x","arguments":{}}}]}]`, "message 0: tool call 0: function arguments is an object"},
+		{"a field in upper case", `[{"role":"user","ROLE":"bot","content":"a"}]`, `message 0: field "ROLE": message fields are lower case ("role")`},
 		{"name a number", `[{"role":"user","name":3,"content":"a"}]`, "message 0: name is a number"},
 		{"orphan tool result", `[{"role":"user","content":"a"},{"role":"tool","tool_call_id":"x","content":"r"}]`, `message 1: tool result "x" answers no earlier unanswered call (-repair fixes tool pairing)`},
 		{"unanswered call mid history", `[{"role":"user","content":"a"},{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"bash","arguments":"{}"}}]},{"role":"user","content":"b"}]`, `message 1: tool call "c1" (bash) is never answered`},
