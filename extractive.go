@@ -30,25 +30,27 @@ import (
 //
 // Empty sections are left out. Every list drops duplicates, is capped (see
 // ExtractiveLimits) and is written oldest first; when a list is over its cap
-// the newest entries are kept, except that entries from turns that mention
-// the focus topic outrank all others. A previous summary in this format is
-// merged list by list, its entries counted older than the new ones; any
-// other previous summary is kept, shortened, under Earlier summary.
+// the newest entries are kept, except that facts outrank paths only
+// mentioned and intentions, and entries from turns that mention the focus
+// topic outrank all others. A previous summary in this format is merged list
+// by list, its entries counted older than the new ones; any other previous
+// summary is kept, shortened, under Earlier summary.
 //
 // The result stays near req.TargetTokens (see Summarize). It is
-// deterministic: the same request gives the same bytes. Everything it writes
-// passes through Redact, and the result is valid UTF-8 whatever the input. The zero value is ready to use; an
-// ExtractiveSummarizer is safe for concurrent use.
+// deterministic: the same request gives the same bytes. Everything it
+// writes passes through Redact, and the result is valid UTF-8 whatever the
+// input. The zero value is ready to use; an ExtractiveSummarizer is safe for
+// concurrent use.
 type ExtractiveSummarizer struct {
 	limits ExtractiveLimits
 	count  func(string) int
 }
 
 // ExtractiveLimits caps what an ExtractiveSummarizer keeps. A zero field
-// takes its default, which grows in proportion to a request's TargetTokens
-// above defaultExtractiveTarget (2000); a negative list cap leaves that list
-// out. The byte limits are upper bounds: a smaller target shortens the
-// quoted fields further (see Summarize).
+// takes its default, which (except ItemChars) grows in proportion to a
+// request's TargetTokens above defaultExtractiveTarget (2000); a negative
+// list cap leaves that list out. The byte limits are upper bounds: a
+// smaller target shortens the quoted fields further (see Summarize).
 type ExtractiveLimits struct {
 	Requests  int // earlier user requests listed (default 8)
 	Files     int // paths per file group (default 25)
@@ -64,9 +66,11 @@ type ExtractiveLimits struct {
 	ItemChars    int // one list entry (default 300)
 }
 
-// defaultExtractiveLimits are sized so that a summary with every list full
-// lands near defaultExtractiveTarget: about 2k tokens of lists and 2k of
-// quoted text.
+// defaultExtractiveLimits bound each list for a summary of
+// defaultExtractiveTarget tokens. Full lists together run past that target
+// on purpose: trimming then takes from the list most over its share, so a
+// history heavy in one kind of fact (many errors, few files) still uses the
+// room. Typical agent transcripts fill a fraction of them.
 var defaultExtractiveLimits = ExtractiveLimits{
 	Requests: 8, Files: 25, Commands: 15, ToolCalls: 12, Errors: 20, Decisions: 10, Pending: 8,
 	TaskChars: 2000, StateChars: 1200, EarlierChars: 4000, ItemChars: 300,
@@ -175,9 +179,10 @@ func (s *ExtractiveSummarizer) counter() func(string) int {
 }
 
 // resolvedLimits is s.limits with defaults for its zero fields (and for
-// length limits that are not positive). A default grows in proportion when
-// target is above defaultExtractiveTarget, so a caller who gives the
-// summary more room gets longer lists; a limit set explicitly stays as set.
+// length limits that are not positive). A default other than ItemChars
+// grows in proportion when target is above defaultExtractiveTarget, so a
+// caller who gives the summary more room gets longer lists; a limit set
+// explicitly stays as set.
 func (s *ExtractiveSummarizer) resolvedLimits(target int) ExtractiveLimits {
 	l, d := s.limits, defaultExtractiveLimits
 	scale := max(1, float64(target)/defaultExtractiveTarget)
@@ -193,13 +198,18 @@ func (s *ExtractiveSummarizer) resolvedLimits(target int) ExtractiveLimits {
 		}
 		return v
 	}
+	item := l.ItemChars // a line's length is about reading it, not about room
+	if item <= 0 {
+		item = d.ItemChars
+	}
 	return ExtractiveLimits{
 		Requests: orDefault(l.Requests, d.Requests), Files: orDefault(l.Files, d.Files),
 		Commands: orDefault(l.Commands, d.Commands), ToolCalls: orDefault(l.ToolCalls, d.ToolCalls),
 		Errors: orDefault(l.Errors, d.Errors), Decisions: orDefault(l.Decisions, d.Decisions),
 		Pending:   orDefault(l.Pending, d.Pending),
 		TaskChars: positive(l.TaskChars, d.TaskChars), StateChars: positive(l.StateChars, d.StateChars),
-		EarlierChars: positive(l.EarlierChars, d.EarlierChars), ItemChars: positive(l.ItemChars, d.ItemChars),
+		EarlierChars: positive(l.EarlierChars, d.EarlierChars),
+		ItemChars:    item,
 	}
 }
 

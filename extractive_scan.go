@@ -193,14 +193,15 @@ func (d *digest) scan(ctx context.Context, turns []Message) error {
 		}
 	}
 	for _, c := range calls {
+		if !c.answered {
+			d.pending.add(c.name+"("+c.args+")", c.seq, d.rank(rankPending, c.focus))
+			continue // not run yet: listed as pending only
+		}
 		switch c.list {
 		case listCommands:
 			d.commands.add(withStatus(c.command, c.status), c.seq, d.rank(rankNormal, c.focus))
 		case listCalls:
 			d.calls.add(withStatus(c.name+"("+c.args+")", c.status), c.seq, d.rank(rankNormal, c.focus))
-		}
-		if !c.answered {
-			d.pending.add(c.name+"("+c.args+")", c.seq, d.rank(rankPending, c.focus))
 		}
 	}
 	return nil

@@ -278,6 +278,14 @@ func TestExtractiveErrorsAndLastResort(t *testing.T) {
 	_, err = s.Summarize(ctx, SummaryRequest{Turns: []Message{user("x")}})
 	assert.True(t, errors.Is(err, context.Canceled))
 
+	var long []Message
+	for i := 0; i < 1000; i++ {
+		long = append(long, user("more"))
+	}
+	_, err = s.Summarize(&cancelAfter{Context: context.Background(), checks: 2}, SummaryRequest{Turns: long})
+	assert.ErrorIs(t, err, context.Canceled, "a long scan checks ctx as it goes")
+	assert.ErrorContains(t, err, "message 256", "checked at the start, then every ctxCheckEvery turns")
+
 	out, err := s.Summarize(context.Background(), SummaryRequest{Turns: []Message{{Role: RoleAssistant}, result("z", "")}})
 	require.NoError(t, err)
 	assert.Contains(t, out, "2 earlier messages", "turns with nothing to keep still get a summary")
@@ -332,4 +340,32 @@ func TestExtractiveRedactsSecretsAtTheCuts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// cancelAfter is a context that reports cancellation from its checks+1th
+// Err call on, so a test can cancel in the middle of a scan.
+type cancelAfter struct {
+	context.Context
+	checks int
+}
+
+func (c *cancelAfter) Err() error {
+	if c.checks--; c.checks < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+func TestExtractiveTrimmingSharesTheRoom(t *testing.T) {
+	var turns []Message
+	for i := 0; i < 20; i++ {
+		id := fmt.Sprint(i)
+		turns = append(turns,
+			user(fmt.Sprintf("request %d: %s", i, strings.Repeat("a long and detailed ask ", 12))),
+			tcall(id, "bash", `{"command":"make"}`), result(id, fmt.Sprintf("Error: failure number %d", i)))
+	}
+	_, p := summarize(t, SummaryRequest{Turns: turns, TargetTokens: 600})
+	assert.Less(t, len(p.items[secRequests]), defaultExtractiveLimits.Requests, "the long requests are trimmed")
+	assert.Equal(t, defaultExtractiveLimits.Errors, len(p.items[secErrors]), "the short error lines keep their room")
+	assert.Equal(t, "Error: failure number 19", p.items[secErrors][len(p.items[secErrors])-1])
 }
