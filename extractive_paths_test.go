@@ -192,3 +192,21 @@ func TestFileGroupOf(t *testing.T) {
 		})
 	}
 }
+
+func TestContainsFold(t *testing.T) {
+	tests := []struct {
+		s, lower string
+		want     bool
+	}{
+		{"Fix the DATABASE migration", "database", true},
+		{"make migrate-Database", "database", true},
+		{"data base", "database", false},
+		{"", "x", false},
+		{"ends with dAtA", "data", true},
+		{"Ärger mit ÄPFELN", "äpfeln", true},
+		{"apfel", "äpfel", false},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, containsFold(tt.s, tt.lower), "%q in %q", tt.lower, tt.s)
+	}
+}
