@@ -1,3 +1,67 @@
 // Package compact keeps a long LLM agent conversation inside its model's
-// context window.
+// context window without losing what matters, and without ever breaking the
+// conversation it hands back.
+//
+// # Compacting before each request
+//
+// A host keeps its history as go-openai messages and asks a Compressor,
+// before every model request, whether the history must shrink:
+//
+//	c := compact.New(compact.WithContextWindow(200_000), compact.WithSummarizer(s))
+//	if c.ShouldCompressMessages(msgs) {
+//		res, err := c.Compress(ctx, msgs)
+//		if err == nil {
+//			msgs = res.Messages
+//		} // on error msgs are untouched and the host carries on
+//	}
+//
+// After each response the host reports the provider's usage with
+// UpdateUsage, which keeps the Compressor's view of the window exact.
+//
+// # What a compaction keeps
+//
+// The system prompt comes back byte-identical (plus, once, CompactionNote).
+// On a first compaction the first few messages stay too; later the head
+// decays to the system prompt. A recent tail, chosen by a token budget and
+// never separating a tool call from its result, comes back verbatim, and so
+// does the latest real user message: when it is too far back for the tail,
+// it is placed verbatim right after the summary. The turns between are
+// folded into one summary message that starts with SummaryPrefix; recent
+// user messages from those turns ride along inside it verbatim. Compacting
+// again updates that summary rather than stacking a second one.
+//
+// The result always passes Validate. Result reports the range that was
+// summarised, so every input message is either in the output or accounted
+// for.
+//
+// # Summarizers
+//
+// A Summarizer turns the summarised turns (and the previous summary) into
+// a new summary. The default is the extractive summarizer, which is
+// deterministic and makes no network calls; NewOpenAISummarizer calls any
+// OpenAI-compatible endpoint. When a summarizer fails, the Compressor
+// either falls back to the extractive summary or returns the error with the
+// caller's messages untouched (see FailurePolicy); repeated failures back
+// off, and compactions that do not bring usage under the threshold pause
+// automatic compaction (see Status).
+//
+// # The guards
+//
+// Validate says what is wrong with a history and where. RepairToolPairs
+// fixes broken tool-call pairing. Join concatenates slices without creating
+// two user or two assistant turns in a row. They are used on every output
+// and are exported for hosts that edit histories themselves.
+//
+// # Counting tokens
+//
+// NewTokenCounter counts exactly with the model's tiktoken encoding, built
+// from encodings embedded in the binary (no network, ever), and memoises
+// per message, so counting a history that grew by one message costs one
+// message. EstimateCounter is the zero-cost approximation.
+//
+// # Other engines
+//
+// ContextEngine is the interface a host programs against; the Compressor
+// is one implementation. Package compacttest checks any engine or
+// summarizer against the contracts every implementation must keep.
 package compact

@@ -95,19 +95,22 @@ func WithSummaryPrefix(summary string) string {
 }
 
 // SplitSummary separates a text that starts with a summary into the summary's
-// body (prefix stripped) and the content that follows it when the summary was
-// merged in front of another message. ok is false when s holds no summary.
+// body (prefix stripped, carried user messages included) and the content
+// that follows it when the summary was merged in front of another message.
+// ok is false when s holds no summary.
 func SplitSummary(s string) (summary, rest string, ok bool) {
 	if !hasSummaryHeader(s) {
 		return "", s, false
 	}
-	body := StripSummaryPrefix(s)
-	if i := strings.Index(body, summaryEnd); i >= 0 {
-		summary, rest = body[:i], body[i+len(summaryEnd):]
-		rest = strings.TrimPrefix(rest, "\n\n")
-		return strings.TrimSpace(summary), rest, true
+	body := strings.TrimLeft(StripSummaryPrefix(s), " \t\r\n")
+	// The delimiter is searched for after the carried messages, whose text
+	// is the users' own and may contain anything.
+	from := carriedEnd(body)
+	if i := strings.Index(body[from:], summaryEnd); i >= 0 {
+		i += from
+		return strings.TrimSuffix(body[:i], "\n\n"), strings.TrimPrefix(body[i+len(summaryEnd):], "\n\n"), true
 	}
-	return strings.TrimSpace(body), "", true
+	return body, "", true
 }
 
 // mergedSummaryText is the text placed in front of a message's content when

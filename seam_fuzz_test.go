@@ -20,6 +20,7 @@ func seamSeeds(f *testing.F) {
 func FuzzValidate(f *testing.F) {
 	seamSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
+		data = data[:min(len(data), maxFuzzMessages)]
 		msgs := randomHistory(data)
 		before := Clone(msgs)
 		err := Validate(msgs)
@@ -47,6 +48,7 @@ func FuzzValidate(f *testing.F) {
 func FuzzRepairToolPairs(f *testing.F) {
 	seamSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
+		data = data[:min(len(data), maxFuzzMessages)]
 		msgs := randomHistory(data)
 		before := Clone(msgs)
 		got, repairs := RepairToolPairs(msgs)
@@ -93,6 +95,7 @@ func FuzzRepairToolPairs(f *testing.F) {
 func FuzzJoin(f *testing.F) {
 	seamSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
+		data = data[:min(len(data), maxFuzzMessages)]
 		msgs := randomHistory(data)
 		// Split at every point where the byte says so.
 		var parts [][]Message

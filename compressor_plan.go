@@ -1,0 +1,204 @@
+package compact
+
+import "strings"
+
+// plan is where a compaction cuts a history: msgs[:sysEnd] are the leading
+// system messages, msgs[sysEnd:headEnd] the protected head, msgs[cut:] the
+// protected tail, and msgs[headEnd:cut] the middle that is summarised.
+type plan struct {
+	msgs    []Message
+	counts  []int // tokens of each message
+	sysEnd  int
+	headEnd int
+	cut     int
+	// lift is the index of the latest real user message when it lies in the
+	// middle, too far back for the tail to reach: it is kept verbatim and
+	// placed at the head of the tail. -1 when nothing is lifted.
+	lift int
+	// hasSummary: the history already holds a summary, so the head has
+	// decayed to the system prompt.
+	hasSummary bool
+}
+
+// hasContent reports whether the middle holds anything to fold: a message
+// that is neither an earlier summary nor the lifted user message.
+func (p plan) hasContent() bool {
+	for i := p.headEnd; i < p.cut; i++ {
+		if i == p.lift {
+			continue
+		}
+		if m := p.msgs[i]; !IsSummary(m) || !isBlankRest(m) {
+			return true
+		}
+	}
+	return false
+}
+
+// isBlankRest reports whether a summary message carries nothing but the
+// summary (it was not merged into a real message).
+func isBlankRest(m Message) bool {
+	_, rest, _ := splitMerged(m)
+	return isBlank(rest) && len(rest.ToolCalls) == 0
+}
+
+// plan decides the cut for msgs under the thresholds th, with incoming the
+// message the host is about to send, if any. msgs must be valid.
+func (c *Compressor) plan(msgs []Message, th thresholds, incoming *Message) plan {
+	n := len(msgs)
+	p := plan{msgs: msgs, counts: make([]int, n), lift: -1}
+	for i, m := range msgs {
+		p.counts[i] = c.cfg.counter.CountMessage(m)
+	}
+	for p.sysEnd < n && isSystem(msgs[p.sysEnd]) {
+		p.sysEnd++
+	}
+	for _, m := range msgs {
+		if IsSummary(m) {
+			p.hasSummary = true
+			break
+		}
+	}
+	p.headEnd = p.sysEnd
+	if !p.hasSummary && c.cfg.headMessages > 0 {
+		p.headEnd = c.headEnd(msgs, p.counts, p.sysEnd, th.head)
+	}
+	p.cut = c.tailStart(&p, th)
+	// The summary takes a role that neither neighbour has. Where the head's
+	// last turn and the next turn already alternate no role fits, so the
+	// head gives up turns to the summarised range until one does (with no
+	// head left one always does). A tail message is never rewritten.
+	// The latest real user message, if the head gave it up, is lifted.
+	for {
+		p.liftLatestUser()
+		if p.headEnd == p.sysEnd || summaryRole(&msgs[p.headEnd-1], p.next(incoming)) != "" {
+			return p
+		}
+		p.headEnd--
+	}
+}
+
+// liftLatestUser lifts the latest real user message when it lies in the
+// middle and nothing is lifted yet.
+func (p *plan) liftLatestUser() {
+	if u := lastIndex(p.msgs, p.headEnd, IsRealUser); u >= 0 && u < p.cut && p.lift < 0 {
+		p.lift = u
+	}
+}
+
+// next returns what follows the summary in the compacted history: the
+// lifted user message, the tail, and the incoming message.
+func (p plan) next(incoming *Message) []Message {
+	var next []Message
+	if p.lift >= 0 {
+		_, lifted, _ := splitMerged(p.msgs[p.lift])
+		next = append(next, lifted)
+	}
+	next = append(next, p.msgs[p.cut:]...)
+	if incoming != nil {
+		next = append(next, *incoming)
+	}
+	return next
+}
+
+func isSystem(m Message) bool { return m.Role == RoleSystem || m.Role == RoleDeveloper }
+
+// headEnd returns the end of the protected head: the first headMessages
+// non-system messages, extended through the results of any calls among
+// them, then trimmed back while the head is over its token budget.
+func (c *Compressor) headEnd(msgs []Message, counts []int, sysEnd, budget int) int {
+	n := len(msgs)
+	end := min(sysEnd+c.cfg.headMessages, n)
+	for end < n && msgs[end].Role == RoleTool {
+		end++
+	}
+	tokens := 0
+	for i := sysEnd; i < end; i++ {
+		tokens += counts[i]
+	}
+	for end > sysEnd && tokens > budget {
+		end--
+		tokens -= counts[end]
+		// Never keep calls in the head whose results went to the middle.
+		for end > sysEnd && end < n && msgs[end].Role == RoleTool {
+			end--
+			tokens -= counts[end]
+		}
+	}
+	return end
+}
+
+// tailStart returns the first index of the protected tail. The tail takes
+// messages from the end while they fit its budget (and at least the minimum
+// count), never starts on a tool result, reaches back to the latest real
+// user message and the last assistant message with visible text when it can
+// do so within half the threshold, and never keeps an earlier summary. A
+// latest user message out of reach is lifted instead (p.lift).
+func (c *Compressor) tailStart(p *plan, th thresholds) int {
+	msgs, counts, lo := p.msgs, p.counts, p.headEnd
+	n := len(msgs)
+	cut, tokens, kept := n, 0, 0
+	for i := n - 1; i >= lo; i-- {
+		if kept >= c.cfg.tailMin && tokens+counts[i] > th.tail {
+			break
+		}
+		tokens += counts[i]
+		kept++
+		cut = i
+	}
+	cut = alignCut(msgs, cut, lo)
+
+	suffix := make([]int, n+1) // suffix[i] = tokens of msgs[i:]
+	for i := n - 1; i >= 0; i-- {
+		suffix[i] = suffix[i+1] + counts[i]
+	}
+	reach := func(i int) (int, bool) {
+		j := alignCut(msgs, i, lo)
+		return j, suffix[j] <= th.threshold/2
+	}
+
+	if u := lastIndex(msgs, lo, IsRealUser); u >= 0 && u < cut {
+		if j, ok := reach(u); ok {
+			cut = j
+		} else {
+			p.lift = u
+		}
+	}
+	if a := lastIndex(msgs, lo, hasVisibleAssistantText); a >= 0 && a < cut {
+		if j, ok := reach(a); ok {
+			cut = j
+		}
+	}
+	// An earlier summary belongs in the middle, where it is folded into the
+	// new one; the tail starts after the last of them.
+	if s := lastIndex(msgs, lo, IsSummary); s >= cut && isBlankRest(msgs[s]) {
+		cut = s + 1
+	}
+	if p.lift >= cut {
+		p.lift = -1
+	}
+	return cut
+}
+
+// alignCut moves a tail start back off tool results onto the assistant turn
+// that made the calls, so a group is never split.
+func alignCut(msgs []Message, cut, lo int) int {
+	for cut > lo && cut < len(msgs) && msgs[cut].Role == RoleTool {
+		cut--
+	}
+	return cut
+}
+
+// lastIndex returns the index of the last message at or after lo for which
+// ok holds, or -1.
+func lastIndex(msgs []Message, lo int, ok func(Message) bool) int {
+	for i := len(msgs) - 1; i >= lo; i-- {
+		if ok(msgs[i]) {
+			return i
+		}
+	}
+	return -1
+}
+
+func hasVisibleAssistantText(m Message) bool {
+	return m.Role == RoleAssistant && !IsSummary(m) && strings.TrimSpace(Text(m)) != ""
+}

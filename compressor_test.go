@@ -1,0 +1,491 @@
+package compact
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	openai "github.com/sashabaranov/go-openai"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// byteCounter counts a token per four bytes plus a fixed overhead, so sizes
+// in tests are easy to reason about.
+type byteCounter struct{}
+
+func (byteCounter) CountText(s string) int { return (len(s) + 3) / 4 }
+func (b byteCounter) CountMessage(m Message) int {
+	return 4 + b.CountText(Text(m)) + b.CountText(ToolCallText(m)) + b.CountText(m.ToolCallID)
+}
+
+// recorder is a summarizer that remembers its requests and answers with a
+// short deterministic summary, or fails as told.
+type recorder struct {
+	mu   sync.Mutex
+	reqs []SummaryRequest
+	err  error
+	out  string
+}
+
+func (r *recorder) Summarize(ctx context.Context, req SummaryRequest) (string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.reqs = append(r.reqs, req)
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	if r.err != nil {
+		return "", r.err
+	}
+	if r.out != "" {
+		return r.out, nil
+	}
+	return fmt.Sprintf("Summary of %d turns (previous: %d bytes, focus %q).", len(req.Turns), len(req.PreviousSummary), req.Focus), nil
+}
+
+func (r *recorder) Name() string { return "recorder" }
+
+func (r *recorder) last() SummaryRequest {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.reqs[len(r.reqs)-1]
+}
+
+// longSession is a coding session of n tool rounds after one task message.
+func longSession(n int) []Message {
+	msgs := []Message{sys("You are a coding agent."), user("Fix the flaky test in internal/store.")}
+	for i := 0; i < n; i++ {
+		id := fmt.Sprintf("c%d", i)
+		msgs = append(msgs, call(fmt.Sprintf("step %d", i), id, "bash"),
+			result(id, strings.Repeat(fmt.Sprintf("line %d of output\n", i), 20)))
+	}
+	return append(msgs, asst("All tests pass now."))
+}
+
+func newTestCompressor(s Summarizer, opts ...Option) *Compressor {
+	base := []Option{WithContextWindow(4000), WithTokenCounter(byteCounter{}), WithSummarizer(s),
+		WithThresholdBounds(0, 0)}
+	return New(append(base, opts...)...)
+}
+
+func TestThresholds(t *testing.T) {
+	tests := []struct {
+		name string
+		opts []Option
+		want int
+	}{
+		{"default window", nil, 89_856},                                               // 0.75 × (128k − 8192)
+		{"small window keeps the fraction", []Option{WithContextWindow(8000)}, 4_500}, // reserve 2000
+		{"floor lifts a low fraction on a large window", []Option{WithThreshold(0.3)}, 64_000},
+		{"floor never lifts past the default fraction", []Option{WithContextWindow(8000), WithThreshold(0.3)}, 4_500},
+		{"cap on a huge window", []Option{WithContextWindow(1_000_000)}, 256_000},
+		{"no bounds", []Option{WithContextWindow(1_000_000), WithThresholdBounds(0, 0)}, 743_856},
+		{"explicit reserve", []Option{WithContextWindow(100_000), WithReserveTokens(20_000)}, 60_000},
+		{"out-of-range values fall back to defaults", []Option{WithContextWindow(-1), WithThreshold(3)}, 89_856},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := New(append(tt.opts, WithTokenCounter(byteCounter{}))...)
+			assert.Equal(t, tt.want, c.Threshold())
+		})
+	}
+}
+
+func TestCompressKeepsSystemHeadTailAndLatestUser(t *testing.T) {
+	r := &recorder{}
+	c := newTestCompressor(r)
+	in := longSession(30)
+	before := Clone(in)
+	res, err := c.Compress(context.Background(), in)
+	require.NoError(t, err)
+	out := res.Messages
+
+	require.NoError(t, Validate(out))
+	assert.True(t, reflect.DeepEqual(before, in), "input unchanged")
+	assert.Equal(t, in[0].Content+compactionNoteSep+CompactionNote, out[0].Content, "system prompt plus the note")
+	assert.Equal(t, in[len(in)-1], out[len(out)-1], "last message verbatim")
+	assert.True(t, IsSummary(out[res.SummaryIndex]))
+	assert.Less(t, res.TokensAfter, res.TokensBefore)
+	// The single task message is in the head on a first compaction.
+	assert.Equal(t, in[1], out[1])
+	// Every input message is in the output or in the summarised range.
+	for i, m := range in[1:] {
+		if i+1 < res.SummarizedFrom || i+1 > res.SummarizedTo {
+			assert.Contains(t, out, m, "message %d", i+1)
+		}
+	}
+	// The tail is the input's suffix, verbatim.
+	tail := in[res.SummarizedTo+1:]
+	assert.Equal(t, tail, out[len(out)-len(tail):])
+	// The summarizer saw exactly the summarised range.
+	assert.Equal(t, in[res.SummarizedFrom:res.SummarizedTo+1], r.last().Turns)
+}
+
+func TestRecompactionYieldsOneSummaryAndDecaysTheHead(t *testing.T) {
+	r := &recorder{}
+	c := newTestCompressor(r)
+	first, err := c.Compress(context.Background(), longSession(30))
+	require.NoError(t, err)
+	grown := append(Clone(first.Messages), longSession(30)[2:]...)
+	second, err := c.Compress(context.Background(), grown, Force())
+	require.NoError(t, err)
+
+	n := 0
+	for _, m := range second.Messages {
+		if IsSummary(m) {
+			n++
+		}
+	}
+	assert.Equal(t, 1, n, "one summary after two compactions")
+	assert.Equal(t, 1, second.SummarizedFrom, "the head decayed to the system prompt")
+	assert.Equal(t, first.Summary, r.last().PreviousSummary, "the old summary is updated, not re-summarised")
+	for _, turn := range r.last().Turns {
+		assert.False(t, IsSummary(turn), "the old summary is not among the turns")
+	}
+	assert.Equal(t, 1, strings.Count(second.Messages[0].Content, CompactionNote), "the note is added once")
+	// The task message, far back now, is lifted verbatim after the summary.
+	assert.Equal(t, 1, second.Lifted)
+	assert.Equal(t, grown[1], second.Messages[second.SummaryIndex+1])
+}
+
+func TestIncomingMessageComesBackLastAndIsNotSummarised(t *testing.T) {
+	r := &recorder{}
+	c := newTestCompressor(r)
+	in := longSession(30)
+	incoming := user("Now also check internal/cache.")
+	res, err := c.Compress(context.Background(), in, WithIncoming(incoming))
+	require.NoError(t, err)
+	assert.Equal(t, incoming, res.Messages[len(res.Messages)-1])
+	for _, m := range r.last().Turns {
+		assert.NotEqual(t, incoming.Content, m.Content)
+	}
+	require.NoError(t, Validate(res.Messages))
+}
+
+func TestFocusReachesTheSummarizer(t *testing.T) {
+	r := &recorder{}
+	_, err := newTestCompressor(r).Compress(context.Background(), longSession(30), WithFocus("flaky test"))
+	require.NoError(t, err)
+	assert.Equal(t, "flaky test", r.last().Focus)
+}
+
+func TestPendingCallsAtTheEndStay(t *testing.T) {
+	in := append(longSession(30), user("go on"), call("running", "p1", "bash", "p2", "read"), result("p1", "done"))
+	res, err := newTestCompressor(&recorder{}).Compress(context.Background(), in)
+	require.NoError(t, err)
+	out := res.Messages
+	assert.Equal(t, in[len(in)-2:], out[len(out)-2:])
+	require.NoError(t, Validate(out))
+}
+
+func TestNothingToCompress(t *testing.T) {
+	c := newTestCompressor(&recorder{})
+	tiny := []Message{sys("s"), user("hi"), asst("hello")}
+	assert.False(t, c.HasContentToCompress(tiny))
+	_, err := c.Compress(context.Background(), tiny, Force())
+	assert.ErrorIs(t, err, ErrNothingToCompress)
+}
+
+func TestNoSavings(t *testing.T) {
+	r := &recorder{out: strings.Repeat("a very long summary ", 2000)}
+	c := newTestCompressor(r, WithSummaryTokens(100_000))
+	in := longSession(8)
+	_, err := c.Compress(context.Background(), in, Force())
+	assert.ErrorIs(t, err, ErrNoSavings)
+}
+
+func TestSummaryIsCappedNearItsTarget(t *testing.T) {
+	r := &recorder{out: strings.Repeat("word ", 20_000)}
+	res, err := newTestCompressor(r).Compress(context.Background(), longSession(60))
+	require.NoError(t, err)
+	target := r.last().TargetTokens
+	assert.LessOrEqual(t, byteCounter{}.CountText(res.Summary), 2*target)
+	assert.Contains(t, res.Summary, "bytes cut")
+}
+
+func TestInvalidInput(t *testing.T) {
+	bad := append(longSession(30), result("nope", "orphan"))
+	_, err := newTestCompressor(&recorder{}).Compress(context.Background(), bad)
+	var ve *ValidationError
+	require.ErrorAs(t, err, &ve)
+	assert.Equal(t, len(bad)-1, ve.Index)
+	assert.ErrorIs(t, err, ErrInvalidHistory)
+
+	res, err := newTestCompressor(&recorder{}, WithRepair(true)).Compress(context.Background(), bad)
+	require.NoError(t, err)
+	require.Len(t, res.Repairs, 1)
+	assert.Equal(t, RepairDroppedResult, res.Repairs[0].Kind)
+}
+
+func TestSummaryRole(t *testing.T) {
+	u, a, s, tool := user("u"), asst("a"), sys("s"), result("c", "r")
+	tests := []struct {
+		name string
+		prev *Message
+		next []Message
+		want string
+	}{
+		{"after system, before assistant", &s, []Message{a}, RoleUser},
+		{"after system, before user", &s, []Message{u}, RoleAssistant},
+		{"after a tool result, before user", &tool, []Message{u}, RoleAssistant},
+		{"nothing around", nil, nil, RoleUser},
+		{"after user, before user", &u, []Message{u}, RoleAssistant},
+		{"after assistant, before assistant", &a, []Message{a}, RoleUser},
+		{"after user, before assistant: no role fits", &u, []Message{a}, ""},
+		{"after assistant, before user: no role fits", &a, []Message{u}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, summaryRole(tt.prev, tt.next))
+		})
+	}
+}
+
+// In a plain chat the head ends on a user turn and the tail starts on an
+// assistant turn (or the other way round): no summary role fits between, so
+// the head gives up a turn rather than the summary breaking alternation.
+func TestHeadGivesWayWhenNoRoleFits(t *testing.T) {
+	var in []Message
+	for i := 0; i < 30; i++ {
+		in = append(in, user(fmt.Sprintf("question %d %s", i, strings.Repeat("x", 200))),
+			asst(fmt.Sprintf("answer %d %s", i, strings.Repeat("y", 200))))
+	}
+	for _, head := range []int{1, 2, 3, 4} {
+		t.Run(fmt.Sprint("head ", head), func(t *testing.T) {
+			res, err := newTestCompressor(&recorder{}, WithHeadMessages(head)).Compress(context.Background(), in)
+			require.NoError(t, err)
+			out := res.Messages
+			require.NoError(t, Validate(out))
+			for i := 1; i < len(out); i++ {
+				assert.False(t, clashes(out[i-1], out[i]), "seam at %d: %s", i, roles(out))
+			}
+			assert.Equal(t, in[:res.SummarizedFrom], out[:res.SummarizedFrom], "the kept head is verbatim")
+		})
+	}
+}
+
+func TestCarriedUserMessages(t *testing.T) {
+	var in []Message
+	in = append(in, sys("s"))
+	for i := 0; i < 12; i++ {
+		in = append(in, user(fmt.Sprintf("ask %d: %s", i, strings.Repeat("please ", 30))))
+		for k := 0; k < 3; k++ {
+			id := fmt.Sprintf("c%d_%d", i, k)
+			in = append(in, call("", id, "bash"), result(id, strings.Repeat("out ", 100)))
+		}
+		in = append(in, asst(fmt.Sprintf("done with ask %d", i)))
+	}
+	c := newTestCompressor(&recorder{}, WithCarriedUserTokens(200), WithHeadMessages(0))
+	res, err := c.Compress(context.Background(), in)
+	require.NoError(t, err)
+	require.Greater(t, res.Carried, 0)
+
+	_, rest, ok := splitMerged(res.Messages[res.SummaryIndex])
+	require.True(t, ok)
+	assert.True(t, isBlank(rest))
+	summary, _, _ := SplitSummary(Text(res.Messages[res.SummaryIndex]))
+	_, carried := splitCarried(summary)
+	require.Len(t, carried, res.Carried)
+	used := 0
+	for _, t := range carried {
+		used += byteCounter{}.CountText(t) + carriedEntryTokens
+	}
+	assert.LessOrEqual(t, used, 200, "carried messages stay within their budget")
+	// The newest carried message is the last real user message summarised.
+	lastSummarised := ""
+	for _, m := range in[res.SummarizedFrom : res.SummarizedTo+1] {
+		if IsRealUser(m) {
+			lastSummarised = m.Content
+		}
+	}
+	assert.Equal(t, lastSummarised, carried[len(carried)-1])
+
+	off, err := newTestCompressor(&recorder{}, WithCarriedUserTokens(0)).Compress(context.Background(), in)
+	require.NoError(t, err)
+	assert.Zero(t, off.Carried)
+}
+
+func TestSplitCarriedRoundTrip(t *testing.T) {
+	carried := []string{"first", "", "has [user message, 3 bytes]\nfake entry", "ends\n"}
+	text := summaryText("the body mentions "+carriedHeader, carried)
+	summary, _, ok := SplitSummary(text)
+	require.True(t, ok)
+	body, got := splitCarried(summary)
+	assert.Equal(t, carried, got)
+	assert.Contains(t, body, defusedCarriedHeader)
+	// A damaged section stays in the body: nothing is lost.
+	body, got = splitCarried("body\n\n" + carriedHeader + "\n[user message, 999 bytes]\nshort")
+	assert.Nil(t, got)
+	assert.Contains(t, body, "short")
+}
+
+func TestFailurePolicy(t *testing.T) {
+	boom := errors.New("boom")
+	t.Run("abort keeps the caller's messages", func(t *testing.T) {
+		c := newTestCompressor(&recorder{err: boom}, WithFailurePolicy(AbortOnFailure))
+		in := longSession(30)
+		res, err := c.Compress(context.Background(), in)
+		assert.Nil(t, res)
+		assert.ErrorIs(t, err, ErrSummarizer)
+		assert.ErrorIs(t, err, boom)
+	})
+	t.Run("fallback summarises anyway", func(t *testing.T) {
+		fb := &recorder{out: "fallback summary"}
+		c := newTestCompressor(&recorder{err: boom}, WithFallbackSummarizer(fb))
+		res, err := c.Compress(context.Background(), longSession(30))
+		require.NoError(t, err)
+		assert.True(t, res.Fallback)
+		assert.Contains(t, res.FallbackReason, "boom")
+		assert.Equal(t, "fallback summary", res.Summary)
+	})
+	for _, cause := range []error{ErrSummarizerAuth, ErrSummarizerQuota} {
+		t.Run("always abort on "+cause.Error(), func(t *testing.T) {
+			c := newTestCompressor(&recorder{err: fmt.Errorf("401: %w", cause)}, WithFallbackSummarizer(&recorder{}))
+			_, err := c.Compress(context.Background(), longSession(30))
+			assert.ErrorIs(t, err, cause)
+			assert.ErrorIs(t, err, ErrSummarizer)
+		})
+	}
+	t.Run("cancelled context", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		r := &recorder{}
+		c := newTestCompressor(SummarizerFunc(func(ctx context.Context, req SummaryRequest) (string, error) {
+			cancel()
+			return r.Summarize(ctx, req)
+		}))
+		_, err := c.Compress(ctx, longSession(30))
+		assert.ErrorIs(t, err, context.Canceled)
+		assert.Equal(t, "", c.Status().LastError, "a cancellation is not a summarizer failure")
+	})
+}
+
+func TestBackoff(t *testing.T) {
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	r := &recorder{err: errors.New("503")}
+	c := newTestCompressor(r, WithFailurePolicy(AbortOnFailure), WithClock(clock))
+	in := longSession(30)
+	big := c.Threshold() + 1
+
+	for i, wait := range []time.Duration{60 * time.Second, 300 * time.Second, 900 * time.Second, 900 * time.Second} {
+		_, err := c.Compress(context.Background(), in, Force())
+		require.ErrorIs(t, err, ErrSummarizer, "failure %d", i+1)
+		assert.Equal(t, now.Add(wait), c.Status().BackoffUntil, "failure %d", i+1)
+		assert.False(t, c.ShouldCompress(big), "no automatic compaction while backing off")
+		_, err = c.Compress(context.Background(), in)
+		var be *BackoffError
+		require.ErrorAs(t, err, &be)
+		assert.ErrorIs(t, err, ErrBackoff)
+		assert.Equal(t, i+1, be.Failures)
+	}
+	calls := len(r.reqs)
+	now = now.Add(901 * time.Second)
+	assert.True(t, c.ShouldCompress(big), "backoff over")
+	r.err = nil
+	_, err := c.Compress(context.Background(), in)
+	require.NoError(t, err)
+	assert.Equal(t, calls+1, len(r.reqs))
+	assert.True(t, c.Status().BackoffUntil.IsZero(), "a success resets the backoff")
+}
+
+func TestBackoffWithFallbackSkipsTheFailingSummarizer(t *testing.T) {
+	r := &recorder{err: errors.New("503")}
+	fb := &recorder{out: "extractive"}
+	c := newTestCompressor(r, WithFallbackSummarizer(fb))
+	in := longSession(30)
+	_, err := c.Compress(context.Background(), in)
+	require.NoError(t, err)
+	require.Len(t, r.reqs, 1)
+	res, err := c.Compress(context.Background(), in)
+	require.NoError(t, err)
+	assert.Len(t, r.reqs, 1, "while backing off the failing summarizer is not called")
+	assert.True(t, res.Fallback)
+	assert.Contains(t, res.FallbackReason, "backing off")
+}
+
+func TestAntiThrash(t *testing.T) {
+	c := newTestCompressor(&recorder{})
+	th := c.Threshold()
+	in := longSession(30)
+
+	for strike := 1; strike <= 2; strike++ {
+		_, err := c.Compress(context.Background(), in)
+		require.NoError(t, err)
+		c.UpdateUsage(Usage{PromptTokens: th + 100}) // the next real prompt is still over
+		assert.Equal(t, strike, c.Status().Strikes)
+	}
+	st := c.Status()
+	assert.True(t, st.Paused)
+	assert.Contains(t, st.PauseReason, "2 times in a row")
+	assert.False(t, c.ShouldCompress(th+100), "paused")
+	_, err := c.Compress(context.Background(), in)
+	assert.ErrorIs(t, err, ErrPaused)
+	_, err = c.Compress(context.Background(), in, Force())
+	assert.NoError(t, err, "force bypasses a pause")
+
+	c.UpdateUsage(Usage{PromptTokens: th / 2})
+	assert.False(t, c.Status().Paused, "usage dropping lifts the pause")
+	assert.True(t, c.ShouldCompress(th+1))
+}
+
+func TestAntiThrashLiftedByModelSwitch(t *testing.T) {
+	c := newTestCompressor(&recorder{}, WithStrikeLimit(1))
+	_, err := c.Compress(context.Background(), longSession(30))
+	require.NoError(t, err)
+	c.UpdateUsage(Usage{PromptTokens: c.Threshold() + 1})
+	require.True(t, c.Status().Paused)
+	c.SwitchModel("bigger", 400_000)
+	st := c.Status()
+	assert.False(t, st.Paused)
+	assert.Equal(t, 400_000, st.Window)
+	assert.Equal(t, "bigger", st.Model)
+	assert.Greater(t, st.Threshold, 4000)
+}
+
+func TestSuccessfulCompactionClearsStrikes(t *testing.T) {
+	c := newTestCompressor(&recorder{})
+	in := longSession(30)
+	_, err := c.Compress(context.Background(), in)
+	require.NoError(t, err)
+	c.UpdateUsage(Usage{PromptTokens: c.Threshold() + 1})
+	require.Equal(t, 1, c.Status().Strikes)
+	_, err = c.Compress(context.Background(), in)
+	require.NoError(t, err)
+	c.UpdateUsage(Usage{PromptTokens: 10})
+	assert.Equal(t, 0, c.Status().Strikes)
+	assert.Equal(t, 2, c.Status().Compressions)
+}
+
+func TestStatusAndPreflight(t *testing.T) {
+	c := newTestCompressor(&recorder{})
+	th := c.Threshold()
+	c.UpdateUsage(Usage{PromptTokens: th * 3})
+	assert.Equal(t, 100.0, c.Status().UsagePercent, "capped at 100")
+	c.UpdateUsage(Usage{PromptTokens: th / 2})
+	assert.InDelta(t, 50.0, c.Status().UsagePercent, 0.1)
+
+	in := longSession(30)
+	p := c.Preflight(in, &Message{Role: RoleUser, Content: "next"})
+	assert.Equal(t, c.Count(in)+byteCounter{}.CountMessage(user("next")), p.Tokens)
+	assert.True(t, p.Compress)
+	assert.True(t, p.HasContent)
+
+	c.OnSessionReset("s")
+	assert.Equal(t, Status{Engine: "compressor", Window: 4000, Threshold: th}, c.Status())
+}
+
+func TestUsageFrom(t *testing.T) {
+	u := UsageFrom(openaiUsage(120, 30, 64))
+	assert.Equal(t, Usage{PromptTokens: 120, CompletionTokens: 30, TotalTokens: 150, CachedTokens: 64}, u)
+}
+
+func openaiUsage(prompt, completion, cached int) openai.Usage {
+	return openai.Usage{PromptTokens: prompt, CompletionTokens: completion, TotalTokens: prompt + completion,
+		PromptTokensDetails: &openai.PromptTokensDetails{CachedTokens: cached}}
+}

@@ -1,0 +1,199 @@
+package compact
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// ContextEngine decides when a conversation must shrink and shrinks it. The
+// Compressor is the default; a host may swap in another engine (a store of
+// summaries, a remote service) behind the same interface.
+//
+// An implementation must keep the contracts every output of this package
+// keeps, whatever its method:
+//   - Compress returns a valid request (Validate passes): every tool result
+//     answers an earlier call, every call is answered except a pending group
+//     at the very end, no empty assistant turn, and no user-user or
+//     assistant-assistant pair that compaction created.
+//   - The system prompt comes back byte-identical, plus at most one note
+//     saying that earlier turns were compacted.
+//   - The protected tail, the latest real user message and a pending
+//     tool-call group at the very end come back verbatim.
+//   - Nothing disappears silently: every input message is in the output
+//     verbatim or inside the range the Result reports as summarised or
+//     pruned.
+//   - Compressing an already compacted history yields one summary, never a
+//     stack of them.
+//   - The caller's slice and messages are never modified.
+//   - On error the caller keeps its messages: Compress returns a nil Result
+//     and an error that wraps one of this package's sentinels.
+//
+// Engines hold per-conversation state (usage, counts, strikes), so a host
+// creates one engine per conversation. Every method must be safe to call
+// from several goroutines; Compress may be slow, the other methods must not
+// block on it for long.
+//
+// Optional abilities are separate interfaces a host detects with a type
+// assertion: Preflighter, SessionHooks, ToolProvider and ModelSwitcher.
+type ContextEngine interface {
+	// Name identifies the engine in logs and status lines.
+	Name() string
+
+	// UpdateUsage records the token usage a provider reported for the last
+	// request, the most reliable measure of how full the window is.
+	UpdateUsage(u Usage)
+
+	// ShouldCompress reports whether a request of promptTokens tokens should
+	// be compacted before it is sent. It is cheap and never calls a model.
+	ShouldCompress(promptTokens int) bool
+
+	// HasContentToCompress reports whether Compress would find anything to
+	// fold: false when every message is protected, so a host can answer
+	// "nothing to compress yet" without calling a model.
+	HasContentToCompress(msgs []Message) bool
+
+	// Compress returns a shorter history that keeps the contracts above.
+	Compress(ctx context.Context, msgs []Message, opts ...CompressOption) (*Result, error)
+
+	// Status reports the engine's view of the window, for a host's status
+	// line or logs.
+	Status() Status
+}
+
+// Usage is the token usage a provider reported for one request.
+type Usage struct {
+	PromptTokens     int
+	CompletionTokens int
+	TotalTokens      int
+	CachedTokens     int // prompt tokens served from the provider's cache
+}
+
+// UsageFrom converts go-openai's usage block.
+func UsageFrom(u openai.Usage) Usage {
+	out := Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
+	if u.PromptTokensDetails != nil {
+		out.CachedTokens = u.PromptTokensDetails.CachedTokens
+	}
+	return out
+}
+
+// Status is an engine's view of the window.
+type Status struct {
+	Engine           string
+	Model            string
+	Window           int     // the model's context window, in tokens
+	Threshold        int     // prompt tokens at which compaction triggers
+	LastPromptTokens int     // the last prompt size seen (reported or counted)
+	UsagePercent     float64 // LastPromptTokens as a percentage of Threshold, capped at 100
+	Compressions     int     // compactions done in this conversation
+	Strikes          int     // compactions in a row that left usage over the threshold
+	Paused           bool    // automatic compaction paused (see PauseReason)
+	PauseReason      string
+	BackoffUntil     time.Time // automatic summarizer calls wait until then; zero when not backing off
+	LastError        string    // the last summarizer failure, if any
+}
+
+// CompressOptions are the per-call settings of a compaction. Engines read
+// them with ApplyCompressOptions.
+type CompressOptions struct {
+	// Focus is a topic the summary should weight.
+	Focus string
+	// Force compacts even under the threshold and past a pause or backoff.
+	Force bool
+	// Incoming is the user message about to be sent (preflight). It is never
+	// summarised: it comes back last, verbatim, after the compacted history.
+	Incoming *Message
+	// SessionID names the conversation being compacted, for logs and
+	// handoff packets. Engines never change it.
+	SessionID string
+}
+
+// CompressOption sets a per-call compaction option.
+type CompressOption func(*CompressOptions)
+
+// WithFocus asks the summary to weight topic.
+func WithFocus(topic string) CompressOption {
+	return func(o *CompressOptions) { o.Focus = topic }
+}
+
+// Force compacts even when usage is under the threshold, and bypasses an
+// anti-thrash pause or a summarizer backoff. A user's explicit "/compress"
+// is a forced compaction.
+func Force() CompressOption {
+	return func(o *CompressOptions) { o.Force = true }
+}
+
+// WithIncoming names the user message the host is about to send. It is kept
+// out of the summary and appended, verbatim, as the last message.
+func WithIncoming(m Message) CompressOption {
+	return func(o *CompressOptions) {
+		c := CloneMessage(m)
+		o.Incoming = &c
+	}
+}
+
+// WithSessionID names the conversation being compacted. A Session passes
+// its id this way; the engine uses it in logs and handoff packets only.
+func WithSessionID(id string) CompressOption {
+	return func(o *CompressOptions) { o.SessionID = id }
+}
+
+// ApplyCompressOptions resolves opts into a CompressOptions value. Engines
+// other than the Compressor use it to read the options they are given.
+func ApplyCompressOptions(opts ...CompressOption) CompressOptions {
+	var o CompressOptions
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
+	return o
+}
+
+// Preflighter is implemented by engines that can check a request cheaply
+// before it is sent, counting the history plus the incoming message.
+type Preflighter interface {
+	Preflight(msgs []Message, incoming *Message) Preflight
+}
+
+// Preflight is the result of a preflight check.
+type Preflight struct {
+	Tokens     int  // tokens the request would take
+	Threshold  int  // the engine's threshold
+	Compress   bool // the request should be compacted first
+	HasContent bool // there is something to compact
+}
+
+// SessionHooks is implemented by engines that keep state tied to a
+// conversation's lifetime.
+type SessionHooks interface {
+	OnSessionStart(id string)
+	OnSessionEnd(id string)
+	// OnSessionReset is called when a conversation is cleared and starts
+	// over under the same id.
+	OnSessionReset(id string)
+}
+
+// ToolProvider is implemented by engines that offer the model tools (to
+// search compacted history, say). The host adds the definitions to its
+// request and routes calls to Handle.
+type ToolProvider interface {
+	Tools() []Tool
+}
+
+// Tool is a tool an engine offers the model: its definition as sent to the
+// provider, and the handler that answers a call with a JSON result.
+type Tool struct {
+	Definition openai.Tool
+	Handle     func(ctx context.Context, arguments string) (json.RawMessage, error)
+}
+
+// ModelSwitcher is implemented by engines whose threshold depends on the
+// model. SwitchModel recomputes it, and lifts an anti-thrash pause since the
+// new window may fit.
+type ModelSwitcher interface {
+	SwitchModel(model string, window int)
+}

@@ -1,0 +1,91 @@
+package compact_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+
+	"github.com/contextkit/compact"
+)
+
+// ExampleNewOpenAISummarizer points a summarizer at an OpenAI-compatible
+// endpoint. Here a test server stands in for it; for a local model, use its
+// base URL instead: "http://localhost:11434/v1" for Ollama,
+// "http://localhost:8080/v1" for llama.cpp's server, "http://localhost:8000/v1"
+// for vLLM. Local servers need no API key. The library reads no environment
+// variables: pass the key and URL in (the compact command reads
+// OPENAI_API_KEY and OPENAI_BASE_URL).
+func ExampleNewOpenAISummarizer() {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// A real endpoint would read the system and user messages here.
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{
+			"choices": []map[string]any{{
+				"message":       map[string]any{"role": "assistant", "content": "The user asked for a deploy; v2 is live."},
+				"finish_reason": "stop",
+			}},
+		})
+	}))
+	defer srv.Close()
+
+	s, err := compact.NewOpenAISummarizer("llama3.1:8b",
+		compact.WithOpenAIBaseURL(srv.URL+"/v1"),
+	)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	summary, err := s.Summarize(context.Background(), compact.SummaryRequest{
+		Turns: []compact.Message{
+			{Role: compact.RoleUser, Content: "Deploy v2, please."},
+			{Role: compact.RoleAssistant, Content: "Done: v2 is live."},
+		},
+		TargetTokens: 500,
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(s.Name())
+	fmt.Println(summary)
+	// Output:
+	// openai:llama3.1:8b
+	// The user asked for a deploy; v2 is live.
+}
+
+// ExampleSummarizerError tells a failure that retrying cannot fix from one
+// it can: a rejected key wraps ErrSummarizerAuth, so a compaction aborts
+// instead of falling back to another summary.
+func ExampleSummarizerError() {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		_, _ = fmt.Fprint(w, `{"error":{"message":"Incorrect API key provided.","type":"invalid_request_error","code":"invalid_api_key"}}`)
+	}))
+	defer srv.Close()
+
+	s, err := compact.NewOpenAISummarizer("gpt-4o-mini",
+		compact.WithOpenAIBaseURL(srv.URL+"/v1"),
+		compact.WithOpenAIAPIKey("sk-not-a-real-key-0123456789"),
+	)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	_, err = s.Summarize(context.Background(), compact.SummaryRequest{
+		Turns: []compact.Message{{Role: compact.RoleUser, Content: "hello"}},
+	})
+	var se *compact.SummarizerError
+	if errors.As(err, &se) {
+		fmt.Println("status:", se.StatusCode, "code:", se.Code, "attempts:", se.Attempts)
+	}
+	fmt.Println("auth failure:", errors.Is(err, compact.ErrSummarizerAuth))
+	fmt.Println(err)
+	// Output:
+	// status: 401 code: invalid_api_key attempts: 1
+	// auth failure: true
+	// compact: summarizer rejected the credentials: openai:gpt-4o-mini: HTTP 401 (invalid_api_key): Incorrect API key provided.
+}
