@@ -8,25 +8,27 @@ import (
 
 // ExtractiveSummarizer is the Summarizer that needs no model: it writes a
 // Markdown summary of facts lifted from the turns themselves, the ones a
-// successor would otherwise have to re-discover:
+// successor would otherwise have to re-discover, under the headings
+// DefaultSummaryInstructions asks a model for where one applies:
 //
-//   - Focus: the focus topic, when the request names one.
-//   - Current task: the latest real user message, quoted (head and tail
-//     when long); Earlier requests lists the user's earlier messages.
+//   - Focus: the focus topic, on the first line, when the request names one.
+//   - Task: the latest real user message, quoted (head and tail when long).
+//   - Goal: the user's earlier messages.
 //   - Earlier summary: a previous summary this type did not write, quoted.
-//   - Files modified, Files read, Files referenced: paths from tool-call
-//     arguments (path, file, file_path, target_file... and paths inside
-//     commands), grouped by what the tool or command verb did to them, then
-//     paths named in prose or located in tool output (file.go:12).
-//   - Commands run: shell commands in order, each with the exit status its
-//     output shows (→ exit 1, → FAIL, → Traceback, → error).
-//   - Tool calls: other calls, as name(arguments), with their status.
-//   - Errors seen: error lines from tool output and pasted by the user
-//     (compiler and test failures, panics, a traceback's last line).
+//   - Completed actions: shell commands and other tool calls, in order,
+//     each with the outcome its output shows (→ exit 1, → FAIL,
+//     → Traceback, → error); other calls are written name(arguments).
+//   - Current state: the assistant's last visible text, quoted.
 //   - Decisions: the assistant's sentences that state one ("the fix is",
 //     "because", "instead", "I'll").
-//   - Current state: the assistant's last visible text, quoted.
-//   - Pending: tool calls that have no result yet.
+//   - Relevant files: paths from tool-call arguments (path, file,
+//     file_path, target_file... and paths inside commands), each tagged
+//     (modified) or (read) by what the tool or command verb did, then
+//     (referenced): other paths in commands, prose, or located in tool
+//     output (file.go:12).
+//   - Errors: error lines from tool output and pasted by the user
+//     (compiler and test failures, panics, a traceback's last line).
+//   - Next steps: tool calls that have no result yet.
 //
 // Empty sections are left out. Every list drops duplicates, is capped (see
 // ExtractiveLimits) and is written oldest first; when a list is over its cap
@@ -215,7 +217,7 @@ func (s *ExtractiveSummarizer) resolvedLimits(target int) ExtractiveLimits {
 
 // lastResort is the summary of turns that held nothing the lists keep.
 func lastResort(d *digest) string {
-	return headingPrefix + headings[secState] + "\n> " + fmt.Sprintf(
+	return headingPrefix + summaryParts[partOf(secState)].heading + "\n> " + fmt.Sprintf(
 		"%d earlier messages (%d from the user, %d from the assistant, %d tool results, %d other) were condensed; none held text this summary keeps.",
 		d.turns, d.roles[0], d.roles[1], d.roles[2], d.roles[3])
 }

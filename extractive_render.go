@@ -5,53 +5,8 @@ import (
 	"strings"
 )
 
-// This file turns a digest into the extractive summary's Markdown: the
-// sections in a fixed order, lists capped and shortened, and the whole
-// fitted to a token target.
-
-// The summary's sections, in the order they are written.
-const (
-	secTask = iota
-	secEarlier
-	secRequests
-	secModified
-	secRead
-	secReferenced
-	secCommands
-	secCalls
-	secErrors
-	secDecisions
-	secState
-	secPending
-	numSections
-)
-
-// headingPrefix opens a section heading; focusPrefix opens the focus line.
-const (
-	headingPrefix = "## "
-	focusPrefix   = "Focus: "
-)
-
-// headings are the section titles. They are what mergePrevious recognises
-// in a previous summary, so renaming one makes summaries written before the
-// change read as foreign (kept verbatim, not merged).
-var headings = [numSections]string{
-	secTask:       "Current task",
-	secEarlier:    "Earlier summary",
-	secRequests:   "Earlier requests",
-	secModified:   "Files modified",
-	secRead:       "Files read",
-	secReferenced: "Files referenced",
-	secCommands:   "Commands run",
-	secCalls:      "Tool calls",
-	secErrors:     "Errors seen",
-	secDecisions:  "Decisions",
-	secState:      "Current state",
-	secPending:    "Pending",
-}
-
-// isBlock reports the sections written as one quoted text, not a list.
-func isBlock(sec int) bool { return sec == secTask || sec == secEarlier || sec == secState }
+// This file turns a digest into the extractive summary's Markdown: lists
+// capped and shortened, and the whole fitted to a token target.
 
 // Shares of the target, in percent, that hold each quoted field before any
 // list entry is dropped.
@@ -145,7 +100,8 @@ func newDraft(d *digest, focus string, lim ExtractiveLimits, target int) *draft 
 	}
 	for _, l := range lists {
 		for _, e := range keepWritten(l.e.list, l.cap, lim.ItemChars) {
-			dr.items[l.sec] = append(dr.items[l.sec], draftItem{text: e.raw, seq: e.seq, rank: e.rank})
+			text := entryPrefix[l.sec] + e.raw + entrySuffix[l.sec]
+			dr.items[l.sec] = append(dr.items[l.sec], draftItem{text: text, seq: e.seq, rank: e.rank})
 		}
 	}
 	return dr
@@ -234,8 +190,8 @@ func (dr *draft) fit(target int, count func(string) int) string {
 		cost := count("- " + it.text + "\n")
 		room[sec] -= cost
 		total -= cost
-		if len(order[sec]) == 0 {
-			total -= count(headingPrefix + headings[sec] + "\n\n")
+		if dr.partEmpty(partOf(sec)) {
+			total -= count(headingPrefix + summaryParts[partOf(sec)].heading + "\n\n")
 		}
 		if total <= target {
 			out = dr.render()
@@ -269,19 +225,29 @@ func (dr *draft) listEmpty(sec int) bool {
 	return true
 }
 
-// render writes the draft as it stands.
+func (dr *draft) partEmpty(at int) bool {
+	for _, sec := range summaryParts[at].secs {
+		if !dr.listEmpty(sec) {
+			return false
+		}
+	}
+	return true
+}
+
+// render writes the draft as it stands: the focus line, then each heading
+// of summaryParts that has something under it.
 func (dr *draft) render() string {
 	var b strings.Builder
 	if dr.focus != "" {
 		b.WriteString(focusPrefix + dr.focus + "\n\n")
 	}
-	for sec := 0; sec < numSections; sec++ {
-		if isBlock(sec) {
+	for _, p := range summaryParts {
+		if sec := p.secs[0]; isBlock(sec) {
 			text := shorten(dr.blocks[sec], dr.limit[sec])
 			if text == "" {
 				continue
 			}
-			b.WriteString(headingPrefix + headings[sec] + "\n")
+			b.WriteString(headingPrefix + p.heading + "\n")
 			for _, l := range strings.Split(text, "\n") {
 				if l = strings.TrimRight(l, " \t"); l == "" {
 					b.WriteString(">\n")
@@ -292,14 +258,23 @@ func (dr *draft) render() string {
 			b.WriteByte('\n')
 			continue
 		}
-		if dr.listEmpty(sec) {
+		var items []draftItem
+		for _, sec := range p.secs {
+			for _, it := range dr.items[sec] {
+				if !it.dropped {
+					items = append(items, it)
+				}
+			}
+		}
+		if len(items) == 0 {
 			continue
 		}
-		b.WriteString(headingPrefix + headings[sec] + "\n")
-		for _, it := range dr.items[sec] {
-			if !it.dropped {
-				b.WriteString("- " + it.text + "\n")
-			}
+		if p.byTime {
+			sort.SliceStable(items, func(i, j int) bool { return items[i].seq < items[j].seq })
+		}
+		b.WriteString(headingPrefix + p.heading + "\n")
+		for _, it := range items {
+			b.WriteString("- " + it.text + "\n")
 		}
 		b.WriteByte('\n')
 	}
