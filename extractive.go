@@ -115,15 +115,19 @@ const (
 	// model-backed compaction asks for.
 	defaultExtractiveTarget = 2000
 
-	// minExtractiveTarget is the smallest target honoured. Below it the
-	// summary keeps its quoted fields at their minimum length
-	// (minBlockChars) rather than dropping the current task.
-	minExtractiveTarget = 512
+	// minExtractiveTarget is the smallest target honoured, the
+	// Compressor's smallest summary target (minSummaryTokens). A smaller
+	// one is raised to it: below it the quoted fields, the task first,
+	// would be cut to nothing.
+	minExtractiveTarget = minSummaryTokens
 
-	// minBlockChars is how short trimming makes a quoted field.
-	minBlockChars = 240
+	// maxBlockFloor and minBlockFloor bound how short trimming makes a
+	// quoted field: an eighth of the target's bytes, within these.
+	maxBlockFloor = 240
+	minBlockFloor = 64
 
-	// maxFocusChars bounds the focus line.
+	// maxFocusChars bounds the focus line; it too is held to an eighth of
+	// a small target's bytes.
 	maxFocusChars = 200
 
 	// bytesPerToken turns a token target into byte budgets for the quoted
@@ -145,7 +149,8 @@ const (
 // list the lowest-ranked entry first (a path only mentioned, an intention,
 // then the rest; pending calls and entries about the focus last), the
 // oldest first within a rank. If it is still over T, the quoted fields are
-// halved in turn, down to minBlockChars. The result exceeds T only by what
+// halved in turn, down to an eighth of T's bytes (64 to 240 bytes). The
+// result exceeds T only by what
 // those minimums hold.
 func (s *ExtractiveSummarizer) Summarize(ctx context.Context, req SummaryRequest) (string, error) {
 	if err := ctx.Err(); err != nil {
@@ -170,7 +175,10 @@ func (s *ExtractiveSummarizer) Summarize(ctx context.Context, req SummaryRequest
 	if out == "" {
 		out = lastResort(d)
 	}
-	return strings.ToValidUTF8(Redact(out), "\uFFFD"), nil
+	// Every text was redacted where it entered the draft, each on its own:
+	// no secret spans two entries, and a pass over the whole could read
+	// one entry's text as running into the next heading.
+	return strings.ToValidUTF8(out, "\uFFFD"), nil
 }
 
 func (s *ExtractiveSummarizer) counter() func(string) int {

@@ -41,6 +41,7 @@ type draftItem struct {
 // draft is a summary being fitted: quoted fields with their current
 // length limits, and list entries that trimming may drop.
 type draft struct {
+	floor  int // how short trimming makes a quoted field, in bytes
 	focus  string
 	blocks [numSections]string
 	limit  [numSections]int
@@ -49,11 +50,13 @@ type draft struct {
 
 func newDraft(d *digest, focus string, lim ExtractiveLimits, target int) *draft {
 	dr := &draft{}
-	if focus != "" {
-		dr.focus = shorten(Redact(oneLine(redactWindows(focus, maxFocusChars))), maxFocusChars)
-	}
 	budget := target * bytesPerToken
-	share := func(limit, pct int) int { return max(minBlockChars, min(limit, budget*pct/100)) }
+	dr.floor = min(max(budget/8, minBlockFloor), maxBlockFloor)
+	if focus != "" {
+		n := min(maxFocusChars, max(budget/8, minBlockFloor))
+		dr.focus = shorten(Redact(oneLine(redactWindows(focus, n))), n)
+	}
+	share := func(limit, pct int) int { return max(dr.floor, min(limit, budget*pct/100)) }
 
 	asks := &d.asks
 	var newest entry
@@ -203,7 +206,7 @@ func (dr *draft) fit(target int, count func(string) int) string {
 		if count(out) <= target {
 			return out
 		}
-		best, bestLen := -1, minBlockChars
+		best, bestLen := -1, dr.floor
 		for sec := range dr.blocks {
 			if n := min(len(dr.blocks[sec]), dr.limit[sec]); isBlock(sec) && n > bestLen {
 				best, bestLen = sec, n
@@ -212,7 +215,7 @@ func (dr *draft) fit(target int, count func(string) int) string {
 		if best < 0 {
 			return out
 		}
-		dr.limit[best] = max(minBlockChars, bestLen/2)
+		dr.limit[best] = max(dr.floor, bestLen/2)
 	}
 }
 
