@@ -412,6 +412,10 @@ func (c *Compressor) Threshold() int {
 	return c.th.threshold
 }
 
+// Counter returns the TokenCounter the Compressor counts with, so a host (or
+// a Session) keeping a running count agrees with the Compressor's own.
+func (c *Compressor) Counter() TokenCounter { return c.cfg.counter }
+
 // Count returns the tokens msgs take as a request, with the Compressor's
 // counter.
 func (c *Compressor) Count(msgs []Message) int {
