@@ -113,6 +113,7 @@ type state struct {
 	failures     int
 	backoffUntil time.Time
 	lastError    string
+	handoff      handoffState
 }
 
 // config is the Compressor's settings, fixed by New's options.
@@ -138,6 +139,7 @@ type config struct {
 	strikeLimit    int
 	repair         bool
 	summaryTimeout time.Duration
+	handoff        HandoffPolicy
 }
 
 // Option configures a Compressor.
@@ -498,6 +500,7 @@ func (c *Compressor) Status() Status {
 	if c.backingOffLocked() {
 		s.BackoffUntil = c.st.backoffUntil
 	}
+	c.handoffStatusLocked(&s)
 	return s
 }
 

@@ -42,6 +42,12 @@ type Result struct {
 	// Repairs lists the changes made to a broken input (see WithRepair).
 	Repairs []Repair
 
+	// Handoff reports the packet an automatic handoff wrote after this
+	// compaction (see WithHandoff); nil when there was none. Messages is the
+	// ordinary compaction either way: in fresh-session mode the host
+	// chooses between it and Handoff.Continuation.
+	Handoff *Handoff
+
 	Duration time.Duration
 }
 
@@ -164,6 +170,7 @@ func (c *Compressor) compress(ctx context.Context, msgs []Message, rng *span, op
 		Summarizer: name, Fallback: fallback != "", FallbackReason: fallback,
 		Repairs: repairs, Duration: c.cfg.now().Sub(start),
 	}
+	res.Handoff = c.maybeHandoff(ctx, log, work, o, res)
 	log.Info("compaction done", "messages_before", len(msgs), "messages_after", len(out),
 		"tokens_before", before, "tokens_after", after, "summarizer", name, "fallback", res.Fallback)
 	return res, nil

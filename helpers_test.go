@@ -197,3 +197,35 @@ func equalHistory(a, b []Message) bool {
 	}
 	return true
 }
+
+// chainedHistory returns one long valid history made of every transcript
+// available (our own and, when present, the shared real ones) chained in
+// name order and repeated until it holds at least minBytes of text, with
+// its size in bytes. Only the first system prompt is kept; a transcript
+// that ends on calls still running has them repaired away before the next
+// one is joined on, so the chain validates.
+func chainedHistory(tb testing.TB, minBytes int) ([]Message, int) {
+	tb.Helper()
+	all := allTranscripts(tb)
+	names := sortedNames(all)
+	var msgs []Message
+	size := 0
+	for round := 0; size < minBytes; round++ {
+		for _, name := range names {
+			part := all[name]
+			if len(msgs) > 0 && len(part) > 0 && isSystem(part[0]) {
+				part = part[1:]
+			}
+			msgs = Join(msgs, part)
+			for _, m := range part {
+				size += len(Text(m)) + len(ToolCallText(m))
+			}
+		}
+		msgs, _ = RepairToolPairs(msgs)
+		if round > 1000 {
+			tb.Fatal("no transcripts to chain")
+		}
+	}
+	msgs, _ = RepairToolPairs(msgs)
+	return msgs, size
+}

@@ -1,33 +1,312 @@
 package compact
 
-import "regexp"
+import "strings"
 
 // Redacted replaces a secret that Redact removed.
 const Redacted = "[REDACTED]"
 
-// secretPatterns match secrets that must never reach a summarizer, a packet
-// or a log. Each keeps what identifies the secret's kind (a header name, a
-// URL's user) and replaces only the secret itself.
-var secretPatterns = []struct {
-	re   *regexp.Regexp
-	repl string
-}{
-	// Private key blocks, whole.
-	{regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----`), Redacted},
-	// Passwords in URLs: scheme://user:password@host.
-	{regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]+:)[^\s@/]+@`), "${1}" + Redacted + "@"},
-	// Bearer tokens.
-	{regexp.MustCompile(`(?i)(bearer\s+)[A-Za-z0-9._~+/=-]{8,}`), "${1}" + Redacted},
-	// OpenAI-style keys.
-	{regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{16,}`), Redacted},
-}
-
-// Redact returns s with the secrets it recognises replaced by Redacted. It is
-// applied to everything sent to a summarizer, written to a handoff packet or
-// logged.
+// Redact returns s with the secrets it recognises replaced by Redacted and
+// its control characters stripped (Redact calls StripControl first, so an
+// escape sequence in the middle of a secret cannot hide it). It is applied to
+// everything sent to a summarizer, written to a handoff packet or logged.
+//
+// What identifies a secret's kind is kept and only the secret goes: the
+// header name and auth scheme ("Authorization: Bearer [REDACTED]"), the key
+// name ("DB_PASSWORD=[REDACTED]", `"api_key": "[REDACTED]"`), a URL's user
+// ("https://bob:[REDACTED]@host"), a cookie's name, a well-known key's public
+// prefix ("ghp_[REDACTED]"). It recognises:
+//   - private key blocks (PEM, OpenSSH, PGP), whole, even when cut off;
+//   - passwords in URLs, and secret query parameters (token, key, sig,
+//     X-Amz-Signature, code, ...);
+//   - Authorization and Proxy-Authorization headers of any scheme, Cookie and
+//     Set-Cookie values, and API-key headers, written as headers, as curl
+//     arguments or as JSON;
+//   - assignments whose name says secret (password, passwd, pwd, secret,
+//     token, api_key, access_key, private_key, client_secret, auth,
+//     credentials, ...) in env, shell, YAML, JSON, code, XML and command-line
+//     flag form, including connection strings;
+//   - keys with a known shape: OpenAI, Anthropic, GitHub, GitLab, AWS access
+//     keys (and the secret key written next to one), Slack tokens and
+//     webhooks, Hugging Face, Google, Stripe, npm, PyPI, SendGrid, Twilio,
+//     Shopify, DigitalOcean, JWTs and bare bearer tokens.
+//
+// Look-alikes are left alone: "scikit-learn", "task-1234", git hashes, UUIDs,
+// "max_tokens=4096", "token_count: 17", "the password reset email", a
+// placeholder such as "$TOKEN" or "<your key>", a Python "password: str".
+// Stripe publishable test keys (pk_test_) are public by design and kept;
+// live ones (pk_live_) are redacted, since a summary never needs them and
+// they tie the text to a live account. Redact does not guess: a random
+// string with no name, prefix or shape saying secret is kept, since ids,
+// hashes and encoded data look the same. Redact is idempotent:
+// Redact(Redact(s)) == Redact(s). It never panics, whatever s holds.
 func Redact(s string) string {
-	for _, p := range secretPatterns {
-		s = p.re.ReplaceAllString(s, p.repl)
+	s = StripControl(s)
+	if len(s) < minSecretText {
+		return s
+	}
+	s = redactPrivateKeys(s)
+	s = redactURLPasswords(s)
+	s = redactKeyShapes(s)
+	s = redactAssignments(s)
+	s = redactFlags(s)
+	s = redactXMLElements(s)
+	for _, r := range lineRules {
+		s = r.redact(s)
 	}
 	return s
 }
+
+// minSecretText is the shortest text worth scanning: below it no rule can
+// find a name, a separator and a secret.
+const minSecretText = 6
+
+// splicer rebuilds a string left to right, replacing chosen spans. Spans
+// must come in order; one that overlaps a span already replaced is ignored.
+type splicer struct {
+	src     string
+	b       strings.Builder
+	done    int // src[:done] has been written or replaced
+	changed bool
+}
+
+func (sp *splicer) replace(start, end int, with string) {
+	if start < sp.done || end < start || sp.src[start:end] == with {
+		return
+	}
+	if !sp.changed {
+		sp.b.Grow(len(sp.src))
+		sp.changed = true
+	}
+	sp.b.WriteString(sp.src[sp.done:start])
+	sp.b.WriteString(with)
+	sp.done = end
+}
+
+func (sp *splicer) String() string {
+	if !sp.changed {
+		return sp.src
+	}
+	sp.b.WriteString(sp.src[sp.done:])
+	return sp.b.String()
+}
+
+// byteClass is a set of ASCII bytes.
+type byteClass [256]bool
+
+// Character sets the rules are written with.
+const (
+	upperChars = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	lowerChars = "abcdefghijklmnopqrstuvwxyz"
+	digitChars = "0123456789"
+	alnumChars = upperChars + lowerChars + digitChars
+	hexChars   = digitChars + "abcdefABCDEF"
+)
+
+func newClass(sets ...string) *byteClass {
+	var c byteClass
+	for _, set := range sets {
+		for i := 0; i < len(set); i++ {
+			c[set[i]] = true
+		}
+	}
+	return &c
+}
+
+// Byte classes shared by the rules.
+var (
+	wordClass   = newClass(alnumChars, "_")
+	alnumClass  = newClass(alnumChars)
+	b64urlClass = newClass(alnumChars, "_-")
+	b64Class    = newClass(alnumChars, "+/")
+	hexClass    = newClass(hexChars)
+)
+
+// run returns the end of the run of c's bytes starting at i.
+func (c *byteClass) run(s string, i int) int {
+	for i < len(s) && c[s[i]] {
+		i++
+	}
+	return i
+}
+
+// redactPrivateKeys replaces the body of every private key block, keeping its
+// BEGIN and END lines. A block whose END line is missing (a cut-off paste) loses
+// the lines after BEGIN that look like key material.
+func redactPrivateKeys(s string) string {
+	if !strings.Contains(s, "PRIVATE KEY") {
+		return s
+	}
+	sp := splicer{src: s}
+	// The next private key END line (endAt, its end endAfter) is searched for
+	// once per block; noEnd records that there is none left.
+	endAt, endAfter, noEnd := -1, -1, false
+	for i := 0; ; {
+		b := strings.Index(s[i:], "-----BEGIN ")
+		if b < 0 {
+			break
+		}
+		b += i
+		bodyStart, ok := privateKeyLabel(s, b+len("-----BEGIN "))
+		if !ok {
+			i = b + 1
+			continue
+		}
+		if !noEnd && endAt < bodyStart {
+			endAt, endAfter = privateKeyEnd(s, bodyStart)
+			noEnd = endAt < 0
+		}
+		bodyEnd, end := endAt, endAfter
+		if noEnd {
+			bodyEnd = danglingKeyEnd(s, bodyStart)
+			end = bodyEnd
+		}
+		if bodyEnd > bodyStart {
+			sp.replace(bodyStart, bodyEnd, Redacted)
+		}
+		i = max(end, b+1)
+	}
+	return sp.String()
+}
+
+// privateKeyEnd returns the index of the first private key END line at or
+// after i and the index just after it, or -1, -1.
+func privateKeyEnd(s string, i int) (at, after int) {
+	for {
+		e := strings.Index(s[i:], "-----END ")
+		if e < 0 {
+			return -1, -1
+		}
+		e += i
+		if after, ok := privateKeyLabel(s, e+len("-----END ")); ok {
+			return e, after
+		}
+		i = e + 1
+	}
+}
+
+// privateKeyLabel reports whether s[i:] continues a BEGIN or END line with a
+// private key label ("RSA PRIVATE KEY-----", "PGP PRIVATE KEY BLOCK-----")
+// and returns the index just after it.
+func privateKeyLabel(s string, i int) (int, bool) {
+	const limit = 48 // longer than any real label
+	rest := s[i:min(len(s), i+limit)]
+	k := strings.Index(rest, "PRIVATE KEY")
+	if k < 0 || strings.ContainsAny(rest[:k], "\n-") {
+		return 0, false
+	}
+	tail := rest[k+len("PRIVATE KEY"):]
+	for _, t := range [...]string{"-----", " BLOCK-----"} {
+		if strings.HasPrefix(tail, t) {
+			return i + k + len("PRIVATE KEY") + len(t), true
+		}
+	}
+	return 0, false
+}
+
+// danglingKeyEnd returns where the key material after a BEGIN line with no
+// END ends: armor headers ("Proc-Type: 4,ENCRYPTED") and lines of base64,
+// separated by newlines, by the two characters `\n` of escaped JSON, or by
+// spaces where newlines were collapsed. A base64 line shorter than
+// minKeyLine must end in "=" padding. The first line that is none of these
+// (prose, code, a short word) ends it.
+func danglingKeyEnd(s string, i int) int {
+	end, material := i, false
+	for {
+		j := skipLineBreak(s, end)
+		for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+			j++
+		}
+		if j == end {
+			return end
+		}
+		if skipLineBreak(s, j) > j { // a blank line
+			end = j
+			continue
+		}
+		if h := headerNameClass.run(s, j); !material && h > j && strings.HasPrefix(s[h:], ": ") {
+			end = h
+			for end < len(s) && s[end] != '\n' && s[end] != '\\' && s[end] != '"' {
+				end++
+			}
+			continue
+		}
+		e := b64Class.run(s, j)
+		for e < len(s) && s[e] == '=' {
+			e++
+		}
+		if e-j < minKeyLine && (e == j || s[e-1] != '=') {
+			return end
+		}
+		if e < len(s) && !keyLineEnd[s[e]] {
+			return end
+		}
+		end, material = e, true
+	}
+}
+
+// minKeyLine is the shortest run of base64 taken for a line of a cut-off key
+// without padding; prose words are shorter. PEM lines are 64 characters.
+const minKeyLine = 16
+
+// Byte classes of the key-block rule.
+var (
+	headerNameClass = newClass(alnumChars, "-")
+	keyLineEnd      = newClass("\n\\\"' \t")
+)
+
+// skipLineBreak returns the index after a line break at s[i:] (a newline, or
+// an escaped `\n` or `\r\n` inside a quoted string), or i when there is none.
+func skipLineBreak(s string, i int) int {
+	switch {
+	case strings.HasPrefix(s[i:], "\n"):
+		return i + 1
+	case strings.HasPrefix(s[i:], `\n`):
+		return i + 2
+	case strings.HasPrefix(s[i:], `\r\n`):
+		return i + 4
+	}
+	return i
+}
+
+// redactURLPasswords replaces the password in scheme://user:password@host,
+// keeping the user. A password holding an unescaped "@" is taken whole: the
+// userinfo runs to the last "@" before the host.
+func redactURLPasswords(s string) string {
+	if !strings.Contains(s, "://") || !strings.Contains(s, "@") {
+		return s
+	}
+	sp := splicer{src: s}
+	for i := 0; ; {
+		k := strings.Index(s[i:], "://")
+		if k < 0 {
+			break
+		}
+		start := i + k + 3
+		i = start
+		if start-3 == 0 || !wordClass[s[start-4]] {
+			continue // no scheme before "://"
+		}
+		end := start
+		for end < len(s) && !urlStop[s[end]] {
+			end++
+		}
+		at := strings.LastIndexByte(s[start:end], '@')
+		if at < 0 {
+			continue
+		}
+		at += start
+		colon := strings.IndexByte(s[start:at], ':')
+		if colon < 0 {
+			continue
+		}
+		pw := s[start+colon+1 : at]
+		if pw != "" && pw != Redacted && !isPlaceholder(pw) {
+			sp.replace(start+colon+1, at, Redacted)
+		}
+		i = at
+	}
+	return sp.String()
+}
+
+// urlStop holds the bytes that end a URL's authority.
+var urlStop = newClass("/?#\"'<>` \t\n\\")

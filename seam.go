@@ -155,13 +155,19 @@ func newCallGroup(i int, m Message) callGroup {
 
 // answer marks the call id answers and reports whether there was one.
 func (g *callGroup) answer(id string) bool {
+	_, ok := g.answerCall(id)
+	return ok
+}
+
+// answerCall marks the call id answers and returns it.
+func (g *callGroup) answerCall(id string) (pendingCall, bool) {
 	for k := range g.calls {
 		if c := &g.calls[k]; !c.answered && c.id == id && id != "" {
 			c.answered = true
-			return true
+			return *c, true
 		}
 	}
-	return false
+	return pendingCall{}, false
 }
 
 func (g *callGroup) unanswered() []pendingCall {

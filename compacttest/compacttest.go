@@ -198,12 +198,13 @@ var engineCases = []engineCase{
 			errs := make(chan error, 4)
 			for i := 0; i < 4; i++ {
 				wg.Add(1)
+				msgs := compact.Clone(h.Messages) // each caller owns its slice
 				go func() {
 					defer wg.Done()
 					e.ShouldCompress(1 << 30)
 					_ = e.Status()
-					e.HasContentToCompress(h.Messages)
-					if _, err := compress(e, h.Messages); err != nil {
+					e.HasContentToCompress(msgs)
+					if _, err := compress(e, msgs); err != nil {
 						errs <- err
 					}
 				}()

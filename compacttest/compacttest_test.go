@@ -22,8 +22,12 @@ var short = compact.SummarizerFunc(func(ctx context.Context, req compact.Summary
 	return fmt.Sprintf("%d turns folded. %s", len(req.Turns), req.PreviousSummary), nil
 })
 
+// newCompressor is the Compressor with a deterministic summarizer and the
+// byte estimate for counting (the exact counter is checked below; tiktoken
+// is slow under the race detector and these tests compact many times).
 func newCompressor() compact.ContextEngine {
-	return compact.New(compact.WithContextWindow(4000), compact.WithSummarizer(short))
+	return compact.New(compact.WithContextWindow(4000), compact.WithSummarizer(short),
+		compact.WithTokenCounter(compact.EstimateCounter{}))
 }
 
 func TestCompressorKeepsEveryContract(t *testing.T) {

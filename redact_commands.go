@@ -1,0 +1,144 @@
+package compact
+
+import (
+	"regexp"
+	"strings"
+)
+
+// redactFlags replaces the values of command-line flags whose name says
+// secret, given as a separate argument: --password hunter2, --api-key "k".
+// (--password=hunter2 is an assignment, handled with the others.)
+func redactFlags(s string) string {
+	if !strings.Contains(s, "--") {
+		return s
+	}
+	sp := splicer{src: s}
+	for i := 0; ; {
+		k := strings.Index(s[i:], "--")
+		if k < 0 {
+			break
+		}
+		p := i + k
+		i = p + 2
+		if p > 0 && !flagBefore[s[p-1]] {
+			continue
+		}
+		e := flagNameClass.run(s, p+2)
+		if e == p+2 || e >= len(s) || (s[e] != ' ' && s[e] != '\t') {
+			continue
+		}
+		if classifyName(s[p+2:e], false) != plainSecret {
+			continue
+		}
+		v := e
+		for v < len(s) && (s[v] == ' ' || s[v] == '\t') {
+			v++
+		}
+		if v < len(s) && s[v] == '-' {
+			continue // the next flag: this one takes no value
+		}
+		a, b, secret := secretValue(s, v, s[p+2:e], false)
+		if secret {
+			sp.replace(a, b, Redacted)
+		}
+		i = max(i, b)
+	}
+	return sp.String()
+}
+
+var (
+	flagBefore    = newClass(" \t\n\"'=(")
+	flagNameClass = newClass(alnumChars, "_-")
+)
+
+// redactXMLElements replaces the text of one-line XML elements whose tag
+// says secret: <password>hunter2</password>, <apiKey>...</apiKey>.
+func redactXMLElements(s string) string {
+	if !strings.Contains(s, "</") {
+		return s
+	}
+	sp := splicer{src: s}
+	for i := 0; ; {
+		k := strings.Index(s[i:], "</")
+		if k < 0 {
+			break
+		}
+		c := i + k
+		i = c + 2
+		e := tagClass.run(s, c+2)
+		if e == c+2 || e >= len(s) || s[e] != '>' || classifyName(s[c+2:e], false) != plainSecret {
+			continue
+		}
+		from := max(sp.done, c-maxQuotedLen)
+		if nl := strings.LastIndexByte(s[from:c], '\n'); nl >= 0 {
+			from += nl + 1
+		}
+		open := "<" + s[c+2:e] + ">"
+		o := strings.LastIndex(s[from:c], open)
+		if o < 0 {
+			continue
+		}
+		a := from + o + len(open)
+		if v := s[a:c]; strings.TrimSpace(v) != "" && v != Redacted && !isPlaceholder(v) && !strings.ContainsAny(v, "<\"\\") {
+			sp.replace(a, c, Redacted)
+		}
+		i = e
+	}
+	return sp.String()
+}
+
+var tagClass = newClass(alnumChars, "_.:-")
+
+// lineRule is a rule for one command's way of taking a password. Its
+// regular expression starts with the trigger word and is run only on a
+// window from each occurrence of that word: the rest of its line (or of the
+// few lines a .netrc entry spans), at most maxRuleWindow bytes.
+type lineRule struct {
+	trigger string
+	lines   int            // lines the window spans
+	re      *regexp.Regexp // the secret is the last submatch
+}
+
+// maxRuleWindow bounds a lineRule's window, so that a long line full of
+// trigger words costs linear time.
+const maxRuleWindow = 2048
+
+// lineRules cover passwords passed positionally: curl -u user:password, the
+// mysql client's -pPASSWORD, sshpass -p, and .netrc entries.
+var lineRules = []lineRule{
+	{"curl", 1, regexp.MustCompile(`^curl[^\n]*?\s(?:-u|--user)(?:\s+|=)['"]?[^\s:'"]*:([^\s'"\\]+)`)},
+	{"mysql", 1, regexp.MustCompile(`^mysql[a-z]*\s[^\n]*?\s-p([^\s'"\\]+|'[^'\n]*'|"[^"\n]*")`)},
+	{"sshpass", 1, regexp.MustCompile(`^sshpass\s+-p\s*([^\s'"\\]+|'[^'\n]*'|"[^"\n]*")`)},
+	{"machine", 3, regexp.MustCompile(`^machine\s+\S+\s+login\s+\S+\s+password\s+([^\s'"\\]+)`)},
+}
+
+func (r lineRule) redact(s string) string {
+	sp := splicer{src: s}
+	for i := 0; ; {
+		k := strings.Index(s[i:], r.trigger)
+		if k < 0 {
+			break
+		}
+		start := i + k
+		i = start + len(r.trigger)
+		end := start
+		for n := 0; n < r.lines && end < len(s); n++ {
+			if nl := strings.IndexByte(s[end+1:min(len(s), start+maxRuleWindow)], '\n'); nl >= 0 {
+				end += 1 + nl
+			} else {
+				end = min(len(s), start+maxRuleWindow)
+				break
+			}
+		}
+		m := r.re.FindStringSubmatchIndex(s[start:end])
+		if m == nil {
+			continue
+		}
+		a, b := start+m[len(m)-2], start+m[len(m)-1]
+		if v := strings.Trim(s[a:b], `'"`); v != "" && v != Redacted && !isPlaceholder(v) {
+			sp.replace(a, b, Redacted)
+		}
+		i = max(i, b)
+	}
+	return sp.String()
+}

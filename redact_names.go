@@ -1,0 +1,205 @@
+package compact
+
+import (
+	"bytes"
+	"strings"
+)
+
+// classifyName says whether a value written under name is a secret, and how
+// to redact it. A name says secret when, read as words (OPENAI_API_KEY,
+// apiKey, x-api-key, client.secret), its last word is a secret word
+// (password, passwd, pwd, pass, secret, token, auth, credentials,
+// passphrase, ...) or a qualified key (api key, access key, private key,
+// account key, ...). Trailing words that only describe the encoding
+// (password_confirmation, token_b64, key2) are skipped first. A name with a
+// word that makes it metadata (token_count, max_tokens, secret_name,
+// token_type, password_file, next_page_token, auth_url) is not a secret. In
+// a URL query, the names that carry secrets there (key, sig, code,
+// X-Amz-Signature, ...) count as well.
+func classifyName(name string, inQuery bool) secretKind {
+	name = strings.TrimLeft(name, "-$@")
+	if name == "" || len(name) > maxNameLen {
+		return notSecret
+	}
+	var buf [maxNameLen]byte
+	lower := buf[:len(name)]
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		lower[i] = c
+	}
+	if !hasNameTrigger(lower) {
+		return notSecret
+	}
+	switch string(lower) {
+	case "authorization", "proxy-authorization":
+		return authHeader
+	case "cookie":
+		return cookieHeader
+	case "set-cookie":
+		return setCookie
+	}
+	if inQuery && querySecrets[string(lower)] {
+		return plainSecret
+	}
+	words := splitWords(name)
+	n := len(words)
+	for n > 0 && encodingWord(words[n-1]) {
+		n--
+	}
+	if n == 0 {
+		return notSecret
+	}
+	for _, w := range words {
+		if metaWords[w] {
+			return notSecret
+		}
+	}
+	if secretWord(words[n-1]) || (words[n-1] == "key" && n >= 2 && keyQualifiers[words[n-2]]) {
+		return plainSecret
+	}
+	return notSecret
+}
+
+// hasNameTrigger reports whether a lower-case name holds one of the
+// substrings every secret name holds (pass, pwd, pat, secret, sig, session,
+// token, auth, cred, cookie, code, key, jwt); names without any are rejected
+// before being split into words.
+func hasNameTrigger(lower []byte) bool {
+	for i, c := range lower {
+		var subs []string
+		switch c {
+		case 'p':
+			subs = []string{"pass", "pwd", "pat"}
+		case 's':
+			subs = []string{"secret", "sig", "session"}
+		case 't':
+			subs = []string{"token"}
+		case 'a':
+			subs = []string{"auth"}
+		case 'c':
+			subs = []string{"cred", "cookie", "code"}
+		case 'k':
+			subs = []string{"key"}
+		case 'j':
+			subs = []string{"jwt"}
+		}
+		for _, sub := range subs {
+			if bytes.HasPrefix(lower[i:], []byte(sub)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// splitWords splits a name into lower-case words at punctuation and at
+// camel-case humps: "OPENAI_API_KEY" → openai api key, "apiKey" → api key,
+// "APIKey" → api key, "OAuthToken" → oauth token.
+func splitWords(name string) []string {
+	var words []string
+	start := -1
+	flush := func(end int) {
+		if start >= 0 && end > start {
+			words = append(words, strings.ToLower(name[start:end]))
+		}
+		start = -1
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !alnumClass[c] {
+			flush(i)
+			continue
+		}
+		if start < 0 {
+			start = i
+			continue
+		}
+		prev := name[i-1]
+		switch {
+		case isUpper(c) && !isUpper(prev):
+			flush(i) // apiKey: a hump
+			start = i
+		case !isUpper(c) && !isDigit(c) && isUpper(prev) && i-1-start >= 2:
+			flush(i - 1) // APIKey: an upper-case run ends where a word starts
+			start = i - 1
+		case isDigit(c) != isDigit(prev):
+			flush(i) // password2, s3key
+			start = i
+		}
+	}
+	flush(len(name))
+	return words
+}
+
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// secretWord reports whether a word names a secret on its own.
+func secretWord(w string) bool {
+	switch w {
+	case "pass", "pwd", "auth", "creds", "credential", "credentials", "passphrase", "passcode",
+		"jwt", "pat", "sharedaccesssignature":
+		return true
+	}
+	for _, suffix := range [...]string{"password", "passwd", "secret", "token"} {
+		if strings.HasSuffix(w, suffix) {
+			return true
+		}
+	}
+	return strings.HasSuffix(w, "key") && len(w) > 3 && keyQualifiers[w[:len(w)-3]]
+}
+
+// keyQualifiers are the words that make "key" a secret: api key, access
+// key, private key. A plain "key" (a map key, a sort key) is not one.
+var keyQualifiers = map[string]bool{
+	"api": true, "access": true, "private": true, "secret": true, "master": true,
+	"encryption": true, "signing": true, "account": true, "shared": true, "license": true,
+	"subscription": true, "sas": true, "app": true, "client": true, "service": true,
+	"deploy": true, "storage": true, "admin": true, "auth": true, "session": true,
+	"consumer": true, "hmac": true, "webhook": true, "ingest": true, "xapi": true,
+}
+
+// encodingWord reports whether a trailing word only says how a secret is
+// written or which one it is: password_confirmation, token_b64, key2.
+func encodingWord(w string) bool {
+	switch w {
+	case "value", "confirmation", "confirm", "str", "string", "b64", "base64", "hex", "raw",
+		"plain", "plaintext", "enc", "encrypted", "encoded", "data", "text", "override", "new", "old":
+		return true
+	}
+	return w != "" && strings.Trim(w, digitChars) == ""
+}
+
+// metaWords make a name describe a secret rather than hold one: its size,
+// kind, location, limits, or a count of model tokens.
+var metaWords = map[string]bool{
+	"count": true, "counts": true, "max": true, "min": true, "limit": true, "limits": true,
+	"len": true, "length": true, "size": true, "num": true, "number": true, "total": true,
+	"usage": true, "used": true, "remaining": true, "budget": true, "estimate": true,
+	"ratio": true, "rate": true, "type": true, "kind": true, "format": true, "version": true,
+	"method": true, "mode": true, "scheme": true, "provider": true, "manager": true,
+	"url": true, "uri": true, "endpoint": true, "host": true, "port": true, "server": true,
+	"domain": true, "realm": true, "file": true, "filename": true, "path": true, "dir": true,
+	"name": true, "names": true, "env": true, "var": true, "field": true, "label": true,
+	"page": true, "next": true, "cursor": true, "continuation": true, "prefix": true,
+	"suffix": true, "reset": true, "hint": true, "strength": true, "policy": true,
+	"required": true, "enabled": true, "enable": true, "disable": true, "disabled": true,
+	"prompt": true, "placeholder": true, "pattern": true, "regex": true, "input": true,
+	"no": true, "expiry": true, "expires": true, "expiration": true, "ttl": true,
+	"timeout": true, "age": true, "lifetime": true, "scope": true, "scopes": true,
+	"index": true, "idx": true, "offset": true, "position": true, "pos": true,
+	"start": true, "end": true, "source": true, "location": true, "helper": true,
+	"command": true, "cmd": true, "flow": true, "grant": true, "audience": true,
+	"issuer": true, "algorithm": true, "alg": true, "store": true, "logprob": true,
+}
+
+// querySecrets are URL query parameters that carry a secret even though the
+// name alone would not say so elsewhere.
+var querySecrets = map[string]bool{
+	"key": true, "sig": true, "signature": true, "code": true, "session": true,
+	"sessionid": true, "x-amz-signature": true, "x-amz-credential": true,
+	"x-amz-security-token": true, "x-goog-signature": true, "x-goog-credential": true,
+}

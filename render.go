@@ -1,0 +1,299 @@
+package compact
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Defaults of RenderOptions. Sizes count characters (Unicode code points),
+// which track tokens better than bytes across scripts: about four characters
+// a token in English prose and code.
+const (
+	// DefaultMaxMessageChars caps one message's text: about 1,000 tokens,
+	// enough for a long request or the telling part of a tool's output.
+	DefaultMaxMessageChars = 4000
+	// DefaultHeadShare is the part of a long message kept from its start; the
+	// rest comes from its end, where commands print their errors and results.
+	DefaultHeadShare = 0.6
+	// DefaultMaxArgumentChars caps one tool call's arguments: a file written
+	// or a patch sent through a tool is the model's own output and is mostly
+	// visible again in later turns.
+	DefaultMaxArgumentChars = 1000
+	// DefaultMaxChars caps the whole rendering: about 30,000 tokens, which
+	// leaves room for instructions and the summary in any model with a 64k
+	// window or more.
+	DefaultMaxChars = 120000
+	// MinRenderChars is the smallest cap RenderOptions.MaxChars can set;
+	// below it not even the markers fit.
+	MinRenderChars = 256
+)
+
+// RenderOptions controls RenderTurns. A zero field takes its default.
+type RenderOptions struct {
+	// MaxMessageChars caps each message's text. A longer text keeps its head
+	// and tail around a marker saying how many characters were cut; the
+	// result, marker included, fits the cap. Default DefaultMaxMessageChars;
+	// negative means no cap.
+	MaxMessageChars int
+
+	// HeadShare is the fraction of a capped message kept from its start.
+	// Values outside (0, 1) mean DefaultHeadShare.
+	HeadShare float64
+
+	// MaxArgumentChars caps each tool call's arguments. JSON arguments are
+	// shortened by cutting the middle of their longest string values, so they
+	// stay valid JSON whenever that brings them under the cap; other
+	// arguments keep their head and tail. Default DefaultMaxArgumentChars;
+	// negative means no cap.
+	MaxArgumentChars int
+
+	// MaxChars caps the whole rendering; see RenderTurns for what is dropped
+	// to fit. Default DefaultMaxChars; negative means no cap; a positive value
+	// below MinRenderChars counts as MinRenderChars.
+	MaxChars int
+
+	// Redact removes secrets from every text rendered. Nil means Redact; a
+	// host with secrets of its own can wrap it. Control characters are
+	// stripped (StripControl) before and after it, whatever it does.
+	Redact func(string) string
+
+	// Reasoning includes assistants' reasoning content, capped like a
+	// message. It is left out by default: it is the model's scratch work,
+	// long, and what it concluded is usually in the reply itself.
+	Reasoning bool
+}
+
+// withDefaults returns o with every zero field set to its default.
+func (o RenderOptions) withDefaults() RenderOptions {
+	if o.MaxMessageChars == 0 {
+		o.MaxMessageChars = DefaultMaxMessageChars
+	}
+	if !(o.HeadShare > 0 && o.HeadShare < 1) {
+		o.HeadShare = DefaultHeadShare
+	}
+	if o.MaxArgumentChars == 0 {
+		o.MaxArgumentChars = DefaultMaxArgumentChars
+	}
+	switch {
+	case o.MaxChars == 0:
+		o.MaxChars = DefaultMaxChars
+	case o.MaxChars > 0 && o.MaxChars < MinRenderChars:
+		o.MaxChars = MinRenderChars
+	}
+	return o
+}
+
+// clean strips control characters and redacts s as o says.
+func (o RenderOptions) clean(s string) string {
+	if o.Redact == nil {
+		return Redact(s)
+	}
+	return StripControl(o.Redact(StripControl(s)))
+}
+
+// RenderTurns lays turns out as plain text for a summarizer to read.
+//
+// Each message is a block opening with a label: [system], [user],
+// [assistant], [user (alice)] for a named author, [tool result call_3 (bash)]
+// for a tool's output (the tool's name found the way Validate pairs results:
+// the nearest earlier unanswered call with that id in the same group, so
+// reused ids pair correctly; a result answering no call shows its id only).
+// An assistant's tool calls follow its text, one a line, as
+// "[tool call call_3] bash({...})". Images read as placeholders, never as
+// their data (see Text). Blocks are separated by a blank line.
+//
+// Every text is cleaned of control characters and secrets (see
+// RenderOptions.Redact) before it is shortened, so a cut never splits a
+// secret into pieces the redactor cannot recognise. A message longer than
+// MaxMessageChars keeps its head and tail around a marker such as
+// "[... 12000 characters cut ...]"; arguments longer than MaxArgumentChars
+// are shortened likewise. Cuts fall on character boundaries, at a line break
+// when one is near.
+//
+// When the blocks together exceed MaxChars, RenderTurns keeps, in this order
+// of priority: the first real user message (the original ask, see
+// IsRealUser); the most recent blocks, as many as fit; the blocks right after
+// the first ask; the blocks from the start up to it. What is dropped is
+// therefore older material between the kept parts, never the newest turns;
+// each dropped run is replaced by one marker saying how many messages and
+// characters it held. Without a real user message, the newest blocks that
+// fit are kept. A kept block too long for the cap on its own is cut to fit.
+// The result never exceeds MaxChars.
+//
+// RenderTurns never modifies turns, and the same input gives the same output.
+func RenderTurns(turns []Message, opts RenderOptions) string {
+	o := opts.withDefaults()
+	blocks := make([]string, len(turns))
+	names := toolNames(turns)
+	for i, m := range turns {
+		blocks[i] = renderMessage(m, names[i], o)
+	}
+	return fitBlocks(turns, blocks, o)
+}
+
+// toolNames returns, for each tool message, the name of the call it answers
+// ("" when it answers none), pairing as Validate does.
+func toolNames(turns []Message) []string {
+	names := make([]string, len(turns))
+	var g callGroup
+	for i, m := range turns {
+		switch m.Role {
+		case RoleAssistant:
+			g = newCallGroup(i, m)
+		case RoleTool:
+			if c, ok := g.answerCall(m.ToolCallID); ok {
+				names[i] = c.name
+			}
+		default:
+			g = callGroup{}
+		}
+	}
+	return names
+}
+
+// renderMessage renders one message as a block: label line, text, calls.
+func renderMessage(m Message, toolName string, o RenderOptions) string {
+	var b strings.Builder
+	head := label(m, toolName, o)
+	b.WriteString(head)
+	text := o.clean(Text(m))
+	if strings.TrimSpace(text) != "" {
+		b.WriteByte('\n')
+		b.WriteString(cutMiddle(text, o.MaxMessageChars, o.HeadShare, lineMarker))
+	}
+	if r := strings.TrimSpace(m.Refusal); r != "" {
+		b.WriteString("\n[refusal] ")
+		b.WriteString(cutMiddle(o.clean(r), o.MaxMessageChars, o.HeadShare, lineMarker))
+	}
+	if o.Reasoning && strings.TrimSpace(m.ReasoningContent) != "" {
+		b.WriteString("\n[reasoning] ")
+		b.WriteString(cutMiddle(o.clean(m.ReasoningContent), o.MaxMessageChars, o.HeadShare, lineMarker))
+	}
+	for _, c := range m.ToolCalls {
+		b.WriteString("\n[tool call")
+		if c.ID != "" {
+			b.WriteByte(' ')
+			b.WriteString(o.clean(c.ID))
+		}
+		b.WriteString("] ")
+		b.WriteString(callText(c.Function.Name, c.Function.Arguments, o))
+	}
+	if fc := m.FunctionCall; fc != nil {
+		b.WriteString("\n[function call] ")
+		b.WriteString(callText(fc.Name, fc.Arguments, o))
+	}
+	if b.Len() == len(head) {
+		b.WriteString("\n(empty)")
+	}
+	return b.String()
+}
+
+// label is a block's first line.
+func label(m Message, toolName string, o RenderOptions) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	switch m.Role {
+	case RoleTool:
+		b.WriteString("tool result")
+		if m.ToolCallID != "" {
+			b.WriteByte(' ')
+			b.WriteString(o.clean(m.ToolCallID))
+		}
+		if toolName != "" {
+			b.WriteString(" (" + o.clean(toolName) + ")")
+		}
+	case "function":
+		b.WriteString("function result")
+		if m.Name != "" {
+			b.WriteString(" (" + o.clean(m.Name) + ")")
+		}
+	case "":
+		b.WriteString("unknown role")
+	default:
+		b.WriteString(o.clean(m.Role))
+		if m.Name != "" {
+			b.WriteString(" (" + o.clean(m.Name) + ")")
+		}
+	}
+	b.WriteByte(']')
+	return cutMiddle(b.String(), labelChars, DefaultHeadShare, inlineMarker)
+}
+
+// labelChars caps a label, whose ids and names come from the input.
+const labelChars = 200
+
+// callText renders one tool call as name(arguments), the arguments cleaned
+// and shortened.
+func callText(name, args string, o RenderOptions) string {
+	name = cutMiddle(o.clean(name), labelChars, DefaultHeadShare, inlineMarker)
+	return name + "(" + shortenArguments(o.clean(args), o.MaxArgumentChars, o.HeadShare) + ")"
+}
+
+// Markers that stand where text was cut: one for a message's text (on a
+// line of its own) and one inside a line or a JSON string.
+const (
+	lineMarker   = "\n[... %d characters cut ...]\n"
+	inlineMarker = " [... %d characters cut ...] "
+)
+
+// marker returns format with n filled in.
+func marker(format string, n int) string {
+	return strings.Replace(format, "%d", strconv.Itoa(n), 1)
+}
+
+// snapWindow is how far (in bytes) a cut moves back or forward to fall on a
+// line break.
+const snapWindow = 160
+
+// cutMiddle returns s shortened to at most limit characters, marker included:
+// its head (share of what is kept) and tail around the marker. A negative
+// limit means no limit. Cuts fall on rune boundaries, and on a line break
+// when one is within snapWindow. When limit is too small for the marker,
+// only the head is kept.
+func cutMiddle(s string, limit int, share float64, format string) string {
+	if limit < 0 || len(s) <= limit {
+		return s
+	}
+	total := utf8.RuneCountInString(s)
+	if total <= limit {
+		return s
+	}
+	room := limit - utf8.RuneCountInString(marker(format, total))
+	if room < 2 {
+		return s[:runeOffset(s, limit)]
+	}
+	head := int(float64(room) * share)
+	hb := runeOffset(s, head)
+	tb := tailOffset(s, room-head)
+	if nl := strings.LastIndexByte(s[:hb], '\n'); nl >= 0 && hb-nl <= snapWindow {
+		hb = nl + 1
+	}
+	if nl := strings.IndexByte(s[tb:], '\n'); nl >= 0 && nl < snapWindow && tb+nl+1 < len(s) {
+		tb += nl + 1
+	}
+	cut := utf8.RuneCountInString(s[hb:tb])
+	return strings.TrimRight(s[:hb], "\n") + marker(format, cut) + strings.TrimLeft(s[tb:], "\n")
+}
+
+// runeOffset returns the byte offset of the n-th rune of s (len(s) when s
+// has fewer).
+func runeOffset(s string, n int) int {
+	for i := range s {
+		if n == 0 {
+			return i
+		}
+		n--
+	}
+	return len(s)
+}
+
+// tailOffset returns the byte offset where the last n runes of s begin.
+func tailOffset(s string, n int) int {
+	i := len(s)
+	for ; n > 0 && i > 0; n-- {
+		_, size := utf8.DecodeLastRuneInString(s[:i])
+		i -= size
+	}
+	return i
+}
