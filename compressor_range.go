@@ -5,8 +5,8 @@ import (
 	"fmt"
 )
 
-// span is a range of messages a person chose to fold: msgs[from:to].
-type span struct{ from, to int }
+// foldRange is a range of messages a person chose to fold: msgs[from:to].
+type foldRange struct{ from, to int }
 
 // CompressRange folds exactly msgs[from:to] into one summary and keeps every
 // other message verbatim: the leading system messages (the first gains
@@ -48,11 +48,11 @@ func (c *Compressor) CompressRange(ctx context.Context, msgs []Message, from, to
 	case to < n && msgs[to].Role == RoleTool:
 		return nil, fmt.Errorf("%w: message %d: the range would end before a tool result, apart from its call", ErrInvalidBoundary, to)
 	}
-	return c.compress(ctx, msgs, &span{from, to}, opts)
+	return c.compress(ctx, msgs, &foldRange{from, to}, opts)
 }
 
 // rangePlan is the plan for a chosen range of a valid history.
-func (c *Compressor) rangePlan(msgs []Message, r span, incoming *Message) plan {
+func (c *Compressor) rangePlan(msgs []Message, r foldRange, incoming *Message) plan {
 	p := c.newPlan(msgs)
 	p.headEnd = max(r.from, p.sysEnd)
 	p.cut = max(r.to, p.headEnd)

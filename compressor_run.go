@@ -84,7 +84,7 @@ func (c *Compressor) Compress(ctx context.Context, msgs []Message, opts ...Compr
 
 // compress runs a compaction. rng, when set, is the range a person chose
 // (see CompressRange); otherwise the plan chooses the cut.
-func (c *Compressor) compress(ctx context.Context, msgs []Message, rng *span, opts []CompressOption) (*Result, error) {
+func (c *Compressor) compress(ctx context.Context, msgs []Message, rng *foldRange, opts []CompressOption) (*Result, error) {
 	o := ApplyCompressOptions(opts...)
 	// The session attribute is fixed here, once, for every line this
 	// compaction logs.
