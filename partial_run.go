@@ -25,6 +25,10 @@ import (
 //
 // The last keep exchanges come back byte-identical, in order, at the end
 // of Result.Messages (followed by the incoming message, if one was given).
+// The one exception is an engine that breaks its contract by ending the
+// compacted head with a turn of the first kept message's role: Join then
+// merges that message into it, so nothing is lost and the history stays
+// valid.
 // Errors: the input's first problem, wrapping ErrInvalidHistory (a
 // partial compaction never repairs its input, since a repair would move
 // the boundary); ErrNothingToCompress from the split; the engine's own
