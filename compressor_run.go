@@ -79,6 +79,12 @@ func (e *BackoffError) Unwrap() error { return ErrBackoff }
 // cause); ErrNoSavings when the result would not be smaller. The caller's
 // messages are never modified, so on any error it keeps them.
 func (c *Compressor) Compress(ctx context.Context, msgs []Message, opts ...CompressOption) (*Result, error) {
+	return c.compress(ctx, msgs, nil, opts)
+}
+
+// compress runs a compaction. rng, when set, is the range a person chose
+// (see CompressRange); otherwise the plan chooses the cut.
+func (c *Compressor) compress(ctx context.Context, msgs []Message, rng *foldRange, opts []CompressOption) (*Result, error) {
 	o := ApplyCompressOptions(opts...)
 	// The session attribute is fixed here, once, for every line this
 	// compaction logs.
@@ -96,7 +102,8 @@ func (c *Compressor) Compress(ctx context.Context, msgs []Message, opts ...Compr
 	work := msgs
 	var repairs []Repair
 	if err := Validate(msgs); err != nil {
-		if !c.cfg.repair {
+		// A repair would move the messages a chosen range names.
+		if !c.cfg.repair || rng != nil {
 			return nil, fmt.Errorf("compact: input %w", err)
 		}
 		work, repairs = RepairToolPairs(msgs)
@@ -112,7 +119,12 @@ func (c *Compressor) Compress(ctx context.Context, msgs []Message, opts ...Compr
 		return nil, fmt.Errorf("%w: %s", ErrPaused, why)
 	}
 
-	p := c.plan(work, th, o.Incoming)
+	var p plan
+	if rng != nil {
+		p = c.rangePlan(work, *rng, o.Incoming)
+	} else {
+		p = c.plan(work, th, o.Incoming)
+	}
 	if !p.hasContent() {
 		return nil, ErrNothingToCompress
 	}

@@ -34,6 +34,18 @@
 // summarised, so every input message is either in the output or accounted
 // for.
 //
+// # Boundaries a person chooses
+//
+// "/compress here N" keeps the last N exchanges verbatim and summarises
+// what came before: ParseCompressArgs reads the command, CompressHere runs
+// it (SplitExchanges shows the split without running it). A host with a
+// message list a person can point at offers "summarize up to here"
+// (CompressBefore, SplitAt) and "summarize from here" (CompressFrom), which
+// keeps the messages before the chosen one and brings the latest user
+// message back after the summary. These compactions are forced, and their
+// Result describes the whole history. An engine folds exactly the chosen
+// range when it implements RangeCompressor, as the Compressor does.
+//
 // # Summarizers
 //
 // A Summarizer turns the summarised turns (and the previous summary) into

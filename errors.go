@@ -16,6 +16,11 @@ var (
 	// prompt, head, tail), so a compaction would have nothing to fold.
 	ErrNothingToCompress = errors.New("compact: nothing to compress")
 
+	// ErrInvalidBoundary reports a boundary a host chose for a partial
+	// compaction that names no message, or a range that would separate a
+	// tool result from its call.
+	ErrInvalidBoundary = errors.New("compact: invalid boundary")
+
 	// ErrNoSavings reports a compaction that would not make the history
 	// smaller, so it was not run.
 	ErrNoSavings = errors.New("compact: compaction would not save tokens")
