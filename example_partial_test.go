@@ -9,9 +9,9 @@ import (
 	"github.com/contextkit/compact"
 )
 
-// conversation is a coding session of three requests, each answered after
+// partialConversation is a coding session of three requests, each answered after
 // a command with a long output.
-func conversation() []compact.Message {
+func partialConversation() []compact.Message {
 	msgs := []compact.Message{{Role: compact.RoleSystem, Content: "You are a coding agent."}}
 	for i, req := range []string{"Make the tests pass.", "Now speed up the parser.", "Add a changelog entry."} {
 		id := fmt.Sprintf("call_%d", i)
@@ -60,7 +60,7 @@ func ExampleParseCompressArgs() {
 // rest into one summary.
 func ExampleCompressHere() {
 	ctx := context.Background()
-	msgs := conversation()
+	msgs := partialConversation()
 	engine := newExampleCompressor()
 
 	var res *compact.Result
@@ -90,7 +90,7 @@ func ExampleCompressHere() {
 // SplitExchanges shows what "/compress here N" would keep, without
 // compacting anything.
 func ExampleSplitExchanges() {
-	head, tail, err := compact.SplitExchanges(conversation(), 2)
+	head, tail, err := compact.SplitExchanges(partialConversation(), 2)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -105,7 +105,7 @@ func ExampleSplitExchanges() {
 // SplitAt moves a boundary a person picked off a tool result, back to the
 // call it answers.
 func ExampleSplitAt() {
-	head, tail, err := compact.SplitAt(conversation(), 7) // a tool result
+	head, tail, err := compact.SplitAt(partialConversation(), 7) // a tool result
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -118,7 +118,7 @@ func ExampleSplitAt() {
 // "Summarize up to here" on the second request keeps it and everything
 // after it.
 func ExampleCompressBefore() {
-	msgs := conversation()
+	msgs := partialConversation()
 	res, err := compact.CompressBefore(context.Background(), newExampleCompressor(), msgs, 5)
 	if err != nil {
 		fmt.Println(err)
@@ -134,7 +134,7 @@ func ExampleCompressBefore() {
 // "Summarize from here" keeps the first exchange, folds the rest, and
 // brings the latest request back verbatim after the summary.
 func ExampleCompressFrom() {
-	msgs := conversation()
+	msgs := partialConversation()
 	res, err := compact.CompressFrom(context.Background(), newExampleCompressor(), msgs, 4)
 	if err != nil {
 		fmt.Println(err)
@@ -153,7 +153,7 @@ func ExampleCompressFrom() {
 // first exchange's answer and the third request could take neither role,
 // so the range grows back by that answer, as Result.SummarizedFrom says.
 func ExampleCompressor_CompressRange() {
-	msgs := conversation()
+	msgs := partialConversation()
 	res, err := newExampleCompressor().CompressRange(context.Background(), msgs, 5, 9, compact.Force())
 	if err != nil {
 		fmt.Println(err)
