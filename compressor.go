@@ -138,6 +138,8 @@ type config struct {
 	strikeLimit    int
 	repair         bool
 	summaryTimeout time.Duration
+	prune          bool          // prune before summarising (WithPruning)
+	pruneOpts      []PruneOption // the host's pruning options
 }
 
 // Option configures a Compressor.
@@ -162,6 +164,7 @@ func New(opts ...Option) *Compressor {
 		now:           time.Now,
 		backoff:       DefaultBackoff,
 		strikeLimit:   DefaultStrikeLimit,
+		prune:         true,
 	}
 	for _, opt := range opts {
 		if opt != nil {

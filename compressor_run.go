@@ -42,6 +42,12 @@ type Result struct {
 	// Repairs lists the changes made to a broken input (see WithRepair).
 	Repairs []Repair
 
+	// Pruned lists the messages pruning changed (see WithPruning), by
+	// their index in the input, each with what was done and what it saved:
+	// on a compaction that pruning alone achieved (SummaryIndex -1), every
+	// change; otherwise the results the pressure pass demoted in the tail.
+	Pruned []PruneChange
+
 	Duration time.Duration
 }
 
@@ -107,13 +113,23 @@ func (c *Compressor) Compress(ctx context.Context, msgs []Message, opts ...Compr
 	}
 
 	p := c.plan(work, th, o.Incoming)
-	if !p.hasContent() {
-		return nil, ErrNothingToCompress
-	}
 	before := CountMessages(c.cfg.counter, work)
 	if o.Incoming != nil {
 		before += c.cfg.counter.CountMessage(*o.Incoming)
 	}
+	// The cheap tier first: when pruning alone is enough, no summarizer runs.
+	if pr := c.prune(work, p, th); pr.Committed &&
+		(!p.hasContent() || (!o.Force && pr.TokensAfter+before-pr.TokensBefore < th.threshold)) {
+		res, err := c.pruneOnly(log, len(msgs), pr, o.Incoming, before, th.threshold)
+		if res != nil {
+			res.Repairs, res.Duration = repairs, c.cfg.now().Sub(start)
+		}
+		return res, err
+	}
+	if !p.hasContent() {
+		return nil, ErrNothingToCompress
+	}
+	pruned := c.pruneTail(&p, th)
 
 	prev, turns := p.split()
 	chosen, dropped := chooseCarried(append(prev.carried, carriedCandidates(p)...), th.carry, c.cfg.counter)
@@ -150,7 +166,7 @@ func (c *Compressor) Compress(ctx context.Context, msgs []Message, opts ...Compr
 		SummarizedFrom: p.headEnd, SummarizedTo: p.cut - 1, SummaryIndex: summaryAt,
 		Summary: body, Carried: len(chosen), Lifted: p.lift,
 		Summarizer: name, Fallback: fallback != "", FallbackReason: fallback,
-		Repairs: repairs, Duration: c.cfg.now().Sub(start),
+		Repairs: repairs, Pruned: pruned, Duration: c.cfg.now().Sub(start),
 	}
 	log.Info("compaction done", "messages_before", len(msgs), "messages_after", len(out),
 		"tokens_before", before, "tokens_after", after, "summarizer", name, "fallback", res.Fallback)
