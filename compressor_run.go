@@ -32,7 +32,8 @@ type Result struct {
 	// summary; -1 otherwise.
 	Lifted int
 
-	// Summarizer names the summarizer whose summary was used.
+	// Summarizer names the summarizer whose summary was used; "" when
+	// pruning alone was enough.
 	Summarizer string
 	// Fallback is set when the configured summarizer failed (or was backing
 	// off) and the fallback summary was used; FallbackReason says why.
@@ -72,8 +73,13 @@ func (e *BackoffError) Unwrap() error { return ErrBackoff }
 // threshold is not required: Compress compacts whatever it is given unless
 // automatic compaction is paused or backing off (Force bypasses both).
 //
+// It prunes first (see WithPruning): when pruning old tool output brings
+// the history under the threshold, and the compaction is not forced, the
+// pruned history is the result and no summarizer is called.
+//
 // Errors: the input's first problem (wrapping ErrInvalidHistory) unless
-// WithRepair is set; ErrNothingToCompress when everything is protected;
+// WithRepair is set; ErrNothingToCompress when everything is protected and
+// pruning finds nothing to reclaim;
 // ErrPaused; a *BackoffError; ErrSummarizer (wrapping the summarizer's own
 // error, and ErrSummarizerAuth or ErrSummarizerQuota when those are the
 // cause); ErrNoSavings when the result would not be smaller. The caller's

@@ -3,6 +3,7 @@ package compact
 import (
 	"encoding/json"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -40,11 +41,9 @@ func (p *pruner) describe(i int) string {
 		return "tool call " + clipRunes(singleLine(m.ToolCallID), keyValueChars)
 	}
 	rule := p.rules[u.name]
-	var args map[string]any
-	if rule.Describe != nil || len(u.args) > 0 {
-		_ = json.Unmarshal([]byte(u.args), &args) // nil unless a JSON object
-	}
 	if rule.Describe != nil {
+		var args map[string]any
+		_ = json.Unmarshal([]byte(u.args), &args) // nil unless a JSON object
 		if d := singleLine(rule.Describe(args, Text(m))); d != "" {
 			return clipRunes(d, describeChars)
 		}
@@ -57,18 +56,27 @@ func (p *pruner) describe(i int) string {
 	if len(rule.KeyArgs) > 0 {
 		keys = rule.KeyArgs
 	}
+	// Only the quoted values are decoded: the rest may be a whole file.
+	var raw map[string]json.RawMessage
+	_ = json.Unmarshal([]byte(u.args), &raw)
 	var parts []string
 	for _, k := range keys {
 		if len(parts) == maxKeyArgs {
 			break
 		}
-		if s := argValue(args[k]); s != "" {
-			parts = append(parts, k+": "+clipRunes(s, keyValueChars))
+		var v any
+		if r, ok := raw[k]; ok && json.Unmarshal(r, &v) == nil {
+			if s := argValue(v); s != "" {
+				parts = append(parts, k+": "+clipRunes(s, keyValueChars))
+			}
 		}
 	}
 	detail := strings.Join(parts, ", ")
-	if a := singleLine(u.args); detail == "" && a != "{}" {
-		detail = clipRunes(a, keyValueChars) // no key argument: the arguments themselves
+	if detail == "" {
+		// No key argument: the arguments themselves.
+		if a := singleLine(clipRunes(u.args, 4*keyValueChars)); a != "{}" {
+			detail = clipRunes(a, keyValueChars)
+		}
 	}
 	if detail == "" {
 		return name
@@ -111,20 +119,22 @@ func clipRunes(s string, n int) string {
 	return s[:runeOffset(s, n-3)] + "..."
 }
 
-// exitStatusRE finds the exit status a command's output reports: "exit
-// status 1", "exit code: 1", "Exit code 1", "exited with code 1",
-// "returncode=1", `"exit_code": 1`, "[exit 1]", and SWE-agent's
-// "PROCESS-DONE:1:PROCESS-DONE".
-var exitStatusRE = regexp.MustCompile(`(?i)(?:\bexit(?:ed with)?[ _-]?(?:status|code)|\breturn[ _-]?code)["']?\s*[:=]?\s*(-?\d{1,4})\b|\[exit (-?\d{1,4})\]|PROCESS-DONE:(-?\d{1,4}):PROCESS-DONE`)
+// exitStatusAt matches, at the start of lower-cased text, a statement of
+// the exit status a command's output reports: "exit status 1", "exit
+// code: 1", "exited with code 1", "returncode=1", `"exit_code": 1`,
+// "[exit 1]", and SWE-agent's "PROCESS-DONE:1:PROCESS-DONE".
+var exitStatusAt = regexp.MustCompile(`^(?:exit(?:ed with)?[ _-]?(?:status|code)|return[ _-]?code)["']?\s*[:=]?\s*(-?\d{1,4})\b|^\[exit (-?\d{1,4})\]|^process-done:(-?\d{1,4}):process-done`)
 
-// Where exitStatusOf looks: the status is printed last (or first, in a JSON
-// envelope), and text further in may quote one that is not this command's.
+// Where exitStatusOf looks: the status is printed last (or first, in a
+// JSON envelope), and text further in may quote one that is not this
+// command's.
 const (
 	statusHead = 256
 	statusTail = 512
 )
 
-// exitStatusOf returns the exit status out reports, or "".
+// exitStatusOf returns the exit status out reports, or "": the last one
+// stated near its end, or else the first one stated near its start.
 func exitStatusOf(out string) string {
 	if len(out) <= statusHead+statusTail {
 		return lastExitStatus(out)
@@ -132,27 +142,62 @@ func exitStatusOf(out string) string {
 	if s := lastExitStatus(out[len(out)-statusTail:]); s != "" {
 		return s
 	}
-	if m := exitStatusRE.FindStringSubmatch(out[:statusHead]); m != nil {
-		return firstSubmatch(m)
+	if all := exitStatuses(out[:statusHead]); len(all) > 0 {
+		return all[0]
 	}
 	return ""
 }
 
 func lastExitStatus(s string) string {
-	all := exitStatusRE.FindAllStringSubmatch(s, -1)
-	if len(all) == 0 {
-		return ""
-	}
-	return firstSubmatch(all[len(all)-1])
-}
-
-func firstSubmatch(m []string) string {
-	for _, g := range m[1:] {
-		if g != "" {
-			return g
-		}
+	if all := exitStatuses(s); len(all) > 0 {
+		return all[len(all)-1]
 	}
 	return ""
+}
+
+// maxStatusLen bounds a statement of an exit status, in bytes.
+const maxStatusLen = 48
+
+// exitStatuses returns the statuses s states, in order. The anchored
+// pattern is tried only where one of its keywords starts a word, which
+// keeps the scan linear and cheap.
+func exitStatuses(s string) []string {
+	low := strings.ToLower(s)
+	var at []int
+	for _, kw := range [...]string{"exit", "return", "process-done:"} {
+		for i := 0; ; {
+			j := strings.Index(low[i:], kw)
+			if j < 0 {
+				break
+			}
+			j += i
+			if j > 0 && low[j-1] == '[' {
+				at = append(at, j-1) // "[exit 1]"
+			}
+			if j == 0 || !isWordByte(low[j-1]) {
+				at = append(at, j)
+			}
+			i = j + len(kw)
+		}
+	}
+	sort.Ints(at)
+	var out []string
+	end := 0
+	for _, i := range at {
+		if i < end {
+			continue
+		}
+		if m := exitStatusAt.FindStringSubmatch(low[i:min(i+maxStatusLen, len(low))]); m != nil {
+			for _, g := range m[1:] {
+				if g != "" {
+					out = append(out, g)
+					break
+				}
+			}
+			end = i + len(m[0])
+		}
+	}
+	return out
 }
 
 // resultSize says how big out is: "312 lines, 14213 bytes".

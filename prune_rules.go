@@ -38,7 +38,7 @@ func (p *pruner) set(i int, m Message, kind PruneKind, id, tool, note string) bo
 // results deduplicates and masks old tool results, newest first, so that a
 // back-reference always names a result that stays in the history verbatim.
 func (p *pruner) results() {
-	stays := make(map[string]int) // content key -> index of a result that stays
+	stays := make(map[dedupKey]int) // content -> index of a result that stays
 	for i := len(p.msgs) - 1; i >= 0; i-- {
 		m := p.msgs[i]
 		if m.Role != RoleTool || p.repl[i] != nil || IsPruned(m) {
@@ -67,14 +67,18 @@ func (p *pruner) results() {
 	}
 }
 
-// contentKey is a tool result's exact content, for deduplication: its
+// dedupKey is a tool result's exact content, for deduplication: its
 // Content, or every field of every part.
-func contentKey(m Message) string {
+type dedupKey struct {
+	parts bool
+	s     string
+}
+
+func contentKey(m Message) dedupKey {
 	if len(m.MultiContent) == 0 {
-		return "s" + m.Content
+		return dedupKey{s: m.Content}
 	}
 	var b strings.Builder
-	b.WriteByte('p')
 	for _, pt := range m.MultiContent {
 		b.WriteString(string(pt.Type))
 		b.WriteByte(0)
@@ -87,7 +91,7 @@ func contentKey(m Message) string {
 		}
 		b.WriteByte(0)
 	}
-	return b.String()
+	return dedupKey{parts: true, s: b.String()}
 }
 
 // pressure demotes the largest tool results of a tail over its budget,

@@ -133,6 +133,6 @@ func (v *pruneView) keepsResult(i int) bool {
 
 // maskable reports whether tool result i may be masked or deduplicated.
 func (v *pruneView) maskable(i int) bool {
-	return v.msgs[i].Role == RoleTool && v.prunable(i) && !v.recent(v.useOf[i]) &&
-		!v.keepsResult(i)
+	return v.msgs[i].Role == RoleTool && v.counts[i] >= minPruneSaving && v.prunable(i) &&
+		!v.recent(v.useOf[i]) && !v.keepsResult(i)
 }
