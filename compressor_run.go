@@ -175,7 +175,8 @@ func (c *Compressor) Compress(ctx context.Context, msgs []Message, opts ...Compr
 		Repairs: repairs, Pruned: pruned, Duration: c.cfg.now().Sub(start),
 	}
 	log.Info("compaction done", "messages_before", len(msgs), "messages_after", len(out),
-		"tokens_before", before, "tokens_after", after, "summarizer", name, "fallback", res.Fallback)
+		"tokens_before", before, "tokens_after", after, "summarizer", name, "fallback", res.Fallback,
+		"pruned", len(pruned))
 	return res, nil
 }
 

@@ -188,8 +188,10 @@ func newPruneConfig(opts []PruneOption) pruneConfig {
 // on reports whether the rule of kind k may run.
 func (c pruneConfig) on(k PruneKind) bool { return c.kinds == nil || c.kinds[k] }
 
-// PruneKeepToolUses sets how many of the most recent tool uses are kept
-// whole: their results are not masked and their arguments not shortened.
+// PruneKeepToolUses sets how many of the most recent tool uses (calls, in
+// the order the assistant made them) are kept whole: their results are not
+// masked, deduplicated or stripped of images, and their arguments are not
+// shortened. Only the pressure pass may still demote one inside the tail.
 // The default is DefaultPruneKeepToolUses; negative values are ignored.
 func PruneKeepToolUses(n int) PruneOption {
 	return func(c *pruneConfig) {

@@ -134,6 +134,9 @@ func TestExitStatus(t *testing.T) {
 		{"first exit code 1 then\nexit code 0", "0"},
 		{long + "exit code 9 mentioned far from either end" + long, ""},
 		{"no status here", ""},
+		{"nonexit code 1", ""},
+		{"EXIT STATUS 4", "4"},
+		{"[exit 6] [exit 7]", "7"},
 		{"exit codes are documented", ""},
 	}
 	for _, tt := range tests {
