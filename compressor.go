@@ -106,6 +106,7 @@ type Compressor struct {
 type state struct {
 	lastPrompt   int
 	compressions int
+	prunes       int // compactions pruning alone achieved (among compressions)
 	strikes      int
 	checkNext    bool // judge the last compaction on the next usage report
 	paused       bool
@@ -113,6 +114,7 @@ type state struct {
 	failures     int
 	backoffUntil time.Time
 	lastError    string
+	handoff      handoffState
 }
 
 // config is the Compressor's settings, fixed by New's options.
@@ -140,6 +142,7 @@ type config struct {
 	summaryTimeout time.Duration
 	prune          bool          // prune before summarising (WithPruning)
 	pruneOpts      []PruneOption // the host's pruning options
+	handoff        HandoffPolicy
 }
 
 // Option configures a Compressor.
@@ -501,6 +504,7 @@ func (c *Compressor) Status() Status {
 	if c.backingOffLocked() {
 		s.BackoffUntil = c.st.backoffUntil
 	}
+	c.handoffStatusLocked(&s)
 	return s
 }
 

@@ -77,7 +77,8 @@ func (c *Compressor) pruneTail(p *plan, th thresholds) []PruneChange {
 
 // pruneOnly finishes a compaction that pruning alone achieved: the pruned
 // history, then the incoming message. in is the caller's message count and
-// before the tokens it held (incoming included).
+// before the tokens it held (incoming included). It counts as a compaction
+// in Status, but not toward a handoff (see WithHandoff), and writes none.
 func (c *Compressor) pruneOnly(log *slog.Logger, in int, pr *PruneResult, incoming *Message, before, threshold int) (*Result, error) {
 	out := pr.Messages
 	if incoming != nil {
@@ -88,6 +89,9 @@ func (c *Compressor) pruneOnly(log *slog.Logger, in int, pr *PruneResult, incomi
 	}
 	after := CountMessages(c.cfg.counter, out)
 	c.record(after, threshold)
+	c.mu.Lock()
+	c.st.prunes++
+	c.mu.Unlock()
 	log.Info("compaction done", "messages_before", in, "messages_after", len(out),
 		"tokens_before", before, "tokens_after", after, "pruned", len(pr.Changes), "summarizer", "")
 	return &Result{

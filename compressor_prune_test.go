@@ -170,3 +170,24 @@ func TestCompressPruningKeepsTheIncomingMessageLast(t *testing.T) {
 	assert.Equal(t, incoming, res.Messages[len(res.Messages)-1])
 	assert.Equal(t, CountMessages(byteCounter{}, res.Messages), res.TokensAfter)
 }
+
+// A compaction that pruning alone achieved writes no handoff packet and
+// does not count toward one: it wrote no summary.
+func TestPruneOnlyCompactionsDoNotCountTowardAHandoff(t *testing.T) {
+	c := newHandoffCompressor(HandoffPolicy{Enabled: true, Root: t.TempDir(), AfterCompactions: 2},
+		WithPruning(PruneClearAtLeast(0)))
+	res, err := c.Compress(context.Background(), agentRun(12))
+	require.NoError(t, err)
+	require.Equal(t, -1, res.SummaryIndex, "pruning alone")
+	assert.Nil(t, res.Handoff)
+
+	res, err = c.Compress(context.Background(), chattyRun(10))
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, res.SummaryIndex, 0)
+	assert.Nil(t, res.Handoff, "the first summarised compaction")
+	assert.Equal(t, 2, c.Status().Compressions)
+
+	res, err = c.Compress(context.Background(), chattyRun(10))
+	require.NoError(t, err)
+	assert.NotNil(t, res.Handoff, "the second summarised compaction")
+}

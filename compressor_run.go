@@ -49,6 +49,12 @@ type Result struct {
 	// change; otherwise the results the pressure pass demoted in the tail.
 	Pruned []PruneChange
 
+	// Handoff reports the packet an automatic handoff wrote after this
+	// compaction (see WithHandoff); nil when there was none. Messages is the
+	// ordinary compaction either way: in fresh-session mode the host
+	// chooses between it and Handoff.Continuation.
+	Handoff *Handoff
+
 	Duration time.Duration
 }
 
@@ -174,6 +180,7 @@ func (c *Compressor) Compress(ctx context.Context, msgs []Message, opts ...Compr
 		Summarizer: name, Fallback: fallback != "", FallbackReason: fallback,
 		Repairs: repairs, Pruned: pruned, Duration: c.cfg.now().Sub(start),
 	}
+	res.Handoff = c.maybeHandoff(ctx, log, work, o, res)
 	log.Info("compaction done", "messages_before", len(msgs), "messages_after", len(out),
 		"tokens_before", before, "tokens_after", after, "summarizer", name, "fallback", res.Fallback,
 		"pruned", len(pruned))

@@ -67,6 +67,19 @@
 // per message, so counting a history that grew by one message costs one
 // message. EstimateCounter is the zero-cost approximation.
 //
+// # Handoffs
+//
+// Each compaction loses a little, and after a few a fresh context often
+// does better than another summary of a summary. WithHandoff (off by
+// default) writes a redacted, size-bounded Markdown packet (see
+// BuildHandoffPacket) once a conversation has been compacted a given number
+// of times, a bounded number of times per conversation: beside the ordinary
+// compaction for the host to offer the user (HandoffPromptUser), or as the
+// whole context of a continuation (HandoffFreshSession). WriteHandoffPacket
+// never writes outside the root the host names and never overwrites; a
+// failed handoff leaves the ordinary compaction. ManualHandoffPacket serves
+// a host's "/handoff-packet [note]".
+//
 // # Other engines
 //
 // ContextEngine is the interface a host programs against; the Compressor

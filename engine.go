@@ -94,6 +94,9 @@ type Status struct {
 	PauseReason      string
 	BackoffUntil     time.Time // automatic summarizer calls wait until then; zero when not backing off
 	LastError        string    // the last summarizer failure, if any
+	Handoffs         int       // automatic handoffs done (see HandoffPolicy)
+	HandoffsLeft     int       // automatic handoffs the policy still allows; 0 when handoffs are off
+	HandoffReason    string    // why compaction goes on without a handoff: quota spent, or the last failure
 }
 
 // CompressOptions are the per-call settings of a compaction. Engines read
@@ -109,6 +112,12 @@ type CompressOptions struct {
 	// SessionID names the conversation being compacted, for logs and
 	// handoff packets. Engines never change it.
 	SessionID string
+	// ParentSessionID names the conversation this one continues from, if
+	// any, for handoff packets.
+	ParentSessionID string
+	// OpenTasks are the tasks the host tracks as not done yet, for handoff
+	// packets.
+	OpenTasks []string
 }
 
 // CompressOption sets a per-call compaction option.
@@ -139,6 +148,19 @@ func WithIncoming(m Message) CompressOption {
 // its id this way; the engine uses it in logs and handoff packets only.
 func WithSessionID(id string) CompressOption {
 	return func(o *CompressOptions) { o.SessionID = id }
+}
+
+// WithParentSessionID names the conversation this one continues from (a
+// continuation names the session it was handed off from). Handoff packets
+// record it.
+func WithParentSessionID(id string) CompressOption {
+	return func(o *CompressOptions) { o.ParentSessionID = id }
+}
+
+// WithOpenTasks passes the tasks the host tracks as not done yet, so that a
+// handoff packet lists them.
+func WithOpenTasks(tasks []string) CompressOption {
+	return func(o *CompressOptions) { o.OpenTasks = append([]string(nil), tasks...) }
 }
 
 // ApplyCompressOptions resolves opts into a CompressOptions value. Engines

@@ -19,9 +19,9 @@ func toolResult(id, output string) compact.Message {
 	return compact.Message{Role: compact.RoleTool, ToolCallID: id, Content: output}
 }
 
-// An ExtractiveSummarizer needs no model: it lifts the task, the files, the
-// commands with their exit status, the errors and the decisions out of the
-// turns themselves.
+// An ExtractiveSummarizer needs no model: it lifts the task, the commands
+// with their exit status, the decisions, the files, and the errors out of
+// the turns themselves, under the headings a model-written summary uses.
 func ExampleExtractiveSummarizer() {
 	turns := []compact.Message{
 		{Role: compact.RoleUser, Content: "ParseDuration rejects \"1h 30m\"; make it accept spaces."},
@@ -43,33 +43,31 @@ func ExampleExtractiveSummarizer() {
 	}
 	fmt.Println(summary)
 	// Output:
-	// ## Current task
+	// ## Task
 	// > ParseDuration rejects "1h 30m"; make it accept spaces.
 	//
-	// ## Files modified
-	// - internal/timeutil/duration.go
-	//
-	// ## Files referenced
-	// - duration_test.go
-	//
-	// ## Commands run
+	// ## Completed actions
 	// - go test ./internal/timeutil/... → exit 1
 	//
-	// ## Errors seen
-	// - --- FAIL: TestParseDuration/blank (0.00s)
-	// - duration_test.go:31: want ErrEmpty
+	// ## Current state
+	// > Blank input now fails the wrong way; checking it after trimming next.
 	//
 	// ## Decisions
 	// - The root cause is that time.ParseDuration stops at the space.
 	// - I'll strip spaces first.
 	//
-	// ## Current state
-	// > Blank input now fails the wrong way; checking it after trimming next.
+	// ## Relevant files
+	// - internal/timeutil/duration.go (modified)
+	// - duration_test.go (referenced)
+	//
+	// ## Errors
+	// - --- FAIL: TestParseDuration/blank (0.00s)
+	// - duration_test.go:31: want ErrEmpty
 }
 
 // A later compaction passes the previous summary back: its lists are merged
 // with the new turns' (older entries first, repeats once), and its task
-// becomes an earlier request. Options cap the lists.
+// joins the goal. Options cap the lists; the focus outranks recency.
 func ExampleNewExtractiveSummarizer() {
 	s := compact.NewExtractiveSummarizer(
 		compact.WithExtractiveLimits(compact.ExtractiveLimits{Commands: 2, Decisions: -1}),
@@ -92,16 +90,16 @@ func ExampleNewExtractiveSummarizer() {
 	// Output:
 	// Focus: lexer
 	//
-	// ## Current task
+	// ## Task
 	// > Now the lexer.
 	//
-	// ## Earlier requests
+	// ## Goal
 	// - Build the parser.
 	//
-	// ## Commands run
+	// ## Completed actions
 	// - make lexer → exit 2
 	// - make docs
 	//
-	// ## Errors seen
+	// ## Errors
 	// - Error: lexer.go: unexpected EOF
 }

@@ -8,47 +8,51 @@ import (
 
 // ExtractiveSummarizer is the Summarizer that needs no model: it writes a
 // Markdown summary of facts lifted from the turns themselves, the ones a
-// successor would otherwise have to re-discover:
+// successor would otherwise have to re-discover, under the headings
+// DefaultSummaryInstructions asks a model for where one applies:
 //
-//   - Focus: the focus topic, when the request names one.
-//   - Current task: the latest real user message, quoted (head and tail
-//     when long); Earlier requests lists the user's earlier messages.
+//   - Focus: the focus topic, on the first line, when the request names one.
+//   - Task: the latest real user message, quoted (head and tail when long).
+//   - Goal: the user's earlier messages.
 //   - Earlier summary: a previous summary this type did not write, quoted.
-//   - Files modified, Files read, Files referenced: paths from tool-call
-//     arguments (path, file, file_path, target_file... and paths inside
-//     commands), grouped by what the tool or command verb did to them, then
-//     paths named in prose or located in tool output (file.go:12).
-//   - Commands run: shell commands in order, each with the exit status its
-//     output shows (→ exit 1, → FAIL, → Traceback, → error).
-//   - Tool calls: other calls, as name(arguments), with their status.
-//   - Errors seen: error lines from tool output and pasted by the user
-//     (compiler and test failures, panics, a traceback's last line).
+//   - Completed actions: shell commands and other tool calls, in order,
+//     each with the outcome its output shows (→ exit 1, → FAIL,
+//     → Traceback, → error); other calls are written name(arguments).
+//   - Current state: the assistant's last visible text, quoted.
 //   - Decisions: the assistant's sentences that state one ("the fix is",
 //     "because", "instead", "I'll").
-//   - Current state: the assistant's last visible text, quoted.
-//   - Pending: tool calls that have no result yet.
+//   - Relevant files: paths from tool-call arguments (path, file,
+//     file_path, target_file... and paths inside commands), each tagged
+//     (modified) or (read) by what the tool or command verb did, then
+//     (referenced): other paths in commands, prose, or located in tool
+//     output (file.go:12).
+//   - Errors: error lines from tool output and pasted by the user
+//     (compiler and test failures, panics, a traceback's last line).
+//   - Next steps: tool calls that have no result yet.
 //
 // Empty sections are left out. Every list drops duplicates, is capped (see
 // ExtractiveLimits) and is written oldest first; when a list is over its cap
-// the newest entries are kept, except that entries from turns that mention
-// the focus topic outrank all others. A previous summary in this format is
-// merged list by list, its entries counted older than the new ones; any
-// other previous summary is kept, shortened, under Earlier summary.
+// the newest entries are kept, except that facts outrank paths only
+// mentioned and intentions, and entries from turns that mention the focus
+// topic outrank all others. A previous summary in this format is merged list
+// by list, its entries counted older than the new ones; any other previous
+// summary is kept, shortened, under Earlier summary.
 //
 // The result stays near req.TargetTokens (see Summarize). It is
-// deterministic: the same request gives the same bytes. Everything it writes
-// passes through Redact, and the result is valid UTF-8 whatever the input. The zero value is ready to use; an
-// ExtractiveSummarizer is safe for concurrent use.
+// deterministic: the same request gives the same bytes. Everything it
+// writes passes through Redact, and the result is valid UTF-8 whatever the
+// input. The zero value is ready to use; an ExtractiveSummarizer is safe for
+// concurrent use.
 type ExtractiveSummarizer struct {
 	limits ExtractiveLimits
 	count  func(string) int
 }
 
 // ExtractiveLimits caps what an ExtractiveSummarizer keeps. A zero field
-// takes its default, which grows in proportion to a request's TargetTokens
-// above defaultExtractiveTarget (2000); a negative list cap leaves that list
-// out. The byte limits are upper bounds: a smaller target shortens the
-// quoted fields further (see Summarize).
+// takes its default, which (except ItemChars) grows in proportion to a
+// request's TargetTokens above defaultExtractiveTarget (2000); a negative
+// list cap leaves that list out. The byte limits are upper bounds: a
+// smaller target shortens the quoted fields further (see Summarize).
 type ExtractiveLimits struct {
 	Requests  int // earlier user requests listed (default 8)
 	Files     int // paths per file group (default 25)
@@ -64,9 +68,11 @@ type ExtractiveLimits struct {
 	ItemChars    int // one list entry (default 300)
 }
 
-// defaultExtractiveLimits are sized so that a summary with every list full
-// lands near defaultExtractiveTarget: about 2k tokens of lists and 2k of
-// quoted text.
+// defaultExtractiveLimits bound each list for a summary of
+// defaultExtractiveTarget tokens. Full lists together run past that target
+// on purpose: trimming then takes from the list most over its share, so a
+// history heavy in one kind of fact (many errors, few files) still uses the
+// room. Typical agent transcripts fill a fraction of them.
 var defaultExtractiveLimits = ExtractiveLimits{
 	Requests: 8, Files: 25, Commands: 15, ToolCalls: 12, Errors: 20, Decisions: 10, Pending: 8,
 	TaskChars: 2000, StateChars: 1200, EarlierChars: 4000, ItemChars: 300,
@@ -109,15 +115,19 @@ const (
 	// model-backed compaction asks for.
 	defaultExtractiveTarget = 2000
 
-	// minExtractiveTarget is the smallest target honoured. Below it the
-	// summary keeps its quoted fields at their minimum length
-	// (minBlockChars) rather than dropping the current task.
-	minExtractiveTarget = 512
+	// minExtractiveTarget is the smallest target honoured, the
+	// Compressor's smallest summary target (minSummaryTokens). A smaller
+	// one is raised to it: below it the quoted fields, the task first,
+	// would be cut to nothing.
+	minExtractiveTarget = minSummaryTokens
 
-	// minBlockChars is how short trimming makes a quoted field.
-	minBlockChars = 240
+	// maxBlockFloor and minBlockFloor bound how short trimming makes a
+	// quoted field: an eighth of the target's bytes, within these.
+	maxBlockFloor = 240
+	minBlockFloor = 64
 
-	// maxFocusChars bounds the focus line.
+	// maxFocusChars bounds the focus line; it too is held to an eighth of
+	// a small target's bytes.
 	maxFocusChars = 200
 
 	// bytesPerToken turns a token target into byte budgets for the quoted
@@ -139,7 +149,8 @@ const (
 // list the lowest-ranked entry first (a path only mentioned, an intention,
 // then the rest; pending calls and entries about the focus last), the
 // oldest first within a rank. If it is still over T, the quoted fields are
-// halved in turn, down to minBlockChars. The result exceeds T only by what
+// halved in turn, down to an eighth of T's bytes (64 to 240 bytes). The
+// result exceeds T only by what
 // those minimums hold.
 func (s *ExtractiveSummarizer) Summarize(ctx context.Context, req SummaryRequest) (string, error) {
 	if err := ctx.Err(); err != nil {
@@ -164,7 +175,10 @@ func (s *ExtractiveSummarizer) Summarize(ctx context.Context, req SummaryRequest
 	if out == "" {
 		out = lastResort(d)
 	}
-	return strings.ToValidUTF8(Redact(out), "\uFFFD"), nil
+	// Every text was redacted where it entered the draft, each on its own:
+	// no secret spans two entries, and a pass over the whole could read
+	// one entry's text as running into the next heading.
+	return strings.ToValidUTF8(out, "\uFFFD"), nil
 }
 
 func (s *ExtractiveSummarizer) counter() func(string) int {
@@ -175,9 +189,10 @@ func (s *ExtractiveSummarizer) counter() func(string) int {
 }
 
 // resolvedLimits is s.limits with defaults for its zero fields (and for
-// length limits that are not positive). A default grows in proportion when
-// target is above defaultExtractiveTarget, so a caller who gives the
-// summary more room gets longer lists; a limit set explicitly stays as set.
+// length limits that are not positive). A default other than ItemChars
+// grows in proportion when target is above defaultExtractiveTarget, so a
+// caller who gives the summary more room gets longer lists; a limit set
+// explicitly stays as set.
 func (s *ExtractiveSummarizer) resolvedLimits(target int) ExtractiveLimits {
 	l, d := s.limits, defaultExtractiveLimits
 	scale := max(1, float64(target)/defaultExtractiveTarget)
@@ -193,19 +208,24 @@ func (s *ExtractiveSummarizer) resolvedLimits(target int) ExtractiveLimits {
 		}
 		return v
 	}
+	item := l.ItemChars // a line's length is about reading it, not about room
+	if item <= 0 {
+		item = d.ItemChars
+	}
 	return ExtractiveLimits{
 		Requests: orDefault(l.Requests, d.Requests), Files: orDefault(l.Files, d.Files),
 		Commands: orDefault(l.Commands, d.Commands), ToolCalls: orDefault(l.ToolCalls, d.ToolCalls),
 		Errors: orDefault(l.Errors, d.Errors), Decisions: orDefault(l.Decisions, d.Decisions),
 		Pending:   orDefault(l.Pending, d.Pending),
 		TaskChars: positive(l.TaskChars, d.TaskChars), StateChars: positive(l.StateChars, d.StateChars),
-		EarlierChars: positive(l.EarlierChars, d.EarlierChars), ItemChars: positive(l.ItemChars, d.ItemChars),
+		EarlierChars: positive(l.EarlierChars, d.EarlierChars),
+		ItemChars:    item,
 	}
 }
 
 // lastResort is the summary of turns that held nothing the lists keep.
 func lastResort(d *digest) string {
-	return headingPrefix + headings[secState] + "\n> " + fmt.Sprintf(
+	return headingPrefix + summaryParts[partOf(secState)].heading + "\n> " + fmt.Sprintf(
 		"%d earlier messages (%d from the user, %d from the assistant, %d tool results, %d other) were condensed; none held text this summary keeps.",
 		d.turns, d.roles[0], d.roles[1], d.roles[2], d.roles[3])
 }

@@ -125,7 +125,9 @@ func TestCommandPathsGroups(t *testing.T) {
 		{"sed -i modifies", "sed -i 's/x/y/' a.py", false, []got{{"a.py", fileModified}}},
 		{"redirect modifies", "echo hi > out/log.txt", false, []got{{"out/log.txt", fileModified}, {"out/log.txt", fileReferenced}}},
 		{"stderr redirect is no target", "go test ./... 2>&1 | tee build.log", false, nil}, // .log needs a directory
-		{"cd is left out", "cd /repo/app && python run.py", false, []got{{"run.py", fileReferenced}}},
+		{"cd resolves what follows", "cd /repo/app && python run.py && cat ../b.go /abs/c.go", false,
+			[]got{{"/repo/app/run.py", fileReferenced}, {"/repo/b.go", fileRead}, {"/abs/c.go", fileRead}}},
+		{"a relative cd stops resolving", "cd /repo && cd sub && cat a.go", false, []got{{"a.go", fileRead}}},
 		{"rm", "rm -f /tmp/x.py", false, []got{{"/tmp/x.py", fileModified}}},
 		{"git checkout", "git checkout -- a.go", false, []got{{"a.go", fileModified}}},
 		{"env prefix", "FOO=1 sudo cat b.txt", false, []got{{"b.txt", fileRead}}},
@@ -190,5 +192,23 @@ func TestFileGroupOf(t *testing.T) {
 			_ = json.Unmarshal([]byte(tt.args), &args)
 			assert.Equal(t, tt.want, fileGroupOf(tt.name, args))
 		})
+	}
+}
+
+func TestContainsFold(t *testing.T) {
+	tests := []struct {
+		s, lower string
+		want     bool
+	}{
+		{"Fix the DATABASE migration", "database", true},
+		{"make migrate-Database", "database", true},
+		{"data base", "database", false},
+		{"", "x", false},
+		{"ends with dAtA", "data", true},
+		{"Ärger mit ÄPFELN", "äpfeln", true},
+		{"apfel", "äpfel", false},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, containsFold(tt.s, tt.lower), "%q in %q", tt.lower, tt.s)
 	}
 }

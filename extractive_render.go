@@ -3,56 +3,10 @@ package compact
 import (
 	"sort"
 	"strings"
-	"unicode/utf8"
 )
 
-// This file turns a digest into the extractive summary's Markdown: the
-// sections in a fixed order, lists capped and shortened, and the whole
-// fitted to a token target.
-
-// The summary's sections, in the order they are written.
-const (
-	secTask = iota
-	secEarlier
-	secRequests
-	secModified
-	secRead
-	secReferenced
-	secCommands
-	secCalls
-	secErrors
-	secDecisions
-	secState
-	secPending
-	numSections
-)
-
-// headingPrefix opens a section heading; focusPrefix opens the focus line.
-const (
-	headingPrefix = "## "
-	focusPrefix   = "Focus: "
-)
-
-// headings are the section titles. They are what mergePrevious recognises
-// in a previous summary, so renaming one makes summaries written before the
-// change read as foreign (kept verbatim, not merged).
-var headings = [numSections]string{
-	secTask:       "Current task",
-	secEarlier:    "Earlier summary",
-	secRequests:   "Earlier requests",
-	secModified:   "Files modified",
-	secRead:       "Files read",
-	secReferenced: "Files referenced",
-	secCommands:   "Commands run",
-	secCalls:      "Tool calls",
-	secErrors:     "Errors seen",
-	secDecisions:  "Decisions",
-	secState:      "Current state",
-	secPending:    "Pending",
-}
-
-// isBlock reports the sections written as one quoted text, not a list.
-func isBlock(sec int) bool { return sec == secTask || sec == secEarlier || sec == secState }
+// This file turns a digest into the extractive summary's Markdown: lists
+// capped and shortened, and the whole fitted to a token target.
 
 // Shares of the target, in percent, that hold each quoted field before any
 // list entry is dropped.
@@ -78,9 +32,6 @@ var listWeights = [numSections]int{
 	secPending:    10,
 }
 
-// shortenMark replaces what shorten cuts from the middle of a text.
-const shortenMark = " […] "
-
 type draftItem struct {
 	text      string
 	seq, rank int
@@ -90,6 +41,7 @@ type draftItem struct {
 // draft is a summary being fitted: quoted fields with their current
 // length limits, and list entries that trimming may drop.
 type draft struct {
+	floor  int // how short trimming makes a quoted field, in bytes
 	focus  string
 	blocks [numSections]string
 	limit  [numSections]int
@@ -98,11 +50,13 @@ type draft struct {
 
 func newDraft(d *digest, focus string, lim ExtractiveLimits, target int) *draft {
 	dr := &draft{}
-	if focus != "" {
-		dr.focus = shorten(Redact(oneLine(redactWindows(focus, maxFocusChars))), maxFocusChars)
-	}
 	budget := target * bytesPerToken
-	share := func(limit, pct int) int { return max(minBlockChars, min(limit, budget*pct/100)) }
+	dr.floor = min(max(budget/8, minBlockFloor), maxBlockFloor)
+	if focus != "" {
+		n := min(maxFocusChars, max(budget/8, minBlockFloor))
+		dr.focus = shorten(Redact(oneLine(redactWindows(focus, n))), n)
+	}
+	share := func(limit, pct int) int { return max(dr.floor, min(limit, budget*pct/100)) }
 
 	asks := &d.asks
 	var newest entry
@@ -149,7 +103,8 @@ func newDraft(d *digest, focus string, lim ExtractiveLimits, target int) *draft 
 	}
 	for _, l := range lists {
 		for _, e := range keepWritten(l.e.list, l.cap, lim.ItemChars) {
-			dr.items[l.sec] = append(dr.items[l.sec], draftItem{text: e.raw, seq: e.seq, rank: e.rank})
+			text := entryPrefix[l.sec] + e.raw + entrySuffix[l.sec]
+			dr.items[l.sec] = append(dr.items[l.sec], draftItem{text: text, seq: e.seq, rank: e.rank})
 		}
 	}
 	return dr
@@ -197,114 +152,6 @@ func keepWritten(list []entry, n, bytes int) []entry {
 	return keep(out.list, n)
 }
 
-// itemText is how a list entry is written: redacted, on one line (line
-// breaks shown as ⏎), and shortened to n bytes.
-func itemText(raw string, n int) string {
-	return shorten(Redact(oneLine(redactWindows(raw, n))), n)
-}
-
-// redactMargin is how far past what shortening keeps redaction looks, so a
-// secret that starts in the kept part and runs past it is still matched
-// whole. Keys and tokens are far shorter; private key blocks, which are
-// not, are handled by cutUnclosedKey.
-const redactMargin = 1024
-
-// redactWindows prepares s for shorten(·, keep) without redacting all of a
-// huge text: when s is far longer than keep it returns its first and last
-// keep+redactMargin bytes, each redacted, joined by shortenMark; shorten
-// then takes its head and tail from those windows. Shorter texts are
-// redacted whole.
-func redactWindows(s string, keep int) string {
-	w := keep + redactMargin
-	if len(s) <= 2*w+len(shortenMark) {
-		return Redact(s)
-	}
-	head := cutUnclosedKey(Redact(runeHead(s, w)), true)
-	tail := cutUnclosedKey(Redact(runeTail(s, w)), false)
-	return head + shortenMark + tail
-}
-
-// cutUnclosedKey redacts a key block that a window cut in two, which
-// Redact cannot match: in a head window, from an unclosed BEGIN line to
-// the end; in a tail window, from the start to an END line with no BEGIN.
-func cutUnclosedKey(s string, head bool) string {
-	const begin, end = "-----BEGIN ", "-----END "
-	if head {
-		if i := strings.LastIndex(s, begin); i >= 0 && !strings.Contains(s[i:], end) {
-			return s[:i] + Redacted
-		}
-		return s
-	}
-	if i := strings.Index(s, end); i >= 0 && !strings.Contains(s[:i], begin) {
-		rest := s[i+len(end):]
-		if k := strings.Index(rest, "-----"); k >= 0 {
-			return Redacted + rest[k+len("-----"):]
-		}
-		return Redacted
-	}
-	return s
-}
-
-// oneLine joins the non-blank lines of s, trimmed, with " ⏎ ".
-func oneLine(s string) string {
-	if !strings.ContainsAny(s, "\r\n\t") {
-		return strings.TrimSpace(s)
-	}
-	var parts []string
-	for _, l := range strings.Split(s, "\n") {
-		if l = strings.TrimSpace(strings.ReplaceAll(l, "\t", " ")); l != "" {
-			parts = append(parts, l)
-		}
-	}
-	return strings.Join(parts, " ⏎ ")
-}
-
-// normalizeBlock trims a quoted field and drops carriage returns.
-func normalizeBlock(s string) string {
-	return strings.TrimSpace(strings.ReplaceAll(s, "\r", ""))
-}
-
-// shorten returns s when it fits in n bytes, otherwise its head (two
-// thirds) and tail joined by shortenMark, cut on rune boundaries, so the
-// result is valid UTF-8 whenever s is.
-func shorten(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	room := n - len(shortenMark)
-	if room < 16 {
-		return strings.TrimSpace(runeHead(s, max(n, 0)))
-	}
-	head := runeHead(s, room*2/3)
-	tail := runeTail(s, room-len(head))
-	return strings.TrimSpace(head) + shortenMark + strings.TrimSpace(tail)
-}
-
-// runeHead returns the longest prefix of s of at most n bytes that ends on
-// a rune boundary.
-func runeHead(s string, n int) string {
-	if n >= len(s) {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
-
-// runeTail returns the longest suffix of s of at most n bytes that starts
-// on a rune boundary.
-func runeTail(s string, n int) string {
-	if n >= len(s) {
-		return s
-	}
-	k := len(s) - n
-	for k < len(s) && !utf8.RuneStart(s[k]) {
-		k++
-	}
-	return s[k:]
-}
-
 // fit renders the draft within target tokens as count measures them, by
 // the policy Summarize documents, and returns the text.
 func (dr *draft) fit(target int, count func(string) int) string {
@@ -346,8 +193,8 @@ func (dr *draft) fit(target int, count func(string) int) string {
 		cost := count("- " + it.text + "\n")
 		room[sec] -= cost
 		total -= cost
-		if len(order[sec]) == 0 {
-			total -= count(headingPrefix + headings[sec] + "\n\n")
+		if dr.partEmpty(partOf(sec)) {
+			total -= count(headingPrefix + summaryParts[partOf(sec)].heading + "\n\n")
 		}
 		if total <= target {
 			out = dr.render()
@@ -359,7 +206,7 @@ func (dr *draft) fit(target int, count func(string) int) string {
 		if count(out) <= target {
 			return out
 		}
-		best, bestLen := -1, minBlockChars
+		best, bestLen := -1, dr.floor
 		for sec := range dr.blocks {
 			if n := min(len(dr.blocks[sec]), dr.limit[sec]); isBlock(sec) && n > bestLen {
 				best, bestLen = sec, n
@@ -368,7 +215,7 @@ func (dr *draft) fit(target int, count func(string) int) string {
 		if best < 0 {
 			return out
 		}
-		dr.limit[best] = max(minBlockChars, bestLen/2)
+		dr.limit[best] = max(dr.floor, bestLen/2)
 	}
 }
 
@@ -381,19 +228,29 @@ func (dr *draft) listEmpty(sec int) bool {
 	return true
 }
 
-// render writes the draft as it stands.
+func (dr *draft) partEmpty(at int) bool {
+	for _, sec := range summaryParts[at].secs {
+		if !dr.listEmpty(sec) {
+			return false
+		}
+	}
+	return true
+}
+
+// render writes the draft as it stands: the focus line, then each heading
+// of summaryParts that has something under it.
 func (dr *draft) render() string {
 	var b strings.Builder
 	if dr.focus != "" {
 		b.WriteString(focusPrefix + dr.focus + "\n\n")
 	}
-	for sec := 0; sec < numSections; sec++ {
-		if isBlock(sec) {
+	for _, p := range summaryParts {
+		if sec := p.secs[0]; isBlock(sec) {
 			text := shorten(dr.blocks[sec], dr.limit[sec])
 			if text == "" {
 				continue
 			}
-			b.WriteString(headingPrefix + headings[sec] + "\n")
+			b.WriteString(headingPrefix + p.heading + "\n")
 			for _, l := range strings.Split(text, "\n") {
 				if l = strings.TrimRight(l, " \t"); l == "" {
 					b.WriteString(">\n")
@@ -404,14 +261,23 @@ func (dr *draft) render() string {
 			b.WriteByte('\n')
 			continue
 		}
-		if dr.listEmpty(sec) {
+		var items []draftItem
+		for _, sec := range p.secs {
+			for _, it := range dr.items[sec] {
+				if !it.dropped {
+					items = append(items, it)
+				}
+			}
+		}
+		if len(items) == 0 {
 			continue
 		}
-		b.WriteString(headingPrefix + headings[sec] + "\n")
-		for _, it := range dr.items[sec] {
-			if !it.dropped {
-				b.WriteString("- " + it.text + "\n")
-			}
+		if p.byTime {
+			sort.SliceStable(items, func(i, j int) bool { return items[i].seq < items[j].seq })
+		}
+		b.WriteString(headingPrefix + p.heading + "\n")
+		for _, it := range items {
+			b.WriteString("- " + it.text + "\n")
 		}
 		b.WriteByte('\n')
 	}

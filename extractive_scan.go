@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // This file walks the turns of a SummaryRequest and collects what the
@@ -127,9 +128,30 @@ func (d *digest) rank(base int, hit bool) int {
 	return base
 }
 
-// mentions reports whether s mentions the focus topic.
+// mentions reports whether s mentions the focus topic, in any case.
 func (d *digest) mentions(s string) bool {
-	return d.focus != "" && strings.Contains(strings.ToLower(s), d.focus)
+	return d.focus != "" && containsFold(s, d.focus)
+}
+
+// containsFold reports whether s contains lower, a lower-case string, in
+// any case. An ASCII lower is searched for without copying s; any other
+// falls back to lower-casing s.
+func containsFold(s, lower string) bool {
+	for i := 0; i < len(lower); i++ {
+		if lower[i] >= utf8.RuneSelf {
+			return strings.Contains(strings.ToLower(s), lower)
+		}
+	}
+	first, upper := lower[0], lower[0]
+	if first >= 'a' && first <= 'z' {
+		upper -= 'a' - 'A'
+	}
+	for i := 0; i+len(lower) <= len(s); i++ {
+		if (s[i] == first || s[i] == upper) && strings.EqualFold(s[i:i+len(lower)], lower) {
+			return true
+		}
+	}
+	return false
 }
 
 // callRecord is one tool call waiting for, or paired with, its result.
@@ -193,14 +215,15 @@ func (d *digest) scan(ctx context.Context, turns []Message) error {
 		}
 	}
 	for _, c := range calls {
+		if !c.answered {
+			d.pending.add(c.name+"("+c.args+")", c.seq, d.rank(rankPending, c.focus))
+			continue // not run yet: listed as pending only
+		}
 		switch c.list {
 		case listCommands:
 			d.commands.add(withStatus(c.command, c.status), c.seq, d.rank(rankNormal, c.focus))
 		case listCalls:
 			d.calls.add(withStatus(c.name+"("+c.args+")", c.status), c.seq, d.rank(rankNormal, c.focus))
-		}
-		if !c.answered {
-			d.pending.add(c.name+"("+c.args+")", c.seq, d.rank(rankPending, c.focus))
 		}
 	}
 	return nil

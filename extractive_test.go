@@ -175,15 +175,41 @@ func TestExtractiveMergesItsOwnPreviousSummary(t *testing.T) {
 }
 
 func TestExtractiveKeepsAForeignPreviousSummary(t *testing.T) {
-	prev := "## Goal\nShip v2.\n\n## Progress\n- parser done"
-	_, p := summarize(t, SummaryRequest{Turns: []Message{user("next: docs")}, PreviousSummary: prev})
-	assert.Equal(t, prev, p.blocks[secEarlier], "kept verbatim")
-	assert.Equal(t, "next: docs", p.blocks[secTask])
+	tests := []struct{ name, prev string }{
+		{"other headings", "## Progress\n- parser done"},
+		{"plain prose", "We shipped v1; v2 is next."},
+		{"a model's note under the same headings", "## Task\nShip v2.\n\n## Relevant files\n- a.go — the parser"},
+		{"a model's None.", "## Goal\nNone.\n\n## Errors\n- none"},
+		{"an entry under a quoted heading", "## Task\n- ship v2"},
+		{"a focus line that is not first", "## Task\n> x\nFocus: y"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, p := summarize(t, SummaryRequest{Turns: []Message{user("next: docs")}, PreviousSummary: tt.prev})
+			assert.Equal(t, tt.prev, p.blocks[secEarlier], "kept verbatim")
+			assert.Equal(t, "next: docs", p.blocks[secTask])
+		})
+	}
 
 	long := strings.Repeat("word ", 3000) + "LAST"
-	_, p = summarize(t, SummaryRequest{Turns: []Message{user("go on")}, PreviousSummary: long})
+	_, p := summarize(t, SummaryRequest{Turns: []Message{user("go on")}, PreviousSummary: long})
 	assert.LessOrEqual(t, len(p.blocks[secEarlier]), defaultExtractiveLimits.EarlierChars)
 	assert.True(t, strings.HasSuffix(p.blocks[secEarlier], "LAST"), "shortened head and tail")
+}
+
+func TestParseExtractiveReadsEntriesBack(t *testing.T) {
+	s := "Focus: db\n\n## Task\n> fix it\n>\n> now\n\n## Completed actions\n- go test ./... → exit 1\n" +
+		"- get_user({\"id\":1}) → error\n\n## Relevant files\n- a.go (modified)\n- b.go (read)\n- c.go (referenced)\n- d.go\n\n" +
+		"## Next steps\n- Wait for the result of bash({})\n"
+	p, ok := parseExtractive(s)
+	require.True(t, ok)
+	assert.Equal(t, "fix it\n\nnow", p.blocks[secTask])
+	assert.Equal(t, []string{"go test ./... → exit 1"}, p.items[secCommands])
+	assert.Equal(t, []string{`get_user({"id":1}) → error`}, p.items[secCalls])
+	assert.Equal(t, []string{"a.go"}, p.items[secModified])
+	assert.Equal(t, []string{"b.go"}, p.items[secRead])
+	assert.Equal(t, []string{"c.go", "d.go"}, p.items[secReferenced], "a path with no role is referenced")
+	assert.Equal(t, []string{"bash({})"}, p.items[secPending])
 }
 
 // bigHistory is a coding history far over any small target.
@@ -278,6 +304,14 @@ func TestExtractiveErrorsAndLastResort(t *testing.T) {
 	_, err = s.Summarize(ctx, SummaryRequest{Turns: []Message{user("x")}})
 	assert.True(t, errors.Is(err, context.Canceled))
 
+	var long []Message
+	for i := 0; i < 1000; i++ {
+		long = append(long, user("more"))
+	}
+	_, err = s.Summarize(&cancelAfter{Context: context.Background(), checks: 2}, SummaryRequest{Turns: long})
+	assert.ErrorIs(t, err, context.Canceled, "a long scan checks ctx as it goes")
+	assert.ErrorContains(t, err, "message 256", "checked at the start, then every ctxCheckEvery turns")
+
 	out, err := s.Summarize(context.Background(), SummaryRequest{Turns: []Message{{Role: RoleAssistant}, result("z", "")}})
 	require.NoError(t, err)
 	assert.Contains(t, out, "2 earlier messages", "turns with nothing to keep still get a summary")
@@ -307,7 +341,7 @@ func TestExtractiveName(t *testing.T) {
 	var zero ExtractiveSummarizer
 	out, err := zero.Summarize(context.Background(), SummaryRequest{Turns: []Message{user("hi")}})
 	require.NoError(t, err)
-	assert.Equal(t, "## Current task\n> hi", out, "the zero value works")
+	assert.Equal(t, "## Task\n> hi", out, "the zero value works")
 }
 
 func TestExtractiveRedactsSecretsAtTheCuts(t *testing.T) {
@@ -332,4 +366,32 @@ func TestExtractiveRedactsSecretsAtTheCuts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// cancelAfter is a context that reports cancellation from its checks+1th
+// Err call on, so a test can cancel in the middle of a scan.
+type cancelAfter struct {
+	context.Context
+	checks int
+}
+
+func (c *cancelAfter) Err() error {
+	if c.checks--; c.checks < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+func TestExtractiveTrimmingSharesTheRoom(t *testing.T) {
+	var turns []Message
+	for i := 0; i < 20; i++ {
+		id := fmt.Sprint(i)
+		turns = append(turns,
+			user(fmt.Sprintf("request %d: %s", i, strings.Repeat("a long and detailed ask ", 12))),
+			tcall(id, "bash", `{"command":"make"}`), result(id, fmt.Sprintf("Error: failure number %d", i)))
+	}
+	_, p := summarize(t, SummaryRequest{Turns: turns, TargetTokens: 600})
+	assert.Less(t, len(p.items[secRequests]), defaultExtractiveLimits.Requests, "the long requests are trimmed")
+	assert.Equal(t, defaultExtractiveLimits.Errors, len(p.items[secErrors]), "the short error lines keep their room")
+	assert.Equal(t, "Error: failure number 19", p.items[secErrors][len(p.items[secErrors])-1])
 }

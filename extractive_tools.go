@@ -175,7 +175,9 @@ func isCodeArg(args map[string]any) bool {
 // (split at newlines, ;, |, &&): the segment's verb decides (sed -i, tee,
 // touch, rm, mv, cp, git apply... modify; cat, head, tail, sed -n... read;
 // anything else references), a redirection target is modified, and cd's
-// directory is left out. Code is one statement whose verb is its first
+// directory is left out but resolves the relative paths after it (cd /repo
+// && cat a.go reads /repo/a.go; a cd to anywhere but an absolute directory
+// stops the resolving). Code is one statement whose verb is its first
 // call and whose first path is the file that call acts on.
 func commandPaths(cmd string, code bool, add func(p string, group int)) {
 	if code {
@@ -185,12 +187,26 @@ func commandPaths(cmd string, code bool, add func(p string, group int)) {
 		textPaths(cmd, false, func(p string) { add(p, g); g = fileReferenced })
 		return
 	}
+	cwd := ""
+	resolve := func(p string, g int) {
+		if cwd != "" && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
+			p = path.Join(cwd, p)
+		}
+		add(p, g)
+	}
 	for _, seg := range shellSegments(cmd) {
 		fields := strings.Fields(seg)
 		for len(fields) > 0 && (isAssignment(fields[0]) || isPrefixCommand(fields[0])) {
 			fields = fields[1:]
 		}
-		if len(fields) == 0 || fields[0] == "cd" || fields[0] == "pushd" {
+		if len(fields) > 0 && (fields[0] == "cd" || fields[0] == "pushd") {
+			cwd = ""
+			if len(fields) == 2 && strings.HasPrefix(fields[1], "/") && isArgPath(fields[1]) {
+				cwd = path.Clean(strings.Trim(fields[1], `'"`))
+			}
+			continue
+		}
+		if len(fields) == 0 {
 			continue
 		}
 		g := verbGroup(path.Base(fields[0]), fields[1:])
@@ -202,11 +218,11 @@ func commandPaths(cmd string, code bool, add func(p string, group int)) {
 				}
 				target = strings.Trim(target, `'"`)
 				if isTextPath(target) || strings.HasPrefix(target, "/") && isAbsPath(target) {
-					add(target, fileModified)
+					resolve(target, fileModified)
 				}
 			}
 		}
-		textPaths(seg, false, func(p string) { add(p, g) })
+		textPaths(seg, false, func(p string) { resolve(p, g) })
 	}
 }
 
