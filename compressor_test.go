@@ -69,8 +69,10 @@ func longSession(n int) []Message {
 }
 
 func newTestCompressor(s Summarizer, opts ...Option) *Compressor {
+	// Pruning is off so these tests see the summarizer at work; prune
+	// tests turn it on with WithPruning.
 	base := []Option{WithContextWindow(4000), WithTokenCounter(byteCounter{}), WithSummarizer(s),
-		WithThresholdBounds(0, 0)}
+		WithThresholdBounds(0, 0), WithoutPruning()}
 	return New(append(base, opts...)...)
 }
 

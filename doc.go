@@ -46,6 +46,14 @@
 // Result describes the whole history. An engine folds exactly the chosen
 // range when it implements RangeCompressor, as the Compressor does.
 //
+// # The cheap tier
+//
+// Most of a coding agent's context is tool output. Prune shrinks it without
+// a model: old tool results become one-line stand-ins (which tool ran, on
+// what, how it ended, how big it was), duplicates become back-references,
+// long tool arguments and old images shrink. The Compressor prunes before
+// it summarises and skips the summarizer when that is enough (WithPruning).
+//
 // # Summarizers
 //
 // A Summarizer turns the summarised turns (and the previous summary) into
