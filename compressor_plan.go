@@ -200,9 +200,14 @@ func (c *Compressor) tailStart(p *plan, th thresholds) int {
 		}
 	}
 	// An earlier summary belongs in the middle, where it is folded into the
-	// new one; the tail starts after the last of them.
-	if s := lastIndex(msgs, lo, IsSummary); s >= cut && isBlankRest(msgs[s]) {
+	// new one; the tail starts after the last of them. (A summary merged
+	// into another message takes that message along: its own content is
+	// summarised, or lifted if it is the latest user message.)
+	if s := lastIndex(msgs, lo, IsSummary); s >= cut {
 		cut = s + 1
+		for cut < n && msgs[cut].Role == RoleTool { // results of calls it carried
+			cut++
+		}
 	}
 	if p.lift >= cut {
 		p.lift = -1
