@@ -106,6 +106,7 @@ type Compressor struct {
 type state struct {
 	lastPrompt   int
 	compressions int
+	prunes       int // compactions pruning alone achieved (among compressions)
 	strikes      int
 	checkNext    bool // judge the last compaction on the next usage report
 	paused       bool
@@ -139,6 +140,8 @@ type config struct {
 	strikeLimit    int
 	repair         bool
 	summaryTimeout time.Duration
+	prune          bool          // prune before summarising (WithPruning)
+	pruneOpts      []PruneOption // the host's pruning options
 	handoff        HandoffPolicy
 }
 
@@ -164,6 +167,7 @@ func New(opts ...Option) *Compressor {
 		now:           time.Now,
 		backoff:       DefaultBackoff,
 		strikeLimit:   DefaultStrikeLimit,
+		prune:         true,
 	}
 	for _, opt := range opts {
 		if opt != nil {
@@ -411,6 +415,10 @@ func (c *Compressor) Threshold() int {
 	defer c.mu.Unlock()
 	return c.th.threshold
 }
+
+// Counter returns the TokenCounter the Compressor counts with, so a host (or
+// a Session) keeping a running count agrees with the Compressor's own.
+func (c *Compressor) Counter() TokenCounter { return c.cfg.counter }
 
 // Count returns the tokens msgs take as a request, with the Compressor's
 // counter.

@@ -44,6 +44,19 @@ func isBlankRest(m Message) bool {
 // plan decides the cut for msgs under the thresholds th, with incoming the
 // message the host is about to send, if any. msgs must be valid.
 func (c *Compressor) plan(msgs []Message, th thresholds, incoming *Message) plan {
+	p := c.newPlan(msgs)
+	p.headEnd = p.sysEnd
+	if !p.hasSummary && c.cfg.headMessages > 0 {
+		p.headEnd = c.headEnd(msgs, p.counts, p.sysEnd, th.head)
+	}
+	p.cut = c.tailStart(&p, th)
+	p.settle(incoming)
+	return p
+}
+
+// newPlan counts msgs and finds their leading system messages; the cut is
+// left to the caller.
+func (c *Compressor) newPlan(msgs []Message) plan {
 	n := len(msgs)
 	p := plan{msgs: msgs, counts: make([]int, n), lift: -1}
 	for i, m := range msgs {
@@ -58,20 +71,23 @@ func (c *Compressor) plan(msgs []Message, th thresholds, incoming *Message) plan
 			break
 		}
 	}
-	p.headEnd = p.sysEnd
-	if !p.hasSummary && c.cfg.headMessages > 0 {
-		p.headEnd = c.headEnd(msgs, p.counts, p.sysEnd, th.head)
+	return p
+}
+
+// settle fits the summary between the head and what follows it. The
+// summary takes a role that neither neighbour has. Where the head's last
+// turn and the next turn already alternate no role fits, so the head gives
+// up turns to the summarised range until one does (with no head left one
+// always does). A tail message is never rewritten. The latest real user
+// message, if the head gave it up, is lifted.
+func (p *plan) settle(incoming *Message) {
+	if p.lift >= 0 && !p.canLift(incoming) {
+		p.lift = -1
 	}
-	p.cut = c.tailStart(&p, th)
-	// The summary takes a role that neither neighbour has. Where the head's
-	// last turn and the next turn already alternate no role fits, so the
-	// head gives up turns to the summarised range until one does (with no
-	// head left one always does). A tail message is never rewritten.
-	// The latest real user message, if the head gave it up, is lifted.
 	for {
-		p.liftLatestUser()
-		if p.headEnd == p.sysEnd || summaryRole(&msgs[p.headEnd-1], p.next(incoming)) != "" {
-			return p
+		p.liftLatestUser(incoming)
+		if p.headEnd == p.sysEnd || summaryRole(&p.msgs[p.headEnd-1], p.next(incoming)) != "" {
+			return
 		}
 		p.headEnd--
 	}
@@ -79,10 +95,25 @@ func (c *Compressor) plan(msgs []Message, th thresholds, incoming *Message) plan
 
 // liftLatestUser lifts the latest real user message when it lies in the
 // middle and nothing is lifted yet.
-func (p *plan) liftLatestUser() {
-	if u := lastIndex(p.msgs, p.headEnd, IsRealUser); u >= 0 && u < p.cut && p.lift < 0 {
+func (p *plan) liftLatestUser(incoming *Message) {
+	if u := lastIndex(p.msgs, p.headEnd, IsRealUser); u >= 0 && u < p.cut && p.lift < 0 && p.canLift(incoming) {
 		p.lift = u
 	}
+}
+
+// canLift reports whether a lifted message may stand right before the tail:
+// not when the tail (or, with no tail, the incoming message) starts with a
+// user turn, which would make two user turns in a row. That turn is then
+// the latest real user message itself (an incoming one) or an earlier
+// summary; the message that is not lifted is carried inside the summary.
+func (p *plan) canLift(incoming *Message) bool {
+	switch {
+	case p.cut < len(p.msgs):
+		return p.msgs[p.cut].Role != RoleUser
+	case incoming != nil:
+		return incoming.Role != RoleUser
+	}
+	return true
 }
 
 // next returns what follows the summary in the compacted history: the
@@ -169,9 +200,14 @@ func (c *Compressor) tailStart(p *plan, th thresholds) int {
 		}
 	}
 	// An earlier summary belongs in the middle, where it is folded into the
-	// new one; the tail starts after the last of them.
-	if s := lastIndex(msgs, lo, IsSummary); s >= cut && isBlankRest(msgs[s]) {
+	// new one; the tail starts after the last of them. (A summary merged
+	// into another message takes that message along: its own content is
+	// summarised, or lifted if it is the latest user message.)
+	if s := lastIndex(msgs, lo, IsSummary); s >= cut {
 		cut = s + 1
+		for cut < n && msgs[cut].Role == RoleTool { // results of calls it carried
+			cut++
+		}
 	}
 	if p.lift >= cut {
 		p.lift = -1

@@ -32,7 +32,8 @@ type Result struct {
 	// summary; -1 otherwise.
 	Lifted int
 
-	// Summarizer names the summarizer whose summary was used.
+	// Summarizer names the summarizer whose summary was used; "" when
+	// pruning alone was enough.
 	Summarizer string
 	// Fallback is set when the configured summarizer failed (or was backing
 	// off) and the fallback summary was used; FallbackReason says why.
@@ -41,6 +42,12 @@ type Result struct {
 
 	// Repairs lists the changes made to a broken input (see WithRepair).
 	Repairs []Repair
+
+	// Pruned lists the messages pruning changed (see WithPruning), by
+	// their index in the input, each with what was done and what it saved:
+	// on a compaction that pruning alone achieved (SummaryIndex -1), every
+	// change; otherwise the results the pressure pass demoted in the tail.
+	Pruned []PruneChange
 
 	// Handoff reports the packet an automatic handoff wrote after this
 	// compaction (see WithHandoff); nil when there was none. Messages is the
@@ -72,13 +79,24 @@ func (e *BackoffError) Unwrap() error { return ErrBackoff }
 // threshold is not required: Compress compacts whatever it is given unless
 // automatic compaction is paused or backing off (Force bypasses both).
 //
+// It prunes first (see WithPruning): when pruning old tool output brings
+// the history under the threshold, and the compaction is not forced, the
+// pruned history is the result and no summarizer is called.
+//
 // Errors: the input's first problem (wrapping ErrInvalidHistory) unless
-// WithRepair is set; ErrNothingToCompress when everything is protected;
+// WithRepair is set; ErrNothingToCompress when everything is protected and
+// pruning finds nothing to reclaim;
 // ErrPaused; a *BackoffError; ErrSummarizer (wrapping the summarizer's own
 // error, and ErrSummarizerAuth or ErrSummarizerQuota when those are the
 // cause); ErrNoSavings when the result would not be smaller. The caller's
 // messages are never modified, so on any error it keeps them.
 func (c *Compressor) Compress(ctx context.Context, msgs []Message, opts ...CompressOption) (*Result, error) {
+	return c.compress(ctx, msgs, nil, opts)
+}
+
+// compress runs a compaction. rng, when set, is the range a person chose
+// (see CompressRange); otherwise the plan chooses the cut.
+func (c *Compressor) compress(ctx context.Context, msgs []Message, rng *foldRange, opts []CompressOption) (*Result, error) {
 	o := ApplyCompressOptions(opts...)
 	// The session attribute is fixed here, once, for every line this
 	// compaction logs.
@@ -96,7 +114,8 @@ func (c *Compressor) Compress(ctx context.Context, msgs []Message, opts ...Compr
 	work := msgs
 	var repairs []Repair
 	if err := Validate(msgs); err != nil {
-		if !c.cfg.repair {
+		// A repair would move the messages a chosen range names.
+		if !c.cfg.repair || rng != nil {
 			return nil, fmt.Errorf("compact: input %w", err)
 		}
 		work, repairs = RepairToolPairs(msgs)
@@ -112,13 +131,35 @@ func (c *Compressor) Compress(ctx context.Context, msgs []Message, opts ...Compr
 		return nil, fmt.Errorf("%w: %s", ErrPaused, why)
 	}
 
-	p := c.plan(work, th, o.Incoming)
-	if !p.hasContent() {
-		return nil, ErrNothingToCompress
+	var p plan
+	if rng != nil {
+		p = c.rangePlan(work, *rng, o.Incoming)
+	} else {
+		p = c.plan(work, th, o.Incoming)
 	}
 	before := CountMessages(c.cfg.counter, work)
 	if o.Incoming != nil {
 		before += c.cfg.counter.CountMessage(*o.Incoming)
+	}
+	// The cheap tier first: when pruning alone is enough, no summarizer runs.
+	// A range the caller chose is summarised as asked, and what follows it
+	// stays as it is.
+	if rng == nil {
+		if pr := c.prune(work, p, th); pr.Committed &&
+			(!p.hasContent() || (!o.Force && pr.TokensAfter+before-pr.TokensBefore < th.threshold)) {
+			res, err := c.pruneOnly(log, len(msgs), pr, o.Incoming, before, th.threshold)
+			if res != nil {
+				res.Repairs, res.Duration = repairs, c.cfg.now().Sub(start)
+			}
+			return res, err
+		}
+	}
+	if !p.hasContent() {
+		return nil, ErrNothingToCompress
+	}
+	var pruned []PruneChange
+	if rng == nil {
+		pruned = c.pruneTail(&p, th)
 	}
 
 	prev, turns := p.split()
@@ -156,11 +197,12 @@ func (c *Compressor) Compress(ctx context.Context, msgs []Message, opts ...Compr
 		SummarizedFrom: p.headEnd, SummarizedTo: p.cut - 1, SummaryIndex: summaryAt,
 		Summary: body, Carried: len(chosen), Lifted: p.lift,
 		Summarizer: name, Fallback: fallback != "", FallbackReason: fallback,
-		Repairs: repairs, Duration: c.cfg.now().Sub(start),
+		Repairs: repairs, Pruned: pruned, Duration: c.cfg.now().Sub(start),
 	}
 	res.Handoff = c.maybeHandoff(ctx, log, work, o, res)
 	log.Info("compaction done", "messages_before", len(msgs), "messages_after", len(out),
-		"tokens_before", before, "tokens_after", after, "summarizer", name, "fallback", res.Fallback)
+		"tokens_before", before, "tokens_after", after, "summarizer", name, "fallback", res.Fallback,
+		"pruned", len(pruned))
 	return res, nil
 }
 

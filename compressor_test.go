@@ -69,8 +69,10 @@ func longSession(n int) []Message {
 }
 
 func newTestCompressor(s Summarizer, opts ...Option) *Compressor {
+	// Pruning is off so these tests see the summarizer at work; prune
+	// tests turn it on with WithPruning.
 	base := []Option{WithContextWindow(4000), WithTokenCounter(byteCounter{}), WithSummarizer(s),
-		WithThresholdBounds(0, 0)}
+		WithThresholdBounds(0, 0), WithoutPruning()}
 	return New(append(base, opts...)...)
 }
 
@@ -166,6 +168,23 @@ func TestIncomingMessageComesBackLastAndIsNotSummarised(t *testing.T) {
 		assert.NotEqual(t, incoming.Content, m.Content)
 	}
 	require.NoError(t, Validate(res.Messages))
+}
+
+// A history that ends with a summary has no tail; its latest real user
+// message must not be lifted in front of an incoming user message, which
+// would make two user turns that compaction created. It is carried inside
+// the summary instead.
+func TestNoLiftInFrontOfAnIncomingUserTurn(t *testing.T) {
+	in := []Message{sys("s"), user("the task"), asst(strings.Repeat("a long answer ", 200)),
+		user("a question"), {Role: RoleAssistant, Content: WithSummaryPrefix("earlier work")}}
+	incoming := user("next")
+	res, err := newTestCompressor(&recorder{}).Compress(context.Background(), in, Force(), WithIncoming(incoming))
+	require.NoError(t, err)
+	out := res.Messages
+	assert.Equal(t, "s a u", roles(out))
+	assert.Equal(t, incoming, out[len(out)-1])
+	assert.Equal(t, -1, res.Lifted)
+	assert.Contains(t, out[res.SummaryIndex].Content, "a question", "carried verbatim in the summary")
 }
 
 func TestFocusReachesTheSummarizer(t *testing.T) {

@@ -34,6 +34,26 @@
 // summarised, so every input message is either in the output or accounted
 // for.
 //
+// # Boundaries a person chooses
+//
+// "/compress here N" keeps the last N exchanges verbatim and summarises
+// what came before: ParseCompressArgs reads the command, CompressHere runs
+// it (SplitExchanges shows the split without running it). A host with a
+// message list a person can point at offers "summarize up to here"
+// (CompressBefore, SplitAt) and "summarize from here" (CompressFrom), which
+// keeps the messages before the chosen one and brings the latest user
+// message back after the summary. These compactions are forced, and their
+// Result describes the whole history. An engine folds exactly the chosen
+// range when it implements RangeCompressor, as the Compressor does.
+//
+// # The cheap tier
+//
+// Most of a coding agent's context is tool output. Prune shrinks it without
+// a model: old tool results become one-line stand-ins (which tool ran, on
+// what, how it ended, how big it was), duplicates become back-references,
+// long tool arguments and old images shrink. The Compressor prunes before
+// it summarises and skips the summarizer when that is enough (WithPruning).
+//
 // # Summarizers
 //
 // A Summarizer turns the summarised turns (and the previous summary) into
@@ -71,6 +91,27 @@
 // never writes outside the root the host names and never overwrites; a
 // failed handoff leaves the ordinary compaction. ManualHandoffPacket serves
 // a host's "/handoff-packet [note]".
+//
+// # Sessions
+//
+// A host that runs agents side by side keeps each conversation in a
+// Session: an id that compaction never changes, the live history, and an
+// engine of its own. Append records each message as it comes (a running
+// token count makes every turn cost the same however long the session),
+// ShouldCompress asks the engine, Compress compacts:
+//
+//	s, _ := compact.NewSession("agent-7", compact.New(), compact.WithStore(store))
+//	s.Append(userMsg)
+//	if s.ShouldCompress() {
+//		_, err := s.Compress(ctx) // on error the history is untouched
+//	}
+//	req := s.Messages() // the next request
+//
+// A session compacts one at a time; messages appended while it does land
+// after the compacted history, verbatim and in order. With a Store, the
+// full history is saved as a snapshot under SnapshotID(id, seq) before it
+// is replaced. A Manager gets or creates sessions by id for a host serving
+// many at once.
 //
 // # Other engines
 //

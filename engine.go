@@ -37,7 +37,8 @@ import (
 // block on it for long.
 //
 // Optional abilities are separate interfaces a host detects with a type
-// assertion: Preflighter, SessionHooks, ToolProvider and ModelSwitcher.
+// assertion: Preflighter, SessionHooks, ToolProvider, ModelSwitcher and
+// RangeCompressor.
 type ContextEngine interface {
 	// Name identifies the engine in logs and status lines.
 	Name() string
@@ -211,6 +212,20 @@ type ToolProvider interface {
 type Tool struct {
 	Definition openai.Tool
 	Handle     func(ctx context.Context, arguments string) (json.RawMessage, error)
+}
+
+// RangeCompressor is implemented by engines that can fold exactly the
+// messages a person chose, for "/compress here" and "summarize from here"
+// (see CompressHere, CompressBefore, CompressFrom). CompressRange folds
+// msgs[from:to] into one summary and keeps every other message verbatim,
+// with the contracts of ContextEngine.Compress; the latest real user
+// message, when it lies in the range, comes back verbatim right after the
+// summary. A range that starts or ends on a tool result is an error
+// wrapping ErrInvalidBoundary. The engine may grow the range backwards
+// where the summary would otherwise break role alternation, and reports
+// the range it folded in Result.SummarizedFrom and SummarizedTo.
+type RangeCompressor interface {
+	CompressRange(ctx context.Context, msgs []Message, from, to int, opts ...CompressOption) (*Result, error)
 }
 
 // ModelSwitcher is implemented by engines whose threshold depends on the

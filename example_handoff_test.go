@@ -36,7 +36,10 @@ func newHandoffExample(p compact.HandoffPolicy) *compact.Compressor {
 	return compact.New(compact.WithContextWindow(4000), compact.WithThresholdBounds(0, 0),
 		compact.WithTokenCounter(compact.EstimateCounter{}), compact.WithSummarizer(summarize),
 		compact.WithClock(func() time.Time { return time.Date(2025, 5, 6, 7, 8, 9, 0, time.UTC) }),
-		compact.WithHandoff(p))
+		compact.WithHandoff(p),
+		// Each compaction here summarises: one that pruning alone achieves
+		// writes no packet.
+		compact.WithoutPruning())
 }
 
 // A packet is plain Markdown: what a fresh context needs, redacted and

@@ -50,7 +50,9 @@ func (c *Compressor) maybeHandoff(ctx context.Context, log *slog.Logger, in []Me
 		return nil
 	}
 	c.mu.Lock()
-	count, model, st := c.st.compressions, c.model, c.st.handoff
+	// Compactions that pruning alone achieved wrote no summary: they do not
+	// wear a context down, so they do not count toward a handoff.
+	count, model, st := c.st.compressions-c.st.prunes, c.model, c.st.handoff
 	c.mu.Unlock()
 	if count-st.base < pol.AfterCompactions {
 		return nil
@@ -74,7 +76,7 @@ func (c *Compressor) maybeHandoff(ctx context.Context, log *slog.Logger, in []Me
 	c.st.handoff.done++
 	c.st.handoff.lastErr = ""
 	if pol.Mode == HandoffFreshSession {
-		c.st.handoff.base = c.st.compressions
+		c.st.handoff.base = c.st.compressions - c.st.prunes
 	}
 	log.Info("handoff written", "mode", pol.Mode.String(), "path", h.Path,
 		"handoffs", c.st.handoff.done, "continuation", h.ContinuationID)

@@ -99,7 +99,7 @@ var engineCases = []engineCase{
 	},
 	{
 		name:        "nothing-disappears",
-		explanation: "every input message must be in the output verbatim or inside the range the result reports as summarised",
+		explanation: "every input message must be in the output verbatim, inside the range the result reports as summarised, or reported as pruned",
 		check: func(ne func() compact.ContextEngine, h History) error {
 			res, err := compress(ne(), h.Messages)
 			if err != nil {
@@ -108,12 +108,16 @@ var engineCases = []engineCase{
 			if res.MessagesBefore != len(h.Messages) || res.MessagesAfter != len(res.Messages) {
 				return fmt.Errorf("result counts %d→%d, want %d→%d", res.MessagesBefore, res.MessagesAfter, len(h.Messages), len(res.Messages))
 			}
+			pruned := make(map[int]bool, len(res.Pruned))
+			for _, c := range res.Pruned {
+				pruned[c.Index] = true
+			}
 			for i, m := range h.Messages {
 				inRange := i >= res.SummarizedFrom && i <= res.SummarizedTo
-				if inRange || (i == 0 && m.Role == compact.RoleSystem) || containsMessage(res.Messages, m) {
+				if inRange || pruned[i] || (i == 0 && m.Role == compact.RoleSystem) || containsMessage(res.Messages, m) {
 					continue
 				}
-				return fmt.Errorf("message %d (%s) is neither in the output nor in the reported range [%d, %d]",
+				return fmt.Errorf("message %d (%s) is neither in the output, nor in the reported range [%d, %d], nor reported pruned",
 					i, m.Role, res.SummarizedFrom, res.SummarizedTo)
 			}
 			return nil

@@ -1,0 +1,357 @@
+package compact
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Defaults of Prune. Each names the behaviour it sets and where the figure
+// comes from.
+const (
+	// DefaultPruneKeepToolUses is how many of the most recent tool uses (a
+	// call and its result) are never masked or shortened, the default of
+	// Anthropic's context editing ("clear tool uses" keeps 3).
+	DefaultPruneKeepToolUses = 3
+
+	// DefaultPruneClearAtLeast is the fewest tokens a pruning must reclaim to
+	// be committed. Any change rewrites the provider's prompt cache from the
+	// first changed message on, so a pruning that saves little costs more
+	// than it saves. 2,000 tokens is about three large tool outputs: in 30
+	// real agent transcripts the median tool result is about 150 tokens and
+	// the 90th percentile about 600. (Anthropic leaves its clear_at_least
+	// to the caller.)
+	DefaultPruneClearAtLeast = 2_000
+
+	// DefaultPruneArgumentChars is the length, in characters, over which an
+	// old tool call's arguments are shortened. A file written or a patch
+	// sent through a tool is the model's own output and is on disk now; in
+	// 30 real agent transcripts 1 call in 100 has arguments this long, and
+	// those calls hold a quarter of all argument text.
+	DefaultPruneArgumentChars = 2_000
+)
+
+// Sizes Prune works with that are not options.
+const (
+	// minPruneSaving is the least a change must save to be made. A stand-in
+	// costs 40 to 60 tokens; a result not much larger often carries the one
+	// fact the model wants (an id, "ok", one error line), for little space.
+	minPruneSaving = 64
+
+	// pressureKeepMessages is how many messages at the very end the pressure
+	// pass never touches: the newest results, which the model has not read
+	// yet or is acting on.
+	pressureKeepMessages = 2
+
+	// pressureExcerptChars is how much of a demoted result stays, head and
+	// tail around a marker: about 500 tokens, enough for a command's first
+	// lines and its closing summary or error.
+	pressureExcerptChars = 2_000
+
+	// defaultPruneTail is how many messages at the end Prune protects when
+	// no PruneRange is given: the Compressor's minimum tail.
+	defaultPruneTail = DefaultTailMinMessages
+)
+
+// PruneKind says what Prune did to a message.
+type PruneKind int
+
+// The changes Prune makes.
+const (
+	// PruneDeduplicated: a tool result identical to a newer one that stays
+	// was replaced by a back-reference to that one.
+	PruneDeduplicated PruneKind = iota + 1
+	// PruneMasked: an old tool result was replaced by a one-line stand-in
+	// naming the call, its key argument, its exit status and its size.
+	PruneMasked
+	// PruneArguments: an old tool call's long arguments were shortened
+	// (JSON string values cut in the middle, so JSON stays JSON).
+	PruneArguments
+	// PruneImages: image parts older than the newest image were replaced by
+	// text notes.
+	PruneImages
+	// PruneDemoted: the pressure pass cut a large result inside the
+	// protected tail to its head and tail behind a stand-in line.
+	PruneDemoted
+)
+
+var pruneKindNames = [...]string{
+	PruneDeduplicated: "deduplicated tool result",
+	PruneMasked:       "masked tool result",
+	PruneArguments:    "shortened tool arguments",
+	PruneImages:       "replaced old images",
+	PruneDemoted:      "demoted tool result in the tail",
+}
+
+// String returns the kind's short description.
+func (k PruneKind) String() string {
+	if k > 0 && int(k) < len(pruneKindNames) {
+		return pruneKindNames[k]
+	}
+	return fmt.Sprintf("PruneKind(%d)", int(k))
+}
+
+// PruneChange records one message Prune changed.
+type PruneChange struct {
+	Index      int       // index of the message in the input (and output) slice
+	Kind       PruneKind // what was done
+	ToolCallID string    // the result's call id, or the first shortened call's
+	Tool       string    // the tool's name, when known
+	// TokensBefore and TokensAfter are the message's tokens before and after
+	// the change, as the counter counts them.
+	TokensBefore, TokensAfter int
+	Note                      string // for a person to read
+}
+
+// Saved returns the tokens the change reclaimed.
+func (c PruneChange) Saved() int { return c.TokensBefore - c.TokensAfter }
+
+// PruneResult reports what Prune did.
+type PruneResult struct {
+	// Messages is the pruned history: the same length as the input, with the
+	// same roles, tool calls and tool_call_ids at the same indexes. It
+	// shares nothing with the input.
+	Messages []Message
+
+	// Changes lists every changed message, by index. It is empty when the
+	// pruning was not committed.
+	Changes []PruneChange
+
+	// TokensBefore and TokensAfter are the history's tokens (CountMessages)
+	// before and after. They are equal when nothing was committed.
+	TokensBefore, TokensAfter int
+
+	// Reclaimable is what the changes found save, committed or not.
+	Reclaimable int
+
+	// Committed is false when the changes found would reclaim fewer tokens
+	// than PruneClearAtLeast asks (or there were none); Messages is then a
+	// copy of the input.
+	Committed bool
+}
+
+// ToolRule tells Prune how to treat one tool's calls and results.
+type ToolRule struct {
+	// Name is the tool's function name, as in the assistant's tool call.
+	Name string
+
+	// NeverMask keeps the tool's results exactly as they are: never masked,
+	// deduplicated, demoted or stripped of images. Use it for tools whose
+	// output the model must keep seeing (a plan, a memory, a to-do list).
+	NeverMask bool
+
+	// KeyArgs names the arguments a stand-in quotes to say what the call
+	// did, in order of preference; at most two are quoted. Empty means the
+	// defaults: command, cmd, path, file_path, file, filename, url, query,
+	// pattern, code.
+	KeyArgs []string
+
+	// Describe, when set, returns the words naming a call in its stand-in,
+	// in place of "name (key: value)". args is the call's arguments decoded
+	// (nil when they are not a JSON object); result is the result's text.
+	// The text is put on one line and capped.
+	Describe func(args map[string]any, result string) string
+}
+
+// PruneOption configures Prune.
+type PruneOption func(*pruneConfig)
+
+// pruneConfig is Prune's settings; defaults are set in newPruneConfig.
+type pruneConfig struct {
+	keep         int
+	from, to     int
+	rangeSet     bool
+	rules        map[string]ToolRule
+	argChars     int
+	clearAtLeast int
+	counter      TokenCounter
+	pressure     int
+	kinds        map[PruneKind]bool // nil: every kind
+}
+
+func newPruneConfig(opts []PruneOption) pruneConfig {
+	cfg := pruneConfig{
+		keep:         DefaultPruneKeepToolUses,
+		argChars:     DefaultPruneArgumentChars,
+		clearAtLeast: DefaultPruneClearAtLeast,
+	}
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&cfg)
+		}
+	}
+	if cfg.counter == nil {
+		cfg.counter = EstimateCounter{}
+	}
+	return cfg
+}
+
+// on reports whether the rule of kind k may run.
+func (c pruneConfig) on(k PruneKind) bool { return c.kinds == nil || c.kinds[k] }
+
+// PruneKeepToolUses sets how many of the most recent tool uses (calls, in
+// the order the assistant made them) are kept whole: their results are not
+// masked, deduplicated or stripped of images, and their arguments are not
+// shortened. Only the pressure pass may still demote one inside the tail.
+// The default is DefaultPruneKeepToolUses; negative values are ignored.
+func PruneKeepToolUses(n int) PruneOption {
+	return func(c *pruneConfig) {
+		if n >= 0 {
+			c.keep = n
+		}
+	}
+}
+
+// PruneRange limits pruning to the messages with index in [from, to); the
+// pressure pass (PrunePressure) works on [to, len). Without it, the last
+// DefaultTailMinMessages messages are protected (moved back onto the
+// assistant turn whose results they hold, so a call group is never split),
+// as a Compressor protects its tail at the least. Out-of-range values are
+// clamped. A Compressor sets the range itself.
+func PruneRange(from, to int) PruneOption {
+	return func(c *pruneConfig) { c.from, c.to, c.rangeSet = from, to, true }
+}
+
+// PruneToolRules sets per-tool rules, replacing earlier ones of the same
+// name.
+func PruneToolRules(rules ...ToolRule) PruneOption {
+	return func(c *pruneConfig) {
+		if c.rules == nil {
+			c.rules = make(map[string]ToolRule, len(rules))
+		}
+		for _, r := range rules {
+			c.rules[r.Name] = r
+		}
+	}
+}
+
+// PruneArgumentChars sets the length, in characters, over which an old tool
+// call's arguments are shortened. JSON arguments keep every key: each string
+// value longer than half the limit is cut in its middle to that length, so
+// the arguments still parse. Other arguments are cut to the limit, head and
+// tail around a marker. Zero or less leaves arguments alone. The default is
+// DefaultPruneArgumentChars.
+func PruneArgumentChars(n int) PruneOption {
+	return func(c *pruneConfig) { c.argChars = max(n, 0) }
+}
+
+// PruneClearAtLeast sets the fewest tokens a pruning must reclaim to be
+// committed; below it Prune returns the input unchanged and says so. Zero
+// commits any saving. The default is DefaultPruneClearAtLeast; negative
+// values are ignored.
+func PruneClearAtLeast(tokens int) PruneOption {
+	return func(c *pruneConfig) {
+		if tokens >= 0 {
+			c.clearAtLeast = tokens
+		}
+	}
+}
+
+// PruneTokenCounter sets how tokens are counted. The default is
+// EstimateCounter{}, which costs nothing; pass the counter the host already
+// uses (a Compressor passes its own) for exact figures.
+func PruneTokenCounter(tc TokenCounter) PruneOption {
+	return func(c *pruneConfig) {
+		if tc != nil {
+			c.counter = tc
+		}
+	}
+}
+
+// PrunePressure turns on the pressure pass with a budget in tokens: when the
+// protected tail (see PruneRange) alone takes more, its largest tool results
+// are demoted, largest first, until it fits or none is left. A demoted
+// result keeps a stand-in line and its head and tail (about 500 tokens).
+// The last two messages, a pending tool-call group at the end, the latest
+// real user message and results of NeverMask tools are never demoted. Zero
+// (the default) turns the pass off. A Compressor sets half its threshold,
+// the most its tail may take to reach the latest user message.
+func PrunePressure(budget int) PruneOption {
+	return func(c *pruneConfig) { c.pressure = max(budget, 0) }
+}
+
+// PruneOnly limits pruning to the given kinds of change; by default every
+// kind may be made (PruneDemoted only with PrunePressure). For example
+// PruneOnly(PruneDeduplicated, PruneImages) loses no text.
+func PruneOnly(kinds ...PruneKind) PruneOption {
+	return func(c *pruneConfig) {
+		c.kinds = make(map[PruneKind]bool, len(kinds))
+		for _, k := range kinds {
+			c.kinds[k] = true
+		}
+	}
+}
+
+// Prune shrinks old tool output without calling a model. It is the cheap
+// tier of compaction: a Compressor runs it before summarising, and skips the
+// summarizer when pruning alone brings the history under its threshold.
+//
+// Within the range it may change (see PruneRange), and outside the most
+// recent tool uses (PruneKeepToolUses), Prune:
+//   - replaces a tool result identical to a newer one that stays with a
+//     back-reference naming the newer result's tool call id;
+//   - masks other tool results: a one-line stand-in says which tool ran,
+//     with its key argument (the command, the path), its exit status when
+//     the output shows one, and its size;
+//   - shortens tool-call arguments longer than PruneArgumentChars, keeping
+//     JSON arguments valid JSON;
+//   - replaces image parts older than the newest message with an image by
+//     text notes (keeping the URL unless it is a data: URL).
+//
+// With PrunePressure it also demotes the largest results of a tail that
+// alone is over budget. A change is made only when it saves at least 64
+// tokens: a smaller result often holds the one fact the model wants.
+//
+// Every text Prune writes in place of a result starts with PrunedPrefix, and
+// such a result is never pruned again, so pruning is idempotent: pruning
+// the output again changes nothing. Prune never touches system messages,
+// summaries (IsSummary), the latest real user message, a pending tool-call
+// group at the end, or results of NeverMask tools; it never adds, removes or
+// reorders messages, and keeps every role, tool call and tool_call_id, so
+// tool pairing is never broken and a valid history stays valid. Input that
+// is not valid is pruned all the same: a result answering no call is named
+// by its id.
+//
+// The changes are committed only when together they reclaim at least
+// PruneClearAtLeast tokens; otherwise the result holds a copy of the input,
+// Committed is false and Reclaimable says what they would have saved.
+// Prune never modifies msgs, and the same input gives the same output.
+func Prune(msgs []Message, opts ...PruneOption) *PruneResult {
+	cfg := newPruneConfig(opts)
+	v := newPruneView(msgs, cfg)
+	p := &pruner{pruneView: v, cfg: cfg, repl: make([]*Message, len(msgs))}
+	if cfg.pressure > 0 && cfg.on(PruneDemoted) {
+		p.pressure()
+	}
+	if cfg.on(PruneDeduplicated) || cfg.on(PruneMasked) {
+		p.results()
+	}
+	if cfg.on(PruneImages) {
+		p.images()
+	}
+	if cfg.on(PruneArguments) && cfg.argChars > 0 {
+		p.arguments()
+	}
+	sort.Slice(p.changes, func(a, b int) bool { return p.changes[a].Index < p.changes[b].Index })
+
+	before := CountMessages(cfg.counter, msgs)
+	saved := 0
+	for _, c := range p.changes {
+		saved += c.Saved()
+	}
+	res := &PruneResult{TokensBefore: before, TokensAfter: before, Reclaimable: saved}
+	if len(p.changes) == 0 || saved < cfg.clearAtLeast {
+		res.Messages = Clone(msgs)
+		return res
+	}
+	out := make([]Message, len(msgs))
+	for i := range msgs {
+		if p.repl[i] != nil {
+			out[i] = *p.repl[i] // built fresh, shares nothing with msgs
+		} else {
+			out[i] = CloneMessage(msgs[i])
+		}
+	}
+	res.Messages, res.Changes, res.Committed = out, p.changes, true
+	res.TokensAfter = before - saved
+	return res
+}

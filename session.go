@@ -1,0 +1,351 @@
+package compact
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+)
+
+// Session is one conversation: its live history, the engine that compacts
+// it, and an id that nothing, compaction included, ever changes.
+//
+// A Session keeps three promises that a host juggling many agents would
+// otherwise have to keep by hand:
+//   - One compaction at a time. A second Compress waits for the first to end
+//     (honouring its ctx), or with WithNoWait returns an error wrapping
+//     ErrBusy. Sessions share nothing, so different sessions never wait for
+//     each other.
+//   - Nothing said during a compaction is lost. Append never waits for a
+//     compaction; messages appended while one runs land after the compacted
+//     history, verbatim and in arrival order, and the next Messages sees
+//     them.
+//   - Nothing compacted is lost either. With a Store, the full history is
+//     saved as a snapshot under SnapshotID(id, seq) before the compacted one
+//     replaces it; a snapshot is never promoted to the live id.
+//
+// The Session logs "compaction started" and "compaction done" (or
+// "compaction failed") itself, whatever the engine, each line with a
+// "session" attribute fixed when the Session is created. Give the logger to
+// the Session; an engine given a logger too logs its own lines as well.
+//
+// The engine holds the per-conversation state (usage, compaction count,
+// strikes, backoff), so each Session needs an engine of its own; a Manager
+// builds one per session. All methods are safe for concurrent use.
+type Session struct {
+	id      string
+	engine  ContextEngine
+	counter TokenCounter
+	store   Store
+	log     *slog.Logger // carries the session attribute
+	noWait  bool
+
+	// slot holds a token while a compaction, a Reset or a Close runs: a
+	// channel rather than a mutex so that waiting can honour a context.
+	slot chan struct{}
+	// persist orders writes of the live history to the store, so an older
+	// copy never overwrites a newer one. Taken before mu, never inside it.
+	persist sync.Mutex
+
+	mu sync.Mutex
+	// history is the live history. Its messages are private copies and are
+	// never modified once appended: Append only appends, and compaction or
+	// Reset install a new slice. So a prefix taken under mu can be read
+	// after mu is released.
+	history      []Message
+	tokens       int // the sum of counter.CountMessage over history
+	compacting   bool
+	closed       bool
+	compactions  int
+	lastSnapshot string
+
+	// onWait, when set (by tests), is called as a Compress starts waiting
+	// for a running compaction.
+	onWait func()
+}
+
+// SessionOption configures a Session, or every Session a Manager creates.
+type SessionOption func(*sessionConfig)
+
+type sessionConfig struct {
+	store   Store
+	logger  *slog.Logger
+	noWait  bool
+	counter TokenCounter
+}
+
+// WithStore keeps the session's live history and its pre-compaction
+// snapshots in st. Without a store nothing is persisted and no snapshot is
+// kept: the Session holds its live history in memory only.
+//
+// A Session writes to the store when it compacts (the snapshot, then the
+// compacted history), on Flush, on Reset and on Close; Append only touches
+// memory, so a turn costs no store write. Flush writes the whole live
+// history, which is as large as the window allows.
+func WithStore(st Store) SessionOption {
+	return func(c *sessionConfig) { c.store = st }
+}
+
+// WithSessionLogger sets where the Session logs its compactions. The default
+// discards. Every line carries a "session" attribute with the session's id.
+func WithSessionLogger(l *slog.Logger) SessionOption {
+	return func(c *sessionConfig) { c.logger = l }
+}
+
+// WithNoWait makes a Compress that finds a compaction of the same session
+// running return at once with an error wrapping ErrBusy, instead of waiting
+// for it to end.
+func WithNoWait() SessionOption {
+	return func(c *sessionConfig) { c.noWait = true }
+}
+
+// WithSessionCounter sets the counter behind Tokens. The default is the
+// engine's own when it has a Counter() TokenCounter method (the Compressor
+// does), so that Session and engine agree on sizes; EstimateCounter
+// otherwise.
+func WithSessionCounter(tc TokenCounter) SessionOption {
+	return func(c *sessionConfig) { c.counter = tc }
+}
+
+// NewSession returns an empty session named id, compacted by engine. A nil
+// engine means New() with its defaults. The id must be non-empty valid
+// UTF-8 without control characters or SnapshotMarker; otherwise the error
+// wraps ErrInvalidSessionID. An engine that implements SessionHooks is told
+// the session started.
+func NewSession(id string, engine ContextEngine, opts ...SessionOption) (*Session, error) {
+	if err := checkSessionID(id); err != nil {
+		return nil, err
+	}
+	var cfg sessionConfig
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&cfg)
+		}
+	}
+	if engine == nil {
+		engine = New()
+	}
+	if cfg.counter == nil {
+		if p, ok := engine.(interface{ Counter() TokenCounter }); ok {
+			cfg.counter = p.Counter()
+		}
+	}
+	if cfg.counter == nil {
+		cfg.counter = EstimateCounter{}
+	}
+	if cfg.logger == nil {
+		cfg.logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	s := &Session{
+		id: id, engine: engine, counter: cfg.counter, store: cfg.store,
+		log: cfg.logger.With("session", id), noWait: cfg.noWait,
+		slot: make(chan struct{}, 1),
+	}
+	if h, ok := engine.(SessionHooks); ok {
+		h.OnSessionStart(id)
+	}
+	return s, nil
+}
+
+// ID returns the session's id. It never changes.
+func (s *Session) ID() string { return s.id }
+
+// Engine returns the session's engine, for its optional interfaces
+// (ModelSwitcher, ToolProvider...).
+func (s *Session) Engine() ContextEngine { return s.engine }
+
+// Append adds msgs, copied, to the end of the live history. It never waits
+// for a running compaction: messages appended meanwhile land after the
+// compacted history, in the order Append was called. Their cost is counted
+// once, here. Append never fails; on a closed session the messages are
+// still recorded, but no longer compacted or persisted.
+func (s *Session) Append(msgs ...Message) {
+	if len(msgs) == 0 {
+		return
+	}
+	c := Clone(msgs)
+	n := 0
+	for i := range c {
+		n += s.counter.CountMessage(c[i])
+	}
+	s.mu.Lock()
+	s.history = append(s.history, c...)
+	s.tokens += n
+	s.mu.Unlock()
+}
+
+// Messages returns a copy of the live history: the next request. It
+// includes every message appended so far, including during a running
+// compaction (which has not replaced the history yet).
+func (s *Session) Messages() []Message {
+	s.mu.Lock()
+	h := s.history
+	s.mu.Unlock()
+	return Clone(h)
+}
+
+// Len returns the number of messages in the live history.
+func (s *Session) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.history)
+}
+
+// Tokens returns the tokens the live history takes as a request, as
+// CountMessages counts it with the session's counter. It is a running count,
+// so it costs nothing however long the history is.
+func (s *Session) Tokens() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.totalLocked()
+}
+
+func (s *Session) totalLocked() int {
+	if len(s.history) == 0 {
+		return 0
+	}
+	return s.tokens + ReplyPrimingTokens
+}
+
+// ShouldCompress reports whether the engine wants the live history
+// compacted before the next request. It is false while a compaction of this
+// session is running (that compaction will shrink the history; asking for
+// another would only queue a second one behind it) and once the session is
+// closed.
+func (s *Session) ShouldCompress() bool {
+	s.mu.Lock()
+	busy := s.compacting || s.closed
+	tokens := s.totalLocked()
+	s.mu.Unlock()
+	return !busy && s.engine.ShouldCompress(tokens)
+}
+
+// UpdateUsage passes the usage a provider reported on to the engine.
+func (s *Session) UpdateUsage(u Usage) { s.engine.UpdateUsage(u) }
+
+// SessionStatus is a session's view of itself and its engine's view of the
+// window.
+type SessionStatus struct {
+	Status              // the engine's
+	ID           string // the session's id
+	Messages     int    // messages in the live history
+	Tokens       int    // tokens of the live history, by the session's counter
+	Compacting   bool   // a compaction is running
+	Closed       bool
+	Compactions  int    // compactions this Session completed
+	LastSnapshot string // id of the last snapshot saved, "" if none
+}
+
+// Status reports the session and its engine's Status.
+func (s *Session) Status() SessionStatus {
+	st := s.engine.Status()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return SessionStatus{
+		Status: st, ID: s.id, Messages: len(s.history), Tokens: s.totalLocked(),
+		Compacting: s.compacting, Closed: s.closed, Compactions: s.compactions,
+		LastSnapshot: s.lastSnapshot,
+	}
+}
+
+// Flush writes the live history to the store, if there is one. Writes are
+// ordered: a Flush never overwrites what a later one, or a compaction, wrote.
+func (s *Session) Flush(ctx context.Context) error {
+	if s.store == nil {
+		return nil
+	}
+	s.persist.Lock()
+	defer s.persist.Unlock()
+	s.mu.Lock()
+	h := s.history
+	s.mu.Unlock()
+	if err := s.store.Save(ctx, s.id, h); err != nil {
+		return fmt.Errorf("compact: session %q: saving history: %w", s.id, err)
+	}
+	return nil
+}
+
+// Reset clears the live history so the conversation starts over under the
+// same id: it waits for a running compaction to end (or ctx to be done),
+// clears the store's live history (snapshots stay), and tells an engine
+// that implements SessionHooks. If the store refuses, nothing is cleared.
+func (s *Session) Reset(ctx context.Context) error {
+	if err := s.acquire(ctx, false); err != nil {
+		return err
+	}
+	defer s.release()
+	s.mu.Lock()
+	closed := s.closed
+	s.mu.Unlock()
+	if closed {
+		return fmt.Errorf("compact: session %q: reset: %w", s.id, ErrSessionClosed)
+	}
+	s.persist.Lock()
+	defer s.persist.Unlock()
+	if s.store != nil {
+		if err := s.store.Save(ctx, s.id, nil); err != nil {
+			return fmt.Errorf("compact: session %q: reset: %w", s.id, err)
+		}
+	}
+	s.mu.Lock()
+	s.history, s.tokens = nil, 0
+	s.mu.Unlock()
+	if h, ok := s.engine.(SessionHooks); ok {
+		h.OnSessionReset(s.id)
+	}
+	return nil
+}
+
+// Close ends the session: it waits for a running compaction to end (or ctx
+// to be done), flushes the live history to the store, and tells an engine
+// that implements SessionHooks. If the flush fails the session stays open
+// and Close can be retried. Closing a closed session does nothing. After
+// Close, Compress and Reset return an error wrapping ErrSessionClosed.
+func (s *Session) Close(ctx context.Context) error {
+	if err := s.acquire(ctx, false); err != nil {
+		return err
+	}
+	defer s.release()
+	s.mu.Lock()
+	closed := s.closed
+	s.mu.Unlock()
+	if closed {
+		return nil
+	}
+	if err := s.Flush(ctx); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	if h, ok := s.engine.(SessionHooks); ok {
+		h.OnSessionEnd(s.id)
+	}
+	return nil
+}
+
+// acquire takes the session's slot, waiting for a running compaction unless
+// noWait is set.
+func (s *Session) acquire(ctx context.Context, noWait bool) error {
+	select {
+	case s.slot <- struct{}{}:
+		return nil
+	default:
+	}
+	if noWait {
+		return fmt.Errorf("compact: session %q: %w", s.id, ErrBusy)
+	}
+	s.log.Debug("compaction waiting", "for", "the running compaction of this session")
+	if s.onWait != nil {
+		s.onWait()
+	}
+	select {
+	case s.slot <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("compact: session %q: waiting for a running compaction: %w", s.id, ctx.Err())
+	}
+}
+
+func (s *Session) release() { <-s.slot }

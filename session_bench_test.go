@@ -1,0 +1,58 @@
+package compact
+
+import (
+	"fmt"
+	"testing"
+)
+
+// BenchmarkSessionAppendShouldCompress measures a host's per-turn
+// bookkeeping on a long session: append a user message and the reply, then
+// ask whether to compact. The cost should not grow with the history; the
+// "recount" rows are what a host pays without a running count (counting
+// the whole history each turn), for comparison.
+func BenchmarkSessionAppendShouldCompress(b *testing.B) {
+	turn := []Message{
+		user("Run the tests again and tell me which ones still fail."),
+		asst("Two tests still fail: TestStoreFlush and TestStoreReopen. Both time out on the lock."),
+	}
+	// The history is rebuilt every refill turns so that a long benchmark
+	// measures a session of about n messages, not of n plus 2·b.N.
+	const refill = 2048
+	for _, n := range []int{1_000, 10_000} {
+		base := chatHistory("bench", n)
+		newEngine := func() *Compressor {
+			return New(WithContextWindow(1_000_000), WithTokenCounter(byteCounter{}))
+		}
+		b.Run(fmt.Sprintf("session/messages=%d", n), func(b *testing.B) {
+			var s *Session
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if i%refill == 0 {
+					b.StopTimer()
+					var err error
+					if s, err = NewSession("bench", newEngine()); err != nil {
+						b.Fatal(err)
+					}
+					s.Append(base...)
+					b.StartTimer()
+				}
+				s.Append(turn...)
+				_ = s.ShouldCompress()
+			}
+		})
+		b.Run(fmt.Sprintf("recount/messages=%d", n), func(b *testing.B) {
+			var msgs []Message
+			c := newEngine()
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if i%refill == 0 {
+					b.StopTimer()
+					msgs = Clone(base)
+					b.StartTimer()
+				}
+				msgs = append(msgs, turn...)
+				_ = c.ShouldCompressMessages(msgs)
+			}
+		})
+	}
+}

@@ -1,0 +1,251 @@
+package compact
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Scenario 4: thirteen sessions on one Manager cross the threshold within
+// the same moment and compact concurrently while other goroutines append to
+// them: no id changes, no message lost, none delivered to the wrong session,
+// no goroutine leak.
+func TestManagerCompactsThirteenSessionsAtOnceWhileAppendsArrive(t *testing.T) {
+	noLeaks(t)
+	const (
+		sessions = 13
+		writers  = 3  // goroutines appending to each session
+		perWrite = 20 // messages each writer appends, half mid-compaction
+	)
+	ctx := context.Background()
+	logs := &logSink{}
+	store := NewMemoryStore()
+	g := newGate(sessions)
+	m := NewManager(func(string) ContextEngine { return newTestCompressor(g) },
+		WithSessionLogger(logs.logger()), WithStore(store))
+
+	ids := make([]string, sessions)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("agent-%02d", i)
+		s, err := m.Get(ids[i])
+		require.NoError(t, err)
+		s.Append(chatHistory(ids[i], 200)...)
+		require.True(t, s.ShouldCompress())
+	}
+
+	start := make(chan struct{})
+	results := make([]outcome, sessions)
+	var compactions sync.WaitGroup
+	for i, id := range ids {
+		compactions.Add(1)
+		go func(i int, id string) {
+			defer compactions.Done()
+			<-start
+			s, err := m.Get(id)
+			if err != nil {
+				results[i] = outcome{err: err}
+				return
+			}
+			res, err := s.Compress(ctx)
+			results[i] = outcome{res, err}
+		}(i, id)
+	}
+	close(start)
+	for range ids {
+		await(t, g.entered, "the summarizer") // all thirteen are compacting at the same time
+	}
+
+	// Writers append while every compaction is held open, then go on while
+	// the compactions finish and install their results.
+	halfway := make(chan struct{}, sessions*writers)
+	var appends sync.WaitGroup
+	for _, id := range ids {
+		for w := 0; w < writers; w++ {
+			appends.Add(1)
+			go func(id string, w int) {
+				defer appends.Done()
+				for k := 0; k < perWrite; k++ {
+					if k == perWrite/2 {
+						halfway <- struct{}{}
+					}
+					s, err := m.Get(id)
+					if err != nil {
+						return
+					}
+					s.Append(user(fmt.Sprintf("%s writer %d message %d", id, w, k)))
+				}
+			}(id, w)
+		}
+	}
+	for i := 0; i < sessions*writers; i++ {
+		await(t, halfway, "the writers")
+	}
+	close(g.release)
+	compactions.Wait()
+	appends.Wait()
+
+	assert.Equal(t, ids, m.Sessions())
+	engines := map[ContextEngine]string{}
+	for i, id := range ids {
+		require.NoError(t, results[i].err, id)
+		s, ok := m.Lookup(id)
+		require.True(t, ok)
+		assert.Equal(t, id, s.ID(), "the id never changes")
+		if other, dup := engines[s.Engine()]; dup {
+			t.Errorf("%s and %s share an engine", id, other)
+		}
+		engines[s.Engine()] = id
+
+		msgs := s.Messages()
+		require.NoError(t, Validate(msgs))
+		k := len(results[i].res.Messages)
+		assert.True(t, equalHistory(results[i].res.Messages, msgs[:k]), "%s: the compacted history comes first", id)
+		next := make([]int, writers)
+		for _, msg := range msgs[k:] {
+			var w, n int
+			var owner string
+			_, err := fmt.Sscanf(msg.Content, "%s writer %d message %d", &owner, &w, &n)
+			require.NoError(t, err, "%s: unexpected message %q after the compacted history", id, msg.Content)
+			require.Equal(t, id, owner, "a message for %s was delivered to %s", owner, id)
+			require.Equal(t, next[w], n, "%s: writer %d's messages out of order", id, w)
+			next[w]++
+		}
+		for w := range next {
+			assert.Equal(t, perWrite, next[w], "%s: writer %d lost messages", id, w)
+		}
+		for _, msg := range msgs {
+			if owner, _, found := strings.Cut(Text(msg), " "); found && strings.HasPrefix(owner, "agent-") {
+				assert.Equal(t, id, owner, "%s holds another session's message", id)
+			}
+		}
+		assert.Equal(t, CountMessages(byteCounter{}, msgs), s.Tokens(), id)
+
+		snaps, err := store.Snapshots(ctx, id)
+		require.NoError(t, err)
+		require.Equal(t, []string{SnapshotID(id, 1)}, snaps)
+		saved, err := store.Load(ctx, snaps[0])
+		require.NoError(t, err)
+		assert.True(t, equalHistory(chatHistory(id, 200), saved), "%s: the snapshot is its own history", id)
+	}
+	for _, l := range logs.lines("compaction done") {
+		assert.EqualValues(t, 200, l.attrs["messages_before"], "line %v", l)
+	}
+	assert.Len(t, logs.lines("compaction started"), sessions)
+	assert.Len(t, logs.lines("compaction done"), sessions)
+}
+
+func TestManagerGetReturnsOneSessionPerID(t *testing.T) {
+	var mu sync.Mutex
+	built := 0
+	m := NewManager(func(string) ContextEngine {
+		mu.Lock()
+		built++
+		mu.Unlock()
+		return newTestCompressor(&recorder{})
+	})
+	const callers = 16
+	got := make([]*Session, callers)
+	var wg sync.WaitGroup
+	for i := range got {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			s, err := m.Get("agent-1")
+			assert.NoError(t, err)
+			got[i] = s
+		}(i)
+	}
+	wg.Wait()
+	for _, s := range got {
+		assert.Same(t, got[0], s, "every caller gets the same session")
+	}
+	assert.Equal(t, []string{"agent-1"}, m.Sessions())
+	assert.GreaterOrEqual(t, built, 1)
+}
+
+func TestManagerSessionsShareNothing(t *testing.T) {
+	m := NewManager(nil)
+	a, err := m.Get("a")
+	require.NoError(t, err)
+	b, err := m.Get("b")
+	require.NoError(t, err)
+	assert.NotSame(t, a, b)
+	assert.NotSame(t, a.Engine().(*Compressor), b.Engine().(*Compressor), "each session has its own engine")
+
+	msg := partsMsg(RoleUser, "shared part")
+	a.Append(msg)
+	b.Append(msg)
+	ma := a.Messages()
+	ma[0].MultiContent[0].Text = "edited in a's copy"
+	assert.Equal(t, "shared part", b.Messages()[0].MultiContent[0].Text)
+	assert.Equal(t, "shared part", a.Messages()[0].MultiContent[0].Text)
+	a.Append(user("only a"))
+	assert.Equal(t, 2, a.Len())
+	assert.Equal(t, 1, b.Len())
+}
+
+func TestManagerRefusesAnEngineThatServesAnotherSession(t *testing.T) {
+	shared := newTestCompressor(&recorder{})
+	m := NewManager(func(string) ContextEngine { return shared })
+	_, err := m.Get("a")
+	require.NoError(t, err)
+	_, err = m.Get("b")
+	assert.ErrorIs(t, err, ErrSharedEngine)
+	assert.Equal(t, []string{"a"}, m.Sessions())
+
+	// Once a is removed its engine is free again.
+	require.NoError(t, m.Remove(context.Background(), "a"))
+	_, err = m.Get("b")
+	assert.NoError(t, err)
+}
+
+func TestManagerRejectsInvalidIDs(t *testing.T) {
+	m := NewManager(nil)
+	for _, id := range []string{"", "a~snapshot-1", "a\nb"} {
+		_, err := m.Get(id)
+		assert.ErrorIs(t, err, ErrInvalidSessionID, "%q", id)
+	}
+	assert.Empty(t, m.Sessions())
+}
+
+func TestManagerRemoveAndClose(t *testing.T) {
+	ctx := context.Background()
+	store := NewMemoryStore()
+	var spies []*spyEngine
+	m := NewManager(func(string) ContextEngine {
+		e := &spyEngine{Compressor: newTestCompressor(&recorder{})}
+		spies = append(spies, e) // Gets below are sequential
+		return e
+	}, WithStore(store))
+
+	a, err := m.Get("a")
+	require.NoError(t, err)
+	a.Append(user("hello from a"))
+	require.NoError(t, m.Remove(ctx, "a"))
+	assert.Empty(t, m.Sessions())
+	_, events := spies[0].seen()
+	assert.Equal(t, []string{"start a", "end a"}, events)
+	saved, err := store.Load(ctx, "a")
+	require.NoError(t, err)
+	assert.Len(t, saved, 1, "closing flushed the live history")
+	_, err = a.Compress(ctx)
+	assert.ErrorIs(t, err, ErrSessionClosed)
+	require.NoError(t, m.Remove(ctx, "a"), "removing an unknown id does nothing")
+
+	a2, err := m.Get("a")
+	require.NoError(t, err)
+	assert.NotSame(t, a, a2)
+	assert.Zero(t, a2.Len(), "a fresh session")
+
+	_, err = m.Get("b")
+	require.NoError(t, err)
+	require.NoError(t, m.Close(ctx))
+	assert.Empty(t, m.Sessions())
+	_, err = m.Get("c")
+	assert.ErrorIs(t, err, ErrSessionClosed)
+}
