@@ -16,7 +16,8 @@ type outcome struct {
 	in      *transcript
 	hist    []compact.Message // the history compacted: the input, after repair
 	out     []compact.Message // the history written: compacted, or hist unchanged
-	res     *compact.Result   // nil when nothing was compacted
+	res     *compact.Result   // nil when nothing was compacted, or pruning alone ran (-prune-only)
+	pruned  []compact.PruneChange
 	repairs []compact.Repair
 	note    string // why nothing was compacted, for a person to read
 
@@ -26,6 +27,7 @@ type outcome struct {
 	tokensIn            int // the input as given
 	tokensBefore, after int // the history compacted (the input after repair), and the result
 	elapsed             time.Duration
+	pruneTime           time.Duration // -prune-only: how long Prune took
 }
 
 // engine builds what compactions need once per run: the summarizer, the
@@ -143,10 +145,14 @@ func (e *engine) compactOne(ctx context.Context, t *transcript, window int, forc
 	oc.after = oc.tokensBefore
 	defer func() { oc.elapsed = time.Since(start) }()
 
-	if !force && oc.tokensBefore < oc.threshold {
+	partial := e.o.keep > 0
+	if !force && !partial && oc.tokensBefore < oc.threshold {
 		oc.note = fmt.Sprintf("under the threshold (%s of %s tokens): nothing to do; use -force or a smaller -window to see a compaction",
 			thousands(oc.tokensBefore), thousands(oc.threshold))
 		return oc, nil
+	}
+	if e.o.pruneOnly {
+		return e.pruneOnly(oc, msgs, tc)
 	}
 	var copts []compact.CompressOption
 	if force {
@@ -155,8 +161,16 @@ func (e *engine) compactOne(ctx context.Context, t *transcript, window int, forc
 	if e.o.focus != "" {
 		copts = append(copts, compact.WithFocus(e.o.focus))
 	}
-	res, err := c.Compress(ctx, msgs, copts...)
+	var res *compact.Result
+	if partial {
+		res, err = compact.CompressHere(ctx, c, msgs, e.o.keep, copts...)
+	} else {
+		res, err = c.Compress(ctx, msgs, copts...)
+	}
 	switch {
+	case errors.Is(err, compact.ErrNothingToCompress) && partial:
+		oc.note = fmt.Sprintf("nothing to compress: -keep %d keeps every exchange there is (an exchange starts at a user message); the input is written unchanged", e.o.keep)
+		return oc, nil
 	case errors.Is(err, compact.ErrNothingToCompress):
 		oc.note = "nothing to compress: every message is protected (system prompt, head, recent tail); the input is written unchanged"
 		return oc, nil
@@ -166,6 +180,24 @@ func (e *engine) compactOne(ctx context.Context, t *transcript, window int, forc
 	case err != nil:
 		return nil, err
 	}
-	oc.res, oc.out, oc.after = res, res.Messages, res.TokensAfter
+	oc.res, oc.out, oc.after, oc.pruned = res, res.Messages, res.TokensAfter, res.Pruned
+	return oc, nil
+}
+
+// pruneOnly runs the cheap tier alone, as the Compressor runs it before
+// summarising: every message but the system prompt, the recent tool uses,
+// the latest user message and the last few messages may be pruned, and the
+// tail is demoted when it alone is over half the threshold.
+func (e *engine) pruneOnly(oc *outcome, msgs []compact.Message, tc compact.TokenCounter) (*outcome, error) {
+	start := time.Now()
+	pr := compact.Prune(msgs, compact.PruneTokenCounter(tc), compact.PrunePressure(oc.threshold/2))
+	oc.pruneTime = time.Since(start)
+	if !pr.Committed {
+		oc.note = fmt.Sprintf("pruning would reclaim %s tokens, fewer than the %s a pruning must; the input is written unchanged",
+			thousands(pr.Reclaimable), thousands(compact.DefaultPruneClearAtLeast))
+		return oc, nil
+	}
+	oc.out, oc.pruned = pr.Messages, pr.Changes
+	oc.after = compact.CountMessages(tc, pr.Messages)
 	return oc, nil
 }

@@ -38,6 +38,8 @@ type options struct {
 	summarizer   string
 	summaryModel string
 	focus        string
+	keep         int
+	pruneOnly    bool
 	timeout      time.Duration
 	repair       bool
 	report       bool
@@ -79,6 +81,8 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.summarizer, "summarizer", "extractive", "summarizer `name`: extractive (offline) or openai (OPENAI_API_KEY, OPENAI_BASE_URL); -probe takes a comma-separated list, and drop, a baseline that keeps no facts")
 	fs.StringVar(&o.summaryModel, "summary-model", defaultSummaryModel, "`model` -summarizer openai asks")
 	fs.StringVar(&o.focus, "focus", "", "a `topic` the summary should weight")
+	fs.IntVar(&o.keep, "keep", 0, "partial compaction, as \"/compress here N\": keep the last `N` exchanges verbatim and summarise the rest (forced)")
+	fs.BoolVar(&o.pruneOnly, "prune-only", false, "run the cheap tier alone (dedupe, mask and shorten old tool output), no summarizer")
 	fs.DurationVar(&o.timeout, "timeout", defaultSummaryTimeout, "bound on one summarizer call")
 	fs.BoolVar(&o.repair, "repair", false, "repair broken tool-call pairing instead of rejecting the input")
 	fs.BoolVar(&o.report, "report", false, "write a report of what the compaction did to standard error")
@@ -159,6 +163,12 @@ func (o *options) check() error {
 		return fmt.Errorf("-reserve %d: want 0 <= reserve < window (%d)", o.reserve, o.window)
 	case o.timeout <= 0:
 		return fmt.Errorf("-timeout %v: want a positive duration", o.timeout)
+	case o.set["keep"] && (o.keep < 1 || o.keep > compact.MaxKeepExchanges):
+		return fmt.Errorf("-keep %d: want a number of exchanges in [1, %d]", o.keep, compact.MaxKeepExchanges)
+	case o.set["keep"] && o.pruneOnly:
+		return errors.New("-keep and -prune-only are two different compactions: give one")
+	case o.probe && (o.set["keep"] || o.pruneOnly):
+		return errors.New("-probe measures full compactions; it takes no -keep or -prune-only")
 	}
 	names := o.summarizers()
 	for _, n := range names {

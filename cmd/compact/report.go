@@ -33,12 +33,14 @@ type report struct {
 	SummaryTokens  int    `json:"summary_tokens"`
 	Lifted         int    `json:"lifted"`
 	Carried        int    `json:"carried"`
-	Pruned         int    `json:"pruned"`
+	Pruned         int    `json:"pruned"`            // messages pruning changed
+	PrunedTokens   int    `json:"pruned_tokens"`     // tokens those changes reclaimed
 	Summary        string `json:"summary,omitempty"` // the summary's body, without prefix or carried messages
 	Summarizer     string `json:"summarizer"`
 	Fallback       bool   `json:"fallback"`
 	FallbackReason string `json:"fallback_reason,omitempty"`
 
+	Prunes        []pruneReport  `json:"prunes,omitempty"`
 	Repairs       []repairReport `json:"repairs,omitempty"`
 	DroppedFields []string       `json:"dropped_fields,omitempty"`
 
@@ -52,6 +54,17 @@ type repairReport struct {
 	Kind       string `json:"kind"`
 	ToolCallID string `json:"tool_call_id,omitempty"`
 	Detail     string `json:"detail"`
+}
+
+// pruneReport is one message pruning changed.
+type pruneReport struct {
+	Index        int    `json:"index"`
+	Kind         string `json:"kind"`
+	Tool         string `json:"tool,omitempty"`
+	ToolCallID   string `json:"tool_call_id,omitempty"`
+	TokensBefore int    `json:"tokens_before"`
+	TokensAfter  int    `json:"tokens_after"`
+	Note         string `json:"note,omitempty"`
 }
 
 // newReport describes oc.
@@ -69,6 +82,14 @@ func newReport(oc *outcome) report {
 	for _, rp := range oc.repairs {
 		r.Repairs = append(r.Repairs, repairReport{Index: rp.Index, Kind: rp.Kind.String(), ToolCallID: rp.ToolCallID, Detail: rp.Detail})
 	}
+	for _, p := range oc.pruned {
+		r.Prunes = append(r.Prunes, pruneReport{Index: p.Index, Kind: p.Kind.String(), Tool: p.Tool, ToolCallID: p.ToolCallID,
+			TokensBefore: p.TokensBefore, TokensAfter: p.TokensAfter, Note: p.Note})
+		r.PrunedTokens += p.Saved()
+	}
+	r.Pruned = len(oc.pruned)
+	r.Compacted = len(oc.pruned) > 0
+	r.CompactMillis = millis(oc.pruneTime)
 	if res := oc.res; res != nil {
 		r.Compacted = true
 		r.SummarizedFrom, r.SummarizedTo, r.SummaryIndex = res.SummarizedFrom, res.SummarizedTo, res.SummaryIndex
@@ -99,21 +120,29 @@ func (r report) writeHuman(w io.Writer, name string) {
 	for _, rp := range r.Repairs {
 		row("repaired", "input message %d: %s", rp.Index, rp.Detail)
 	}
-	if !r.Compacted {
+	switch {
+	case !r.Compacted:
 		row("result", "%s", r.Note)
-	} else {
+	case r.SummaryIndex < 0:
+		row("summarised", "nothing: pruning alone did it, no summarizer ran")
+	default:
 		row("summarised", "input messages %d-%d (%d) into output message %d (%s tokens)",
 			r.SummarizedFrom, r.SummarizedTo, r.SummarizedTo-r.SummarizedFrom+1, r.SummaryIndex, thousands(r.SummaryTokens))
+	}
+	if r.Compacted {
 		if r.Lifted >= 0 {
 			row("lifted", "the latest user message (input %d), verbatim right after the summary", r.Lifted)
 		}
 		if r.Carried > 0 {
 			row("carried", "%d earlier user message(s), verbatim inside the summary", r.Carried)
 		}
-		row("pruned", "%d message(s)", r.Pruned)
+		row("pruned", "%s", r.prunedText())
 		s := r.Summarizer
 		if r.Fallback {
 			s += " (fallback: " + r.FallbackReason + ")"
+		}
+		if s == "" {
+			s = "none"
 		}
 		row("summarizer", "%s", s)
 	}
@@ -122,10 +151,33 @@ func (r report) writeHuman(w io.Writer, name string) {
 	}
 	if r.Compacted {
 		row("time", "%s (compaction %s)", fmtMillis(r.TotalMillis), fmtMillis(r.CompactMillis))
-		writeSummary(w, r.Summary, r.SummaryIndex)
+		if r.SummaryIndex >= 0 {
+			writeSummary(w, r.Summary, r.SummaryIndex)
+		}
 	} else {
 		row("time", "%s", fmtMillis(r.TotalMillis))
 	}
+}
+
+// prunedText sums up the pruning: how many messages, the tokens
+// reclaimed, and how many of each kind of change.
+func (r report) prunedText() string {
+	if r.Pruned == 0 {
+		return "nothing"
+	}
+	kinds := map[string]int{}
+	var order []string
+	for _, p := range r.Prunes {
+		if kinds[p.Kind] == 0 {
+			order = append(order, p.Kind)
+		}
+		kinds[p.Kind]++
+	}
+	parts := make([]string, len(order))
+	for i, k := range order {
+		parts[i] = fmt.Sprintf("%d %s", kinds[k], k)
+	}
+	return fmt.Sprintf("%d message(s), %s tokens reclaimed: %s", r.Pruned, thousands(r.PrunedTokens), strings.Join(parts, ", "))
 }
 
 // summaryLines is how much of the summary -report shows.
@@ -150,9 +202,16 @@ func (r report) line() string {
 	if !r.Compacted {
 		return fmt.Sprintf("%s: %s messages, %s tokens: %s", r.File, thousands(r.BeforeMessages), thousands(r.BeforeTokens), r.Note)
 	}
-	s := fmt.Sprintf("%s: %s -> %s messages, %s -> %s tokens (%s), summarised %d-%d, %s",
+	how := fmt.Sprintf("summarised %d-%d, %s", r.SummarizedFrom, r.SummarizedTo, r.Summarizer)
+	if r.SummaryIndex < 0 {
+		how = "pruned only"
+	}
+	if r.Pruned > 0 {
+		how += fmt.Sprintf(", %d pruned", r.Pruned)
+	}
+	s := fmt.Sprintf("%s: %s -> %s messages, %s -> %s tokens (%s), %s",
 		r.File, thousands(r.BeforeMessages), thousands(r.AfterMessages), thousands(r.BeforeTokens), thousands(r.AfterTokens),
-		change(r.BeforeTokens, r.AfterTokens), r.SummarizedFrom, r.SummarizedTo, r.Summarizer)
+		change(r.BeforeTokens, r.AfterTokens), how)
 	if r.Fallback {
 		s += " (fallback)"
 	}

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -283,4 +284,98 @@ func TestSettingsReachTheCompressor(t *testing.T) {
 	r := runCLI(t, "", codingSession, "-window", "1500", "-focus", "tabs", "-json-report", rep, "-o", filepath.Join(dir, "o.json"))
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.True(t, strings.HasPrefix(decodeReport(t, rep)["summary"].(string), "Focus: tabs"), "the focus reaches the summarizer")
+}
+
+// toolHeavy is an agent run of n rounds, each reading a large file: old
+// tool output is most of it, which pruning is for.
+func toolHeavy(n int) string {
+	msgs := []map[string]any{{"role": "system", "content": "You are a coding agent."}, {"role": "user", "content": "Read every part of the parser."}}
+	for i := 0; i < n; i++ {
+		id := "call_" + strconv.Itoa(i)
+		msgs = append(msgs,
+			map[string]any{"role": "assistant", "tool_calls": []any{map[string]any{"id": id, "type": "function",
+				"function": map[string]any{"name": "read_file", "arguments": `{"path":"parser/part` + strconv.Itoa(i) + `.go"}`}}}},
+			map[string]any{"role": "tool", "tool_call_id": id, "content": strings.Repeat("func parsePart"+strconv.Itoa(i)+"() error { return nil }\n", 80)})
+	}
+	msgs = append(msgs, map[string]any{"role": "assistant", "content": "I have read every part."})
+	data, _ := json.Marshal(msgs)
+	return string(data)
+}
+
+func TestPruningAloneIsReported(t *testing.T) {
+	dir := t.TempDir()
+	in := writeFile(t, dir, "in.json", toolHeavy(12))
+	rep := filepath.Join(dir, "rep.json")
+	r := runCLI(t, "", in, "-window", "16000", "-json-report", rep, "-report")
+	require.Equal(t, 0, r.code, r.stderr)
+	rp := decodeReport(t, rep)
+	require.Equal(t, true, rp["compacted"], "the history is over the threshold: %v", rp["note"])
+	assert.Equal(t, -1.0, rp["summary_index"], "pruning alone brought it under")
+	assert.Equal(t, "", rp["summarizer"])
+	assert.Positive(t, rp["pruned"])
+	assert.Positive(t, rp["pruned_tokens"])
+	assert.Less(t, rp["after_tokens"], rp["before_tokens"])
+	assert.Equal(t, "masked tool result", rp["prunes"].([]any)[0].(map[string]any)["kind"])
+	assert.Contains(t, r.stderr, "summarised  nothing: pruning alone did it")
+	assert.Regexp(t, `pruned      \d+ message\(s\), [\d,]+ tokens reclaimed: \d+ masked tool result`, r.stderr)
+	out := decodeOutput(t, r.stdout)
+	assert.Len(t, out, 27, "pruning never adds or removes a message")
+	require.NoError(t, compact.Validate(out))
+}
+
+func TestPruneOnly(t *testing.T) {
+	dir := t.TempDir()
+	rep := filepath.Join(dir, "rep.json")
+	t.Run("forced, it prunes and never summarises", func(t *testing.T) {
+		r := runCLI(t, toolHeavy(12), "-", "-prune-only", "-force", "-json-report", rep)
+		require.Equal(t, 0, r.code, r.stderr)
+		rp := decodeReport(t, rep)
+		assert.Equal(t, -1.0, rp["summary_index"])
+		assert.Equal(t, "", rp["summarizer"])
+		assert.Positive(t, rp["pruned"])
+		assert.Len(t, decodeOutput(t, r.stdout), 27)
+	})
+	t.Run("too little to reclaim writes the input unchanged", func(t *testing.T) {
+		r := runCLI(t, "", codingSession, "-prune-only", "-force", "-json-report", rep)
+		require.Equal(t, 0, r.code, r.stderr)
+		assert.Contains(t, r.stderr, "pruning would reclaim")
+		assert.EqualValues(t, 0, decodeReport(t, rep)["pruned"])
+		assert.Equal(t, normalized(t, readFile(t, codingSession)), normalized(t, r.stdout))
+	})
+	t.Run("under the threshold it waits for -force", func(t *testing.T) {
+		r := runCLI(t, toolHeavy(12), "-", "-prune-only")
+		require.Equal(t, 0, r.code, r.stderr)
+		assert.Contains(t, r.stderr, "under the threshold")
+	})
+}
+
+func TestKeepCompactsAllButTheLastExchanges(t *testing.T) {
+	dir := t.TempDir()
+	rep := filepath.Join(dir, "rep.json")
+	r := runCLI(t, "", codingSession, "-keep", "1", "-json-report", rep)
+	require.Equal(t, 0, r.code, r.stderr)
+	in, out := decodeOutput(t, readFile(t, codingSession)), decodeOutput(t, r.stdout)
+	last := 0
+	for i, m := range in {
+		if m.Role == compact.RoleUser {
+			last = i
+		}
+	}
+	rp := decodeReport(t, rep)
+	assert.EqualValues(t, last-1, rp["summarized_to"], "everything before the last exchange is summarised")
+	tail := in[last:]
+	require.GreaterOrEqual(t, len(out), len(tail))
+	for i, m := range tail {
+		assert.True(t, containsMessage(out[len(out)-len(tail)+i:], m), "kept message %d verbatim", last+i)
+	}
+	assert.True(t, compact.IsSummary(out[int(rp["summary_index"].(float64))]))
+
+	r = runCLI(t, `[{"role":"user","content":"one task"},{"role":"assistant","content":"done"}]`, "-", "-keep", "2")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "-keep 2 keeps every exchange there is")
+
+	for _, args := range [][]string{{"-keep", "0"}, {"-keep", "101"}, {"-keep", "2", "-prune-only"}, {"-probe", "-keep", "2"}, {"-probe", "-prune-only"}} {
+		r := runCLI(t, "", append(args, codingSession)...)
+		assert.Equal(t, 2, r.code, "%v: %s", args, r.stderr)
+	}
 }
