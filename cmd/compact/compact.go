@@ -130,7 +130,7 @@ func (e *engine) compactOne(ctx context.Context, t *transcript, window int, forc
 	oc := &outcome{in: t, hist: msgs, out: msgs, tc: tc, encoding: enc, window: window}
 	if ps := compact.Problems(msgs); len(ps) > 0 {
 		if !e.o.repair {
-			return nil, &inputError{index: ps[0].Index, msg: ps[0].Detail + " (-repair fixes tool pairing)"}
+			return nil, &inputError{index: ps[0].Index, msg: ps[0].Detail + " (-repair fixes it)"}
 		}
 		msgs, oc.repairs = compact.RepairToolPairs(msgs)
 		if err := compact.Validate(msgs); err != nil {

@@ -39,7 +39,7 @@ func TestBadInputWritesNothing(t *testing.T) {
 		{"arguments an object", `[{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"x","arguments":{}}}]}]`, "message 0: tool call 0: function arguments is an object"},
 		{"a field in upper case", `[{"role":"user","ROLE":"bot","content":"a"}]`, `message 0: field "ROLE": message fields are lower case ("role")`},
 		{"name a number", `[{"role":"user","name":3,"content":"a"}]`, "message 0: name is a number"},
-		{"orphan tool result", `[{"role":"user","content":"a"},{"role":"tool","tool_call_id":"x","content":"r"}]`, `message 1: tool result "x" answers no earlier unanswered call (-repair fixes tool pairing)`},
+		{"orphan tool result", `[{"role":"user","content":"a"},{"role":"tool","tool_call_id":"x","content":"r"}]`, `message 1: tool result "x" answers no earlier unanswered call (-repair fixes it)`},
 		{"unanswered call mid history", `[{"role":"user","content":"a"},{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"bash","arguments":"{}"}}]},{"role":"user","content":"b"}]`, `message 1: tool call "c1" (bash) is never answered`},
 		{"JSONL bad line", "{\"role\":\"user\",\"content\":\"a\"}\n\n{\"role\":\"assistant\",\"content\":{}}\n", "message 1 (line 3): content is an object"},
 		{"JSONL broken line", "{\"role\":\"user\",\"content\":\"a\"}\n{\"role\":\n", "message 1 (line 2): not JSON"},

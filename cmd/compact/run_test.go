@@ -244,6 +244,12 @@ func TestDirectoryMode(t *testing.T) {
 		assert.FileExists(t, filepath.Join(out, "a.json"))
 		assert.FileExists(t, filepath.Join(out, "b.json"))
 	})
+	t.Run("one file into an existing directory", func(t *testing.T) {
+		out := t.TempDir()
+		r := runCLI(t, "", filepath.Join(in, "b.jsonl"), "-o", out)
+		assert.Equal(t, 0, r.code, r.stderr)
+		assert.Len(t, decodeOutput(t, readFile(t, filepath.Join(out, "b.json"))), 2)
+	})
 	t.Run("-o a file", func(t *testing.T) {
 		f := writeFile(t, t.TempDir(), "x.json", "")
 		r := runCLI(t, "", in, "-o", f)
