@@ -84,6 +84,9 @@ func (p *plan) settle(incoming *Message) {
 	if p.lift >= 0 && !p.canLift(incoming) {
 		p.lift = -1
 	}
+	if !p.hasContent() {
+		return // no summary to place, so nothing to make room for
+	}
 	for {
 		p.liftLatestUser(incoming)
 		if p.headEnd == p.sysEnd || summaryRole(&p.msgs[p.headEnd-1], p.next(incoming)) != "" {
@@ -169,7 +172,13 @@ func (c *Compressor) tailStart(p *plan, th thresholds) int {
 	n := len(msgs)
 	cut, tokens, kept := n, 0, 0
 	for i := n - 1; i >= lo; i-- {
-		if kept >= c.cfg.tailMin && tokens+counts[i] > th.tail {
+		// The budget may be exceeded to keep the minimum count, but a huge
+		// user or assistant turn past half the threshold ends the tail: it
+		// must not pin every compaction over the threshold. (Tool results
+		// may stay: the pressure pass of pruning demotes them.) The last
+		// message always stays.
+		if kept >= c.cfg.tailMin && tokens+counts[i] > th.tail ||
+			kept >= 1 && tokens+counts[i] > th.threshold/2 && msgs[i].Role != RoleTool && len(msgs[i].ToolCalls) == 0 {
 			break
 		}
 		tokens += counts[i]

@@ -12,9 +12,11 @@ import (
 // A compaction first prunes the turns it would summarise: everything
 // between the head and the protected tail, never the system prompt, the
 // head, the tail or the latest real user message. When that brings the
-// history under the threshold, and the compaction is not forced, the
-// pruned history is the result: no summarizer is called, Result.SummaryIndex
-// is -1 and Result.Pruned lists every change. Otherwise the turns are
+// history under the threshold with room to spare (below the threshold less
+// the tail budget, so that the next few turns do not trigger another
+// compaction at once), and the compaction is not forced, the pruned history
+// is the result: no summarizer is called, Result.SummaryIndex is -1 and
+// Result.Pruned lists every change. Otherwise the turns are
 // summarised as if pruning had not run: the summarizer reads the original
 // turns, whose details a stand-in would have hidden from it.
 //

@@ -143,7 +143,7 @@ func TestCompressPrunesWhenNothingCanBeSummarised(t *testing.T) {
 	in = append(in, bashRound("big", "cat build.log", shellOutput("log", 500, 2))...)
 	in = append(in, asst("Looking."), user("And?"))
 	r := &recorder{}
-	protectAll := []Option{WithHeadMessages(0), WithTail(0.2, 8)}
+	protectAll := []Option{WithHeadMessages(1), WithTail(0.2, 8)}
 	c := newTestCompressor(r, append(protectAll, WithPruning())...)
 	require.False(t, c.HasContentToCompress(in))
 

@@ -142,11 +142,14 @@ func (c *Compressor) compress(ctx context.Context, msgs []Message, rng *foldRang
 		before += c.cfg.counter.CountMessage(*o.Incoming)
 	}
 	// The cheap tier first: when pruning alone is enough, no summarizer runs.
+	// Enough means room to spare: a prune that lands just under the
+	// threshold would be followed by another compaction a turn or two later,
+	// each one breaking the provider's prompt cache.
 	// A range the caller chose is summarised as asked, and what follows it
 	// stays as it is.
 	if rng == nil {
 		if pr := c.prune(work, p, th); pr.Committed &&
-			(!p.hasContent() || (!o.Force && pr.TokensAfter+before-pr.TokensBefore < th.threshold)) {
+			(!p.hasContent() || (!o.Force && pr.TokensAfter+before-pr.TokensBefore < th.threshold-th.tail)) {
 			res, err := c.pruneOnly(log, len(msgs), pr, o.Incoming, before, th.threshold)
 			if res != nil {
 				res.Repairs, res.Duration = repairs, c.cfg.now().Sub(start)

@@ -9,14 +9,14 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 )
 
-// agentHistory is a coding agent's conversation: five runs of the tests,
+// agentHistory is a coding agent's conversation: rounds runs of the tests,
 // each printing 40 lines, then a short reply.
-func agentHistory() []compact.Message {
+func agentHistory(rounds int) []compact.Message {
 	msgs := []compact.Message{
 		{Role: compact.RoleSystem, Content: "You are a coding agent."},
 		{Role: compact.RoleUser, Content: "Make the store tests pass."},
 	}
-	for i := 1; i <= 5; i++ {
+	for i := 1; i <= rounds; i++ {
 		id := fmt.Sprintf("call_%d", i)
 		out := strings.Repeat(fmt.Sprintf("--- FAIL: TestStore%d (0.01s)\n", i), 40) + "exit status 1"
 		msgs = append(msgs,
@@ -31,7 +31,7 @@ func agentHistory() []compact.Message {
 
 // Prune masks the output of old tool calls, keeping the last few whole.
 func ExamplePrune() {
-	res := compact.Prune(agentHistory(), compact.PruneClearAtLeast(500))
+	res := compact.Prune(agentHistory(5), compact.PruneClearAtLeast(500))
 	fmt.Println("committed:", res.Committed)
 	for _, c := range res.Changes {
 		fmt.Printf("message %d (%s): %s, %d -> %d tokens\n", c.Index, c.ToolCallID, c.Kind, c.TokensBefore, c.TokensAfter)
@@ -47,7 +47,7 @@ func ExamplePrune() {
 // A rule table says how to describe a tool's calls, and which tools'
 // output must never be masked.
 func ExamplePruneToolRules() {
-	msgs := agentHistory()
+	msgs := agentHistory(5)
 	msgs[4].ToolCalls[0].Function.Name = "plan" // call_2 updates the agent's plan
 	res := compact.Prune(msgs, compact.PruneClearAtLeast(0), compact.PruneToolRules(
 		compact.ToolRule{Name: "plan", NeverMask: true},
@@ -70,10 +70,10 @@ func ExampleWithPruning() {
 		calls++
 		return "summary", nil
 	})
-	c := compact.New(compact.WithContextWindow(2_000), compact.WithThresholdBounds(0, 0),
+	c := compact.New(compact.WithContextWindow(4200), compact.WithThresholdBounds(0, 0),
 		compact.WithTokenCounter(compact.EstimateCounter{}), compact.WithSummarizer(count),
 		compact.WithPruning(compact.PruneClearAtLeast(500)))
-	msgs := agentHistory()
+	msgs := agentHistory(10)
 	fmt.Println("should compress:", c.ShouldCompressMessages(msgs))
 	res, err := c.Compress(context.Background(), msgs)
 	if err != nil {
@@ -84,6 +84,6 @@ func ExampleWithPruning() {
 	fmt.Println("should compress now:", c.ShouldCompressMessages(res.Messages))
 	// Output:
 	// should compress: true
-	// summarizer calls: 0 summary index: -1 pruned: 2
+	// summarizer calls: 0 summary index: -1 pruned: 6
 	// should compress now: false
 }

@@ -78,8 +78,12 @@ func checkCommon(in []Message, res *Result) error {
 			return errors.New("system prompt changed")
 		}
 	}
-	if u := lastIndex(in, 0, IsRealUser); u >= 0 && !containsEqual(out, in[u]) {
-		return fmt.Errorf("latest real user message %d lost", u)
+	// Verbatim as it was, or as it was before another tool merged a summary
+	// into it (that summary is folded into the new one).
+	if u := lastIndex(in, 0, IsRealUser); u >= 0 {
+		if _, own, _ := splitMerged(in[u]); !containsEqual(out, in[u]) && !containsEqual(out, own) {
+			return fmt.Errorf("latest real user message %d lost", u)
+		}
 	}
 	pruned := map[int]bool{}
 	for _, c := range res.Pruned {
