@@ -253,7 +253,8 @@ func WithThresholdBounds(floor, cap int) Option {
 }
 
 // WithHeadMessages sets how many non-system messages at the start stay
-// verbatim on a first compaction.
+// verbatim on a first compaction. The latest real user message is never
+// among them: the head ends before it, and it follows the summary.
 func WithHeadMessages(n int) Option {
 	return func(c *config) {
 		if n >= 0 {

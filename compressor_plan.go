@@ -49,6 +49,14 @@ func (c *Compressor) plan(msgs []Message, th thresholds, incoming *Message) plan
 	if !p.hasSummary && c.cfg.headMessages > 0 {
 		p.headEnd = c.headEnd(msgs, p.counts, p.sysEnd, th.head)
 	}
+	// The latest real user message is never kept in the head: the head ends
+	// before it, and the tail reaches for it or it is lifted to follow the
+	// summary. Kept in place, it would sit before the summary, which a model
+	// reads as the thing to respond to next, and the next compaction (the
+	// head decayed) would move it anyway.
+	if u := lastIndex(msgs[:p.headEnd], p.sysEnd, IsRealUser); u >= 0 && lastIndex(msgs, u+1, IsRealUser) < 0 {
+		p.headEnd = u
+	}
 	p.cut = c.tailStart(&p, th)
 	p.settle(incoming)
 	return p

@@ -114,8 +114,10 @@ func TestCompressKeepsSystemHeadTailAndLatestUser(t *testing.T) {
 	assert.Equal(t, in[len(in)-1], out[len(out)-1], "last message verbatim")
 	assert.True(t, IsSummary(out[res.SummaryIndex]))
 	assert.Less(t, res.TokensAfter, res.TokensBefore)
-	// The single task message is in the head on a first compaction.
-	assert.Equal(t, in[1], out[1])
+	// The single task message, the latest user message, is never kept in
+	// the head: it follows the summary, verbatim.
+	assert.Equal(t, 1, res.Lifted)
+	assert.Equal(t, in[1], out[res.SummaryIndex+1])
 	// Every input message is in the output or in the summarised range.
 	for i, m := range in[1:] {
 		if i+1 < res.SummarizedFrom || i+1 > res.SummarizedTo {
@@ -151,9 +153,9 @@ func TestRecompactionYieldsOneSummaryAndDecaysTheHead(t *testing.T) {
 		assert.False(t, IsSummary(turn), "the old summary is not among the turns")
 	}
 	assert.Equal(t, 1, strings.Count(second.Messages[0].Content, CompactionNote), "the note is added once")
-	// The task message, far back now, is lifted verbatim after the summary.
-	assert.Equal(t, 1, second.Lifted)
-	assert.Equal(t, grown[1], second.Messages[second.SummaryIndex+1])
+	// The task message stays lifted verbatim after the summary.
+	assert.Equal(t, 2, second.Lifted)
+	assert.Equal(t, grown[2], second.Messages[second.SummaryIndex+1])
 }
 
 func TestIncomingMessageComesBackLastAndIsNotSummarised(t *testing.T) {
@@ -212,11 +214,15 @@ func TestNothingToCompress(t *testing.T) {
 }
 
 func TestNoSavings(t *testing.T) {
+	// The summarised turns are two short messages; the summary, even cut to
+	// twice its target, is longer than they are.
 	r := &recorder{out: strings.Repeat("a very long summary ", 2000)}
-	c := newTestCompressor(r, WithSummaryTokens(100_000))
-	in := longSession(8)
+	c := newTestCompressor(r, WithHeadMessages(0))
+	in := []Message{sys("s"), user("first question"), asst("first answer"),
+		user(strings.Repeat("the real task ", 300)), asst(strings.Repeat("a long answer ", 300))}
 	_, err := c.Compress(context.Background(), in, Force())
 	assert.ErrorIs(t, err, ErrNoSavings)
+	require.NotEmpty(t, r.reqs, "the summarizer ran; its summary was too long")
 }
 
 func TestSummaryIsCappedNearItsTarget(t *testing.T) {

@@ -24,8 +24,9 @@
 // On a first compaction the first few messages stay too; later the head
 // decays to the system prompt. A recent tail, chosen by a token budget and
 // never separating a tool call from its result, comes back verbatim, and so
-// does the latest real user message: when it is too far back for the tail,
-// it is placed verbatim right after the summary. The turns between are
+// does the latest real user message: when it is too far back for the tail
+// (an agent's single task message, say), it is placed verbatim right after
+// the summary, never before it. The turns between are
 // folded into one summary message that starts with SummaryPrefix; recent
 // user messages from those turns ride along inside it verbatim. Compacting
 // again updates that summary rather than stacking a second one.

@@ -84,6 +84,6 @@ func ExampleWithPruning() {
 	fmt.Println("should compress now:", c.ShouldCompressMessages(res.Messages))
 	// Output:
 	// should compress: true
-	// summarizer calls: 0 summary index: -1 pruned: 6
+	// summarizer calls: 0 summary index: -1 pruned: 7
 	// should compress now: false
 }

@@ -101,13 +101,13 @@ func TestProbeScoresWhatTheSummaryKeeps(t *testing.T) {
 		o := &options{threshold: compact.DefaultThreshold, timeout: defaultSummaryTimeout, set: map[string]bool{}}
 		e, err := newEngine(o, name, discardLogger())
 		require.NoError(t, err)
-		row, err := probeOne(context.Background(), e, tr, 2000)
+		row, err := probeOne(context.Background(), e, tr, 4000)
 		require.NoError(t, err)
 		require.True(t, row.compacted, name)
 		rows[name] = row
 	}
 	ext, drop := rows["extractive"], rows["drop"]
-	assert.Equal(t, score{n: 1, kept: 1}, ext.ask)
+	assert.Equal(t, score{n: 1, kept: 1, risk: 1, riskKept: 1}, ext.ask, "the ask lies in the summarised turns and is lifted whole")
 	require.Positive(t, ext.paths.risk, "some paths lived only in the summarised turns")
 	assert.Equal(t, ext.paths.risk, ext.paths.riskKept, "the extractive summary keeps them: missing %q", ext.paths.missing)
 	assert.Zero(t, drop.paths.riskKept, "the baseline keeps none")
