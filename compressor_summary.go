@@ -110,7 +110,10 @@ func chooseCarried(candidates []string, budget int, tc TokenCounter) (chosen []s
 	k := len(candidates)
 	for k > 0 {
 		t := candidates[k-1]
-		n := tc.CountText(t) + carriedEntryTokens
+		// Counted as a user message: a little over the text alone, and
+		// memoised, so a candidate that is a message of the history (or was
+		// carried last time) is not tokenised again.
+		n := tc.CountMessage(Message{Role: RoleUser, Content: t}) + carriedEntryTokens
 		if used+n <= budget {
 			used += n
 			k--
