@@ -28,7 +28,7 @@ var listWeights = [numSections]int{
 	secCommands:   15,
 	secCalls:      10,
 	secErrors:     18,
-	secDecisions:  10,
+	secDecisions:  6,
 	secPending:    10,
 }
 

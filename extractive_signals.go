@@ -135,6 +135,7 @@ var errorPrefixes = [...]string{
 var errorInfixes = [...]string{
 	": error:", ": error[", ": fatal error:", "): error TS", ": command not found",
 	": No such file or directory", "[Errno ", " panicked at ",
+	"syntax error(s)", // SWE-agent's linter rejecting an edit
 }
 
 // hasErrorLabel reports a line that opens with error: in any case,
