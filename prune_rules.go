@@ -234,30 +234,7 @@ const minArgValueChars = 2 * minStringKeep
 // literal is longer than target characters to a literal of at most target
 // characters. Keys, numbers and structure are kept byte for byte.
 func shortenJSONValues(s string, target int) string {
-	var b strings.Builder
-	last := 0
-	for _, sp := range stringSpans(s) {
-		lit := s[sp.start:sp.end]
-		if len(lit) <= target || utf8.RuneCountInString(lit) <= target || isKey(s, sp.end) {
-			continue
-		}
-		var v string
-		if json.Unmarshal([]byte(lit), &v) != nil {
-			continue
-		}
-		short, ok := shortLiteral(v, target, DefaultHeadShare)
-		if !ok {
-			continue
-		}
-		b.WriteString(s[last:sp.start])
-		b.WriteString(short)
-		last = sp.end
-	}
-	if last == 0 {
-		return s
-	}
-	b.WriteString(s[last:])
-	return b.String()
+	return replaceLongStrings(s, stringSpans(s), target, DefaultHeadShare, func(sp span) bool { return isKey(s, sp.end) })
 }
 
 // isKey reports whether the string literal ending at end is an object key:

@@ -97,12 +97,19 @@ func stringKeep(s string, spans []span, limit int) (int, bool) {
 // shortenStrings cuts the middle of every string literal of s longer than
 // keep characters (plus a marker), re-encoding it so the JSON stays valid.
 func shortenStrings(s string, spans []span, keep int, share float64) string {
+	return replaceLongStrings(s, spans, keep+len(marker(inlineMarker, len(s))), share, nil)
+}
+
+// replaceLongStrings replaces each string literal of s (at spans) longer
+// than target runes, unless skip says otherwise, by its value cut in the
+// middle and re-encoded, so valid JSON stays valid. s comes back as it is
+// when nothing was replaced.
+func replaceLongStrings(s string, spans []span, target int, share float64, skip func(span) bool) string {
 	var b strings.Builder
 	last := 0
-	target := keep + len(marker(inlineMarker, len(s)))
 	for _, sp := range spans {
 		lit := s[sp.start:sp.end]
-		if utf8.RuneCountInString(lit) <= target {
+		if len(lit) <= target || utf8.RuneCountInString(lit) <= target || skip != nil && skip(sp) {
 			continue
 		}
 		var v string
