@@ -34,6 +34,18 @@ func (p plan) hasContent() bool {
 	return false
 }
 
+// foldedTokens is what the summarised range takes, less a lifted message
+// (it comes back whole).
+func (p plan) foldedTokens() int {
+	n := 0
+	for i := p.headEnd; i < p.cut; i++ {
+		if i != p.lift {
+			n += p.counts[i]
+		}
+	}
+	return n
+}
+
 // isBlankRest reports whether a summary message carries nothing but the
 // summary (it was not merged into a real message).
 func isBlankRest(m Message) bool {

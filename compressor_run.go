@@ -160,6 +160,11 @@ func (c *Compressor) compress(ctx context.Context, msgs []Message, rng *foldRang
 	if !p.hasContent() {
 		return nil, ErrNothingToCompress
 	}
+	// A summary is at least its prefix: turns that take fewer tokens than
+	// that cannot be folded into less, so no summarizer is asked to try.
+	if folded, least := p.foldedTokens(), c.cfg.counter.CountMessage(Message{Role: RoleUser, Content: SummaryPrefix}); folded <= least {
+		return nil, fmt.Errorf("%w: the turns to summarise take %d tokens, a summary at least %d", ErrNoSavings, folded, least)
+	}
 	var pruned []PruneChange
 	if rng == nil {
 		pruned = c.pruneTail(&p, th)

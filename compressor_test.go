@@ -218,11 +218,23 @@ func TestNoSavings(t *testing.T) {
 	// twice its target, is longer than they are.
 	r := &recorder{out: strings.Repeat("a very long summary ", 2000)}
 	c := newTestCompressor(r, WithHeadMessages(0))
-	in := []Message{sys("s"), user("first question"), asst("first answer"),
+	in := []Message{sys("s"), user(strings.Repeat("first question ", 25)), asst(strings.Repeat("first answer ", 15)),
 		user(strings.Repeat("the real task ", 300)), asst(strings.Repeat("a long answer ", 300))}
 	_, err := c.Compress(context.Background(), in, Force())
 	assert.ErrorIs(t, err, ErrNoSavings)
 	require.NotEmpty(t, r.reqs, "the summarizer ran; its summary was too long")
+}
+
+// Turns smaller than the summary prefix cannot be folded into less: the
+// summarizer is not even asked.
+func TestNoSavingsWithoutCallingTheSummarizer(t *testing.T) {
+	r := &recorder{}
+	c := newTestCompressor(r, WithHeadMessages(0))
+	in := []Message{sys("s"), user("hi"), asst("hello"),
+		user(strings.Repeat("the real task ", 300)), asst(strings.Repeat("a long answer ", 300))}
+	_, err := c.Compress(context.Background(), in, Force())
+	assert.ErrorIs(t, err, ErrNoSavings)
+	assert.Empty(t, r.reqs)
 }
 
 func TestSummaryIsCappedNearItsTarget(t *testing.T) {

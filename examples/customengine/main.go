@@ -11,6 +11,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/compacttest"
+	openai "github.com/sashabaranov/go-openai"
 )
 
 func main() {
@@ -63,6 +65,24 @@ func (m *metered) Compress(ctx context.Context, msgs []compact.Message, opts ...
 	return res, nil
 }
 
+// Tools offers the model one tool, compaction_metrics, that reports the
+// counters as JSON: a host that finds an engine implementing
+// compact.ToolProvider adds the definitions to its request and routes the
+// model's calls to Handle.
+func (m *metered) Tools() []compact.Tool {
+	return []compact.Tool{{
+		Definition: openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
+			Name:        "compaction_metrics",
+			Description: "How often this conversation was compacted and how many tokens that saved.",
+			Parameters:  json.RawMessage(`{"type":"object","properties":{}}`),
+		}},
+		Handle: func(ctx context.Context, arguments string) (json.RawMessage, error) {
+			n, failed, saved := m.snapshot()
+			return json.Marshal(map[string]int{"compactions": n, "failures": failed, "tokens_saved": saved})
+		},
+	}}
+}
+
 // snapshot returns the counters.
 func (m *metered) snapshot() (compactions, failures, saved int) {
 	m.mu.Lock()
@@ -91,5 +111,18 @@ func run(ctx context.Context, w io.Writer) error {
 	}
 	n, failed, saved := e.snapshot()
 	fmt.Fprintf(w, "%s: %d compactions, %d failed, %d tokens saved\n", e.Name(), n, failed, saved)
+
+	// A host detects the optional tools with a type assertion, as it would
+	// io.WriterTo, and answers the model's call through the handler.
+	var engine compact.ContextEngine = e
+	if tp, ok := engine.(compact.ToolProvider); ok {
+		for _, tool := range tp.Tools() {
+			out, err := tool.Handle(ctx, "{}")
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(w, "tool %s -> %s\n", tool.Definition.Function.Name, out)
+		}
+	}
 	return nil
 }

@@ -33,4 +33,5 @@ func TestRun(t *testing.T) {
 	require.NoError(t, run(context.Background(), &out))
 	assert.Contains(t, out.String(), "keeps every ContextEngine contract")
 	assert.Contains(t, out.String(), "metered(compressor): 6 compactions, 0 failed")
+	assert.Regexp(t, `tool compaction_metrics -> \{"compactions":6,"failures":0,"tokens_saved":\d+\}`, out.String())
 }
