@@ -206,20 +206,28 @@ func FuzzCompress(f *testing.F) {
 		if Validate(in) != nil || len(in) == 0 {
 			return
 		}
-		before := Clone(in)
 		c := New(WithContextWindow(400), WithTokenCounter(byteCounter{}), WithHeadMessages(int(data[0]%4)))
-		res, err := c.Compress(context.Background(), in, Force())
-		if !reflect.DeepEqual(before, in) {
-			t.Fatal("input modified")
-		}
-		if err != nil {
-			if !errors.Is(err, ErrNothingToCompress) && !errors.Is(err, ErrNoSavings) {
-				t.Fatalf("unexpected error: %v", err)
-			}
-			return
-		}
-		if err := checkContracts(in, res); err != nil {
-			t.Fatalf("%v\nin:  %s\nout: %s", err, roles(in), roles(res.Messages))
-		}
+		compressAndCheck(t, c, in, Force())
 	})
+}
+
+// compressAndCheck compacts in and fails t unless the input is untouched
+// and the compaction either reports why it could not run or keeps every
+// contract.
+func compressAndCheck(t *testing.T, c *Compressor, in []Message, opts ...CompressOption) {
+	t.Helper()
+	before := Clone(in)
+	res, err := c.Compress(context.Background(), in, opts...)
+	if !reflect.DeepEqual(before, in) {
+		t.Fatal("input modified")
+	}
+	if err != nil {
+		if !errors.Is(err, ErrNothingToCompress) && !errors.Is(err, ErrNoSavings) {
+			t.Fatalf("unexpected error: %v", err)
+		}
+		return
+	}
+	if err := checkContracts(in, res); err != nil {
+		t.Fatalf("%v\nin:  %s\nout: %s", err, roles(in), roles(res.Messages))
+	}
 }

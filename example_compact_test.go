@@ -10,24 +10,6 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 )
 
-// session is a coding agent's history: a task, then rounds of tool calls.
-func session(rounds int) []compact.Message {
-	msgs := []compact.Message{
-		{Role: compact.RoleSystem, Content: "You are a coding agent."},
-		{Role: compact.RoleUser, Content: "Make the store tests pass."},
-	}
-	for i := 1; i <= rounds; i++ {
-		id := fmt.Sprintf("call_%d", i)
-		msgs = append(msgs,
-			compact.Message{Role: compact.RoleAssistant, Content: fmt.Sprintf("Run %d of the tests.", i),
-				ToolCalls: []openai.ToolCall{{ID: id, Type: openai.ToolTypeFunction,
-					Function: openai.FunctionCall{Name: "bash", Arguments: `{"command":"go test ./store"}`}}}},
-			compact.Message{Role: compact.RoleTool, ToolCallID: id,
-				Content: strings.Repeat(fmt.Sprintf("--- FAIL: TestStore%d (0.01s)\n", i), 20) + "exit status 1"})
-	}
-	return append(msgs, compact.Message{Role: compact.RoleAssistant, Content: "Still failing; looking at the fixture next."})
-}
-
 func roles(msgs []compact.Message) string {
 	var b strings.Builder
 	for _, m := range msgs {
@@ -40,7 +22,7 @@ func roles(msgs []compact.Message) string {
 // system prompt, the latest user message and the recent tail verbatim.
 func ExampleCompressor_Compress() {
 	c := compact.New(compact.WithContextWindow(4_000), compact.WithoutPruning())
-	msgs := session(12)
+	msgs := agentHistory(12)
 	res, err := c.Compress(context.Background(), msgs, compact.Force())
 	if err != nil {
 		fmt.Println(err)
@@ -83,7 +65,7 @@ func ExampleCompressor_ShouldCompress() {
 // compaction then keeps that message out of the summary and puts it last.
 func ExampleCompressor_Preflight() {
 	c := compact.New(compact.WithContextWindow(4_000), compact.WithoutPruning())
-	msgs := session(12)
+	msgs := agentHistory(12)
 	next := compact.Message{Role: compact.RoleUser, Content: "Also check the cache package."}
 	if p := c.Preflight(msgs, &next); p.Compress {
 		res, err := c.Compress(context.Background(), msgs, compact.WithIncoming(next))
@@ -185,7 +167,7 @@ func ExampleSummarizerFunc() {
 		return fmt.Sprintf("%d turns folded.", len(req.Turns)), ctx.Err()
 	})
 	c := compact.New(compact.WithContextWindow(4_000), compact.WithSummarizer(s), compact.WithoutPruning())
-	res, err := c.Compress(context.Background(), session(12), compact.Force())
+	res, err := c.Compress(context.Background(), agentHistory(12), compact.Force())
 	if err != nil {
 		fmt.Println(err)
 		return

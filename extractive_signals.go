@@ -19,12 +19,8 @@ func errorLines(text string) []string {
 	var out []string
 	inGoFail := false
 	for rest := text; rest != ""; {
-		line := rest
-		if k := strings.IndexByte(rest, '\n'); k >= 0 {
-			line, rest = rest[:k], rest[k+1:]
-		} else {
-			rest = ""
-		}
+		var line string
+		line, rest = cutLine(rest)
 		t := strings.TrimSpace(line)
 		if t == "" {
 			continue
@@ -336,12 +332,8 @@ const (
 func decisions(text string, add func(sentence string, strength int)) {
 	inFence := false
 	for rest := text; rest != ""; {
-		line := rest
-		if k := strings.IndexByte(rest, '\n'); k >= 0 {
-			line, rest = rest[:k], rest[k+1:]
-		} else {
-			rest = ""
-		}
+		var line string
+		line, rest = cutLine(rest)
 		t := strings.TrimSpace(line)
 		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
 			inFence = !inFence
@@ -392,4 +384,13 @@ func isAbbrev(s string) bool {
 // isCodeIndent reports a Markdown code line: indented by a tab or four spaces.
 func isCodeIndent(line string) bool {
 	return strings.HasPrefix(line, "\t") || strings.HasPrefix(line, "    ")
+}
+
+// cutLine splits s after its first line: the line without its newline, and
+// what follows.
+func cutLine(s string) (line, rest string) {
+	if k := strings.IndexByte(s, '\n'); k >= 0 {
+		return s[:k], s[k+1:]
+	}
+	return s, ""
 }
