@@ -33,35 +33,27 @@ func longHistory(b *testing.B, n int) ([]Message, int) {
 }
 
 // BenchmarkExtractive summarises a ~200k-token history at the default
-// target. Run: go test -run '^$' -bench Extractive -benchmem -count 5
+// target, plainly and with a focus topic (which adds a case-insensitive
+// search of every message).
+// Run: go test -run '^$' -bench Extractive -benchmem -count 5
 func BenchmarkExtractive(b *testing.B) {
 	msgs, size := longHistory(b, benchHistoryBytes)
 	s := NewExtractiveSummarizer()
-	req := SummaryRequest{Turns: msgs, TargetTokens: defaultExtractiveTarget}
 	ctx := context.Background()
-	b.SetBytes(int64(size))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := s.Summarize(ctx, req); err != nil {
-			b.Fatal(err)
+	for _, focus := range []string{"", "test"} {
+		name := "plain"
+		if focus != "" {
+			name = "focus"
 		}
-	}
-}
-
-// BenchmarkExtractiveFocus is the same history with a focus topic, which
-// adds a case-insensitive search of every message.
-func BenchmarkExtractiveFocus(b *testing.B) {
-	msgs, size := longHistory(b, benchHistoryBytes)
-	s := NewExtractiveSummarizer()
-	req := SummaryRequest{Turns: msgs, TargetTokens: defaultExtractiveTarget, Focus: "test"}
-	ctx := context.Background()
-	b.SetBytes(int64(size))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := s.Summarize(ctx, req); err != nil {
-			b.Fatal(err)
-		}
+		req := SummaryRequest{Turns: msgs, TargetTokens: defaultExtractiveTarget, Focus: focus}
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(size))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := s.Summarize(ctx, req); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
