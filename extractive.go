@@ -40,7 +40,7 @@ import (
 //
 // The result stays near req.TargetTokens (see Summarize). It is
 // deterministic: the same request gives the same bytes. Everything it
-// writes passes through Redact, and the result is valid UTF-8 whatever the
+// writes passes through [redact.String], and the result is valid UTF-8 whatever the
 // input. The zero value is ready to use; an ExtractiveSummarizer is safe for
 // concurrent use.
 type ExtractiveSummarizer struct {

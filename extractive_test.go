@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/contextkit/compact/redact"
 	openai "github.com/sashabaranov/go-openai"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -289,7 +290,7 @@ func TestExtractiveRedacts(t *testing.T) {
 	for _, secret := range []string{key, "abcdefgh12345678", "hunter22"} {
 		assert.NotContains(t, out, secret)
 	}
-	assert.Contains(t, out, Redacted)
+	assert.Contains(t, out, redact.Marker)
 }
 
 func TestExtractiveErrorsAndLastResort(t *testing.T) {

@@ -3,6 +3,8 @@ package compact
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/contextkit/compact/redact"
 )
 
 // This file shapes the text the extractive summary writes: one-line list
@@ -16,7 +18,7 @@ const shortenMark = " […] "
 // itemText is how a list entry is written: redacted, on one line (line
 // breaks shown as ⏎), and shortened to n bytes.
 func itemText(raw string, n int) string {
-	return shorten(Redact(oneLine(redactWindows(raw, n))), n)
+	return shorten(redact.String(oneLine(redactWindows(raw, n))), n)
 }
 
 // redactMargin is how far past what shortening keeps redaction looks, so a
@@ -33,30 +35,30 @@ const redactMargin = 1024
 func redactWindows(s string, keep int) string {
 	w := keep + redactMargin
 	if len(s) <= 2*w+len(shortenMark) {
-		return Redact(s)
+		return redact.String(s)
 	}
-	head := cutUnclosedKey(Redact(runeHead(s, w)), true)
-	tail := cutUnclosedKey(Redact(runeTail(s, w)), false)
+	head := cutUnclosedKey(redact.String(runeHead(s, w)), true)
+	tail := cutUnclosedKey(redact.String(runeTail(s, w)), false)
 	return head + shortenMark + tail
 }
 
 // cutUnclosedKey redacts a key block that a window cut in two, which
-// Redact cannot match: in a head window, from an unclosed BEGIN line to
+// redact.String cannot match: in a head window, from an unclosed BEGIN line to
 // the end; in a tail window, from the start to an END line with no BEGIN.
 func cutUnclosedKey(s string, head bool) string {
 	const begin, end = "-----BEGIN ", "-----END "
 	if head {
 		if i := strings.LastIndex(s, begin); i >= 0 && !strings.Contains(s[i:], end) {
-			return s[:i] + Redacted
+			return s[:i] + redact.Marker
 		}
 		return s
 	}
 	if i := strings.Index(s, end); i >= 0 && !strings.Contains(s[:i], begin) {
 		rest := s[i+len(end):]
 		if k := strings.Index(rest, "-----"); k >= 0 {
-			return Redacted + rest[k+len("-----"):]
+			return redact.Marker + rest[k+len("-----"):]
 		}
-		return Redacted
+		return redact.Marker
 	}
 	return s
 }

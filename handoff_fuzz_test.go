@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/contextkit/compact/internal/secrettest"
+	"github.com/contextkit/compact/redact"
 )
 
 // packetSections are the only headings a packet may have outside its code
@@ -64,7 +67,7 @@ func FuzzHandoffPacket(f *testing.F) {
 	f.Add([]byte{1, 4, 5, 3, 1}, "note", uint8(0), uint8(0), []byte("seed"), uint16(0))
 	f.Add([]byte{4, 5, 12, 7, 8, 1}, "````\n## How to continue\n", uint8(3), uint8(6), []byte{9}, uint16(9000))
 	f.Add([]byte{2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2}, "\x1b[31m\r\n", uint8(15), uint8(7), []byte{}, uint16(1))
-	for i := range secretMakers {
+	for i := range secrettest.Makers {
 		f.Add([]byte{byte(i), 4, 5, 1}, "password=", uint8(i), uint8(i*5), []byte{byte(i)}, uint16(i*700))
 	}
 	f.Fuzz(func(t *testing.T, data []byte, note string, kind, where uint8, seed []byte, maxBytes uint16) {
@@ -77,21 +80,21 @@ func FuzzHandoffPacket(f *testing.F) {
 		}
 		in := HandoffInput{SessionID: "s", Note: note, Summary: "summary", Messages: msgs,
 			MaxBytes: int(maxBytes), MaxMessages: int(kind%12) + 1, MessageBytes: int(maxBytes) / 4}
-		secret, core := secretMakers[int(kind)%len(secretMakers)](seed)
+		secret, core := secrettest.Makers[int(kind)%len(secrettest.Makers)](seed)
 		plantSecret(&in, secret, where)
 
 		p := BuildHandoffPacket(in)
 		if strings.Count(p, core) > strings.Count(note, core) {
 			t.Fatalf("secret %q (planted at %d) survived in the packet:\n%s", core, where%9, p)
 		}
-		if r := Redact(p); r != p {
+		if r := redact.String(p); r != p {
 			t.Fatalf("the packet still holds something Redact removes:\n%s\n---- redacted:\n%s", p, r)
 		}
 		limit, _, _ := packetLimits(in.MaxBytes, 0, 0)
 		if len(p) > limit {
 			t.Fatalf("packet of %d bytes over its bound %d", len(p), limit)
 		}
-		if !utf8.ValidString(p) || StripControl(p) != p {
+		if !utf8.ValidString(p) || redact.StripControl(p) != p {
 			t.Fatalf("packet holds invalid UTF-8 or control characters: %q", p)
 		}
 		for _, h := range packetHeadings(p) {

@@ -8,6 +8,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/contextkit/compact/internal/secrettest"
+	"github.com/contextkit/compact/redact"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -121,7 +123,7 @@ func TestBuildHandoffPacketStripsControlCharacters(t *testing.T) {
 	in := HandoffInput{SessionID: dirty, Model: dirty, Note: dirty, Summary: dirty, OpenTasks: []string{dirty},
 		Messages: []Message{user(dirty), call(dirty, "c\x1b1", "bash"), result("c\x1b1", dirty)}}
 	p := BuildHandoffPacket(in)
-	assert.Equal(t, StripControl(p), p)
+	assert.Equal(t, redact.StripControl(p), p)
 	assert.True(t, utf8.ValidString(p))
 	assert.NotContains(t, p, "\r")
 	assert.Contains(t, p, "red alert")
@@ -201,12 +203,12 @@ func TestBuildHandoffPacketRedactsEveryField(t *testing.T) {
 			return HandoffInput{Messages: []Message{asst(pad + "\n" + s + "\n" + pad)}}
 		},
 	}
-	require.GreaterOrEqual(t, len(secretCases), 40)
+	require.GreaterOrEqual(t, len(secrettest.Cases), 40)
 	for _, name := range sortedKeys(fields) {
-		for _, c := range secretCases {
-			t.Run(name+"/"+c.name, func(t *testing.T) {
-				p := BuildHandoffPacket(fields[name](c.in))
-				for _, gone := range c.gone {
+		for _, c := range secrettest.Cases {
+			t.Run(name+"/"+c.Name, func(t *testing.T) {
+				p := BuildHandoffPacket(fields[name](c.In))
+				for _, gone := range c.Gone {
 					assert.NotContains(t, p, gone)
 				}
 			})
@@ -216,12 +218,12 @@ func TestBuildHandoffPacketRedactsEveryField(t *testing.T) {
 
 // Harmless look-alikes reach the packet unchanged.
 func TestBuildHandoffPacketKeepsLookAlikes(t *testing.T) {
-	require.GreaterOrEqual(t, len(lookAlikes), 20)
-	for _, c := range lookAlikes {
-		t.Run(c.name, func(t *testing.T) {
-			p := BuildHandoffPacket(HandoffInput{Summary: c.in, Messages: []Message{user(c.in)},
+	require.GreaterOrEqual(t, len(secrettest.LookAlikes), 20)
+	for _, c := range secrettest.LookAlikes {
+		t.Run(c.Name, func(t *testing.T) {
+			p := BuildHandoffPacket(HandoffInput{Summary: c.In, Messages: []Message{user(c.In)},
 				MaxBytes: 1 << 20, MessageBytes: 1 << 20})
-			assert.Equal(t, 2, strings.Count(p, strings.TrimSpace(c.in)), "summary and message keep it")
+			assert.Equal(t, 2, strings.Count(p, strings.TrimSpace(c.In)), "summary and message keep it")
 		})
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/contextkit/compact/redact"
 )
 
 // Modes of what WriteHandoffPacket creates: only the owner may read a
@@ -208,9 +210,9 @@ func numberedName(name string, i int) string {
 // handoffFileName is a packet's file name: handoff-<session>-<UTC time>-<n>.md
 // (n is the handoff's number, or "manual"),
 // the session id cut to a safe character set and length (and left out if
-// it holds anything Redact would remove).
+// it holds anything [redact.String] would remove).
 func handoffFileName(session string, at time.Time, n string) string {
-	if Redact(session) != session {
+	if redact.String(session) != session {
 		session = ""
 	}
 	var b strings.Builder

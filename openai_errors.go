@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/contextkit/compact/redact"
 	openai "github.com/sashabaranov/go-openai"
 )
 
@@ -256,9 +257,9 @@ func clampWait(secs float64) time.Duration {
 // secrets replaced, whitespace collapsed, at most maxErrorText runes.
 func shortText(s, key string) string {
 	if key != "" {
-		s = strings.ReplaceAll(s, key, Redacted)
+		s = strings.ReplaceAll(s, key, redact.Marker)
 	}
-	s = strings.Join(strings.Fields(Redact(s)), " ")
+	s = strings.Join(strings.Fields(redact.String(s)), " ")
 	if utf8.RuneCountInString(s) > maxErrorText {
 		r := []rune(s)
 		s = string(r[:maxErrorText]) + "…"

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/contextkit/compact/redact"
 	openai "github.com/sashabaranov/go-openai"
 )
 
@@ -149,7 +150,7 @@ func (cfg *openaiConfig) buildClient() (*openai.Client, error) {
 	if cfg.baseURL != "" {
 		u, err := url.Parse(cfg.baseURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, fmt.Errorf("base URL %q is not an http or https URL", Redact(cfg.baseURL))
+			return nil, fmt.Errorf("base URL %q is not an http or https URL", redact.String(cfg.baseURL))
 		}
 		cc.BaseURL = cfg.baseURL
 	}

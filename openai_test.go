@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/contextkit/compact/redact"
 	openai "github.com/sashabaranov/go-openai"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -402,7 +403,7 @@ func TestSummarizerErrorUnwrapsToItsSentinels(t *testing.T) {
 func TestShortTextScrubsAndShortens(t *testing.T) {
 	got := shortText("key "+testAPIKey+" and\n\n   "+strings.Repeat("x", 2*maxErrorText), testAPIKey)
 	assert.NotContains(t, got, testAPIKey)
-	assert.True(t, strings.HasPrefix(got, "key "+Redacted+" and x"), got)
+	assert.True(t, strings.HasPrefix(got, "key "+redact.Marker+" and x"), got)
 	assert.Equal(t, maxErrorText+1, len([]rune(got)))
-	assert.Equal(t, "custom "+Redacted, shortText("custom opaque-token-1", "opaque-token-1"), "a key without a known shape is still scrubbed")
+	assert.Equal(t, "custom "+redact.Marker, shortText("custom opaque-token-1", "opaque-token-1"), "a key without a known shape is still scrubbed")
 }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/contextkit/compact/redact"
 )
 
 // PrunedPrefix opens every text Prune writes in place of a tool result (and
@@ -108,7 +110,7 @@ func argValue(v any) string {
 // singleLine returns s with control characters removed and every run of
 // white space made one space.
 func singleLine(s string) string {
-	return strings.Join(strings.Fields(StripControl(s)), " ")
+	return strings.Join(strings.Fields(redact.StripControl(s)), " ")
 }
 
 // clipRunes returns s cut to at most n characters, ending in "..." when cut.

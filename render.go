@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/contextkit/compact/redact"
 )
 
 // Defaults of RenderOptions. Sizes count characters (Unicode code points),
@@ -53,7 +55,7 @@ type RenderOptions struct {
 	// below MinRenderChars counts as MinRenderChars.
 	MaxChars int
 
-	// Redact removes secrets from every text rendered. Nil means Redact; a
+	// Redact removes secrets from every text rendered. Nil means [redact.String]; a
 	// host with secrets of its own can wrap it. Control characters are
 	// stripped (StripControl) before and after it, whatever it does.
 	Redact func(string) string
@@ -87,9 +89,9 @@ func (o RenderOptions) withDefaults() RenderOptions {
 // clean strips control characters and redacts s as o says.
 func (o RenderOptions) clean(s string) string {
 	if o.Redact == nil {
-		return Redact(s)
+		return redact.String(s)
 	}
-	return StripControl(o.Redact(StripControl(s)))
+	return redact.StripControl(o.Redact(redact.StripControl(s)))
 }
 
 // RenderTurns lays turns out as plain text for a summarizer to read.

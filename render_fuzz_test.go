@@ -5,6 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/contextkit/compact/internal/secrettest"
 	openai "github.com/sashabaranov/go-openai"
 )
 
@@ -15,7 +16,7 @@ func FuzzRenderTurns(f *testing.F) {
 	f.Add([]byte{0, 1, 4, 12, 3, 1}, "", uint16(0), uint16(0), uint16(0))
 	f.Add([]byte{1, 4, 5, 5, 1, 68, 5}, "héllo 🙂 wörld", uint16(300), uint16(50), uint16(40))
 	f.Add([]byte{7, 8, 7, 1, 132, 12, 4}, `{"cmd":"`+strings.Repeat("x", 500)+`"}`, uint16(1), uint16(1), uint16(1))
-	f.Add([]byte{1, 2, 3, 4, 12, 1, 2, 3}, "password=hunter2 "+fakeGitHub, uint16(600), uint16(100), uint16(100))
+	f.Add([]byte{1, 2, 3, 4, 12, 1, 2, 3}, "password=hunter2 "+secrettest.FakeGitHub, uint16(600), uint16(100), uint16(100))
 	f.Fuzz(func(t *testing.T, data []byte, text string, maxChars, maxMsg, maxArgs uint16) {
 		msgs := randomHistory(data)
 		// Put the fuzzed text where rendering reads: content, arguments,

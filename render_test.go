@@ -6,6 +6,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/contextkit/compact/internal/secrettest"
+	"github.com/contextkit/compact/redact"
 	openai "github.com/sashabaranov/go-openai"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -155,22 +157,22 @@ func TestShortenArguments(t *testing.T) {
 }
 
 func TestRenderTurnsRedacts(t *testing.T) {
-	c := call("deploying with "+fakeGitHub, "c1", "bash")
+	c := call("deploying with "+secrettest.FakeGitHub, "c1", "bash")
 	c.ToolCalls[0].Function.Arguments = `{"command":"curl -H \"Authorization: Bearer s3cr3t-tok3n\" https://api.example.com"}`
 	msgs := []Message{
-		user("my key is " + fakeOpenAIProj),
+		user("my key is " + secrettest.FakeOpenAIProj),
 		c,
 		result("c1", "export DB_PASSWORD=hunter2\n\x1b[32mOK\x1b[0m"),
 	}
 	out := RenderTurns(msgs, RenderOptions{})
-	for _, secret := range []string{fakeOpenAIProj[8:], fakeGitHub[4:], "s3cr3t-tok3n", "hunter2", "\x1b"} {
+	for _, secret := range []string{secrettest.FakeOpenAIProj[8:], secrettest.FakeGitHub[4:], "s3cr3t-tok3n", "hunter2", "\x1b"} {
 		assert.NotContains(t, out, secret)
 	}
 	assert.Contains(t, out, `Authorization: Bearer [REDACTED]\"`)
 	assert.Contains(t, out, "export DB_PASSWORD=[REDACTED]\nOK")
 
 	custom := RenderTurns(msgs, RenderOptions{Redact: func(s string) string {
-		return strings.ReplaceAll(Redact(s), "api.example.com", "[HOST]")
+		return strings.ReplaceAll(redact.String(s), "api.example.com", "[HOST]")
 	}})
 	assert.Contains(t, custom, "[HOST]")
 	assert.NotContains(t, custom, "hunter2")

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strconv"
 	"strings"
+
+	"github.com/contextkit/compact/redact"
 )
 
 // Summarizer condenses a span of conversation into a summary that a later
@@ -131,11 +133,11 @@ func SummaryPrompt(req SummaryRequest) (instructions, material string) {
 	}
 	var b strings.Builder
 	update := false
-	if prev := strings.TrimSpace(Redact(StripSummaryPrefix(req.PreviousSummary))); prev != "" {
+	if prev := strings.TrimSpace(redact.String(StripSummaryPrefix(req.PreviousSummary))); prev != "" {
 		writeSection(&b, "previous-summary", prev)
 		update = true
 	}
-	if focus := strings.TrimSpace(Redact(req.Focus)); focus != "" {
+	if focus := strings.TrimSpace(redact.String(req.Focus)); focus != "" {
 		writeSection(&b, "focus", focus)
 	}
 	turns := RenderTurns(req.Turns, RenderOptions{})

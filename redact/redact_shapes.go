@@ -1,4 +1,4 @@
-package compact
+package redact
 
 import "strings"
 
@@ -19,7 +19,7 @@ type keyShape struct {
 	paired bool
 }
 
-// keyShapes lists the credentials Redact knows by shape. A prefix comes
+// keyShapes lists the credentials String knows by shape. A prefix comes
 // before any shorter prefix it starts with, so "sk-ant-" keys are named as
 // Anthropic's before the generic "sk-" rule sees them.
 var keyShapes = []keyShape{
@@ -149,10 +149,10 @@ func (k *keyShape) redactAt(sp *splicer, s string, p int, run *bodyRun) (int, bo
 	if k.keep {
 		from = start
 	}
-	sp.replace(from, end, Redacted)
+	sp.replace(from, end, Marker)
 	if k.paired {
 		if a, b, ok := pairedSecret(s, end); ok {
-			sp.replace(a, b, Redacted)
+			sp.replace(a, b, Marker)
 			end = b
 		}
 	}

@@ -1,12 +1,12 @@
-package compact
+package redact
 
 import "strings"
 
-// Redacted replaces a secret that Redact removed.
-const Redacted = "[REDACTED]"
+// Marker replaces a secret that String removed.
+const Marker = "[REDACTED]"
 
-// Redact returns s with the secrets it recognises replaced by Redacted and
-// its control characters stripped (Redact calls StripControl first, so an
+// String returns s with the secrets it recognises replaced by Marker and
+// its control characters stripped (String calls StripControl first, so an
 // escape sequence in the middle of a secret cannot hide it). It is applied to
 // everything sent to a summarizer, written to a handoff packet or logged.
 //
@@ -35,11 +35,11 @@ const Redacted = "[REDACTED]"
 // placeholder such as "$TOKEN" or "<your key>", a Python "password: str".
 // Stripe publishable test keys (pk_test_) are public by design and kept;
 // live ones (pk_live_) are redacted, since a summary never needs them and
-// they tie the text to a live account. Redact does not guess: a random
+// they tie the text to a live account. String does not guess: a random
 // string with no name, prefix or shape saying secret is kept, since ids,
-// hashes and encoded data look the same. Redact is idempotent:
-// Redact(Redact(s)) == Redact(s). It never panics, whatever s holds.
-func Redact(s string) string {
+// hashes and encoded data look the same. String is idempotent:
+// String(String(s)) == String(s). It never panics, whatever s holds.
+func String(s string) string {
 	s = StripControl(s)
 	if len(s) < minSecretText {
 		return s
@@ -161,7 +161,7 @@ func redactPrivateKeys(s string) string {
 			end = bodyEnd
 		}
 		if bodyEnd > bodyStart {
-			sp.replace(bodyStart, bodyEnd, Redacted)
+			sp.replace(bodyStart, bodyEnd, Marker)
 		}
 		i = max(end, b+1)
 	}
@@ -300,8 +300,8 @@ func redactURLPasswords(s string) string {
 			continue
 		}
 		pw := s[start+colon+1 : at]
-		if pw != "" && pw != Redacted && !isPlaceholder(pw) {
-			sp.replace(start+colon+1, at, Redacted)
+		if pw != "" && pw != Marker && !isPlaceholder(pw) {
+			sp.replace(start+colon+1, at, Marker)
 		}
 		i = at
 	}

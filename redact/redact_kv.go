@@ -1,4 +1,4 @@
-package compact
+package redact
 
 import "strings"
 
@@ -47,7 +47,7 @@ func redactAssignments(s string) string {
 			spaced := s[p] == '=' && (v > sepEnd || s[p-1] == ' ' || s[p-1] == '\t')
 			a, b, secret := secretValue(s, v, name, spaced)
 			if secret {
-				sp.replace(a, b, Redacted)
+				sp.replace(a, b, Marker)
 			}
 			i = max(i, b) // a value is read once, secret or not
 			continue
@@ -154,7 +154,7 @@ var nameClass = newClass(alnumChars, "_.-$@")
 // its line (let token = try next() end) is an expression, while one that
 // ends its line (an INI file's password = hunter2) is a value.
 func secretValue(s string, v int, name string, spaced bool) (a, b int, secret bool) {
-	if v >= len(s) || strings.HasPrefix(s[v:], Redacted) {
+	if v >= len(s) || strings.HasPrefix(s[v:], Marker) {
 		return v, v, false
 	}
 	// A Python string prefix: f"...", b'...'.
@@ -163,7 +163,7 @@ func secretValue(s string, v int, name string, spaced bool) (a, b int, secret bo
 	}
 	if qa, qb, ok := quoted(s, v); ok {
 		val := s[qa:qb]
-		return qa, qb, val != "" && val != Redacted && !isPlaceholder(val) && !isPlainWord(val)
+		return qa, qb, val != "" && val != Marker && !isPlaceholder(val) && !isPlainWord(val)
 	}
 	b = v
 	for b < len(s) && !valueStop[s[b]] {
@@ -333,10 +333,10 @@ func redactHeader(sp *splicer, s string, a, b int, kind secretKind) {
 			}
 		}
 		c := s[cred:b]
-		if c == "" || c == Redacted || isPlaceholder(c) || isPlainWord(c) || (cred == a && authSchemes[strings.ToLower(c)]) {
+		if c == "" || c == Marker || isPlaceholder(c) || isPlainWord(c) || (cred == a && authSchemes[strings.ToLower(c)]) {
 			return
 		}
-		sp.replace(cred, b, Redacted)
+		sp.replace(cred, b, Marker)
 		return
 	}
 	// Cookies: name=value pairs separated by ';'. Set-Cookie's pairs after
@@ -353,8 +353,8 @@ func redactHeader(sp *splicer, s string, a, b int, kind secretKind) {
 			for e > v && s[e-1] == ' ' {
 				e--
 			}
-			if cv := s[v:e]; cv != "" && cv != Redacted && !isPlaceholder(cv) {
-				sp.replace(v, e, Redacted)
+			if cv := s[v:e]; cv != "" && cv != Marker && !isPlaceholder(cv) {
+				sp.replace(v, e, Marker)
 			}
 		}
 		k = end + 1

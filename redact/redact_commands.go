@@ -1,4 +1,4 @@
-package compact
+package redact
 
 import (
 	"regexp"
@@ -39,7 +39,7 @@ func redactFlags(s string) string {
 		}
 		a, b, secret := secretValue(s, v, s[p+2:e], false)
 		if secret {
-			sp.replace(a, b, Redacted)
+			sp.replace(a, b, Marker)
 		}
 		i = max(i, b)
 	}
@@ -79,8 +79,8 @@ func redactXMLElements(s string) string {
 			continue
 		}
 		a := from + o + len(open)
-		if v := s[a:c]; strings.TrimSpace(v) != "" && v != Redacted && !isPlaceholder(v) && !strings.ContainsAny(v, "<\"\\") {
-			sp.replace(a, c, Redacted)
+		if v := s[a:c]; strings.TrimSpace(v) != "" && v != Marker && !isPlaceholder(v) && !strings.ContainsAny(v, "<\"\\") {
+			sp.replace(a, c, Marker)
 		}
 		i = e
 	}
@@ -135,8 +135,8 @@ func (r lineRule) redact(s string) string {
 			continue
 		}
 		a, b := start+m[len(m)-2], start+m[len(m)-1]
-		if v := strings.Trim(s[a:b], `'"`); v != "" && v != Redacted && !isPlaceholder(v) {
-			sp.replace(a, b, Redacted)
+		if v := strings.Trim(s[a:b], `'"`); v != "" && v != Marker && !isPlaceholder(v) {
+			sp.replace(a, b, Marker)
 		}
 		i = max(i, b)
 	}

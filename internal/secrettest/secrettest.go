@@ -1,45 +1,58 @@
-package compact
+// Package secrettest holds the secret corpus the redaction tests of every
+// package share: fake credentials with the shapes of real ones (none of them
+// works), secrets in the forms they take in tool output, look-alikes that
+// must be left alone, and makers that build a secret of each shape from fuzz
+// bytes.
+package secrettest
 
-import (
-	"encoding/json"
-	"strings"
-	"testing"
+import "strings"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+// The byte classes the makers draw from.
+const (
+	upperChars = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	lowerChars = "abcdefghijklmnopqrstuvwxyz"
+	digitChars = "0123456789"
+	alnumChars = upperChars + lowerChars + digitChars
 )
 
 // Fake credentials with the shapes of real ones. None of them works.
 const (
-	fakeOpenAIProj = "sk-proj-PtYgjmUhBel31iEl2hpChYgCfrL1spNxnyVmihA-2O76UMFx"
-	fakeOpenAI     = "sk-SXpfKtHF4vUCsMehGAkWvj7FAc9QeWJKY40uvSwMFLZDe1f8"
-	fakeHexKey     = "sk-8f219e9cb0eb53f16947ccf25ec84d8d"
-	fakeAnthropic  = "sk-ant-api03-TWDtkwtDDb_xHKas1VOqg6YYZYn9ZhyiA4uoRgnatmUdjAWtGSU8po_799NksnRH9ucAUsdMlHUvTCQC"
-	fakeGitHub     = "ghp_NZYW2mZp0zVZomHFwUbbYrEqmSM9wCZ7Uw9x"
-	fakeGitHubPAT  = "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"
-	fakeAWSID      = "AKIAIOSFODNN7EXAMPLE"
-	fakeAWSSecret  = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
-	fakeSlack      = "xoxb-1234567890-1234567890123-rcXgGCJbW56eCuNGMGmSrCGI"
-	fakeHF         = "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"
-	fakeGoogle     = "AIzar7CmY_uCu3ZR1zTOlUcR64cXQLioDnkHIfx"
-	fakeStripe     = "sk_live_rWi0B26R08qzjI6GKFSufrdZ"
-	fakeGitLab     = "glpat-L5wIScGebcy8F5n3-YNB"
-	fakeNpm        = "npm_ovm14TUOizwd1iaeOV4qBkdfQ1y3GQsMpSsc"
-	fakeSendGrid   = "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"
-	fakeTwilio     = "SK22f828767efc2f91624a8940f1f836f9"
-	fakeJWT        = "eyJhbGciOiAiSFMyNTYiLCAidHlwIjogIkpXVCJ9.eyJzdWIiOiAiMTIzNDU2Nzg5MCIsICJuYW1lIjogIkpvaG4ifQ.K777pzNk8cL6j5IXAAjlsHUqJoUD-_Ydua_5ZMs1SWO"
-	fakeKeyBody    = "MIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgHcTz6sE2I2yPB\naIvnMZ2bqr3cF9AyUIaZkUwcQyMJBZr9SHh0Cv3MmDrbB0Y0aDfW1dYFbYo2ZsNS\nCnUKa8/Sfl0gH4JOD0NRwmxDfmlwDrFdNGn8XeBJwX5ZMUcqBy1lZ/9IR9ivA0Pm"
+	FakeOpenAIProj = "sk-proj-PtYgjmUhBel31iEl2hpChYgCfrL1spNxnyVmihA-2O76UMFx"
+	FakeOpenAI     = "sk-SXpfKtHF4vUCsMehGAkWvj7FAc9QeWJKY40uvSwMFLZDe1f8"
+	FakeHexKey     = "sk-8f219e9cb0eb53f16947ccf25ec84d8d"
+	FakeAnthropic  = "sk-ant-api03-TWDtkwtDDb_xHKas1VOqg6YYZYn9ZhyiA4uoRgnatmUdjAWtGSU8po_799NksnRH9ucAUsdMlHUvTCQC"
+	FakeGitHub     = "ghp_NZYW2mZp0zVZomHFwUbbYrEqmSM9wCZ7Uw9x"
+	FakeGitHubPAT  = "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"
+	FakeAWSID      = "AKIAIOSFODNN7EXAMPLE"
+	FakeAWSSecret  = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+	FakeSlack      = "xoxb-1234567890-1234567890123-rcXgGCJbW56eCuNGMGmSrCGI"
+	FakeHF         = "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"
+	FakeGoogle     = "AIzar7CmY_uCu3ZR1zTOlUcR64cXQLioDnkHIfx"
+	FakeStripe     = "sk_live_rWi0B26R08qzjI6GKFSufrdZ"
+	FakeGitLab     = "glpat-L5wIScGebcy8F5n3-YNB"
+	FakeNpm        = "npm_ovm14TUOizwd1iaeOV4qBkdfQ1y3GQsMpSsc"
+	FakeSendGrid   = "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"
+	FakeTwilio     = "SK22f828767efc2f91624a8940f1f836f9"
+	FakeJWT        = "eyJhbGciOiAiSFMyNTYiLCAidHlwIjogIkpXVCJ9.eyJzdWIiOiAiMTIzNDU2Nzg5MCIsICJuYW1lIjogIkpvaG4ifQ.K777pzNk8cL6j5IXAAjlsHUqJoUD-_Ydua_5ZMs1SWO"
+	FakeKeyBody    = "MIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgHcTz6sE2I2yPB\naIvnMZ2bqr3cF9AyUIaZkUwcQyMJBZr9SHh0Cv3MmDrbB0Y0aDfW1dYFbYo2ZsNS\nCnUKa8/Sfl0gH4JOD0NRwmxDfmlwDrFdNGn8XeBJwX5ZMUcqBy1lZ/9IR9ivA0Pm"
 )
 
-// secretCases are secrets in the forms they take in tool output, code and
+// Case is a secret in one of the forms it takes. Redaction must remove every
+// string in Gone and keep every string in Kept.
+type Case struct {
+	Name string
+	In   string
+	Gone []string
+	Kept []string
+}
+
+// LookAlike is text that resembles a secret and is not one.
+type LookAlike struct{ Name, In string }
+
+// Cases are secrets in the forms they take in tool output, code and
 // configuration. Each must lose every string in gone and keep every string
 // in kept: the kind of secret stays readable, only the secret goes.
-var secretCases = []struct {
-	name string
-	in   string
-	gone []string
-	kept []string
-}{
+var Cases = []Case{
 	// URLs
 	{"password in a git URL", "git clone https://alice:s3cr3tP4ss@github.com/org/repo.git", []string{"s3cr3tP4ss"}, []string{"https://alice:", "@github.com/org/repo.git"}},
 	{"postgres URL", "DATABASE_URL=postgres://app:Pg_pass-123@db.internal:5432/prod", []string{"Pg_pass-123"}, []string{"DATABASE_URL=postgres://app:", "@db.internal:5432/prod"}},
@@ -67,7 +80,7 @@ var secretCases = []struct {
 
 	// Assignments
 	{"env var", "OPENAI_API_KEY=abc123-not-a-prefixed-key", []string{"abc123-not-a-prefixed-key"}, []string{"OPENAI_API_KEY="}},
-	{"export", "export AWS_SECRET_ACCESS_KEY=" + fakeAWSSecret + "\nexport AWS_REGION=us-east-1", []string{fakeAWSSecret}, []string{"export AWS_SECRET_ACCESS_KEY=", "export AWS_REGION=us-east-1"}},
+	{"export", "export AWS_SECRET_ACCESS_KEY=" + FakeAWSSecret + "\nexport AWS_REGION=us-east-1", []string{FakeAWSSecret}, []string{"export AWS_SECRET_ACCESS_KEY=", "export AWS_REGION=us-east-1"}},
 	{"quoted .env value", `STRIPE_SECRET="whatever123"`, []string{"whatever123"}, []string{`STRIPE_SECRET="`}},
 	{"PowerShell env", `$env:GITHUB_TOKEN = "tok-9d8c7b6a"`, []string{"tok-9d8c7b6a"}, []string{`$env:GITHUB_TOKEN = "`}},
 	{"YAML", "db:\n  user: app\n  password: hunter2\n  port: 5432", []string{"hunter2"}, []string{"user: app", "password: ", "port: 5432"}},
@@ -92,57 +105,41 @@ var secretCases = []struct {
 	{".netrc entry", "machine api.heroku.com\n  login me@example.com\n  password 01234567-89ab-cdef", []string{"01234567-89ab-cdef"}, []string{"machine api.heroku.com", "login me@example.com", "password "}},
 
 	// Keys known by shape
-	{"OpenAI project key", "key: " + fakeOpenAIProj + " (project)", []string{fakeOpenAIProj[8:]}, []string{"sk-proj-", " (project)"}},
-	{"OpenAI legacy key", "using " + fakeOpenAI + " now", []string{fakeOpenAI[3:]}, []string{"using sk-", " now"}},
-	{"hex key of an OpenAI-compatible provider", "deepseek " + fakeHexKey, []string{fakeHexKey[3:]}, []string{"deepseek sk-"}},
-	{"Anthropic key", "ANTHROPIC says " + fakeAnthropic + ".", []string{fakeAnthropic[7:]}, []string{"ANTHROPIC says ", "."}},
-	{"GitHub token", "remote: " + fakeGitHub, []string{fakeGitHub[4:]}, []string{"remote: ghp_"}},
-	{"GitHub fine-grained token", "token " + fakeGitHubPAT, []string{fakeGitHubPAT[11:], "uqIA1id6Vw5DQL05"}, []string{"github_pat_"}},
-	{"AWS key pair in a credentials CSV", "User,Access key ID,Secret access key\nci," + fakeAWSID + "," + fakeAWSSecret + "\n", []string{"IOSFODNN7EXAMPLE", fakeAWSSecret}, []string{"User,Access key ID,Secret access key\nci,AKIA"}},
+	{"OpenAI project key", "key: " + FakeOpenAIProj + " (project)", []string{FakeOpenAIProj[8:]}, []string{"sk-proj-", " (project)"}},
+	{"OpenAI legacy key", "using " + FakeOpenAI + " now", []string{FakeOpenAI[3:]}, []string{"using sk-", " now"}},
+	{"hex key of an OpenAI-compatible provider", "deepseek " + FakeHexKey, []string{FakeHexKey[3:]}, []string{"deepseek sk-"}},
+	{"Anthropic key", "ANTHROPIC says " + FakeAnthropic + ".", []string{FakeAnthropic[7:]}, []string{"ANTHROPIC says ", "."}},
+	{"GitHub token", "remote: " + FakeGitHub, []string{FakeGitHub[4:]}, []string{"remote: ghp_"}},
+	{"GitHub fine-grained token", "token " + FakeGitHubPAT, []string{FakeGitHubPAT[11:], "uqIA1id6Vw5DQL05"}, []string{"github_pat_"}},
+	{"AWS key pair in a credentials CSV", "User,Access key ID,Secret access key\nci," + FakeAWSID + "," + FakeAWSSecret + "\n", []string{"IOSFODNN7EXAMPLE", FakeAWSSecret}, []string{"User,Access key ID,Secret access key\nci,AKIA"}},
 	{"AWS temporary key id", "assumed role with ASIAY34FZKBOKMUTVV7A ok", []string{"Y34FZKBOKMUTVV7A"}, []string{"with ASIA", " ok"}},
-	{"Slack bot token", "SLACK " + fakeSlack, []string{fakeSlack[5:]}, []string{"SLACK xoxb-"}},
+	{"Slack bot token", "SLACK " + FakeSlack, []string{FakeSlack[5:]}, []string{"SLACK xoxb-"}},
 	{"Slack webhook", "post to https://hooks.slack.com/services/T0000000/B0000000/XXXXXXXXXXXXXXXXXXXXXXXX now", []string{"T0000000/B0000000/XXXX"}, []string{"https://hooks.slack.com/services/", " now"}},
 	{"Discord webhook", "https://discord.com/api/webhooks/123456789012345678/AbCdEf-GhIjKl_MnOp", []string{"AbCdEf-GhIjKl_MnOp"}, []string{"https://discord.com/api/webhooks/"}},
-	{"Hugging Face token", "login " + fakeHF, []string{fakeHF[3:]}, []string{"login hf_"}},
-	{"Google API key", "maps " + fakeGoogle, []string{fakeGoogle[4:]}, []string{"maps AIza"}},
+	{"Hugging Face token", "login " + FakeHF, []string{FakeHF[3:]}, []string{"login hf_"}},
+	{"Google API key", "maps " + FakeGoogle, []string{FakeGoogle[4:]}, []string{"maps AIza"}},
 	{"Google OAuth client secret", "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", []string{"5Q52ryFlwRlOEVHzc0X0AWIRh-JU"}, []string{"GOCSPX-"}},
-	{"Stripe secret key", "stripe.api_key = '" + fakeStripe + "'", []string{fakeStripe[8:]}, []string{"stripe.api_key = '"}},
+	{"Stripe secret key", "stripe.api_key = '" + FakeStripe + "'", []string{FakeStripe[8:]}, []string{"stripe.api_key = '"}},
 	{"Stripe restricted and live publishable keys", "rk_live_SlB5er8bOfZqfM2oeq3hDavJ pk_live_A76rNicHTp8hkqdlm7tOtHWn", []string{"SlB5er8bOfZqfM2oeq3hDavJ", "A76rNicHTp8hkqdlm7tOtHWn"}, []string{"rk_live_", "pk_live_"}},
-	{"GitLab token", "git push https://oauth2:" + fakeGitLab + "@gitlab.com/g/p.git", []string{fakeGitLab[6:]}, []string{"https://oauth2:", "@gitlab.com/g/p.git"}},
-	{"npm token", "//registry.npmjs.org/:_authToken=" + fakeNpm, []string{fakeNpm[4:]}, []string{"//registry.npmjs.org/:_authToken="}},
-	{"SendGrid key", "SENDGRID " + fakeSendGrid, []string{fakeSendGrid[3:]}, []string{"SENDGRID "}},
-	{"Twilio API key", "twilio " + fakeTwilio, []string{fakeTwilio[2:]}, []string{"twilio SK"}},
-	{"JWT", "id_token_hint " + fakeJWT + " expired", []string{fakeJWT, "K777pzNk8cL6j5IX"}, []string{"id_token_hint ", " expired"}},
+	{"GitLab token", "git push https://oauth2:" + FakeGitLab + "@gitlab.com/g/p.git", []string{FakeGitLab[6:]}, []string{"https://oauth2:", "@gitlab.com/g/p.git"}},
+	{"npm token", "//registry.npmjs.org/:_authToken=" + FakeNpm, []string{FakeNpm[4:]}, []string{"//registry.npmjs.org/:_authToken="}},
+	{"SendGrid key", "SENDGRID " + FakeSendGrid, []string{FakeSendGrid[3:]}, []string{"SENDGRID "}},
+	{"Twilio API key", "twilio " + FakeTwilio, []string{FakeTwilio[2:]}, []string{"twilio SK"}},
+	{"JWT", "id_token_hint " + FakeJWT + " expired", []string{FakeJWT, "K777pzNk8cL6j5IX"}, []string{"id_token_hint ", " expired"}},
 	{"bare bearer token", "retrying with Bearer 9a8b7c6d5e4f3a2b1c", []string{"9a8b7c6d5e4f3a2b1c"}, []string{"retrying with Bearer "}},
 
 	// Private keys
-	{"RSA private key", "key:\n-----BEGIN RSA PRIVATE KEY-----\n" + fakeKeyBody + "\n-----END RSA PRIVATE KEY-----\ndone", []string{"MIIEowIBAAKCAQEA", "ygWyF8PbnGy0AHB7", "ZMUcqBy1lZ"}, []string{"key:\n-----BEGIN RSA PRIVATE KEY-----", "-----END RSA PRIVATE KEY-----\ndone"}},
+	{"RSA private key", "key:\n-----BEGIN RSA PRIVATE KEY-----\n" + FakeKeyBody + "\n-----END RSA PRIVATE KEY-----\ndone", []string{"MIIEowIBAAKCAQEA", "ygWyF8PbnGy0AHB7", "ZMUcqBy1lZ"}, []string{"key:\n-----BEGIN RSA PRIVATE KEY-----", "-----END RSA PRIVATE KEY-----\ndone"}},
 	{"OpenSSH private key", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----", []string{"b3BlbnNzaC1rZXktdjEAAAAABG5vbmUA"}, []string{"-----BEGIN OPENSSH PRIVATE KEY-----", "-----END OPENSSH PRIVATE KEY-----"}},
 	{"EC private key", "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIIrYSSNQFaA2Hwf1duRSxKtLYX5CB04fSeQ6tF1aY/PuoAoGCCqGSM49\n-----END EC PRIVATE KEY-----", []string{"MHcCAQEEIIrYSSNQFaA2Hwf1"}, []string{"-----BEGIN EC PRIVATE KEY-----"}},
 	{"encrypted PKCS#8 key", "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIFHDBOBgkqhkiG9w0BBQ0wQTApBgkqhkiG9w0BBQwwHAQI\n-----END ENCRYPTED PRIVATE KEY-----", []string{"MIIFHDBOBgkqhkiG9w0BBQ0w"}, []string{"-----BEGIN ENCRYPTED PRIVATE KEY-----"}},
 	{"PGP private key block", "-----BEGIN PGP PRIVATE KEY BLOCK-----\nVersion: GnuPG v2\n\nlQOYBF0p9bgBCADQ3g5Mfp8wLj6Fy2k2pY7vGzYx\n=a1b2\n-----END PGP PRIVATE KEY BLOCK-----", []string{"lQOYBF0p9bgBCADQ3g5Mfp8w", "GnuPG v2"}, []string{"-----BEGIN PGP PRIVATE KEY BLOCK-----", "-----END PGP PRIVATE KEY BLOCK-----"}},
 	{"private key in a JSON service account", `{"private_key_id": "abc", "private_key": "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\n", "client_email": "x@p.iam.gserviceaccount.com"}`, []string{"MIIEvQIBADANBgkqhkiG9w0BAQEFAASC"}, []string{`"client_email": "x@p.iam.gserviceaccount.com"`, `"private_key_id": "abc"`}},
-	{"private key cut off by truncation", "$ cat id_rsa\n-----BEGIN RSA PRIVATE KEY-----\n" + fakeKeyBody + "\n... (output truncated)\n$ ls", []string{"MIIEowIBAAKCAQEA", "ZMUcqBy1lZ"}, []string{"$ cat id_rsa\n-----BEGIN RSA PRIVATE KEY-----", "... (output truncated)\n$ ls"}},
+	{"private key cut off by truncation", "$ cat id_rsa\n-----BEGIN RSA PRIVATE KEY-----\n" + FakeKeyBody + "\n... (output truncated)\n$ ls", []string{"MIIEowIBAAKCAQEA", "ZMUcqBy1lZ"}, []string{"$ cat id_rsa\n-----BEGIN RSA PRIVATE KEY-----", "... (output truncated)\n$ ls"}},
 }
 
-func TestRedactRemovesSecretsAndKeepsTheirKind(t *testing.T) {
-	for _, tt := range secretCases {
-		t.Run(tt.name, func(t *testing.T) {
-			got := Redact(tt.in)
-			assert.Contains(t, got, Redacted)
-			for _, g := range tt.gone {
-				assert.NotContains(t, got, g, "secret survived")
-			}
-			for _, k := range tt.kept {
-				assert.Contains(t, got, k, "context lost")
-			}
-			assert.Equal(t, got, Redact(got), "not idempotent")
-		})
-	}
-}
-
-// lookAlikes resemble secrets and are not: Redact returns them unchanged.
-var lookAlikes = []struct{ name, in string }{
+// LookAlikes resemble secrets and are not: String returns them unchanged.
+var LookAlikes = []LookAlike{
 	{"scikit-learn", "pip install scikit-learn  # imported as sklearn; see the sk-learn docs"},
 	{"task and skip ids", "Closing task-1234 and task-5678-followup; run with --skip-tests=slow and skip-tests"},
 	{"git hash", "commit 3f2c1e0b9a8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b\nAuthor: Jane Doe <jane@example.com>"},
@@ -176,73 +173,79 @@ var lookAlikes = []struct{ name, in string }{
 	{"data URL", `<img src="data:image/png;base64,` + strings.Repeat("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", 200) + `">`},
 }
 
-func TestRedactLeavesLookAlikesAlone(t *testing.T) {
-	for _, tt := range lookAlikes {
-		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.in, Redact(tt.in))
-		})
+// Maker builds a secret of one shape from fuzz bytes. It returns the
+// whole secret and the part of it that must not survive redaction.
+type Maker func(seed []byte) (secret, core string)
+
+// Fill spells n characters of alphabet from seed, starting with lead (which
+// makes the body look random the way real keys do: mixed case and digits).
+func Fill(seed []byte, alphabet, lead string, n int) string {
+	var b strings.Builder
+	b.WriteString(lead)
+	for i := 0; b.Len() < n; i++ {
+		v := byte(i * 31)
+		if len(seed) > 0 {
+			v += seed[i%len(seed)]
+		}
+		b.WriteByte(alphabet[int(v)%len(alphabet)])
+	}
+	return b.String()[:n]
+}
+
+const (
+	fuzzAlnum  = alnumChars
+	fuzzB64url = alnumChars + "_-"
+	fuzzHex    = "0123456789abcdef"
+)
+
+func prefixed(prefix, alphabet, lead string, n int) Maker {
+	return func(seed []byte) (string, string) {
+		body := Fill(seed, alphabet, lead, n)
+		return prefix + body, body
 	}
 }
 
-func TestRedactExactForms(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"Authorization: Bearer abc123xyz", "Authorization: Bearer [REDACTED]"},
-		{`"password": "hunter2"`, `"password": "[REDACTED]"`},
-		{"https://bob:pw@host/x", "https://bob:[REDACTED]@host/x"},
-		{fakeGitHub, "ghp_[REDACTED]"},
-		{fakeJWT, "[REDACTED]"},
-		{"Set-Cookie: id=a3f; Path=/", "Set-Cookie: id=[REDACTED]; Path=/"},
-		{"-----BEGIN EC PRIVATE KEY-----\nMHcCAQEE\n-----END EC PRIVATE KEY-----", "-----BEGIN EC PRIVATE KEY-----[REDACTED]-----END EC PRIVATE KEY-----"},
-		{"", ""},
-	}
-	for _, tt := range tests {
-		assert.Equal(t, tt.want, Redact(tt.in), "Redact(%q)", tt.in)
-	}
-}
-
-func TestRedactCorpusSizes(t *testing.T) {
-	// The corpus is the specification: keep it broad.
-	assert.GreaterOrEqual(t, len(secretCases), 40)
-	assert.GreaterOrEqual(t, len(lookAlikes), 20)
-}
-
-// Tool arguments are JSON: a secret inside a JSON string must go without
-// breaking the JSON around it.
-func TestRedactKeepsJSONValid(t *testing.T) {
-	got := Redact(`{"q": "a?x=1\u0026token=abc123", "cmd": "echo Authorization: Bearer abc123"}`)
-	assert.Equal(t, `{"q": "a?x=1\u0026token=[REDACTED]", "cmd": "echo Authorization: Bearer [REDACTED]"}`, got)
-
-	for _, tt := range secretCases {
-		t.Run(tt.name, func(t *testing.T) {
-			if StripControl(tt.in) != tt.in {
-				t.Skip("JSON escapes control characters: nothing left to strip")
-			}
-			var buf strings.Builder
-			enc := json.NewEncoder(&buf)
-			enc.SetEscapeHTML(false) // as models write arguments
-			require.NoError(t, enc.Encode(map[string]string{"command": tt.in, "note": "after"}))
-			got := Redact(buf.String())
-			assert.True(t, json.Valid([]byte(got)), "invalid JSON: %s", got)
-			assert.Contains(t, got, `"note":"after"`)
-			for _, g := range tt.gone {
-				ge, _ := json.Marshal(g)
-				assert.NotContains(t, got, strings.Trim(string(ge), `"`), "secret survived")
-			}
-		})
-	}
-}
-
-func TestRedactLongLinesOfTriggers(t *testing.T) {
-	// A trigger word on a line longer than a rule's window, and rule windows
-	// that reach the end of the text.
-	for _, s := range []string{
-		"machine " + strings.Repeat("x", 5000) + "\nlogin a\npassword b",
-		"machine h login u password",
-		"curl",
-		strings.Repeat("curl -u a:b ", 500),
-	} {
-		out := Redact(s)
-		assert.Equal(t, out, Redact(out))
-	}
-	assert.Equal(t, strings.Repeat("curl -u a:[REDACTED] ", 3), Redact(strings.Repeat("curl -u a:b ", 3)))
+var Makers = []Maker{
+	prefixed("sk-proj-", fuzzB64url, "Aa1", 48),
+	prefixed("sk-ant-api03-", fuzzB64url, "Aa1", 80),
+	prefixed("sk-", fuzzAlnum, "Aa1", 48),
+	prefixed("ghp_", fuzzAlnum, "", 36),
+	prefixed("github_pat_", fuzzAlnum+"_", "", 82),
+	prefixed("AKIA", upperChars+digitChars, "", 16),
+	prefixed("xoxb-", fuzzAlnum+"-", "1", 40),
+	prefixed("hf_", fuzzAlnum, "", 34),
+	prefixed("AIza", fuzzB64url, "", 35),
+	prefixed("sk_live_", fuzzAlnum, "", 24),
+	prefixed("glpat-", fuzzB64url, "", 20),
+	prefixed("npm_", fuzzAlnum, "", 36),
+	prefixed("SK", fuzzHex, "a1", 32),
+	func(seed []byte) (string, string) {
+		body := Fill(seed, fuzzB64url, "", 22) + "." + Fill(seed, fuzzB64url, "x", 43)
+		return "SG." + body, body
+	},
+	func(seed []byte) (string, string) {
+		sig := Fill(seed, fuzzB64url, "", 43)
+		jwt := "eyJhbGciOiJIUzI1NiJ9." + "eyJ" + Fill(seed, fuzzB64url, "", 30) + "." + sig
+		return jwt, sig
+	},
+	func(seed []byte) (string, string) {
+		body := Fill(seed, alnumChars+"+/", "MII", 64)
+		return "-----BEGIN RSA PRIVATE KEY-----\n" + body + "\n-----END RSA PRIVATE KEY-----", body
+	},
+	func(seed []byte) (string, string) {
+		pw := Fill(seed, fuzzAlnum+"!%^*_-", "P", 16)
+		return "https://deploy:" + pw + "@example.com/repo.git", pw
+	},
+	func(seed []byte) (string, string) {
+		tok := Fill(seed, fuzzAlnum+"._-", "t0", 24)
+		return "Authorization: Bearer " + tok, tok
+	},
+	func(seed []byte) (string, string) {
+		pw := Fill(seed, fuzzAlnum+"!@#%^*", "p", 16)
+		return "DB_PASSWORD=" + pw, pw
+	},
+	func(seed []byte) (string, string) {
+		pw := Fill(seed, fuzzAlnum, "q", 16)
+		return `{"client_secret": "` + pw + `"}`, pw
+	},
 }
