@@ -95,24 +95,9 @@
 //
 // # Sessions
 //
-// A host that runs agents side by side keeps each conversation in a
-// Session: an id that compaction never changes, the live history, and an
-// engine of its own. Append records each message as it comes (a running
-// token count makes every turn cost the same however long the session),
-// ShouldCompress asks the engine, Compress compacts:
-//
-//	s, _ := compact.NewSession("agent-7", compact.New(), compact.WithStore(store))
-//	s.Append(userMsg)
-//	if s.ShouldCompress() {
-//		_, err := s.Compress(ctx) // on error the history is untouched
-//	}
-//	req := s.Messages() // the next request
-//
-// A session compacts one at a time; messages appended while it does land
-// after the compacted history, verbatim and in order. With a Store, the
-// full history is saved as a snapshot under SnapshotID(id, seq) before it
-// is replaced. A Manager gets or creates sessions by id for a host serving
-// many at once.
+// Package session keeps a conversation's identity while it is compacted: a
+// stable id, one compaction at a time, and messages that arrive meanwhile
+// kept in order. Package redact removes secrets from what leaves the process.
 //
 // # Other engines
 //
