@@ -59,7 +59,7 @@
 //
 // A Summarizer turns the summarised turns (and the previous summary) into
 // a new summary. The default is the extractive summarizer, which is
-// deterministic and makes no network calls; NewOpenAISummarizer calls any
+// deterministic and makes no network calls; package openaicompat calls any
 // OpenAI-compatible endpoint. When a summarizer fails, the Compressor
 // either falls back to the extractive summary or returns the error with the
 // caller's messages untouched (see FailurePolicy); repeated failures back

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/openaicompat"
 )
 
 // outcome is what compacting one transcript gave.
@@ -65,8 +66,8 @@ func openAISummarizer(model string, logger *slog.Logger) (compact.Summarizer, er
 	if key == "" && base == "" {
 		return nil, errors.New("-summarizer openai needs OPENAI_API_KEY (or OPENAI_BASE_URL for a local server that takes no key)")
 	}
-	return compact.NewOpenAISummarizer(model,
-		compact.WithOpenAIAPIKey(key), compact.WithOpenAIBaseURL(base), compact.WithOpenAILogger(logger))
+	return openaicompat.New(model,
+		openaicompat.WithAPIKey(key), openaicompat.WithBaseURL(base), openaicompat.WithLogger(logger))
 }
 
 // dropSummarizer is the probe's baseline: a summary that keeps no facts,
