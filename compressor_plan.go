@@ -154,7 +154,7 @@ func (p plan) next(incoming *Message) []Message {
 	return next
 }
 
-func isSystem(m Message) bool { return m.Role == RoleSystem || m.Role == RoleDeveloper }
+func isSystem(m Message) bool { return m.Role == RoleSystem || m.Role == roleDeveloper }
 
 // headEnd returns the end of the protected head: the first headMessages
 // non-system messages, extended through the results of any calls among

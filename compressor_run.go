@@ -375,11 +375,11 @@ func (c *Compressor) assemble(p plan, summary string, incoming *Message) ([]Mess
 // appendNote returns a system message with note appended once.
 func appendNote(m Message, note string) Message {
 	if len(m.MultiContent) > 0 {
-		out := CloneMessage(m)
+		out := cloneMessage(m)
 		joinContent(&out, m, Message{Content: note}, compactionNoteSep)
 		return out
 	}
-	return WithText(m, m.Content+compactionNoteSep+note)
+	return ReplaceText(m, m.Content+compactionNoteSep+note)
 }
 
 // summaryRole picks the summary message's role: user, or assistant where a

@@ -24,7 +24,7 @@ func carriedEntry(t string) string {
 func summaryText(body string, carried []string) string {
 	body = strings.ReplaceAll(strings.TrimSpace(StripSummaryPrefix(body)), carriedHeader, defusedCarriedHeader)
 	var b strings.Builder
-	b.WriteString(WithSummaryPrefix(body))
+	b.WriteString(PrefixSummary(body))
 	if len(carried) > 0 {
 		b.WriteString("\n\n")
 		b.WriteString(carriedHeader)

@@ -98,6 +98,10 @@ type Status struct {
 	Handoffs         int       // automatic handoffs done (see HandoffPolicy)
 	HandoffsLeft     int       // automatic handoffs the policy still allows; 0 when handoffs are off
 	HandoffReason    string    // why compaction goes on without a handoff: quota spent, or the last failure
+	// Adjusted names each option New was given an invalid value, and the
+	// value kept in force instead ("WithThreshold(1.5): invalid, 0.75
+	// kept"). It is nil when every value was taken.
+	Adjusted []string
 }
 
 // CompressOptions are the per-call settings of a compaction. Engines read
@@ -140,7 +144,7 @@ func Force() CompressOption {
 // out of the summary and appended, verbatim, as the last message.
 func WithIncoming(m Message) CompressOption {
 	return func(o *CompressOptions) {
-		c := CloneMessage(m)
+		c := cloneMessage(m)
 		o.Incoming = &c
 	}
 }

@@ -50,7 +50,7 @@ type draft struct {
 	items  [numSections][]draftItem
 }
 
-func newDraft(d *digest, focus string, lim ExtractiveLimits, target int) *draft {
+func newDraft(d *digest, focus string, lim extractiveLimits, target int) *draft {
 	dr := &draft{}
 	budget := target * bytesPerToken
 	dr.floor = min(max(budget/8, minBlockFloor), maxBlockFloor)

@@ -37,8 +37,8 @@ type HandoffInput struct {
 
 	// MaxBytes, MaxMessages and MessageBytes bound the packet: its total
 	// size, how many messages it quotes and the size of each. Zero takes
-	// DefaultHandoffMaxBytes, DefaultHandoffMessages and
-	// DefaultHandoffMessageBytes.
+	// defaultHandoffMaxBytes, defaultHandoffMessages and
+	// defaultHandoffMessageBytes.
 	MaxBytes, MaxMessages, MessageBytes int
 }
 

@@ -11,16 +11,16 @@ import (
 	"github.com/contextkit/compact/redact"
 )
 
-// PrunedPrefix opens every text Prune writes in place of a tool result (and
+// prunedPrefix opens every text Prune writes in place of a tool result (and
 // each note standing for an image it removed), so a reader, a summarizer or
 // Prune itself can tell a stand-in from real output. A tool result that
 // starts with it is never pruned again.
-const PrunedPrefix = "[pruned]"
+const prunedPrefix = "[pruned]"
 
-// IsPruned reports whether m is a tool result Prune replaced: a stand-in, a
+// isPruned reports whether m is a tool result Prune replaced: a stand-in, a
 // back-reference or a demoted result.
-func IsPruned(m Message) bool {
-	return m.Role == RoleTool && strings.HasPrefix(Text(m), PrunedPrefix)
+func isPruned(m Message) bool {
+	return m.Role == RoleTool && strings.HasPrefix(Text(m), prunedPrefix)
 }
 
 // defaultKeyArgs are the arguments a stand-in quotes to say what a call did,
@@ -226,14 +226,14 @@ func resultFacts(out string) string {
 // maskText is the stand-in of a masked result, and the change's note.
 func maskText(desc, out string) (text, note string) {
 	f := resultFacts(out)
-	return PrunedPrefix + " Output of " + desc + " removed to save space (" + f +
+	return prunedPrefix + " Output of " + desc + " removed to save space (" + f +
 		"). Call the tool again if you need it.", desc + ": " + f
 }
 
 // dedupText is the back-reference replacing a result identical to the
 // result of call newer, further down.
 func dedupText(desc, newer, out string) string {
-	return PrunedPrefix + " Output of " + desc + " removed: identical to the result of " +
+	return prunedPrefix + " Output of " + desc + " removed: identical to the result of " +
 		clipRunes(singleLine(newer), keyValueChars) + " further down (" + resultSize(out) + ")."
 }
 
@@ -241,6 +241,6 @@ func dedupText(desc, newer, out string) string {
 // and tail.
 func demoteText(desc, out string) (text, note string) {
 	f := resultFacts(out)
-	return PrunedPrefix + " Output of " + desc + " shortened to fit the context window (" + f +
-		"); its start and end follow.\n" + cutMiddle(out, pressureExcerptChars, DefaultHeadShare, lineMarker), desc + ": " + f
+	return prunedPrefix + " Output of " + desc + " shortened to fit the context window (" + f +
+		"); its start and end follow.\n" + cutMiddle(out, pressureExcerptChars, defaultHeadShare, lineMarker), desc + ": " + f
 }

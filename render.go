@@ -12,47 +12,47 @@ import (
 // which track tokens better than bytes across scripts: about four characters
 // a token in English prose and code.
 const (
-	// DefaultMaxMessageChars caps one message's text: about 1,000 tokens,
+	// defaultMaxMessageChars caps one message's text: about 1,000 tokens,
 	// enough for a long request or the telling part of a tool's output.
-	DefaultMaxMessageChars = 4000
-	// DefaultHeadShare is the part of a long message kept from its start; the
+	defaultMaxMessageChars = 4000
+	// defaultHeadShare is the part of a long message kept from its start; the
 	// rest comes from its end, where commands print their errors and results.
-	DefaultHeadShare = 0.6
-	// DefaultMaxArgumentChars caps one tool call's arguments: a file written
+	defaultHeadShare = 0.6
+	// defaultMaxArgumentChars caps one tool call's arguments: a file written
 	// or a patch sent through a tool is the model's own output and is mostly
 	// visible again in later turns.
-	DefaultMaxArgumentChars = 1000
-	// DefaultMaxChars caps the whole rendering: about 30,000 tokens, which
+	defaultMaxArgumentChars = 1000
+	// defaultMaxChars caps the whole rendering: about 30,000 tokens, which
 	// leaves room for instructions and the summary in any model with a 64k
 	// window or more.
-	DefaultMaxChars = 120000
-	// MinRenderChars is the smallest cap RenderOptions.MaxChars can set;
+	defaultMaxChars = 120000
+	// minRenderChars is the smallest cap RenderOptions.MaxChars can set;
 	// below it not even the markers fit.
-	MinRenderChars = 256
+	minRenderChars = 256
 )
 
 // RenderOptions controls RenderTurns. A zero field takes its default.
 type RenderOptions struct {
 	// MaxMessageChars caps each message's text. A longer text keeps its head
 	// and tail around a marker saying how many characters were cut; the
-	// result, marker included, fits the cap. Default DefaultMaxMessageChars;
+	// result, marker included, fits the cap. Default defaultMaxMessageChars;
 	// negative means no cap.
 	MaxMessageChars int
 
 	// HeadShare is the fraction of a capped message kept from its start.
-	// Values outside (0, 1) mean DefaultHeadShare.
+	// Values outside (0, 1) mean defaultHeadShare.
 	HeadShare float64
 
 	// MaxArgumentChars caps each tool call's arguments. JSON arguments are
 	// shortened by cutting the middle of their longest string values, so they
 	// stay valid JSON whenever that brings them under the cap; other
-	// arguments keep their head and tail. Default DefaultMaxArgumentChars;
+	// arguments keep their head and tail. Default defaultMaxArgumentChars;
 	// negative means no cap.
 	MaxArgumentChars int
 
 	// MaxChars caps the whole rendering; see RenderTurns for what is dropped
-	// to fit. Default DefaultMaxChars; negative means no cap; a positive value
-	// below MinRenderChars counts as MinRenderChars.
+	// to fit. Default defaultMaxChars; negative means no cap; a positive value
+	// below minRenderChars counts as minRenderChars.
 	MaxChars int
 
 	// Redact removes secrets from every text rendered. Nil means [redact.String]; a
@@ -69,19 +69,19 @@ type RenderOptions struct {
 // withDefaults returns o with every zero field set to its default.
 func (o RenderOptions) withDefaults() RenderOptions {
 	if o.MaxMessageChars == 0 {
-		o.MaxMessageChars = DefaultMaxMessageChars
+		o.MaxMessageChars = defaultMaxMessageChars
 	}
 	if !(o.HeadShare > 0 && o.HeadShare < 1) {
-		o.HeadShare = DefaultHeadShare
+		o.HeadShare = defaultHeadShare
 	}
 	if o.MaxArgumentChars == 0 {
-		o.MaxArgumentChars = DefaultMaxArgumentChars
+		o.MaxArgumentChars = defaultMaxArgumentChars
 	}
 	switch {
 	case o.MaxChars == 0:
-		o.MaxChars = DefaultMaxChars
-	case o.MaxChars > 0 && o.MaxChars < MinRenderChars:
-		o.MaxChars = MinRenderChars
+		o.MaxChars = defaultMaxChars
+	case o.MaxChars > 0 && o.MaxChars < minRenderChars:
+		o.MaxChars = minRenderChars
 	}
 	return o
 }
@@ -219,7 +219,7 @@ func label(m Message, toolName string, o RenderOptions) string {
 		}
 	}
 	b.WriteByte(']')
-	return cutMiddle(b.String(), labelChars, DefaultHeadShare, inlineMarker)
+	return cutMiddle(b.String(), labelChars, defaultHeadShare, inlineMarker)
 }
 
 // labelChars caps a label, whose ids and names come from the input.
@@ -228,7 +228,7 @@ const labelChars = 200
 // callText renders one tool call as name(arguments), the arguments cleaned
 // and shortened.
 func callText(name, args string, o RenderOptions) string {
-	name = cutMiddle(o.clean(name), labelChars, DefaultHeadShare, inlineMarker)
+	name = cutMiddle(o.clean(name), labelChars, defaultHeadShare, inlineMarker)
 	return name + "(" + shortenArguments(o.clean(args), o.MaxArgumentChars, o.HeadShare) + ")"
 }
 

@@ -56,7 +56,7 @@ func (r *recorder) Name() string { return "recorder" }
 // byteCounter, pruning off so the summarizer is seen at work.
 func newTestCompressor(s compact.Summarizer, opts ...compact.Option) *compact.Compressor {
 	base := []compact.Option{compact.WithContextWindow(4000), compact.WithTokenCounter(byteCounter{}),
-		compact.WithSummarizer(s), compact.WithThresholdBounds(0, 0), compact.WithoutPruning()}
+		compact.WithSummarizer(s), compact.WithThresholdBounds(0, 0), compact.WithPruning(false)}
 	return compact.New(append(base, opts...)...)
 }
 
