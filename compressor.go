@@ -7,74 +7,6 @@ import (
 	"time"
 )
 
-// Defaults of the Compressor. Each names the behaviour it sets and where the
-// figure comes from.
-const (
-	// DefaultContextWindow is the window assumed when none is given: 128k
-	// tokens, the window of gpt-4o and gpt-4.1-mini class models.
-	DefaultContextWindow = 128_000
-
-	// defaultReserveTokens is the output reserved out of the window before
-	// the threshold is computed. It is capped at a quarter of the window so
-	// that small windows keep room for input.
-	defaultReserveTokens = 8_192
-
-	// DefaultThreshold is the fraction of the usable window (window minus
-	// reserve) at which compaction triggers, the figure most agent runtimes
-	// use.
-	DefaultThreshold = 0.75
-
-	// defaultThresholdFloor keeps a low threshold fraction from compacting a
-	// large window too early: the threshold is never below it, except on
-	// windows too small to hold it (there the floor becomes
-	// DefaultThreshold of the usable window).
-	defaultThresholdFloor = 64_000
-
-	// defaultThresholdCap bounds the threshold on very large windows: past
-	// about 256k tokens requests get slow and costly and models attend less
-	// well, so a million-token window still compacts there.
-	defaultThresholdCap = 256_000
-
-	// defaultHeadMessages is how many non-system messages at the start are
-	// kept verbatim on a first compaction (the task statement and the first
-	// exchange). Once a summary exists the head decays to the system prompt.
-	defaultHeadMessages = 3
-
-	// defaultTailFraction is the protected tail's token budget as a fraction
-	// of the threshold.
-	defaultTailFraction = 0.20
-
-	// defaultTailMinMessages is the fewest messages the tail keeps, however
-	// large they are.
-	defaultTailMinMessages = 4
-
-	// defaultCarriedUserTokens is the budget for recent real user messages
-	// carried verbatim into the compacted history (Codex keeps 20k). It is
-	// capped at a quarter of the threshold.
-	defaultCarriedUserTokens = 20_000
-
-	// defaultSummaryTokens bounds the summary's target length; the target is
-	// a fifth of what is being summarised, within [minSummaryTokens, this],
-	// and never more than a tenth of the threshold.
-	defaultSummaryTokens = 8_000
-
-	// defaultStrikeLimit is how many compactions in a row may leave usage
-	// over the threshold before automatic compaction pauses.
-	defaultStrikeLimit = 2
-)
-
-// minSummaryTokens is the smallest summary target, enough for a task line,
-// a few files and the last state.
-const minSummaryTokens = 128
-
-// defaultBackoff returns the waits after the first, second and later
-// summarizer failures before automatic compaction calls the summarizer
-// again. It is a function so that no Compressor shares, or can change,
-// another's.
-func defaultBackoff() []time.Duration {
-	return []time.Duration{60 * time.Second, 300 * time.Second, 900 * time.Second}
-}
-
 // FailurePolicy says what a compaction does when its summarizer fails.
 type FailurePolicy int
 
@@ -102,6 +34,13 @@ type Compressor struct {
 	win   int
 	th    thresholds
 	st    state
+}
+
+// handoffState is what a Compressor remembers about handoffs.
+type handoffState struct {
+	done    int    // automatic handoffs that succeeded
+	base    int    // compactions when the current context began (after a fresh-session handoff)
+	lastErr string // the last handoff failure, cleared by a success
 }
 
 // state is what a Compressor learns over a conversation.

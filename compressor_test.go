@@ -243,7 +243,7 @@ func TestSummaryIsCappedNearItsTarget(t *testing.T) {
 	require.NoError(t, err)
 	target := r.last().TargetTokens
 	assert.LessOrEqual(t, byteCounter{}.CountText(res.Summary), 2*target)
-	assert.Contains(t, res.Summary, "bytes cut")
+	assert.Contains(t, res.Summary, "characters cut")
 }
 
 func TestInvalidInput(t *testing.T) {

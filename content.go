@@ -3,7 +3,6 @@ package compact
 import (
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	openai "github.com/sashabaranov/go-openai"
 )
@@ -245,36 +244,13 @@ func equalMessage(a, b Message) bool {
 	return true
 }
 
-// shortenMiddle returns s cut to at most maxBytes bytes: its head and tail
-// around a marker that says how many bytes were cut. Cuts fall on rune
-// boundaries. s comes back unchanged when it fits.
-func shortenMiddle(s string, maxBytes int) string {
-	if len(s) <= maxBytes {
-		return s
-	}
-	marker := func(cut int) string { return "\n[... " + strconv.Itoa(cut) + " bytes cut ...]\n" }
-	keep := maxBytes - len(marker(len(s)))
-	if keep <= 0 {
-		return marker(len(s))[:min(maxBytes, len(marker(len(s))))]
-	}
-	head := keep * 2 / 3
-	for head > 0 && !utf8.RuneStart(s[head]) {
-		head--
-	}
-	tail := len(s) - (keep - head)
-	for tail < len(s) && !utf8.RuneStart(s[tail]) {
-		tail++
-	}
-	return s[:head] + marker(tail-head) + s[tail:]
-}
-
-// shortenToTokens returns s cut in the middle (see shortenMiddle) until tc
+// shortenToTokens returns s cut in the middle (see cutMiddle) until tc
 // counts it at most maxTokens.
 func shortenToTokens(s string, maxTokens int, tc TokenCounter) string {
 	out, n, size := s, tc.CountText(s), len(s)
 	for tries := 0; n > maxTokens && tries < 8; tries++ {
 		size = int(float64(size) * float64(maxTokens) / float64(n) * 0.95)
-		out = shortenMiddle(s, max(size, 0))
+		out = cutMiddle(s, max(size, 0), inBytes, twoThirds, lineMarker)
 		n = tc.CountText(out)
 	}
 	return out

@@ -48,26 +48,6 @@ type ExtractiveSummarizer struct {
 	count  func(string) int
 }
 
-// extractiveLimits caps what an ExtractiveSummarizer keeps. A zero field
-// takes its default, which (except ItemChars) grows in proportion to a
-// request's TargetTokens above defaultExtractiveTarget (2000); a negative
-// list cap leaves that list out. The byte limits are upper bounds: a
-// smaller target shortens the quoted fields further (see Summarize).
-type extractiveLimits struct {
-	Requests  int // earlier user requests listed (default 8)
-	Files     int // paths per file group (default 25)
-	Commands  int // shell commands (default 15)
-	ToolCalls int // other tool calls (default 12)
-	Errors    int // error lines (default 20)
-	Decisions int // decision sentences (default 10)
-	Pending   int // pending tool calls (default 8)
-
-	TaskChars    int // the current task's text, in bytes (default 2000)
-	StateChars   int // the current state's text (default 1200)
-	EarlierChars int // a previous summary kept verbatim (default 4000)
-	ItemChars    int // one list entry (default 300)
-}
-
 // defaultExtractiveLimits bound each list for a summary of
 // defaultExtractiveTarget tokens. Full lists together run past that target
 // on purpose: trimming then takes from the list most over its share, so a

@@ -9,13 +9,6 @@ import (
 	"strings"
 )
 
-// handoffState is what a Compressor remembers about handoffs.
-type handoffState struct {
-	done    int    // automatic handoffs that succeeded
-	base    int    // compactions when the current context began (after a fresh-session handoff)
-	lastErr string // the last handoff failure, cleared by a success
-}
-
 // WithHandoff sets the policy for automatic handoffs; they are off by
 // default.
 //

@@ -66,6 +66,133 @@ type config struct {
 	adjusted []string
 }
 
+// Defaults of the Compressor. Each names the behaviour it sets and where the
+// figure comes from.
+const (
+	// DefaultContextWindow is the window assumed when none is given: 128k
+	// tokens, the window of gpt-4o and gpt-4.1-mini class models.
+	DefaultContextWindow = 128_000
+
+	// defaultReserveTokens is the output reserved out of the window before
+	// the threshold is computed. It is capped at a quarter of the window so
+	// that small windows keep room for input.
+	defaultReserveTokens = 8_192
+
+	// DefaultThreshold is the fraction of the usable window (window minus
+	// reserve) at which compaction triggers, the figure most agent runtimes
+	// use.
+	DefaultThreshold = 0.75
+
+	// defaultThresholdFloor keeps a low threshold fraction from compacting a
+	// large window too early: the threshold is never below it, except on
+	// windows too small to hold it (there the floor becomes
+	// DefaultThreshold of the usable window).
+	defaultThresholdFloor = 64_000
+
+	// defaultThresholdCap bounds the threshold on very large windows: past
+	// about 256k tokens requests get slow and costly and models attend less
+	// well, so a million-token window still compacts there.
+	defaultThresholdCap = 256_000
+
+	// defaultHeadMessages is how many non-system messages at the start are
+	// kept verbatim on a first compaction (the task statement and the first
+	// exchange). Once a summary exists the head decays to the system prompt.
+	defaultHeadMessages = 3
+
+	// defaultTailFraction is the protected tail's token budget as a fraction
+	// of the threshold.
+	defaultTailFraction = 0.20
+
+	// defaultTailMinMessages is the fewest messages the tail keeps, however
+	// large they are.
+	defaultTailMinMessages = 4
+
+	// defaultCarriedUserTokens is the budget for recent real user messages
+	// carried verbatim into the compacted history (Codex keeps 20k). It is
+	// capped at a quarter of the threshold.
+	defaultCarriedUserTokens = 20_000
+
+	// defaultSummaryTokens bounds the summary's target length; the target is
+	// a fifth of what is being summarised, within [minSummaryTokens, this],
+	// and never more than a tenth of the threshold.
+	defaultSummaryTokens = 8_000
+
+	// defaultStrikeLimit is how many compactions in a row may leave usage
+	// over the threshold before automatic compaction pauses.
+	defaultStrikeLimit = 2
+)
+
+// minSummaryTokens is the smallest summary target, enough for a task line,
+// a few files and the last state.
+const minSummaryTokens = 128
+
+// defaultBackoff returns the waits after the first, second and later
+// summarizer failures before automatic compaction calls the summarizer
+// again. It is a function so that no Compressor shares, or can change,
+// another's.
+func defaultBackoff() []time.Duration {
+	return []time.Duration{60 * time.Second, 300 * time.Second, 900 * time.Second}
+}
+
+// Defaults of Prune. Each names the behaviour it sets and where the figure
+// comes from.
+const (
+	// defaultPruneKeepToolUses is how many of the most recent tool uses (a
+	// call and its result) are never masked or shortened, the default of
+	// Anthropic's context editing ("clear tool uses" keeps 3).
+	defaultPruneKeepToolUses = 3
+
+	// defaultPruneClearAtLeast is the fewest tokens a pruning must reclaim to
+	// be committed. Any change rewrites the provider's prompt cache from the
+	// first changed message on, so a pruning that saves little costs more
+	// than it saves. 2,000 tokens is about three large tool outputs: in 30
+	// real agent transcripts the median tool result is about 150 tokens and
+	// the 90th percentile about 600. (Anthropic leaves its clear_at_least
+	// to the caller.)
+	defaultPruneClearAtLeast = 2_000
+
+	// defaultPruneArgumentChars is the length, in characters, over which an
+	// old tool call's arguments are shortened. A file written or a patch
+	// sent through a tool is the model's own output and is on disk now; in
+	// 30 real agent transcripts 1 call in 100 has arguments this long, and
+	// those calls hold a quarter of all argument text.
+	defaultPruneArgumentChars = 2_000
+)
+
+// pruneConfig is Prune's settings; defaults sets them.
+type pruneConfig struct {
+	keep         int
+	from, to     int
+	rangeSet     bool
+	rules        map[string]ToolRule
+	argChars     int
+	clearAtLeast int
+	counter      TokenCounter
+	pressure     int
+	pressureSet  bool
+	kinds        map[PruneKind]bool // nil: every kind
+}
+
+// extractiveLimits caps what an ExtractiveSummarizer keeps. A zero field
+// takes its default, which (except ItemChars) grows in proportion to a
+// request's TargetTokens above defaultExtractiveTarget (2000); a negative
+// list cap leaves that list out. The byte limits are upper bounds: a
+// smaller target shortens the quoted fields further (see Summarize).
+type extractiveLimits struct {
+	Requests  int // earlier user requests listed (default 8)
+	Files     int // paths per file group (default 25)
+	Commands  int // shell commands (default 15)
+	ToolCalls int // other tool calls (default 12)
+	Errors    int // error lines (default 20)
+	Decisions int // decision sentences (default 10)
+	Pending   int // pending tool calls (default 8)
+
+	TaskChars    int // the current task's text, in bytes (default 2000)
+	StateChars   int // the current state's text (default 1200)
+	EarlierChars int // a previous summary kept verbatim (default 4000)
+	ItemChars    int // one list entry (default 300)
+}
+
 // defaults returns the documented defaults of every setting.
 func defaults() config {
 	return config{

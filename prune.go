@@ -5,31 +5,6 @@ import (
 	"sort"
 )
 
-// Defaults of Prune. Each names the behaviour it sets and where the figure
-// comes from.
-const (
-	// defaultPruneKeepToolUses is how many of the most recent tool uses (a
-	// call and its result) are never masked or shortened, the default of
-	// Anthropic's context editing ("clear tool uses" keeps 3).
-	defaultPruneKeepToolUses = 3
-
-	// defaultPruneClearAtLeast is the fewest tokens a pruning must reclaim to
-	// be committed. Any change rewrites the provider's prompt cache from the
-	// first changed message on, so a pruning that saves little costs more
-	// than it saves. 2,000 tokens is about three large tool outputs: in 30
-	// real agent transcripts the median tool result is about 150 tokens and
-	// the 90th percentile about 600. (Anthropic leaves its clear_at_least
-	// to the caller.)
-	defaultPruneClearAtLeast = 2_000
-
-	// defaultPruneArgumentChars is the length, in characters, over which an
-	// old tool call's arguments are shortened. A file written or a patch
-	// sent through a tool is the model's own output and is on disk now; in
-	// 30 real agent transcripts 1 call in 100 has arguments this long, and
-	// those calls hold a quarter of all argument text.
-	defaultPruneArgumentChars = 2_000
-)
-
 // Sizes Prune works with that are not options.
 const (
 	// minPruneSaving is the least a change must save to be made. A stand-in
@@ -154,20 +129,6 @@ type ToolRule struct {
 	// (nil when they are not a JSON object); result is the result's text.
 	// The text is put on one line and capped.
 	Describe func(args map[string]any, result string) string
-}
-
-// pruneConfig is Prune's settings; defaults sets them.
-type pruneConfig struct {
-	keep         int
-	from, to     int
-	rangeSet     bool
-	rules        map[string]ToolRule
-	argChars     int
-	clearAtLeast int
-	counter      TokenCounter
-	pressure     int
-	pressureSet  bool
-	kinds        map[PruneKind]bool // nil: every kind
 }
 
 // pruneSettings are the Prune settings opts make, counting with the

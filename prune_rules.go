@@ -221,7 +221,7 @@ func pruneArguments(args string, limit int) (string, bool) {
 	if json.Valid([]byte(args)) {
 		out = shortenJSONValues(args, max(limit/2, minArgValueChars))
 	} else {
-		out = cutMiddle(args, limit, defaultHeadShare, inlineMarker)
+		out = cutMiddle(args, limit, inChars, defaultHeadShare, inlineMarker)
 	}
 	return out, out != args
 }

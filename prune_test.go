@@ -83,7 +83,7 @@ func TestPruneDescribesTheCall(t *testing.T) {
 		{"two key arguments", `{"command":"view","path":"/src/a.go","view_range":[1,50]}`, "str_replace_editor", nil,
 			"str_replace_editor (command: view, path: /src/a.go)"},
 		{"multi-line code on one line", `{"code":"import os\n\tprint(os.getcwd())"}`, "run_ipython", nil,
-			"run_ipython (code: import os print(os.getcwd()))"},
+			"run_ipython (code: import os ⏎ print(os.getcwd()))"},
 		{"no key argument: the arguments", `{"reservation_id": "JG7FMM"}`, "get_reservation_details", nil,
 			`get_reservation_details ({"reservation_id": "JG7FMM"})`},
 		{"no arguments", `{}`, "list_files", nil, "list_files"},
@@ -97,7 +97,7 @@ func TestPruneDescribesTheCall(t *testing.T) {
 		{"rule: describe", `{"city":"Paris"}`, "weather",
 			[]ToolRule{{Name: "weather", Describe: func(args map[string]any, result string) string {
 				return fmt.Sprintf("the weather\nin %v (%d bytes)", args["city"], len(result))
-			}}}, fmt.Sprintf("the weather in Paris (%d bytes)", len(out))},
+			}}}, fmt.Sprintf("the weather ⏎ in Paris (%d bytes)", len(out))},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

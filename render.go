@@ -1,9 +1,7 @@
 package compact
 
 import (
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/contextkit/compact/redact"
 )
@@ -162,15 +160,15 @@ func renderMessage(m Message, toolName string, o RenderOptions) string {
 	text := o.clean(Text(m))
 	if strings.TrimSpace(text) != "" {
 		b.WriteByte('\n')
-		b.WriteString(cutMiddle(text, o.MaxMessageChars, o.HeadShare, lineMarker))
+		b.WriteString(cutMiddle(text, o.MaxMessageChars, inChars, o.HeadShare, lineMarker))
 	}
 	if r := strings.TrimSpace(m.Refusal); r != "" {
 		b.WriteString("\n[refusal] ")
-		b.WriteString(cutMiddle(o.clean(r), o.MaxMessageChars, o.HeadShare, lineMarker))
+		b.WriteString(cutMiddle(o.clean(r), o.MaxMessageChars, inChars, o.HeadShare, lineMarker))
 	}
 	if o.Reasoning && strings.TrimSpace(m.ReasoningContent) != "" {
 		b.WriteString("\n[reasoning] ")
-		b.WriteString(cutMiddle(o.clean(m.ReasoningContent), o.MaxMessageChars, o.HeadShare, lineMarker))
+		b.WriteString(cutMiddle(o.clean(m.ReasoningContent), o.MaxMessageChars, inChars, o.HeadShare, lineMarker))
 	}
 	for _, c := range m.ToolCalls {
 		b.WriteString("\n[tool call")
@@ -219,7 +217,7 @@ func label(m Message, toolName string, o RenderOptions) string {
 		}
 	}
 	b.WriteByte(']')
-	return cutMiddle(b.String(), labelChars, defaultHeadShare, inlineMarker)
+	return cutMiddle(b.String(), labelChars, inChars, defaultHeadShare, inlineMarker)
 }
 
 // labelChars caps a label, whose ids and names come from the input.
@@ -228,74 +226,6 @@ const labelChars = 200
 // callText renders one tool call as name(arguments), the arguments cleaned
 // and shortened.
 func callText(name, args string, o RenderOptions) string {
-	name = cutMiddle(o.clean(name), labelChars, defaultHeadShare, inlineMarker)
+	name = cutMiddle(o.clean(name), labelChars, inChars, defaultHeadShare, inlineMarker)
 	return name + "(" + shortenArguments(o.clean(args), o.MaxArgumentChars, o.HeadShare) + ")"
-}
-
-// Markers that stand where text was cut: one for a message's text (on a
-// line of its own) and one inside a line or a JSON string.
-const (
-	lineMarker   = "\n[... %d characters cut ...]\n"
-	inlineMarker = " [... %d characters cut ...] "
-)
-
-// marker returns format with n filled in.
-func marker(format string, n int) string {
-	return strings.Replace(format, "%d", strconv.Itoa(n), 1)
-}
-
-// snapWindow is how far (in bytes) a cut moves back or forward to fall on a
-// line break.
-const snapWindow = 160
-
-// cutMiddle returns s shortened to at most limit characters, marker included:
-// its head (share of what is kept) and tail around the marker. A negative
-// limit means no limit. Cuts fall on rune boundaries, and on a line break
-// when one is within snapWindow. When limit is too small for the marker,
-// only the head is kept.
-func cutMiddle(s string, limit int, share float64, format string) string {
-	if limit < 0 || len(s) <= limit {
-		return s
-	}
-	total := utf8.RuneCountInString(s)
-	if total <= limit {
-		return s
-	}
-	room := limit - utf8.RuneCountInString(marker(format, total))
-	if room < 2 {
-		return s[:runeOffset(s, limit)]
-	}
-	head := int(float64(room) * share)
-	hb := runeOffset(s, head)
-	tb := tailOffset(s, room-head)
-	if nl := strings.LastIndexByte(s[:hb], '\n'); nl >= 0 && hb-nl <= snapWindow {
-		hb = nl + 1
-	}
-	if nl := strings.IndexByte(s[tb:], '\n'); nl >= 0 && nl < snapWindow && tb+nl+1 < len(s) {
-		tb += nl + 1
-	}
-	cut := utf8.RuneCountInString(s[hb:tb])
-	return strings.TrimRight(s[:hb], "\n") + marker(format, cut) + strings.TrimLeft(s[tb:], "\n")
-}
-
-// runeOffset returns the byte offset of the n-th rune of s (len(s) when s
-// has fewer).
-func runeOffset(s string, n int) int {
-	for i := range s {
-		if n == 0 {
-			return i
-		}
-		n--
-	}
-	return len(s)
-}
-
-// tailOffset returns the byte offset where the last n runes of s begin.
-func tailOffset(s string, n int) int {
-	i := len(s)
-	for ; n > 0 && i > 0; n-- {
-		_, size := utf8.DecodeLastRuneInString(s[:i])
-		i -= size
-	}
-	return i
 }
