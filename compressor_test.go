@@ -526,3 +526,37 @@ func openaiUsage(prompt, completion, cached int) openai.Usage {
 	return openai.Usage{PromptTokens: prompt, CompletionTokens: completion, TotalTokens: prompt + completion,
 		PromptTokensDetails: &openai.PromptTokensDetails{CachedTokens: cached}}
 }
+
+// The engine contract for a done context: a nil Result, an error that wraps
+// ctx.Err() whatever the summarizer returned, and no summarizer failure
+// recorded.
+func TestCompressReturnsTheContextsErrorWhenItIsDone(t *testing.T) {
+	expired, cancelExpired := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancelExpired()
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, tt := range []struct {
+		name string
+		ctx  context.Context
+		want error
+	}{{"cancelled before", cancelled, context.Canceled}, {"deadline passed", expired, context.DeadlineExceeded}} {
+		t.Run(tt.name, func(t *testing.T) {
+			in := longSession(30)
+			res, err := newTestCompressor(&recorder{}).Compress(tt.ctx, in)
+			assert.Nil(t, res)
+			assert.ErrorIs(t, err, tt.want)
+		})
+	}
+	t.Run("cancelled while the summarizer runs, which returns its own error", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		c := newTestCompressor(SummarizerFunc(func(context.Context, SummaryRequest) (string, error) {
+			cancel()
+			return "", errors.New("connection reset")
+		}))
+		res, err := c.Compress(ctx, longSession(30))
+		assert.Nil(t, res)
+		assert.ErrorIs(t, err, context.Canceled)
+		assert.Contains(t, err.Error(), "connection reset")
+		assert.Empty(t, c.Status().LastError, "a cancellation is not a summarizer failure")
+	})
+}
