@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"testing"
+
+	"github.com/contextkit/compact/internal/sharedtest"
 )
 
 // pruneFigures turns on TestPruneFigures, which measures pruning on the
@@ -19,7 +21,7 @@ var pruneFigures = flag.Bool("prune.figures", false, "measure pruning on the cha
 // transcript ends on calls that were never answered). With toolsOnly, only
 // the transcripts that call tools are chained. nil when they are absent.
 func chainedTranscripts(t testing.TB, toolsOnly bool) []Message {
-	all := transcripts(t, sharedTranscriptDir)
+	all := sharedTranscripts(t)
 	var parts [][]Message
 	for _, name := range sortedNames(all) {
 		if !toolsOnly || callsTools(all[name]) {
@@ -149,7 +151,7 @@ func TestPruneFigures(t *testing.T) {
 	for _, toolsOnly := range []bool{false, true} {
 		msgs := chainedTranscripts(t, toolsOnly)
 		if msgs == nil {
-			t.Skip("no shared transcripts")
+			sharedtest.Missing(t)
 		}
 		res := Prune(msgs, WithTokenCounter(tc))
 		byKind := map[PruneKind][2]int{}

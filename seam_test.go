@@ -238,8 +238,8 @@ func TestTranscriptsValidateAndRepairIsANoOp(t *testing.T) {
 // and several end on a call that has no result yet. Both must validate, and
 // a repair of the same history cut short must keep the pending group.
 func TestRealTranscriptShapes(t *testing.T) {
-	reused := transcripts(t, sharedTranscriptDir)["taubench__airline_task2_trial1.json"]
-	pending := transcripts(t, sharedTranscriptDir)["openhands__ponylang__ponyc-4595.json"]
+	reused := sharedTranscripts(t)["taubench__airline_task2_trial1.json"]
+	pending := sharedTranscripts(t)["openhands__ponylang__ponyc-4595.json"]
 	own := loadTranscript(t, ownTranscriptDir+"/coding_session.json")
 
 	cases := map[string][]Message{"own coding session (reused id, pending end)": own}

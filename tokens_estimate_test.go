@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/contextkit/compact/internal/sharedtest"
 	openai "github.com/sashabaranov/go-openai"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -173,7 +174,11 @@ func syntheticHistory(n int) []Message {
 // readTranscriptsIfPresent returns every transcript message, chained in
 // file order, or an error when there are none.
 func readTranscriptsIfPresent() ([]Message, error) {
-	files, _ := filepath.Glob(filepath.Join(sharedTranscriptDir, "*.json"))
+	dir := sharedtest.Dir()
+	if dir == "" {
+		return nil, errors.New("no transcripts")
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 	if len(files) == 0 {
 		return nil, errors.New("no transcripts")
 	}

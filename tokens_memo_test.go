@@ -5,6 +5,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/contextkit/compact/internal/sharedtest"
 	openai "github.com/sashabaranov/go-openai"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -71,6 +72,8 @@ func TestMemoMatchesUnmemoisedCounts(t *testing.T) {
 	}
 	if transcripts, err := readTranscriptsIfPresent(); err == nil {
 		tests = append(tests, memoCase{"default memo, real transcripts", transcripts, nil, both[:1]})
+	} else if sharedtest.Required() {
+		sharedtest.Missing(t)
 	}
 	for _, tt := range tests {
 		for _, enc := range tt.encodings {

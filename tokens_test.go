@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/contextkit/compact/internal/sharedtest"
 	openai "github.com/sashabaranov/go-openai"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -20,9 +21,9 @@ import (
 // skipping tb when they are absent.
 func loadTranscripts(tb testing.TB) map[string][]Message {
 	tb.Helper()
-	out := transcripts(tb, sharedTranscriptDir)
+	out := sharedTranscripts(tb)
 	if len(out) == 0 {
-		tb.Skipf("no transcripts in %s", sharedTranscriptDir)
+		sharedtest.Missing(tb)
 	}
 	return out
 }
