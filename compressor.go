@@ -198,10 +198,11 @@ func (c *Compressor) ShouldCompress(promptTokens int) bool {
 	return c.cfg.policy == FallbackExtractive || !c.backingOffLocked()
 }
 
-// ShouldCompressMessages counts msgs and reports ShouldCompress for that
-// size.
-func (c *Compressor) ShouldCompressMessages(msgs []Message) bool {
-	return c.ShouldCompress(c.count(msgs))
+// ShouldCompressMessages counts msgs, plus the incoming message and tool
+// definitions opts name (WithIncoming, WithTools), and reports
+// ShouldCompress for that size.
+func (c *Compressor) ShouldCompressMessages(msgs []Message, opts ...CompressOption) bool {
+	return c.ShouldCompress(c.count(msgs) + c.extraTokens(ApplyCompressOptions(opts...)))
 }
 
 func (c *Compressor) backingOffLocked() bool {
@@ -261,15 +262,49 @@ func (c *Compressor) OnSessionReset(id string) {
 	c.st = state{}
 }
 
-// Preflight counts msgs plus the incoming message and says whether the
-// request should be compacted first. It never calls a model.
-func (c *Compressor) Preflight(msgs []Message, incoming *Message) Preflight {
-	n := c.count(msgs)
-	if incoming != nil {
-		n += c.cfg.counter.CountMessage(*incoming)
+// Preflight checks a request before it is sent: the history, plus the
+// incoming message and the tool definitions opts name. It never calls a
+// model. When even the messages a compaction must keep verbatim do not fit
+// the usable window, Fits is false and TooLarge names the largest of them,
+// so the host can act before the provider rejects the request.
+func (c *Compressor) Preflight(msgs []Message, opts ...CompressOption) Preflight {
+	o := ApplyCompressOptions(opts...)
+	n := c.count(msgs) + c.extraTokens(o)
+	c.mu.Lock()
+	th := c.th
+	c.mu.Unlock()
+	p := Preflight{Tokens: n, Threshold: th.threshold, Usable: th.usable, Compress: c.ShouldCompress(n),
+		HasContent: c.HasContentToCompress(msgs), Fits: n <= th.usable, TooLarge: -1}
+	if p.Fits {
+		return p
 	}
-	return Preflight{Tokens: n, Threshold: c.threshold(), Compress: c.ShouldCompress(n),
-		HasContent: c.HasContentToCompress(msgs)}
+	// What would be left after the best compaction: the messages a plan
+	// must keep, and the tools.
+	plan := c.plan(msgs, th, o.Incoming)
+	kept := countTools(c.cfg.counter, o.Tools)
+	largest := 0
+	for i, m := range msgs {
+		if i >= plan.headEnd && i < plan.cut && i != plan.lift {
+			continue
+		}
+		k := c.cfg.counter.CountMessage(m)
+		kept += k
+		if !isSystem(m) && k > largest {
+			largest, p.TooLarge = k, i
+		}
+	}
+	if o.Incoming != nil {
+		if k := c.cfg.counter.CountMessage(*o.Incoming); k > largest {
+			largest, p.TooLarge = k, len(msgs)
+		}
+		kept += c.cfg.counter.CountMessage(*o.Incoming)
+	}
+	p.Overflow = max(kept+ReplyPrimingTokens-th.usable, 0)
+	p.Fits = p.Overflow == 0
+	if p.Fits {
+		p.TooLarge = -1
+	}
+	return p
 }
 
 // HasContentToCompress reports whether a compaction of msgs would have

@@ -508,7 +508,7 @@ func TestStatusAndPreflight(t *testing.T) {
 	assert.InDelta(t, 50.0, c.Status().UsagePercent, 0.1)
 
 	in := longSession(30)
-	p := c.Preflight(in, &Message{Role: RoleUser, Content: "next"})
+	p := c.Preflight(in, WithIncoming(Message{Role: RoleUser, Content: "next"}))
 	assert.Equal(t, c.count(in)+byteCounter{}.CountMessage(user("next")), p.Tokens)
 	assert.True(t, p.Compress)
 	assert.True(t, p.HasContent)

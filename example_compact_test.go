@@ -67,7 +67,7 @@ func ExampleCompressor_Preflight() {
 	c := compact.New(compact.WithContextWindow(4_000), compact.WithPruning(false))
 	msgs := agentHistory(12)
 	next := compact.Message{Role: compact.RoleUser, Content: "Also check the cache package."}
-	if p := c.Preflight(msgs, &next); p.Compress {
+	if p := c.Preflight(msgs, compact.WithIncoming(next)); p.Compress {
 		res, err := c.Compress(context.Background(), msgs, compact.WithIncoming(next))
 		if err != nil {
 			fmt.Println(err)
