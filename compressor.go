@@ -45,17 +45,18 @@ type handoffState struct {
 
 // state is what a Compressor learns over a conversation.
 type state struct {
-	lastPrompt   int
-	compressions int
-	prunes       int // compactions pruning alone achieved (among compressions)
-	strikes      int
-	checkNext    bool // judge the last compaction on the next usage report
-	paused       bool
-	pauseReason  string
-	failures     int
-	backoffUntil time.Time
-	lastError    string
-	handoff      handoffState
+	lastPrompt                int
+	lastCompletion, lastTotal int // the provider's last report
+	compressions              int
+	prunes                    int // compactions pruning alone achieved (among compressions)
+	strikes                   int
+	checkNext                 bool // judge the last compaction on the next usage report
+	paused                    bool
+	pauseReason               string
+	failures                  int
+	backoffUntil              time.Time
+	lastError                 string
+	handoff                   handoffState
 }
 
 // New returns a Compressor with the given options applied over the
@@ -153,6 +154,7 @@ func (c *Compressor) UpdateUsage(u Usage) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.st.lastCompletion, c.st.lastTotal = u.CompletionTokens, u.TotalTokens
 	c.observeLocked(u.PromptTokens)
 }
 
@@ -218,9 +220,14 @@ func (c *Compressor) Status() Status {
 	if c.th.threshold > 0 {
 		pct = min(100*float64(c.st.lastPrompt)/float64(c.th.threshold), 100)
 	}
+	of := 0.0
+	if c.win > 0 {
+		of = 100 * float64(c.st.lastPrompt) / float64(c.win)
+	}
 	s := Status{
 		Engine: c.Name(), Model: c.model, Window: c.win, Threshold: c.th.threshold,
-		LastPromptTokens: c.st.lastPrompt, UsagePercent: pct, Compressions: c.st.compressions,
+		LastPromptTokens: c.st.lastPrompt, UsagePercent: of, ThresholdPercent: pct,
+		LastCompletionTokens: c.st.lastCompletion, LastTotalTokens: c.st.lastTotal, Compressions: c.st.compressions,
 		Strikes: c.st.strikes, Paused: c.st.paused, PauseReason: c.st.pauseReason,
 		LastError: c.st.lastError,
 	}
@@ -248,11 +255,23 @@ func (c *Compressor) SwitchModel(model string, window int) {
 	c.st.paused, c.st.pauseReason, c.st.strikes, c.st.checkNext = false, "", 0, false
 }
 
-// OnSessionStart does nothing: a Compressor's state starts empty.
-func (c *Compressor) OnSessionStart(id string) {}
+// OnSessionStart moves the Compressor to the conversation's model and
+// window when meta names them (see SwitchModel); its state starts empty.
+func (c *Compressor) OnSessionStart(id string, meta SessionMeta) {
+	if meta.Model == "" && meta.Window <= 0 {
+		return
+	}
+	model := meta.Model
+	if model == "" {
+		c.mu.Lock()
+		model = c.model
+		c.mu.Unlock()
+	}
+	c.SwitchModel(model, meta.Window)
+}
 
 // OnSessionEnd does nothing: a Compressor holds no resources.
-func (c *Compressor) OnSessionEnd(id string) {}
+func (c *Compressor) OnSessionEnd(id string, msgs []Message) {}
 
 // OnSessionReset forgets what the Compressor learned about the conversation:
 // usage, counts, strikes, pause and backoff.

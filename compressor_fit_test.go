@@ -107,3 +107,50 @@ func TestToolsCountTowardTheThreshold(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, res.Skipped, "compacted because of the tools")
 }
+
+// WithTrimOversized (opt-in) cuts the middle of a latest user message too
+// large for the window until the request fits, and says which it cut.
+func TestTrimOversizedShortensTheLatestUserMessageUntilItFits(t *testing.T) {
+	huge := user("START " + strings.Repeat("word ", 3400) + " END")
+	in := append(longSession(10), huge)
+	res, err := newTestCompressor(&recorder{}, WithTrimOversized(true)).Compress(context.Background(), in, Force())
+	require.NoError(t, err)
+	assert.True(t, res.Fits, "overflow %d", res.Overflow)
+	require.GreaterOrEqual(t, res.Shortened, 0)
+	got := Text(res.Messages[res.Shortened])
+	assert.True(t, strings.HasPrefix(got, "START") && strings.HasSuffix(got, "END"), "head and tail kept")
+	assert.Contains(t, got, "characters cut")
+	assert.Equal(t, CountMessages(byteCounter{}, res.Messages), res.TokensAfter)
+
+	off, err := newTestCompressor(&recorder{}).Compress(context.Background(), in, Force())
+	require.NoError(t, err)
+	assert.Equal(t, -1, off.Shortened, "off by default: the message stays verbatim")
+	assert.Contains(t, off.Messages, huge)
+}
+
+// The summary prompt option reaches the summarizer's request.
+func TestWithSummaryPromptReachesTheRequest(t *testing.T) {
+	r := &recorder{}
+	_, err := newTestCompressor(r, WithSummaryPrompt("Summarise for a billing agent.")).Compress(context.Background(), longSession(30), Force())
+	require.NoError(t, err)
+	assert.Equal(t, "Summarise for a billing agent.", r.last().Prompt)
+}
+
+// The host's open tasks ride in the summary under their own heading; the
+// next compaction lists the host's current tasks, never the old ones.
+func TestOpenTasksAreCarriedIntoTheSummary(t *testing.T) {
+	r := &recorder{}
+	c := newTestCompressor(r)
+	res, err := c.Compress(context.Background(), longSession(30), Force(), WithOpenTasks([]string{"fix the flaky test", "update the changelog"}))
+	require.NoError(t, err)
+	assert.Contains(t, res.Summary, "## Open tasks\n- fix the flaky test\n- update the changelog")
+	assert.Contains(t, Text(res.Messages[res.SummaryIndex]), "- update the changelog")
+
+	next := append(res.Messages, longSession(30)[1:]...)
+	res2, err := c.Compress(context.Background(), next, Force(), WithOpenTasks([]string{"update the changelog"}))
+	require.NoError(t, err)
+	assert.NotContains(t, r.last().PreviousSummary, "fix the flaky test", "the old list is not summarised again")
+	assert.Contains(t, res2.Summary, "## Open tasks\n- update the changelog")
+	assert.NotContains(t, res2.Summary, "fix the flaky test")
+	assert.Equal(t, 1, countSummaries(res2.Messages))
+}

@@ -106,8 +106,36 @@ func (c *Compressor) compress(ctx context.Context, msgs []Message, rng *foldRang
 	if res != nil {
 		res.MessagesBefore, res.Repairs, res.Duration = len(msgs), repairs, c.cfg.now().Sub(start)
 		c.fit(res, th)
+		c.trimOversized(res, th)
 	}
 	return res, err
+}
+
+// trimOversized shortens the latest user message of a result that does
+// not fit because of it, when WithTrimOversized asks for that.
+func (c *Compressor) trimOversized(res *Result, th thresholds) {
+	if !c.cfg.trimOversized || res.Fits || res.TooLarge < 0 || !IsRealUser(res.Messages[res.TooLarge]) {
+		return
+	}
+	i := res.TooLarge
+	if i != lastIndex(res.Messages, 0, IsRealUser) {
+		return
+	}
+	m := res.Messages[i]
+	had := c.cfg.counter.CountMessage(m)
+	// A margin of a hundredth of the window absorbs the counting of the
+	// marker the cut leaves.
+	want := had - res.Overflow - th.usable/100
+	if want <= 0 {
+		return
+	}
+	short := ReplaceText(m, shortenToTokens(Text(m), want, c.cfg.counter))
+	out := Clone(res.Messages)
+	out[i] = short
+	res.Messages = out
+	res.TokensAfter += c.cfg.counter.CountMessage(short) - had
+	c.fit(res, th)
+	res.Shortened = i
 }
 
 // unneeded returns the Result of a compaction that has nothing to do: an
@@ -151,7 +179,7 @@ func (c *Compressor) extraTokens(o CompressOptions) int {
 // fit fills in whether res fits the usable window and, when it does not,
 // by how much and which message compaction could not shrink.
 func (c *Compressor) fit(res *Result, th thresholds) {
-	res.Usable, res.TooLarge = th.usable, -1
+	res.Usable, res.TooLarge, res.Shortened, res.Overflow = th.usable, -1, -1, 0
 	res.Fits = res.TokensAfter <= th.usable
 	if res.Fits {
 		return
@@ -223,9 +251,10 @@ func (c *Compressor) summarise(ctx context.Context, log *slog.Logger, work []Mes
 	chosen, dropped := chooseCarried(append(prev.carried, carriedCandidates(*p)...), th.carry, c.cfg.counter)
 	req := SummaryRequest{
 		Turns:           append(userTurns(dropped, len(prev.carried)), turns...),
-		PreviousSummary: prev.previousSummary(),
+		PreviousSummary: withOpenTasks(prev.previousSummary(), nil),
 		Focus:           o.Focus,
 		TargetTokens:    summaryTarget(*p, th),
+		Prompt:          c.cfg.summaryPrompt,
 	}
 	log.Info("compaction started", "messages", len(work), "tokens", before,
 		"summarise_from", p.headEnd, "summarise_to", p.cut-1, "force", o.Force)
@@ -236,6 +265,7 @@ func (c *Compressor) summarise(ctx context.Context, log *slog.Logger, work []Mes
 		return nil, err
 	}
 	body = shortenToTokens(strings.TrimSpace(StripSummaryPrefix(body)), 2*req.TargetTokens, c.cfg.counter)
+	body = withOpenTasks(body, o.OpenTasks)
 
 	out, summaryAt := c.assemble(*p, summaryText(body, chosen), o.Incoming)
 	if err := Validate(out); err != nil {

@@ -503,9 +503,9 @@ func TestStatusAndPreflight(t *testing.T) {
 	c := newTestCompressor(&recorder{})
 	th := c.threshold()
 	c.UpdateUsage(Usage{PromptTokens: th * 3})
-	assert.Equal(t, 100.0, c.Status().UsagePercent, "capped at 100")
+	assert.Equal(t, 100.0, c.Status().ThresholdPercent, "capped at 100")
 	c.UpdateUsage(Usage{PromptTokens: th / 2})
-	assert.InDelta(t, 50.0, c.Status().UsagePercent, 0.1)
+	assert.InDelta(t, 50.0, c.Status().ThresholdPercent, 0.1)
 
 	in := longSession(30)
 	p := c.Preflight(in, WithIncoming(Message{Role: RoleUser, Content: "next"}))

@@ -73,6 +73,10 @@ type Result struct {
 	Usable   int
 	Overflow int
 	TooLarge int
+	// Shortened is the index in Messages of the latest user message that
+	// WithTrimOversized cut in its middle so the request fits; -1 when none
+	// was.
+	Shortened int
 }
 
 // ContextEngine decides when a conversation must shrink and shrinks it. The
@@ -155,19 +159,24 @@ func UsageFrom(u openai.Usage) Usage {
 type Status struct {
 	Engine           string
 	Model            string
-	Window           int     // the model's context window, in tokens
-	Threshold        int     // prompt tokens at which compaction triggers
-	LastPromptTokens int     // the last prompt size seen (reported or counted)
-	UsagePercent     float64 // LastPromptTokens as a percentage of Threshold, capped at 100
-	Compressions     int     // compactions done in this conversation
-	Strikes          int     // compactions in a row that left usage over the threshold
-	Paused           bool    // automatic compaction paused (see PauseReason)
-	PauseReason      string
-	BackoffUntil     time.Time // automatic summarizer calls wait until then; zero when not backing off
-	LastError        string    // the last summarizer failure, if any
-	Handoffs         int       // automatic handoffs done (see HandoffPolicy)
-	HandoffsLeft     int       // automatic handoffs the policy still allows; 0 when handoffs are off
-	HandoffReason    string    // why compaction goes on without a handoff: quota spent, or the last failure
+	Window           int // the model's context window, in tokens
+	Threshold        int // prompt tokens at which compaction triggers
+	LastPromptTokens int // the last prompt size seen (reported or counted)
+	// LastCompletionTokens and LastTotalTokens are the provider's last
+	// report (UpdateUsage); 0 before the first.
+	LastCompletionTokens int
+	LastTotalTokens      int
+	UsagePercent         float64 // LastPromptTokens as a percentage of Window (the context length)
+	ThresholdPercent     float64 // LastPromptTokens as a percentage of Threshold, capped at 100
+	Compressions         int     // compactions done in this conversation
+	Strikes              int     // compactions in a row that left usage over the threshold
+	Paused               bool    // automatic compaction paused (see PauseReason)
+	PauseReason          string
+	BackoffUntil         time.Time // automatic summarizer calls wait until then; zero when not backing off
+	LastError            string    // the last summarizer failure, if any
+	Handoffs             int       // automatic handoffs done (see HandoffPolicy)
+	HandoffsLeft         int       // automatic handoffs the policy still allows; 0 when handoffs are off
+	HandoffReason        string    // why compaction goes on without a handoff: quota spent, or the last failure
 	// Adjusted names each option New was given an invalid value, and the
 	// value kept in force instead ("WithThreshold(1.5): invalid, 0.75
 	// kept"). It is nil when every value was taken.
@@ -287,13 +296,27 @@ type Preflight struct {
 }
 
 // SessionHooks is implemented by engines that keep state tied to a
-// conversation's lifetime.
+// conversation's lifetime. A Session calls them; a host driving an engine
+// itself calls them at the same points.
 type SessionHooks interface {
-	OnSessionStart(id string)
-	OnSessionEnd(id string)
+	// OnSessionStart is called once, before the conversation's first
+	// message, with what the host knows of it.
+	OnSessionStart(id string, meta SessionMeta)
+	// OnSessionEnd is called once, when the conversation ends, with its
+	// final messages (the engine must not keep or modify them).
+	OnSessionEnd(id string, msgs []Message)
 	// OnSessionReset is called when a conversation is cleared and starts
 	// over under the same id.
 	OnSessionReset(id string)
+}
+
+// SessionMeta is what a host knows of a conversation as it starts. Every
+// field may be empty.
+type SessionMeta struct {
+	Model    string            // the model the conversation runs on
+	Window   int               // its context window in tokens; 0 means the model's, or the engine's default
+	Platform string            // where the conversation happens: "cli", "slack", "api"...
+	Extra    map[string]string // anything else the host wants an engine to see
 }
 
 // ToolProvider is implemented by engines that offer the model tools (to

@@ -75,6 +75,15 @@ type config struct {
 	logger  *slog.Logger
 	noWait  bool
 	counter compact.TokenCounter
+	meta    compact.SessionMeta
+}
+
+// WithMeta tells the engine what the host knows of the conversation as it
+// starts (its model, window, platform): an engine implementing
+// compact.SessionHooks receives it in OnSessionStart. A Compressor moves to
+// the model and window it names.
+func WithMeta(meta compact.SessionMeta) Option {
+	return func(c *config) { c.meta = meta }
 }
 
 // WithStore keeps the session's live history and its pre-compaction
@@ -145,7 +154,7 @@ func New(id string, engine compact.ContextEngine, opts ...Option) (*Session, err
 		slot: make(chan struct{}, 1),
 	}
 	if h, ok := engine.(compact.SessionHooks); ok {
-		h.OnSessionStart(id)
+		h.OnSessionStart(id, cfg.meta)
 	}
 	return s, nil
 }
@@ -322,7 +331,7 @@ func (s *Session) Close(ctx context.Context) error {
 	s.closed = true
 	s.mu.Unlock()
 	if h, ok := s.engine.(compact.SessionHooks); ok {
-		h.OnSessionEnd(s.id)
+		h.OnSessionEnd(s.id, s.Messages())
 	}
 	return nil
 }
