@@ -68,7 +68,7 @@ func run(ctx context.Context, w io.Writer, agents, turns int) error {
 	sort.Strings(ids)
 	for _, id := range ids {
 		s, _ := m.Get(id)
-		snaps, err := store.Snapshots(ctx, id)
+		snaps, err := store.Compactions(ctx, id)
 		if err != nil {
 			return err
 		}
@@ -92,15 +92,19 @@ func converse(ctx context.Context, m *session.Manager, id string, turns int) err
 		return err
 	}
 	for t := 0; t < turns; t++ {
-		s.Append(compact.Message{Role: compact.RoleUser, Content: fmt.Sprintf("[%s] step %d: check the logs for %s and report.", id, t, id)})
+		if err := s.Append(ctx, compact.Message{Role: compact.RoleUser, Content: fmt.Sprintf("[%s] step %d: check the logs for %s and report.", id, t, id)}); err != nil {
+			return err
+		}
 		if s.ShouldCompress() {
 			if _, err := s.Compress(ctx); err != nil {
 				return err
 			}
 		}
 		// The model's reply (a real host sends s.Messages() to its model).
-		s.Append(compact.Message{Role: compact.RoleAssistant,
-			Content: fmt.Sprintf("[%s] step %d done: %s", id, t, strings.Repeat("the logs are clean. ", 12))})
+		if err := s.Append(ctx, compact.Message{Role: compact.RoleAssistant,
+			Content: fmt.Sprintf("[%s] step %d done: %s", id, t, strings.Repeat("the logs are clean. ", 12))}); err != nil {
+			return err
+		}
 	}
 	return nil
 }
