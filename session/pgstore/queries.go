@@ -6,8 +6,8 @@ import "strings"
 // is an identifier, quoted by pgx.Identifier; every value is a parameter.
 type queries struct {
 	appendMsgs, lastSeq, records, head, compactionLive, compactionThrough string
-	ensure, lockLease, insertCompaction, setHead, compactions            string
-	grant, renew, release, search, scan                                  string
+	ensure, lockLease, insertCompaction, setHead, compactions             string
+	grant, renew, release, search, scan                                   string
 }
 
 func newQueries(schema string) queries {
