@@ -47,17 +47,14 @@ func (s *Store) Append(ctx context.Context, id string, msgs ...compact.Message) 
 			}
 			return err
 		}
-		err := tx.QueryRowContext(ctx, `INSERT INTO sessions (id, last_seq) VALUES (?, ?)
-			ON CONFLICT (id) DO UPDATE SET last_seq = last_seq + excluded.last_seq
-			RETURNING last_seq`, id, len(msgs)).Scan(&last)
-		if err != nil {
+		if err := tx.StmtContext(ctx, s.nextSeq).QueryRowContext(ctx, id, len(msgs)).Scan(&last); err != nil {
 			return err
 		}
 		at := s.now().UnixNano()
 		first := last - int64(len(msgs)) + 1
+		insertMessage, insertText := tx.StmtContext(ctx, s.insertMessage), tx.StmtContext(ctx, s.insertText)
 		for i := range msgs {
-			res, err := tx.ExecContext(ctx, `INSERT INTO messages (session, seq, at, body) VALUES (?, ?, ?, ?)`,
-				id, first+int64(i), at, string(bodies[i]))
+			res, err := insertMessage.ExecContext(ctx, id, first+int64(i), at, string(bodies[i]))
 			if err != nil {
 				return err
 			}
@@ -65,7 +62,7 @@ func (s *Store) Append(ctx context.Context, id string, msgs ...compact.Message) 
 			if err != nil {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO message_text (rowid, text) VALUES (?, ?)`, rowid, texts[i]); err != nil {
+			if _, err := insertText.ExecContext(ctx, rowid, texts[i]); err != nil {
 				return err
 			}
 		}

@@ -152,7 +152,7 @@ func text(label string, n int) []compact.Message {
 func appendAll(ctx context.Context, st session.Store, id string, msgs ...compact.Message) (int64, error) {
 	last, err := st.Append(ctx, id, msgs...)
 	if err != nil {
-		return 0, fmt.Errorf("Append: %w", err)
+		return 0, fmt.Errorf("store.Append: %w", err)
 	}
 	return last, nil
 }
