@@ -19,3 +19,7 @@ func BenchmarkMemoryStoreTurn(b *testing.B) {
 func BenchmarkMemoryStoreCompaction(b *testing.B) {
 	b.Run("tokens=200k", func(b *testing.B) { storebench.Compaction(b, session.NewMemoryStore(), 200_000) })
 }
+
+func BenchmarkMemoryStoreSearch(b *testing.B) {
+	b.Run("tokens=1M", func(b *testing.B) { storebench.Search(b, session.NewMemoryStore(), 1_000_000) })
+}

@@ -19,3 +19,8 @@ func BenchmarkCompaction(b *testing.B) {
 	st := openTemp(b)
 	b.Run("tokens=200k", func(b *testing.B) { storebench.Compaction(b, st, 200_000) })
 }
+
+func BenchmarkSearch(b *testing.B) {
+	st := openTemp(b)
+	b.Run("tokens=1M", func(b *testing.B) { storebench.Search(b, st, 1_000_000) })
+}

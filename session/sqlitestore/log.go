@@ -30,13 +30,12 @@ func (s *Store) Append(ctx context.Context, id string, msgs ...compact.Message) 
 		return 0, err
 	}
 	bodies := make([][]byte, len(msgs))
-	texts := make([]string, len(msgs))
 	for i, m := range msgs {
 		b, err := codec.Message(i, m)
 		if err != nil {
 			return 0, fmt.Errorf("sqlitestore: append %q: %w", id, err)
 		}
-		bodies[i], texts[i] = b, session.SearchText(m)
+		bodies[i] = b
 	}
 	var last int64
 	err := s.write(ctx, func(tx *sql.Tx) error {
@@ -52,17 +51,9 @@ func (s *Store) Append(ctx context.Context, id string, msgs ...compact.Message) 
 		}
 		at := s.now().UnixNano()
 		first := last - int64(len(msgs)) + 1
-		insertMessage, insertText := tx.StmtContext(ctx, s.insertMessage), tx.StmtContext(ctx, s.insertText)
+		insertMessage := tx.StmtContext(ctx, s.insertMessage)
 		for i := range msgs {
-			res, err := insertMessage.ExecContext(ctx, id, first+int64(i), at, string(bodies[i]))
-			if err != nil {
-				return err
-			}
-			rowid, err := res.LastInsertId()
-			if err != nil {
-				return err
-			}
-			if _, err := insertText.ExecContext(ctx, rowid, texts[i]); err != nil {
+			if _, err := insertMessage.ExecContext(ctx, id, first+int64(i), at, string(bodies[i])); err != nil {
 				return err
 			}
 		}

@@ -15,7 +15,8 @@
 // package knows, in one transaction, and refuses a file written by a newer
 // version. A session's lease is a row with a fencing token, timed by this
 // machine's clock. Searches use an FTS5 trigram index over each message's
-// text, checked exactly.
+// text, checked exactly; searches keep the index up to date, so that
+// appends need not.
 //
 // Durability: synchronous=NORMAL, which in WAL mode survives a crashed or
 // killed process but may lose the last transactions on a power loss (never
@@ -44,7 +45,7 @@ type Store struct {
 
 	// The statements of an append, prepared once on the write connection:
 	// preparing them anew would cost as much as running them.
-	nextSeq, insertMessage, insertText *sql.Stmt
+	nextSeq, insertMessage *sql.Stmt
 }
 
 // Option configures a Store.
@@ -148,14 +149,13 @@ func (s *Store) prepare(ctx context.Context) error {
 		ON CONFLICT (id) DO UPDATE SET last_seq = last_seq + excluded.last_seq
 		RETURNING last_seq`)
 	s.insertMessage = prep(`INSERT INTO messages (session, seq, at, body) VALUES (?, ?, ?, ?)`)
-	s.insertText = prep(`INSERT INTO message_text (rowid, text) VALUES (?, ?)`)
 	return err
 }
 
 // Close closes the Store's connections.
 func (s *Store) Close() error {
 	var errs []error
-	for _, st := range []*sql.Stmt{s.nextSeq, s.insertMessage, s.insertText} {
+	for _, st := range []*sql.Stmt{s.nextSeq, s.insertMessage} {
 		if st != nil {
 			errs = append(errs, st.Close())
 		}

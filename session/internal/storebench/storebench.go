@@ -154,3 +154,35 @@ func (instant) Compress(_ context.Context, msgs []compact.Message, _ ...compact.
 	return &compact.Result{Messages: out, MessagesBefore: len(msgs), MessagesAfter: len(out),
 		SummarizedFrom: 0, SummarizedTo: len(msgs) - 2, SummaryIndex: 0, Lifted: -1, Summarizer: "instant"}, nil
 }
+
+// Search measures a search for a rare line in an archive of about tokens
+// tokens in one session, once the store's index (if it keeps one) is up to
+// date: a warm-up search runs first, untimed.
+func Search(b *testing.B, st session.Store, tokens int) {
+	s, ok := st.(session.Searcher)
+	if !ok {
+		b.Skipf("%T is not a session.Searcher", st)
+	}
+	ctx := context.Background()
+	const per = 200
+	msgs := history(tokens/per, per)
+	for i := 97; i < len(msgs); i += 1000 {
+		msgs[i].Content += "\npanic: runtime error: index out of range [3] with length 3"
+	}
+	sid := id("search")
+	preload(b, st, sid, msgs)
+	if _, err := s.Search(ctx, sid, "Index Out Of Range", 0, 20); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		found, err := s.Search(ctx, sid, "Index Out Of Range", 0, 20)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(found) != (len(msgs)+902)/1000 {
+			b.Fatalf("found %d", len(found))
+		}
+	}
+}
