@@ -56,7 +56,7 @@ start() {
     nul=$(mktemp /tmp/compact-pg-null.XXXXXX)
     chmod 666 "$nul"
     log "/dev/null is not a device here: starting the cluster in a private mount namespace"
-    exec env COMPACT_PG_NS=1 unshare --mount --propagation private \
+    exec env COMPACT_PG_NS="$nul" unshare --mount --propagation private \
       sh -c 'mount --bind "$0" /dev/null && exec "$1" start' "$nul" "$0"
   fi
   local bin
@@ -76,6 +76,8 @@ start() {
   local dir port pw
   dir=$(mktemp -d /tmp/compact-pg.XXXXXX)
   chmod 700 "$dir"
+  # stop removes the stand-in /dev/null along with the cluster.
+  [ -z "${COMPACT_PG_NS:-}" ] || printf '%s\n' "$COMPACT_PG_NS" >"$dir/devnull"
   [ "$(id -u)" -ne 0 ] || chown "$user" "$dir"
   port=$(freeport)
   pw=$(head -c 18 /dev/urandom | od -An -tx1 | tr -d ' \n')
@@ -107,6 +109,7 @@ stop() {
   local bin
   bin=$(bindir)
   as "$bin/pg_ctl" --pgdata="$dir/data" --mode=fast --wait stop >&2 || true
+  if [ -f "$dir/devnull" ]; then rm -f "$(cat "$dir/devnull")"; fi
   rm -rf "$dir"
   log "stopped and removed $dir"
 }
