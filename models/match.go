@@ -8,7 +8,7 @@ import "strings"
 func normalize(name string) string {
 	n := strings.ToLower(strings.TrimSpace(name))
 	if i := strings.LastIndexByte(n, '/'); i >= 0 {
-		n = n[i+1:]
+		n = strings.TrimSpace(n[i+1:])
 	}
 	n = strings.TrimPrefix(n, "ft:")
 	if label, rest, ok := strings.Cut(n, "."); ok && isBedrockRegion(label) {
