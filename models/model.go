@@ -20,11 +20,12 @@ type Model struct {
 // one of the family's spellings, or starts with one followed by ":", "@"
 // or "-": so dated snapshots ("gpt-4o-2024-08-06",
 // "claude-sonnet-4-20250514"), "-latest", Vertex's "@20250514" and
-// Ollama's ":8b" all resolve to their family. A "-" followed by a one- or
-// two-digit number and nothing more is a newer minor version, not a
-// snapshot, and so is a ".": "claude-opus-4-6" does not resolve to
-// claude-opus-4, nor "gpt-4.5" to gpt-4. When several spellings match, the
-// longest wins, so "gpt-4o-mini" is gpt-4o-mini, not gpt-4o or gpt-4.
+// Ollama's ":8b" all resolve to their family. A "." or a "-" with a one-
+// or two-digit number that ends the name or is followed by another
+// separator marks a newer minor version, not a snapshot:
+// "claude-opus-4-6" does not resolve to claude-opus-4, nor "gpt-4.5" to
+// gpt-4. When several spellings match, the longest wins, so "gpt-4o-mini"
+// is gpt-4o-mini, not gpt-4o or gpt-4.
 //
 // A name no family matches returns the zero Model and false.
 func Lookup(name string) (Model, bool) {
