@@ -2,76 +2,10 @@ package compact
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"strconv"
 	"sync"
 	"time"
 )
-
-// Defaults of the Compressor. Each names the behaviour it sets and where the
-// figure comes from.
-const (
-	// DefaultContextWindow is the window assumed when none is given: 128k
-	// tokens, the window of gpt-4o and gpt-4.1-mini class models.
-	DefaultContextWindow = 128_000
-
-	// DefaultReserveTokens is the output reserved out of the window before
-	// the threshold is computed. It is capped at a quarter of the window so
-	// that small windows keep room for input.
-	DefaultReserveTokens = 8_192
-
-	// DefaultThreshold is the fraction of the usable window (window minus
-	// reserve) at which compaction triggers, the figure most agent runtimes
-	// use.
-	DefaultThreshold = 0.75
-
-	// DefaultThresholdFloor keeps a low threshold fraction from compacting a
-	// large window too early: the threshold is never below it, except on
-	// windows too small to hold it (there the floor becomes
-	// DefaultThreshold of the usable window).
-	DefaultThresholdFloor = 64_000
-
-	// DefaultThresholdCap bounds the threshold on very large windows: past
-	// about 256k tokens requests get slow and costly and models attend less
-	// well, so a million-token window still compacts there.
-	DefaultThresholdCap = 256_000
-
-	// DefaultHeadMessages is how many non-system messages at the start are
-	// kept verbatim on a first compaction (the task statement and the first
-	// exchange). Once a summary exists the head decays to the system prompt.
-	DefaultHeadMessages = 3
-
-	// DefaultTailFraction is the protected tail's token budget as a fraction
-	// of the threshold.
-	DefaultTailFraction = 0.20
-
-	// DefaultTailMinMessages is the fewest messages the tail keeps, however
-	// large they are.
-	DefaultTailMinMessages = 4
-
-	// DefaultCarriedUserTokens is the budget for recent real user messages
-	// carried verbatim into the compacted history (Codex keeps 20k). It is
-	// capped at a quarter of the threshold.
-	DefaultCarriedUserTokens = 20_000
-
-	// DefaultSummaryTokens bounds the summary's target length; the target is
-	// a fifth of what is being summarised, within [minSummaryTokens, this],
-	// and never more than a tenth of the threshold.
-	DefaultSummaryTokens = 8_000
-
-	// DefaultStrikeLimit is how many compactions in a row may leave usage
-	// over the threshold before automatic compaction pauses.
-	DefaultStrikeLimit = 2
-)
-
-// minSummaryTokens is the smallest summary target, enough for a task line,
-// a few files and the last state.
-const minSummaryTokens = 128
-
-// DefaultBackoff is the wait after the first, second and later summarizer
-// failures before automatic compaction calls the summarizer again.
-var DefaultBackoff = []time.Duration{60 * time.Second, 300 * time.Second, 900 * time.Second}
 
 // FailurePolicy says what a compaction does when its summarizer fails.
 type FailurePolicy int
@@ -102,6 +36,13 @@ type Compressor struct {
 	st    state
 }
 
+// handoffState is what a Compressor remembers about handoffs.
+type handoffState struct {
+	done    int    // automatic handoffs that succeeded
+	base    int    // compactions when the current context began (after a fresh-session handoff)
+	lastErr string // the last handoff failure, cleared by a success
+}
+
 // state is what a Compressor learns over a conversation.
 type state struct {
 	lastPrompt   int
@@ -117,68 +58,13 @@ type state struct {
 	handoff      handoffState
 }
 
-// config is the Compressor's settings, fixed by New's options.
-type config struct {
-	model          string
-	window         int
-	reserve        int // <0: default
-	fraction       float64
-	floor, cap     int
-	headMessages   int
-	tailFraction   float64
-	tailMin        int
-	carryTokens    int
-	summaryTokens  int
-	note           string
-	summarizer     Summarizer
-	fallback       Summarizer
-	policy         FailurePolicy
-	counter        TokenCounter
-	logger         *slog.Logger
-	now            func() time.Time
-	backoff        []time.Duration
-	strikeLimit    int
-	repair         bool
-	summaryTimeout time.Duration
-	prune          bool          // prune before summarising (WithPruning)
-	pruneOpts      []PruneOption // the host's pruning options
-	handoff        HandoffPolicy
-}
-
-// Option configures a Compressor.
-type Option func(*config)
-
 // New returns a Compressor with the given options applied over the
-// documented defaults. Out-of-range values are replaced by the defaults.
+// documented defaults. An option given an invalid value keeps the default,
+// and Status().Adjusted says so.
 func New(opts ...Option) *Compressor {
-	cfg := config{
-		window:        DefaultContextWindow,
-		reserve:       -1,
-		fraction:      DefaultThreshold,
-		floor:         DefaultThresholdFloor,
-		cap:           DefaultThresholdCap,
-		headMessages:  DefaultHeadMessages,
-		tailFraction:  DefaultTailFraction,
-		tailMin:       DefaultTailMinMessages,
-		carryTokens:   DefaultCarriedUserTokens,
-		summaryTokens: DefaultSummaryTokens,
-		note:          CompactionNote,
-		policy:        FallbackExtractive,
-		now:           time.Now,
-		backoff:       DefaultBackoff,
-		strikeLimit:   DefaultStrikeLimit,
-		prune:         true,
-	}
-	for _, opt := range opts {
-		if opt != nil {
-			opt(&cfg)
-		}
-	}
-	if cfg.logger == nil {
-		cfg.logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
+	cfg := newConfig(opts)
 	if cfg.counter == nil {
-		cfg.counter = defaultCounter(cfg.model, cfg.logger)
+		cfg.counter = defaultCounter(cfg)
 	}
 	if cfg.fallback == nil {
 		cfg.fallback = defaultSummarizer()
@@ -194,10 +80,10 @@ func New(opts ...Option) *Compressor {
 // defaultCounter is the exact counter for model, or the estimator if the
 // encoding cannot be built (it is embedded, so that does not happen in
 // practice; the fallback keeps New from ever failing).
-func defaultCounter(model string, logger *slog.Logger) TokenCounter {
-	tc, err := NewTokenCounter(model)
+func defaultCounter(cfg config) TokenCounter {
+	tc, err := newTokenCounter(EncodingForModel(cfg.model), cfg)
 	if err != nil {
-		logger.Warn("compact: exact token counting unavailable, estimating", "err", err)
+		cfg.logger.Warn("compact: exact token counting unavailable, estimating", "err", err)
 		return EstimateCounter{}
 	}
 	return tc
@@ -216,7 +102,7 @@ type thresholds struct {
 func computeThresholds(cfg config, window int) thresholds {
 	reserve := cfg.reserve
 	if reserve < 0 {
-		reserve = min(DefaultReserveTokens, window/4)
+		reserve = min(defaultReserveTokens, window/4)
 	}
 	usable := max(window-reserve, 1)
 	th := int(cfg.fraction * float64(usable))
@@ -240,9 +126,9 @@ func computeThresholds(cfg config, window int) thresholds {
 // Name returns "compressor".
 func (c *Compressor) Name() string { return "compressor" }
 
-// Threshold returns the prompt size, in tokens, at which compaction
+// threshold returns the prompt size, in tokens, at which compaction
 // triggers.
-func (c *Compressor) Threshold() int {
+func (c *Compressor) threshold() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.th.threshold
@@ -252,9 +138,9 @@ func (c *Compressor) Threshold() int {
 // a Session) keeping a running count agrees with the Compressor's own.
 func (c *Compressor) Counter() TokenCounter { return c.cfg.counter }
 
-// Count returns the tokens msgs take as a request, with the Compressor's
+// count returns the tokens msgs take as a request, with the Compressor's
 // counter.
-func (c *Compressor) Count(msgs []Message) int {
+func (c *Compressor) count(msgs []Message) int {
 	return CountMessages(c.cfg.counter, msgs)
 }
 
@@ -315,7 +201,7 @@ func (c *Compressor) ShouldCompress(promptTokens int) bool {
 // ShouldCompressMessages counts msgs and reports ShouldCompress for that
 // size.
 func (c *Compressor) ShouldCompressMessages(msgs []Message) bool {
-	return c.ShouldCompress(c.Count(msgs))
+	return c.ShouldCompress(c.count(msgs))
 }
 
 func (c *Compressor) backingOffLocked() bool {
@@ -336,6 +222,9 @@ func (c *Compressor) Status() Status {
 		LastPromptTokens: c.st.lastPrompt, UsagePercent: pct, Compressions: c.st.compressions,
 		Strikes: c.st.strikes, Paused: c.st.paused, PauseReason: c.st.pauseReason,
 		LastError: c.st.lastError,
+	}
+	if len(c.cfg.adjusted) > 0 {
+		s.Adjusted = append([]string(nil), c.cfg.adjusted...)
 	}
 	if c.backingOffLocked() {
 		s.BackoffUntil = c.st.backoffUntil
@@ -375,11 +264,11 @@ func (c *Compressor) OnSessionReset(id string) {
 // Preflight counts msgs plus the incoming message and says whether the
 // request should be compacted first. It never calls a model.
 func (c *Compressor) Preflight(msgs []Message, incoming *Message) Preflight {
-	n := c.Count(msgs)
+	n := c.count(msgs)
 	if incoming != nil {
 		n += c.cfg.counter.CountMessage(*incoming)
 	}
-	return Preflight{Tokens: n, Threshold: c.Threshold(), Compress: c.ShouldCompress(n),
+	return Preflight{Tokens: n, Threshold: c.threshold(), Compress: c.ShouldCompress(n),
 		HasContent: c.HasContentToCompress(msgs)}
 }
 

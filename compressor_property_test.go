@@ -46,7 +46,7 @@ func checkContracts(in []Message, res *Result) error {
 	}
 	pruned := make(map[int]bool, len(res.Pruned))
 	for _, c := range res.Pruned {
-		if c.Index < 0 || c.Index >= len(in) || pruned[c.Index] || c.Saved() <= 0 {
+		if c.Index < 0 || c.Index >= len(in) || pruned[c.Index] || c.saved() <= 0 {
 			return fmt.Errorf("bad pruning report %+v", c)
 		}
 		pruned[c.Index] = true

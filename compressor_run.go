@@ -4,59 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 )
-
-// Result reports what a compaction did.
-type Result struct {
-	// Messages is the compacted history, ready to send. It shares nothing
-	// with the input.
-	Messages []Message
-
-	MessagesBefore, MessagesAfter int
-	TokensBefore, TokensAfter     int
-
-	// SummarizedFrom and SummarizedTo are the input indexes, inclusive, of
-	// the messages folded into the summary; both -1 when nothing was.
-	SummarizedFrom, SummarizedTo int
-	// SummaryIndex is the summary's index in Messages, or -1.
-	SummaryIndex int
-	// Summary is the summary's body, without prefix or carried messages.
-	Summary string
-	// Carried is how many real user messages from the summarised range ride
-	// along verbatim inside the summary message.
-	Carried int
-	// Lifted is the input index of the latest real user message when it lay
-	// inside the summarised range and was placed, verbatim, right after the
-	// summary; -1 otherwise.
-	Lifted int
-
-	// Summarizer names the summarizer whose summary was used; "" when
-	// pruning alone was enough.
-	Summarizer string
-	// Fallback is set when the configured summarizer failed (or was backing
-	// off) and the fallback summary was used; FallbackReason says why.
-	Fallback       bool
-	FallbackReason string
-
-	// Repairs lists the changes made to a broken input (see WithRepair).
-	Repairs []Repair
-
-	// Pruned lists the messages pruning changed (see WithPruning), by
-	// their index in the input, each with what was done and what it saved:
-	// on a compaction that pruning alone achieved (SummaryIndex -1), every
-	// change; otherwise the results the pressure pass demoted in the tail.
-	Pruned []PruneChange
-
-	// Handoff reports the packet an automatic handoff wrote after this
-	// compaction (see WithHandoff); nil when there was none. Messages is the
-	// ordinary compaction either way: in fresh-session mode the host
-	// chooses between it and Handoff.Continuation.
-	Handoff *Handoff
-
-	Duration time.Duration
-}
 
 // BackoffError reports that automatic compaction is waiting after summarizer
 // failures. It unwraps to ErrBackoff.
@@ -94,8 +45,10 @@ func (c *Compressor) Compress(ctx context.Context, msgs []Message, opts ...Compr
 	return c.compress(ctx, msgs, nil, opts)
 }
 
-// compress runs a compaction. rng, when set, is the range a person chose
-// (see CompressRange); otherwise the plan chooses the cut.
+// compress runs a compaction in three steps: take the input in (validate,
+// or repair), try the cheap tier alone, and otherwise summarise and
+// assemble. rng, when set, is the range a person chose (see CompressRange);
+// otherwise the plan chooses the cut.
 func (c *Compressor) compress(ctx context.Context, msgs []Message, rng *foldRange, opts []CompressOption) (*Result, error) {
 	o := ApplyCompressOptions(opts...)
 	// The session attribute is fixed here, once, for every line this
@@ -110,20 +63,10 @@ func (c *Compressor) compress(ctx context.Context, msgs []Message, rng *foldRang
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("compact: %w", err)
 	}
-
-	work := msgs
-	var repairs []Repair
-	if err := Validate(msgs); err != nil {
-		// A repair would move the messages a chosen range names.
-		if !c.cfg.repair || rng != nil {
-			return nil, fmt.Errorf("compact: input %w", err)
-		}
-		work, repairs = RepairToolPairs(msgs)
-		if err := Validate(work); err != nil {
-			return nil, fmt.Errorf("compact: input after repair %w", err)
-		}
+	work, repairs, err := c.takeIn(msgs, rng != nil)
+	if err != nil {
+		return nil, err
 	}
-
 	c.mu.Lock()
 	th, paused, why := c.th, c.st.paused, c.st.pauseReason
 	c.mu.Unlock()
@@ -141,22 +84,57 @@ func (c *Compressor) compress(ctx context.Context, msgs []Message, rng *foldRang
 	if o.Incoming != nil {
 		before += c.cfg.counter.CountMessage(*o.Incoming)
 	}
-	// The cheap tier first: when pruning alone is enough, no summarizer runs.
-	// Enough means room to spare: a prune that lands just under the
-	// threshold would be followed by another compaction a turn or two later,
-	// each one breaking the provider's prompt cache.
-	// A range the caller chose is summarised as asked, and what follows it
-	// stays as it is.
+	var res *Result
 	if rng == nil {
-		if pr := c.prune(work, p, th); pr.Committed &&
-			(!p.hasContent() || (!o.Force && pr.TokensAfter+before-pr.TokensBefore < th.threshold-th.tail)) {
-			res, err := c.pruneOnly(log, len(msgs), pr, o.Incoming, before, th.threshold)
-			if res != nil {
-				res.Repairs, res.Duration = repairs, c.cfg.now().Sub(start)
-			}
-			return res, err
-		}
+		res, err = c.pruneAlone(log, work, p, th, o, before)
 	}
+	if res == nil && err == nil {
+		res, err = c.summarise(ctx, log, work, &p, th, o, before, rng == nil)
+	}
+	if res != nil {
+		res.MessagesBefore, res.Repairs, res.Duration = len(msgs), repairs, c.cfg.now().Sub(start)
+	}
+	return res, err
+}
+
+// takeIn checks the input: a valid history is taken as it is; a broken one
+// is repaired when WithRepair allows it and no range was chosen (a repair
+// would move the messages a chosen range names), and refused otherwise.
+func (c *Compressor) takeIn(msgs []Message, ranged bool) ([]Message, []Repair, error) {
+	err := Validate(msgs)
+	if err == nil {
+		return msgs, nil, nil
+	}
+	if !c.cfg.repair || ranged {
+		return nil, nil, fmt.Errorf("compact: input %w", err)
+	}
+	work, repairs := RepairToolPairs(msgs)
+	if err := Validate(work); err != nil {
+		return nil, nil, fmt.Errorf("compact: input after repair %w", err)
+	}
+	return work, repairs, nil
+}
+
+// pruneAlone is the cheap tier: when pruning alone is enough, no summarizer
+// runs. Enough means room to spare: a prune that lands just under the
+// threshold would be followed by another compaction a turn or two later,
+// each one breaking the provider's prompt cache. It returns nil, nil when
+// the turns must be summarised.
+func (c *Compressor) pruneAlone(log *slog.Logger, work []Message, p plan, th thresholds, o CompressOptions, before int) (*Result, error) {
+	pr := c.prune(work, p, th)
+	if !pr.Committed {
+		return nil, nil
+	}
+	if p.hasContent() && (o.Force || pr.TokensAfter+before-pr.TokensBefore >= th.threshold-th.tail) {
+		return nil, nil
+	}
+	return c.pruneOnly(log, len(work), pr, o.Incoming, before, th.threshold)
+}
+
+// summarise folds the turns p plans into a summary and assembles the
+// compacted history around it. A range the caller chose (tail false) is
+// summarised as asked, and what follows it stays as it is.
+func (c *Compressor) summarise(ctx context.Context, log *slog.Logger, work []Message, p *plan, th thresholds, o CompressOptions, before int, tail bool) (*Result, error) {
 	if !p.hasContent() {
 		return nil, ErrNothingToCompress
 	}
@@ -166,19 +144,19 @@ func (c *Compressor) compress(ctx context.Context, msgs []Message, rng *foldRang
 		return nil, fmt.Errorf("%w: the turns to summarise take %d tokens, a summary at least %d", ErrNoSavings, folded, least)
 	}
 	var pruned []PruneChange
-	if rng == nil {
-		pruned = c.pruneTail(&p, th)
+	if tail {
+		pruned = c.pruneTail(p, th)
 	}
 
 	prev, turns := p.split()
-	chosen, dropped := chooseCarried(append(prev.carried, carriedCandidates(p)...), th.carry, c.cfg.counter)
+	chosen, dropped := chooseCarried(append(prev.carried, carriedCandidates(*p)...), th.carry, c.cfg.counter)
 	req := SummaryRequest{
 		Turns:           append(userTurns(dropped, len(prev.carried)), turns...),
 		PreviousSummary: prev.previousSummary(),
 		Focus:           o.Focus,
-		TargetTokens:    summaryTarget(p, th),
+		TargetTokens:    summaryTarget(*p, th),
 	}
-	log.Info("compaction started", "messages", len(msgs), "tokens", before,
+	log.Info("compaction started", "messages", len(work), "tokens", before,
 		"summarise_from", p.headEnd, "summarise_to", p.cut-1, "force", o.Force)
 
 	body, name, fallback, err := c.runSummarizer(ctx, req, o.Force)
@@ -188,7 +166,7 @@ func (c *Compressor) compress(ctx context.Context, msgs []Message, rng *foldRang
 	}
 	body = shortenToTokens(strings.TrimSpace(StripSummaryPrefix(body)), 2*req.TargetTokens, c.cfg.counter)
 
-	out, summaryAt := c.assemble(p, summaryText(body, chosen), o.Incoming)
+	out, summaryAt := c.assemble(*p, summaryText(body, chosen), o.Incoming)
 	if err := Validate(out); err != nil {
 		// A bug, never the caller's fault; the caller keeps its messages.
 		return nil, fmt.Errorf("compact: internal error, compacted history is invalid: %w", err)
@@ -200,15 +178,15 @@ func (c *Compressor) compress(ctx context.Context, msgs []Message, rng *foldRang
 	c.record(after, th.threshold)
 
 	res := &Result{
-		Messages: out, MessagesBefore: len(msgs), MessagesAfter: len(out),
+		Messages: out, MessagesAfter: len(out),
 		TokensBefore: before, TokensAfter: after,
 		SummarizedFrom: p.headEnd, SummarizedTo: p.cut - 1, SummaryIndex: summaryAt,
 		Summary: body, Carried: len(chosen), Lifted: p.lift,
 		Summarizer: name, Fallback: fallback != "", FallbackReason: fallback,
-		Repairs: repairs, Pruned: pruned, Duration: c.cfg.now().Sub(start),
+		Pruned: pruned,
 	}
 	res.Handoff = c.maybeHandoff(ctx, log, work, o, res)
-	log.Info("compaction done", "messages_before", len(msgs), "messages_after", len(out),
+	log.Info("compaction done", "messages_before", len(work), "messages_after", len(out),
 		"tokens_before", before, "tokens_after", after, "summarizer", name, "fallback", res.Fallback,
 		"pruned", len(pruned))
 	return res, nil
@@ -254,7 +232,9 @@ func (c *Compressor) runSummarizer(ctx context.Context, req SummaryRequest, forc
 			return body, summarizerName(primary), "", nil
 		}
 		if ctx.Err() != nil {
-			return "", "", "", fmt.Errorf("%w: %w", ErrSummarizer, err)
+			// Not a summarizer failure: the caller gave up. The error wraps
+			// ctx.Err() whatever the summarizer returned.
+			return "", "", "", fmt.Errorf("compact: %w: summarizer: %w", ctx.Err(), err)
 		}
 		c.fail(err)
 		if c.cfg.policy != FallbackExtractive || errors.Is(err, ErrSummarizerAuth) || errors.Is(err, ErrSummarizerQuota) {
@@ -375,11 +355,11 @@ func (c *Compressor) assemble(p plan, summary string, incoming *Message) ([]Mess
 // appendNote returns a system message with note appended once.
 func appendNote(m Message, note string) Message {
 	if len(m.MultiContent) > 0 {
-		out := CloneMessage(m)
+		out := cloneMessage(m)
 		joinContent(&out, m, Message{Content: note}, compactionNoteSep)
 		return out
 	}
-	return WithText(m, m.Content+compactionNoteSep+note)
+	return ReplaceText(m, m.Content+compactionNoteSep+note)
 }
 
 // summaryRole picks the summary message's role: user, or assistant where a

@@ -8,6 +8,56 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 )
 
+// Result reports what a compaction did.
+type Result struct {
+	// Messages is the compacted history, ready to send. It shares nothing
+	// with the input.
+	Messages []Message
+
+	MessagesBefore, MessagesAfter int
+	TokensBefore, TokensAfter     int
+
+	// SummarizedFrom and SummarizedTo are the input indexes, inclusive, of
+	// the messages folded into the summary; both -1 when nothing was.
+	SummarizedFrom, SummarizedTo int
+	// SummaryIndex is the summary's index in Messages, or -1.
+	SummaryIndex int
+	// Summary is the summary's body, without prefix or carried messages.
+	Summary string
+	// Carried is how many real user messages from the summarised range ride
+	// along verbatim inside the summary message.
+	Carried int
+	// Lifted is the input index of the latest real user message when it lay
+	// inside the summarised range and was placed, verbatim, right after the
+	// summary; -1 otherwise.
+	Lifted int
+
+	// Summarizer names the summarizer whose summary was used; "" when
+	// pruning alone was enough.
+	Summarizer string
+	// Fallback is set when the configured summarizer failed (or was backing
+	// off) and the fallback summary was used; FallbackReason says why.
+	Fallback       bool
+	FallbackReason string
+
+	// Repairs lists the changes made to a broken input (see WithRepair).
+	Repairs []Repair
+
+	// Pruned lists the messages pruning changed (see WithPruning), by
+	// their index in the input, each with what was done and what it saved:
+	// on a compaction that pruning alone achieved (SummaryIndex -1), every
+	// change; otherwise the results the pressure pass demoted in the tail.
+	Pruned []PruneChange
+
+	// Handoff reports the packet an automatic handoff wrote after this
+	// compaction (see WithHandoff); nil when there was none. Messages is the
+	// ordinary compaction either way: in fresh-session mode the host
+	// chooses between it and Handoff.Continuation.
+	Handoff *Handoff
+
+	Duration time.Duration
+}
+
 // ContextEngine decides when a conversation must shrink and shrinks it. The
 // Compressor is the default; a host may swap in another engine (a store of
 // summaries, a remote service) behind the same interface.
@@ -29,7 +79,10 @@ import (
 //     stack of them.
 //   - The caller's slice and messages are never modified.
 //   - On error the caller keeps its messages: Compress returns a nil Result
-//     and an error that wraps one of this package's sentinels.
+//     and an error that wraps one of this package's sentinels, except when
+//     ctx is done: then the error wraps ctx.Err() (test it with errors.Is
+//     against context.Canceled or context.DeadlineExceeded), and a
+//     cancellation never counts as a summarizer failure.
 //
 // Engines hold per-conversation state (usage, counts, strikes), so a host
 // creates one engine per conversation. Every method must be safe to call
@@ -98,6 +151,10 @@ type Status struct {
 	Handoffs         int       // automatic handoffs done (see HandoffPolicy)
 	HandoffsLeft     int       // automatic handoffs the policy still allows; 0 when handoffs are off
 	HandoffReason    string    // why compaction goes on without a handoff: quota spent, or the last failure
+	// Adjusted names each option New was given an invalid value, and the
+	// value kept in force instead ("WithThreshold(1.5): invalid, 0.75
+	// kept"). It is nil when every value was taken.
+	Adjusted []string
 }
 
 // CompressOptions are the per-call settings of a compaction. Engines read
@@ -140,7 +197,7 @@ func Force() CompressOption {
 // out of the summary and appended, verbatim, as the last message.
 func WithIncoming(m Message) CompressOption {
 	return func(o *CompressOptions) {
-		c := CloneMessage(m)
+		c := cloneMessage(m)
 		o.Incoming = &c
 	}
 }
