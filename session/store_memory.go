@@ -58,7 +58,7 @@ func (s *MemoryStore) Append(ctx context.Context, id string, msgs ...compact.Mes
 	defer s.mu.Unlock()
 	now := time.Now()
 	for _, m := range msgs {
-		ms.log = append(ms.log, Record{Seq: int64(len(ms.log)) + 1, Message: compact.CloneMessage(m), At: now})
+		ms.log = append(ms.log, Record{Seq: int64(len(ms.log)) + 1, Message: cloneMessage(m), At: now})
 	}
 	return int64(len(ms.log)), nil
 }
@@ -90,7 +90,7 @@ func (ms *memSession) records(from, to int64) []Record {
 	}
 	out := make([]Record, 0, to-from+1)
 	for _, r := range ms.log[from-1 : to] {
-		r.Message = compact.CloneMessage(r.Message)
+		r.Message = cloneMessage(r.Message)
 		out = append(out, r)
 	}
 	return out
@@ -285,7 +285,7 @@ func (s *MemoryStore) Search(ctx context.Context, id, text string, after int64, 
 			break
 		}
 		if strings.Contains(strings.ToLower(SearchText(r.Message)), want) {
-			r.Message = compact.CloneMessage(r.Message)
+			r.Message = cloneMessage(r.Message)
 			out = append(out, r)
 		}
 	}
@@ -297,3 +297,8 @@ var (
 	_ Leaser   = (*MemoryStore)(nil)
 	_ Searcher = (*MemoryStore)(nil)
 )
+
+// cloneMessage returns a copy of m that shares nothing mutable with it.
+func cloneMessage(m compact.Message) compact.Message {
+	return compact.Clone([]compact.Message{m})[0]
+}
