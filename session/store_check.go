@@ -39,6 +39,26 @@ func CheckCompaction(prev, c Compaction, last int64) error {
 	return nil
 }
 
+// CheckLease reports why held, the session's latest grant (with an empty ID
+// once released; zero when the session was never leased), does not let
+// lease's holder write at now, by the store's clock: an error wrapping
+// ErrStaleFence or ErrLeaseLost, or nil. A zero lease on a session never
+// leased may write: a Session whose store is not a Leaser commits under
+// one.
+func CheckLease(held, lease Lease, now time.Time) error {
+	switch {
+	case lease.Fence == 0 && held.Fence == 0:
+		return nil
+	case lease.Fence < held.Fence:
+		return fmt.Errorf("%w: fence %d, superseded by %d", ErrStaleFence, lease.Fence, held.Fence)
+	case lease.Fence > held.Fence || held.ID == "" || held.ID != lease.ID:
+		return fmt.Errorf("%w: fence %d is not held", ErrLeaseLost, lease.Fence)
+	case !now.Before(held.Expires):
+		return fmt.Errorf("%w: fence %d expired at %s", ErrLeaseLost, lease.Fence, held.Expires.Format(time.RFC3339Nano))
+	}
+	return nil
+}
+
 // LeaseHeldError reports a lease Acquire could not grant because another
 // holder has it. It unwraps to ErrBusy.
 type LeaseHeldError struct {

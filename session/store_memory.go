@@ -135,7 +135,7 @@ func (s *MemoryStore) Commit(ctx context.Context, id string, c Compaction, lease
 	}
 	defer s.mu.Unlock()
 	now := time.Now()
-	if err := checkLease(ms.lease, lease, now); err != nil {
+	if err := CheckLease(ms.lease, lease, now); err != nil {
 		return fmt.Errorf("compact: store: commit %q compaction %d: %w", id, c.N, err)
 	}
 	var prev Compaction
@@ -217,7 +217,7 @@ func (s *MemoryStore) Renew(ctx context.Context, id string, lease Lease, ttl tim
 	}
 	defer s.mu.Unlock()
 	now := time.Now()
-	if err := checkLease(ms.lease, lease, now); err != nil {
+	if err := CheckLease(ms.lease, lease, now); err != nil {
 		return Lease{}, fmt.Errorf("compact: store: renew %q: %w", id, err)
 	}
 	ms.lease.Expires = now.Add(ttl)
@@ -233,23 +233,6 @@ func (s *MemoryStore) Release(ctx context.Context, id string, lease Lease) error
 	defer s.mu.Unlock()
 	if ms.lease.ID != "" && ms.lease.ID == lease.ID && ms.lease.Fence == lease.Fence {
 		ms.lease.ID = ""
-	}
-	return nil
-}
-
-// checkLease reports why held, the session's current grant, does not let
-// lease's holder write at now; nil when it does. A zero lease on a session
-// never leased is fine: a Session that finds no Leaser commits under one.
-func checkLease(held, lease Lease, now time.Time) error {
-	switch {
-	case lease.Fence == 0 && held.Fence == 0:
-		return nil
-	case lease.Fence < held.Fence:
-		return fmt.Errorf("%w: fence %d, superseded by %d", ErrStaleFence, lease.Fence, held.Fence)
-	case lease.Fence > held.Fence || held.ID == "" || held.ID != lease.ID:
-		return fmt.Errorf("%w: fence %d is not held", ErrLeaseLost, lease.Fence)
-	case !now.Before(held.Expires):
-		return fmt.Errorf("%w: fence %d expired at %s", ErrLeaseLost, lease.Fence, held.Expires.Format(time.RFC3339Nano))
 	}
 	return nil
 }

@@ -66,7 +66,7 @@ func Run(t *testing.T, newStore func(t *testing.T) session.Store) {
 // rules returns every rule, in the order a reader meets the contract.
 func rules() []rule {
 	var all []rule
-	for _, group := range [][]rule{logRules, idRules, compactionRules, leaseRules, searchRules} {
+	for _, group := range [][]rule{logRules, idRules, compactionRules, leaseRules, searchRules, sessionRules} {
 		all = append(all, group...)
 	}
 	return all
