@@ -238,9 +238,14 @@ func (s *MemoryStore) Release(ctx context.Context, id string, lease Lease) error
 }
 
 // SearchText is the text a Searcher matches for m: its content as Text
-// reads it, then each tool call as name(arguments) on a line of its own.
+// reads it, then each tool call as name(arguments) on a line of its own,
+// then the string values of those arguments that JSON shows escaped (see
+// EscapedArguments), so that a command is found as it ran.
 func SearchText(m compact.Message) string {
 	text, calls := compact.Text(m), compact.ToolCallText(m)
+	if esc := EscapedArguments(m); esc != "" {
+		calls += "\n" + esc
+	}
 	switch {
 	case calls == "":
 		return text
