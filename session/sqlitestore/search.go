@@ -32,8 +32,11 @@ func (s *Store) Search(ctx context.Context, id, text string, after int64, limit 
 			err  error
 		)
 		if len(text) >= trigram && ascii(text) {
+			// CROSS JOIN keeps the index first: left to the planner, it
+			// walks the session's messages and runs the full-text query
+			// once for each (47 s over 20,000 messages instead of 1 ms).
 			rows, err = tx.QueryContext(ctx, `SELECT m.seq, m.at, m.body
-				FROM message_text JOIN messages m ON m.rowid = message_text.rowid
+				FROM message_text CROSS JOIN messages m ON m.rowid = message_text.rowid
 				WHERE message_text MATCH ? AND m.session = ? AND m.seq > ?
 				ORDER BY message_text.rowid`, phrase(text), id, after)
 		} else {
