@@ -9,7 +9,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -19,28 +21,49 @@ import (
 	"github.com/contextkit/compact/session/sqlitestore"
 )
 
-// recallStores are the stores the recall tests run on: in memory, a
+// recallStores names the stores the recall tests run on: in memory, a
 // SQLite file, and Postgres when COMPACT_PG_DSN names one.
-func recallStores(t *testing.T) map[string]func(t *testing.T) session.Store {
-	return map[string]func(t *testing.T) session.Store{
-		"memory": func(t *testing.T) session.Store { return session.NewMemoryStore() },
-		"sqlite": func(t *testing.T) session.Store {
-			st, err := sqlitestore.Open(context.Background(), filepath.Join(t.TempDir(), "recall.db"))
-			require.NoError(t, err)
-			t.Cleanup(func() { _ = st.Close() })
-			return st
-		},
-		"postgres": func(t *testing.T) session.Store {
-			dsn := os.Getenv("COMPACT_PG_DSN")
-			if dsn == "" {
-				t.Skip("no Postgres: set COMPACT_PG_DSN")
-			}
-			// A schema of the test's own: ids repeat across runs.
-			st, err := pgstore.Open(context.Background(), dsn, pgstore.WithSchema(fmt.Sprintf("recall_%d", os.Getpid())))
-			require.NoError(t, err)
-			t.Cleanup(st.Close)
-			return st
-		},
+var recallStores = []string{"memory", "sqlite", "postgres"}
+
+// openStore opens the store named name for tb, closed when tb ends; it
+// skips tb for Postgres when COMPACT_PG_DSN is not set.
+func openStore(tb testing.TB, name string) session.Store {
+	tb.Helper()
+	ctx := context.Background()
+	switch name {
+	case "sqlite":
+		st, err := sqlitestore.Open(ctx, filepath.Join(tb.TempDir(), "recall.db"))
+		require.NoError(tb, err)
+		tb.Cleanup(func() { _ = st.Close() })
+		return st
+	case "postgres":
+		dsn := os.Getenv("COMPACT_PG_DSN")
+		if dsn == "" {
+			tb.Skip("no Postgres: set COMPACT_PG_DSN")
+		}
+		// A schema of the run's own, dropped after: ids repeat across runs.
+		schema := fmt.Sprintf("recall_%d_%d", os.Getpid(), time.Now().UnixNano())
+		st, err := pgstore.Open(ctx, dsn, pgstore.WithSchema(schema))
+		require.NoError(tb, err)
+		tb.Cleanup(func() {
+			dropSchema(tb, dsn, schema)
+			st.Close()
+		})
+		return st
+	}
+	return session.NewMemoryStore()
+}
+
+// dropSchema removes a test's schema from the database.
+func dropSchema(tb testing.TB, dsn, schema string) {
+	conn, err := pgx.Connect(context.Background(), dsn)
+	if err != nil {
+		tb.Logf("dropping schema %s: %v", schema, err)
+		return
+	}
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(context.Background(), "DROP SCHEMA "+pgx.Identifier{schema}.Sanitize()+" CASCADE"); err != nil {
+		tb.Logf("dropping schema %s: %v", schema, err)
 	}
 }
 
@@ -72,10 +95,10 @@ func isolationHistory(k int) []compact.Message {
 // through a Manager: each session's tools find, expand and describe its own
 // log and nothing of the others', whatever their ids have in common.
 func TestRecallReadsOnlyItsOwnSession(t *testing.T) {
-	for name, open := range recallStores(t) {
+	for _, name := range recallStores {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
-			store := open(t)
+			store := openStore(t, name)
 			shared := sharedEngine{compact.New(compact.WithContextWindow(4000), compact.WithThresholdBounds(0, 0))}
 			m := session.NewManager(func(string) compact.ContextEngine { return shared },
 				session.WithStore(store), session.WithRecall(true))
