@@ -139,7 +139,12 @@ func (s *Session) withRecallLines(run compactFunc, through int64) compactFunc {
 		out := *res
 		out.Messages = compact.Clone(res.Messages)
 		restored := make([]bool, len(out.Messages))
+		fresh := reportedSummary(&out)
 		for i, m := range out.Messages {
+			if i == fresh {
+				// The new summary, even when its text is an old one's.
+				continue
+			}
 			for _, k := range lines {
 				if compact.IsSummary(m) && sameMessage(m, k.stripped) {
 					out.Messages[i], restored[i] = k.original, true
@@ -159,11 +164,20 @@ func (s *Session) withRecallLines(run compactFunc, through int64) compactFunc {
 	}
 }
 
+// reportedSummary returns res.SummaryIndex when it names a summary, -1
+// otherwise.
+func reportedSummary(res *compact.Result) int {
+	if i := res.SummaryIndex; i >= 0 && i < len(res.Messages) && compact.IsSummary(res.Messages[i]) {
+		return i
+	}
+	return -1
+}
+
 // newSummaryIndex returns the index of the summary res wrote: the one it
 // reports, or else the last summary that is not one kept from the input;
 // -1 when there is none (pruning was enough).
 func newSummaryIndex(res *compact.Result, restored []bool) int {
-	if i := res.SummaryIndex; i >= 0 && i < len(res.Messages) && compact.IsSummary(res.Messages[i]) && !restored[i] {
+	if i := reportedSummary(res); i >= 0 {
 		return i
 	}
 	if res.Summarizer == "" {

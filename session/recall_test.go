@@ -210,3 +210,24 @@ func TestRecallWithoutAStoreKeepsALogOfItsOwn(t *testing.T) {
 	ans := useTool(t, s, ToolExpand, `{"from":1,"to":2}`)
 	assert.Len(t, ans["messages"], 2)
 }
+
+func TestRecallNamesTheNewRangeWhenASummaryRepeatsItself(t *testing.T) {
+	ctx := context.Background()
+	s, err := New("same", newTestCompressor(&recorder{out: "Nothing new to say."}), WithRecall(true))
+	require.NoError(t, err)
+	hist := agentHistory("same", 90)
+	mustAppend(t, s, hist[:2]...)
+	var last int64
+	for round := 0; round < 3; round++ {
+		// Tool rounds only: the summary carries the same user message
+		// each time, so its whole text repeats.
+		mustAppend(t, s, hist[2+60*round:2+60*(round+1)]...)
+		res, err := s.Compress(ctx, compact.Force())
+		require.NoError(t, err)
+		_, to, ok := parseRecallLine(s.Messages()[res.SummaryIndex])
+		require.True(t, ok, "round %d", round)
+		assert.Greater(t, to, last, "round %d: the line names this compaction's range, not the last one's", round)
+		last = to
+		assert.Equal(t, 1, recallLines(s.Messages()))
+	}
+}
