@@ -156,7 +156,12 @@ func (s *Session) withRecallLines(run compactFunc, through int64) compactFunc {
 		if at < 0 {
 			return &out, nil
 		}
-		from, to := s.foldedRange(ctx, live, through, res)
+		from, to := int64(1), through
+		if fresh >= 0 {
+			// An engine that reports its summary reports what it folded;
+			// for one that does not, the zero indexes mean nothing.
+			from, to = s.foldedRange(ctx, live, through, res)
+		}
 		before := out.Messages[at]
 		out.Messages[at] = addRecallLine(before, recallLine(from, to))
 		out.TokensAfter += s.counter.CountMessage(out.Messages[at]) - s.counter.CountMessage(before)
