@@ -38,7 +38,7 @@ func benchArchive(tb testing.TB) []compact.Message {
 	var tc compact.EstimateCounter
 	out := []compact.Message{
 		{Role: compact.RoleSystem, Content: "You are a coding agent."},
-		{Role: compact.RoleUser, Content: "The build fails:\n" + benchNeedle + "\ngoroutine 1 [running]:"},
+		{Role: compact.RoleUser, Content: "The build fails:\n" + benchNeedle + "\ngoroutine 1 [running]:\nand: KeyError: 'retry_budget'"},
 	}
 	tokens := 0
 	for tokens < benchArchiveTokens {
@@ -101,11 +101,13 @@ func syntheticFile(i int) string {
 
 // benchQueries are what a model searches an archive for: a fact found once
 // (the whole archive read to be sure), a common word (the first page of
-// hits), a pattern with a literal in it, and one without.
+// hits), a pattern with a literal in it, one with a literal in each
+// branch, and one without any.
 var benchQueries = []struct{ name, args string }{
 	{"rare", `{"query":` + jsonString(benchNeedle) + `}`},
 	{"common", `{"query":"error"}`},
 	{"regex-literal", `{"query":"index out of range \\[\\d+\\] with length \\d+","regex":true}`},
+	{"regex-alternation", `{"query":"(AssertionError|KeyError|TypeError): \\S+","regex":true}`},
 	{"regex-scan", `{"query":"[0-9a-f]{4} ?\\)$","regex":true}`},
 }
 

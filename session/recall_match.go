@@ -22,9 +22,10 @@ const maxRegexInsts = 10000
 type matcher struct {
 	lower string         // a plain query, lower-cased
 	re    *regexp.Regexp // or an expression
-	// literal is text every match contains, lower-cased, for a Searcher
-	// to narrow the messages to check; "" when there is none to use.
-	literal string
+	// literals are texts one of which every match contains, lower-cased,
+	// for a Searcher to narrow the messages to check; nil when there are
+	// none to use.
+	literals []string
 }
 
 // newMatcher checks a query and compiles it.
@@ -39,7 +40,7 @@ func newMatcher(query string, regex bool) (*matcher, error) {
 	}
 	if !regex {
 		q := strings.ToLower(query)
-		return &matcher{lower: q, literal: q}, nil
+		return &matcher{lower: q, literals: []string{q}}, nil
 	}
 	// Lines are what a search shows, so ^ and $ match at their ends.
 	query = "(?m)" + query
@@ -59,42 +60,83 @@ func newMatcher(query string, regex bool) (*matcher, error) {
 	if err != nil {
 		return nil, badArgs(`"query" is not a valid RE2 regular expression: %v`, err)
 	}
-	return &matcher{re: re, literal: strings.ToLower(requiredLiteral(tree))}, nil
+	lits := requiredLiterals(tree)
+	for i := range lits {
+		lits[i] = strings.ToLower(lits[i])
+	}
+	return &matcher{re: re, literals: lits}, nil
 }
 
 // minIndexLiteral is the shortest literal worth narrowing a regular
 // expression's search with: an index of trigrams cannot look up less.
 const minIndexLiteral = 3
 
-// requiredLiteral returns a run of text that every match of re contains,
-// the longest it finds, or "" when it cannot tell or the text is too short
-// to narrow a search. A literal whose case RE2 folds in ways
-// strings.ToLower does not (the long s, the Kelvin sign) is not used.
-func requiredLiteral(re *syntax.Regexp) string {
-	var lit string
+// maxIndexLiterals bounds the literals one search asks a Searcher for: an
+// alternation of more is cheaper to scan for.
+const maxIndexLiterals = 8
+
+// requiredLiterals returns texts one of which every match of re contains
+// (for an alternation, one a branch; otherwise the longest run), or nil
+// when it cannot tell or a text would be too short to narrow a search. A
+// literal whose case RE2 folds in ways strings.ToLower does not (the long
+// s, the Kelvin sign) is not used.
+func requiredLiterals(re *syntax.Regexp) []string {
 	switch re.Op {
 	case syntax.OpLiteral:
-		lit = string(re.Rune)
-		if re.Flags&syntax.FoldCase != 0 && (strings.ContainsAny(lit, "kKsS") || !isASCII(lit)) {
-			return ""
+		lit := string(re.Rune)
+		if len(lit) < minIndexLiteral ||
+			re.Flags&syntax.FoldCase != 0 && (strings.ContainsAny(lit, "kKsS") || !isASCII(lit)) {
+			return nil
 		}
+		return []string{lit}
 	case syntax.OpCapture, syntax.OpPlus:
-		return requiredLiteral(re.Sub[0])
+		return requiredLiterals(re.Sub[0])
 	case syntax.OpRepeat:
 		if re.Min >= 1 {
-			return requiredLiteral(re.Sub[0])
+			return requiredLiterals(re.Sub[0])
 		}
 	case syntax.OpConcat:
+		var best []string
 		for _, sub := range re.Sub {
-			if l := requiredLiteral(sub); len(l) > len(lit) {
-				lit = l
+			if l := requiredLiterals(sub); l != nil && (best == nil || narrower(l, best)) {
+				best = l
 			}
 		}
+		return best
+	case syntax.OpAlternate:
+		var all []string
+		for _, sub := range re.Sub {
+			l := requiredLiterals(sub)
+			if l == nil {
+				return nil // a branch that needs no literal
+			}
+			all = append(all, l...)
+		}
+		if len(all) > maxIndexLiterals {
+			return nil
+		}
+		return all
 	}
-	if len(lit) < minIndexLiteral {
-		return ""
+	return nil
+}
+
+// narrower reports whether a narrows a search more than b: fewer texts,
+// then a longer shortest one.
+func narrower(a, b []string) bool {
+	if len(a) != len(b) {
+		return len(a) < len(b)
 	}
-	return lit
+	return shortest(a) > shortest(b)
+}
+
+func shortest(lits []string) int {
+	n := -1
+	for _, l := range lits {
+		if n < 0 || len(l) < n {
+			n = len(l)
+		}
+	}
+	return n
 }
 
 func isASCII(s string) bool {

@@ -1,9 +1,11 @@
 package session
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 )
@@ -137,21 +139,11 @@ func (s *Session) find(ctx context.Context, m *matcher, args searchArgs, after i
 
 // source returns what feeds a search the records to check, oldest first,
 // after seq after: the store's Searcher when it has one and the query (or
-// a literal every match of it holds) can use it, the log page by page
+// texts one of which every match holds) can use it, the log page by page
 // otherwise. Each call returns the next batch, with done set at the end.
 func (s *Session) source(m *matcher, after int64) func(ctx context.Context, want int) ([]Record, bool, error) {
-	if sr, ok := s.store.(Searcher); ok && m.literal != "" {
-		return func(ctx context.Context, want int) ([]Record, bool, error) {
-			batch := max(want, scanPage/4)
-			recs, err := sr.Search(ctx, s.id, m.literal, after, batch)
-			if err != nil {
-				return nil, false, err
-			}
-			if len(recs) > 0 {
-				after = recs[len(recs)-1].Seq
-			}
-			return recs, len(recs) < batch, nil
-		}
+	if sr, ok := s.store.(Searcher); ok && len(m.literals) > 0 {
+		return s.indexed(sr, m.literals, after)
 	}
 	return func(ctx context.Context, _ int) ([]Record, bool, error) {
 		recs, err := s.store.Read(ctx, s.id, after+1, after+scanPage)
@@ -162,6 +154,56 @@ func (s *Session) source(m *matcher, after int64) func(ctx context.Context, want
 			after = recs[len(recs)-1].Seq
 		}
 		return recs, len(recs) < scanPage, nil
+	}
+}
+
+// indexed feeds a search from the Searcher: the records holding any of
+// texts. Each text is looked up a batch at a time; a batch of records goes
+// out up to the first point where a text has more to fetch, so none before
+// it is missed, and a text whose lookup came back short is not asked again.
+func (s *Session) indexed(sr Searcher, texts []string, after int64) func(ctx context.Context, want int) ([]Record, bool, error) {
+	type lookup struct {
+		text string
+		buf  []Record // fetched, not yet handed out; oldest first
+		last int64    // the last seq fetched
+		done bool     // the store has no more
+	}
+	looks := make([]*lookup, len(texts))
+	for i, t := range texts {
+		looks[i] = &lookup{text: t, last: after}
+	}
+	return func(ctx context.Context, want int) ([]Record, bool, error) {
+		batch := max(want, scanPage/4)
+		horizon := int64(math.MaxInt64)
+		for _, l := range looks {
+			if !l.done && len(l.buf) == 0 {
+				recs, err := sr.Search(ctx, s.id, l.text, l.last, batch)
+				if err != nil {
+					return nil, false, err
+				}
+				l.buf, l.done = recs, len(recs) < batch
+				if len(recs) > 0 {
+					l.last = recs[len(recs)-1].Seq
+				}
+			}
+			if !l.done {
+				horizon = min(horizon, l.last)
+			}
+		}
+		var out []Record
+		finished := true
+		for _, l := range looks {
+			n := 0
+			for n < len(l.buf) && l.buf[n].Seq <= horizon {
+				n++
+			}
+			out = append(out, l.buf[:n]...)
+			l.buf = l.buf[n:]
+			finished = finished && l.done && len(l.buf) == 0
+		}
+		slices.SortFunc(out, func(a, b Record) int { return cmp.Compare(a.Seq, b.Seq) })
+		out = slices.CompactFunc(out, func(a, b Record) bool { return a.Seq == b.Seq })
+		return out, finished, nil
 	}
 }
 

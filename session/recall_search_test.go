@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp/syntax"
 	"strings"
 	"testing"
 	"time"
@@ -285,4 +286,52 @@ func (s slowStore) Read(ctx context.Context, id string, from, to int64) ([]Recor
 		return nil, fmt.Errorf("slow: %w", ctx.Err())
 	}
 	return s.Store.Read(ctx, id, from, to)
+}
+
+func TestRequiredLiterals(t *testing.T) {
+	for _, tc := range []struct {
+		re   string
+		want []string
+	}{
+		{`index out of range \[\d+\]`, []string{"index out of range ["}},
+		{`(KeyError|ValueError): \w+`, []string{"KeyError", "ValueError"}},
+		{`FAIL: (Test\w+)`, []string{"FAIL: "}},
+		{`(?i)undefined: \w+`, []string{"UNDEFINED: "}}, // lower-cased by newMatcher
+		{`(?i)missing key`, nil},                        // RE2 folds k and s beyond ToLower
+		{`ab|cd`, nil},                                  // too short to look up
+		{`error|x*`, nil},                               // a branch needs nothing
+		{`(panic: .*)+`, []string{"panic: "}},
+		{`(abc)?xyz1`, []string{"xyz1"}},
+		{`[0-9a-f]{4}\)$`, nil},
+		{`a|bb|ccc|dddd|eeeee|ffffff|ggggggg|hhhhhhhh|iiiiiiiii`, nil},
+	} {
+		tree, err := syntax.Parse(tc.re, syntax.Perl)
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, requiredLiterals(tree), tc.re)
+	}
+}
+
+// TestRecallSearchIndexAgreesWithTheScan: a search through the store's
+// Searcher (narrowed by the literals a pattern needs) finds exactly what
+// reading the whole log finds.
+func TestRecallSearchIndexAgreesWithTheScan(t *testing.T) {
+	indexed := newRecallSession(t, "agree", nil)
+	scanned := newRecallSession(t, "agree", plainStore{NewMemoryStore()})
+	hist := agentHistory("agree", 150)
+	hist = append(hist, user("KeyError: 'x'\nValueError: y\nkeyerror lower"))
+	for _, s := range []*Session{indexed, scanned} {
+		mustAppend(t, s, hist...)
+	}
+	for _, q := range []string{
+		`{"query":"symbol_agree_1","limit":100}`,
+		`{"query":"(sub3|sub5)  0\\.0[0-9]+s$","regex":true,"limit":100}`,
+		`{"query":"(KeyError|ValueError): \\S+","regex":true}`,
+		`{"query":"(?i)keyerror","regex":true}`,
+		`{"query":"pkg1[0-9]+/file","regex":true,"limit":7}`,
+		`{"query":"undefined: symbol_agree_(1|2)\\d\\b","regex":true,"limit":100,"cursor":"40"}`,
+	} {
+		a, b := useTool(t, indexed, ToolSearch, q), useTool(t, scanned, ToolSearch, q)
+		assert.NotEmpty(t, a["matches"], q)
+		assert.Equal(t, b, a, q)
+	}
 }
