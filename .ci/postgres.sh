@@ -9,7 +9,8 @@
 # cluster in a new temporary directory as a non-root user (Postgres refuses
 # to run as root; as root, the user COMPACT_PG_USER, default compactpg, is
 # created if need be), starts it on a free port of 127.0.0.1 only, with a
-# random password, and creates a database. Everything it prints on stdout
+# random password, and creates a database (fsync off for speed unless
+# COMPACT_PG_FSYNC=on). Everything it prints on stdout
 # is meant for eval; progress goes to stderr.
 set -euo pipefail
 
@@ -87,7 +88,7 @@ start() {
     { log "initdb failed:"; cat "$dir/initdb.log" >&2; return 1; }
   rm -f "$dir/pwfile"
   as "$bin/pg_ctl" --pgdata="$dir/data" --log="$dir/server.log" --wait --timeout=60 \
-    -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c fsync=off -c max_connections=200" \
+    -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c fsync=${COMPACT_PG_FSYNC:-off} -c max_connections=200" \
     start >&2 ||
     { log "pg_ctl start failed:"; cat "$dir/server.log" >&2; return 1; }
   local psql

@@ -30,13 +30,12 @@ func (s *Store) Append(ctx context.Context, id string, msgs ...compact.Message) 
 		return 0, err
 	}
 	bodies := make([][]byte, len(msgs))
-	texts := make([]string, len(msgs))
 	for i, m := range msgs {
 		b, err := codec.Message(i, m)
 		if err != nil {
 			return 0, fmt.Errorf("sqlitestore: append %q: %w", id, err)
 		}
-		bodies[i], texts[i] = b, session.SearchText(m)
+		bodies[i] = b
 	}
 	var last int64
 	err := s.write(ctx, func(tx *sql.Tx) error {
@@ -47,25 +46,14 @@ func (s *Store) Append(ctx context.Context, id string, msgs ...compact.Message) 
 			}
 			return err
 		}
-		err := tx.QueryRowContext(ctx, `INSERT INTO sessions (id, last_seq) VALUES (?, ?)
-			ON CONFLICT (id) DO UPDATE SET last_seq = last_seq + excluded.last_seq
-			RETURNING last_seq`, id, len(msgs)).Scan(&last)
-		if err != nil {
+		if err := tx.StmtContext(ctx, s.nextSeq).QueryRowContext(ctx, id, len(msgs)).Scan(&last); err != nil {
 			return err
 		}
 		at := s.now().UnixNano()
 		first := last - int64(len(msgs)) + 1
+		insertMessage := tx.StmtContext(ctx, s.insertMessage)
 		for i := range msgs {
-			res, err := tx.ExecContext(ctx, `INSERT INTO messages (session, seq, at, body) VALUES (?, ?, ?, ?)`,
-				id, first+int64(i), at, string(bodies[i]))
-			if err != nil {
-				return err
-			}
-			rowid, err := res.LastInsertId()
-			if err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO message_text (rowid, text) VALUES (?, ?)`, rowid, texts[i]); err != nil {
+			if _, err := insertMessage.ExecContext(ctx, id, first+int64(i), at, string(bodies[i])); err != nil {
 				return err
 			}
 		}

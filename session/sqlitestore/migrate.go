@@ -47,9 +47,14 @@ var migrations = []string{
 		fence         INTEGER NOT NULL,
 		PRIMARY KEY (session, n)
 	) STRICT, WITHOUT ROWID;
+	-- The search index: each message's SearchText under the message's
+	-- rowid, brought up to date by searches (see Search), not by appends,
+	-- so that a turn does not pay for it. indexed is the last rowid in it.
 	CREATE VIRTUAL TABLE IF NOT EXISTS message_text USING fts5 (
 		text, content = '', tokenize = 'trigram'
-	);`,
+	);
+	CREATE TABLE IF NOT EXISTS search_index (indexed INTEGER NOT NULL) STRICT;
+	INSERT INTO search_index (indexed) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM search_index);`,
 }
 
 // migrate brings the file's schema to len(migrations) in one transaction,

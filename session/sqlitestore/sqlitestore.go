@@ -15,7 +15,8 @@
 // package knows, in one transaction, and refuses a file written by a newer
 // version. A session's lease is a row with a fencing token, timed by this
 // machine's clock. Searches use an FTS5 trigram index over each message's
-// text, checked exactly.
+// text, checked exactly; searches keep the index up to date, so that
+// appends need not.
 //
 // Durability: synchronous=NORMAL, which in WAL mode survives a crashed or
 // killed process but may lose the last transactions on a power loss (never
@@ -41,6 +42,10 @@ type Store struct {
 	r    *sql.DB // reads: a few connections, snapshots of the WAL
 	path string
 	now  func() time.Time
+
+	// The statements of an append, prepared once on the write connection:
+	// preparing them anew would cost as much as running them.
+	nextSeq, insertMessage *sql.Stmt
 }
 
 // Option configures a Store.
@@ -105,6 +110,10 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		s.Close()
 		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
 	}
+	if err := s.prepare(ctx); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
+	}
 	return s, nil
 }
 
@@ -125,9 +134,33 @@ func dsn(path string, cfg config, txlock string) string {
 	return u.String()
 }
 
+// prepare prepares the statements of an append.
+func (s *Store) prepare(ctx context.Context) error {
+	var err error
+	prep := func(query string) *sql.Stmt {
+		if err != nil {
+			return nil
+		}
+		var st *sql.Stmt
+		st, err = s.w.PrepareContext(ctx, query)
+		return st
+	}
+	s.nextSeq = prep(`INSERT INTO sessions (id, last_seq) VALUES (?, ?)
+		ON CONFLICT (id) DO UPDATE SET last_seq = last_seq + excluded.last_seq
+		RETURNING last_seq`)
+	s.insertMessage = prep(`INSERT INTO messages (session, seq, at, body) VALUES (?, ?, ?, ?)`)
+	return err
+}
+
 // Close closes the Store's connections.
 func (s *Store) Close() error {
-	return errors.Join(s.r.Close(), s.w.Close())
+	var errs []error
+	for _, st := range []*sql.Stmt{s.nextSeq, s.insertMessage} {
+		if st != nil {
+			errs = append(errs, st.Close())
+		}
+	}
+	return errors.Join(append(errs, s.r.Close(), s.w.Close())...)
 }
 
 // Path returns the path the Store was opened with.

@@ -26,7 +26,7 @@ var idRules = []rule{
 			}
 			for _, bad := range []string{id, "", session.SnapshotMarker + "1", id + session.SnapshotMarker + "0"} {
 				if _, err := st.Snapshot(ctx, bad); !errors.Is(err, session.ErrInvalidID) {
-					return fmt.Errorf("Snapshot(%q): %v, want an error wrapping ErrInvalidID", bad, err)
+					return fmt.Errorf("store.Snapshot(%q): %v, want an error wrapping ErrInvalidID", bad, err)
 				}
 			}
 			return nil
@@ -44,10 +44,10 @@ var compactionRules = []rule{
 			}
 			live, through, n, err := st.Live(ctx, id)
 			if err != nil {
-				return fmt.Errorf("Live: %w", err)
+				return fmt.Errorf("store.Live: %w", err)
 			}
 			if err := sameMessages("Live before any compaction", text("old", 5), live); err != nil || through != 5 || n != 0 {
-				return fmt.Errorf("Live before any compaction: through %d after %d: %v", through, n, err)
+				return fmt.Errorf("store.Live before any compaction: through %d after %d: %v", through, n, err)
 			}
 			// A compaction read records 1..3; 4 and 5, then 6 and 7, arrived
 			// while it ran.
@@ -61,21 +61,21 @@ var compactionRules = []rule{
 			want := append(append(append([]compact.Message{}, summary...), text("old", 5)[3:]...), text("new", 2)...)
 			live, through, n, err = st.Live(ctx, id)
 			if err != nil {
-				return fmt.Errorf("Live: %w", err)
+				return fmt.Errorf("store.Live: %w", err)
 			}
 			if err := sameMessages("Live after the compaction", want, live); err != nil {
 				return err
 			}
 			if through != 7 || n != 1 {
-				return fmt.Errorf("Live after the compaction: through %d after compaction %d, want 7 after 1", through, n)
+				return fmt.Errorf("store.Live after the compaction: through %d after compaction %d, want 7 after 1", through, n)
 			}
 			comps, err := st.Compactions(ctx, id)
 			if err != nil {
-				return fmt.Errorf("Compactions: %w", err)
+				return fmt.Errorf("store.Compactions: %w", err)
 			}
 			if len(comps) != 1 || comps[0].N != 1 || comps[0].From != 1 || comps[0].Through != 3 || comps[0].At.IsZero() ||
 				comps[0].TokensBefore != 100 || comps[0].TokensAfter != 10 || comps[0].Summarizer != "test" {
-				return fmt.Errorf("Compactions: %+v, want compaction 1 of records 1-3 as committed", comps)
+				return fmt.Errorf("store.Compactions: %+v, want compaction 1 of records 1-3 as committed", comps)
 			}
 			if err := sameMessages("the compaction's Live", summary, comps[0].Live); err != nil {
 				return err
@@ -86,11 +86,11 @@ var compactionRules = []rule{
 			}
 			comps, err = st.Compactions(ctx, id)
 			if err != nil || len(comps) != 2 || comps[1].From != 4 || comps[1].Through != 7 {
-				return fmt.Errorf("Compactions: %+v, %v; want compaction 2 of records 4-7", comps, err)
+				return fmt.Errorf("store.Compactions: %+v, %v; want compaction 2 of records 4-7", comps, err)
 			}
 			live, through, n, err = st.Live(ctx, id)
 			if err != nil || len(live) != 0 || through != 7 || n != 2 {
-				return fmt.Errorf("Live after compacting to nothing: %d messages through %d after %d, %v", len(live), through, n, err)
+				return fmt.Errorf("store.Live after compacting to nothing: %d messages through %d after %d, %v", len(live), through, n, err)
 			}
 			return nil
 		},
@@ -117,7 +117,7 @@ var compactionRules = []rule{
 			}
 			comps, err := st.Compactions(ctx, id)
 			if err != nil || len(comps) != 1 {
-				return fmt.Errorf("Compactions after refused commits: %d, %v; want 1", len(comps), err)
+				return fmt.Errorf("store.Compactions after refused commits: %d, %v; want 1", len(comps), err)
 			}
 			return commit(ctx, st, id, 2, 4, text("s", 1), session.Lease{})
 		},
@@ -141,20 +141,20 @@ var compactionRules = []rule{
 			}
 			got, err := st.Snapshot(ctx, session.SnapshotID(id, 1))
 			if err != nil {
-				return fmt.Errorf("Snapshot 1: %w", err)
+				return fmt.Errorf("store.Snapshot 1: %w", err)
 			}
 			if err := sameMessages("snapshot 1", text("a", 4), got); err != nil {
 				return err
 			}
 			got, err = st.Snapshot(ctx, session.SnapshotID(id, 2))
 			if err != nil {
-				return fmt.Errorf("Snapshot 2: %w", err)
+				return fmt.Errorf("store.Snapshot 2: %w", err)
 			}
 			if err := sameMessages("snapshot 2", append(first, text("b", 2)...), got); err != nil {
 				return err
 			}
 			if _, err := st.Snapshot(ctx, session.SnapshotID(id, 3)); !errors.Is(err, session.ErrNotFound) {
-				return fmt.Errorf("Snapshot 3: %v, want an error wrapping ErrNotFound", err)
+				return fmt.Errorf("store.Snapshot 3: %v, want an error wrapping ErrNotFound", err)
 			}
 			return nil
 		},
@@ -168,7 +168,7 @@ func commit(ctx context.Context, st session.Store, id string, n int, through int
 		N: n, Through: through, Live: live, TokensBefore: 100, TokensAfter: 10, Summarizer: "test",
 	}, lease)
 	if err != nil {
-		return fmt.Errorf("Commit compaction %d through %d: %w", n, through, err)
+		return fmt.Errorf("store.Commit compaction %d through %d: %w", n, through, err)
 	}
 	return nil
 }

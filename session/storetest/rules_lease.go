@@ -29,26 +29,26 @@ var leaseRules = []rule{
 			l := st.(session.Leaser)
 			first, err := l.Acquire(ctx, id, leaseTTL)
 			if err != nil {
-				return fmt.Errorf("Acquire: %w", err)
+				return fmt.Errorf("store.Acquire: %w", err)
 			}
 			if first.ID == "" || first.Fence < 1 || !first.Expires.After(time.Now().Add(leaseTTL/2)) {
-				return fmt.Errorf("Acquire granted %+v: want an id, a fence of 1 or more, and an expiry ttl from now", first)
+				return fmt.Errorf("store.Acquire granted %+v: want an id, a fence of 1 or more, and an expiry ttl from now", first)
 			}
 			if _, err := l.Acquire(ctx, id, leaseTTL); !errors.Is(err, session.ErrBusy) {
-				return fmt.Errorf("Acquire of a held lease: %v, want an error wrapping ErrBusy", err)
+				return fmt.Errorf("store.Acquire of a held lease: %v, want an error wrapping ErrBusy", err)
 			}
 			if err := l.Release(ctx, id, first); err != nil {
-				return fmt.Errorf("Release: %w", err)
+				return fmt.Errorf("store.Release: %w", err)
 			}
 			second, err := l.Acquire(ctx, id, leaseTTL)
 			if err != nil {
-				return fmt.Errorf("Acquire after Release: %w", err)
+				return fmt.Errorf("store.Acquire after Release: %w", err)
 			}
 			if second.Fence <= first.Fence || second.ID == first.ID {
 				return fmt.Errorf("second grant %+v after first %+v: want a new id and a greater fence", second, first)
 			}
 			if err := l.Release(ctx, id, first); err != nil {
-				return fmt.Errorf("Release of a lease no longer held: %v, want nil", err)
+				return fmt.Errorf("store.Release of a lease no longer held: %v, want nil", err)
 			}
 			if _, err := l.Acquire(ctx, id, leaseTTL); !errors.Is(err, session.ErrBusy) {
 				return fmt.Errorf("releasing an old lease freed the current one: %v", err)
@@ -67,31 +67,31 @@ var leaseRules = []rule{
 			}
 			paused, err := l.Acquire(ctx, id, shortTTL)
 			if err != nil {
-				return fmt.Errorf("Acquire: %w", err)
+				return fmt.Errorf("store.Acquire: %w", err)
 			}
 			time.Sleep(lapse)
 			taker, err := l.Acquire(ctx, id, leaseTTL)
 			if err != nil {
-				return fmt.Errorf("Acquire after the first lapsed: %w", err)
+				return fmt.Errorf("store.Acquire after the first lapsed: %w", err)
 			}
 			if taker.Fence <= paused.Fence {
 				return fmt.Errorf("fence %d after %d: fences must grow", taker.Fence, paused.Fence)
 			}
 			if err := commit(ctx, st, id, 1, 4, text("stale", 1), paused); !errors.Is(err, session.ErrStaleFence) {
-				return fmt.Errorf("Commit under the superseded lease: %v, want an error wrapping ErrStaleFence", err)
+				return fmt.Errorf("store.Commit under the superseded lease: %v, want an error wrapping ErrStaleFence", err)
 			}
 			if _, err := l.Renew(ctx, id, paused, leaseTTL); !errors.Is(err, session.ErrStaleFence) {
-				return fmt.Errorf("Renew of the superseded lease: %v, want an error wrapping ErrStaleFence", err)
+				return fmt.Errorf("store.Renew of the superseded lease: %v, want an error wrapping ErrStaleFence", err)
 			}
 			if err := commit(ctx, st, id, 1, 4, text("fresh", 1), session.Lease{}); !errors.Is(err, session.ErrStaleFence) && !errors.Is(err, session.ErrLeaseLost) {
-				return fmt.Errorf("Commit without a lease on a leased session: %v, want ErrStaleFence or ErrLeaseLost", err)
+				return fmt.Errorf("store.Commit without a lease on a leased session: %v, want ErrStaleFence or ErrLeaseLost", err)
 			}
 			if err := commit(ctx, st, id, 1, 4, text("fresh", 1), taker); err != nil {
 				return err
 			}
 			comps, err := st.Compactions(ctx, id)
 			if err != nil || len(comps) != 1 || comps[0].Fence != taker.Fence || comps[0].Live[0].Content != "fresh 1" {
-				return fmt.Errorf("Compactions: %+v, %v; want the taker's alone, with its fence", comps, err)
+				return fmt.Errorf("store.Compactions: %+v, %v; want the taker's alone, with its fence", comps, err)
 			}
 			recs, err := st.Read(ctx, id, 1, 0)
 			if err != nil || len(recs) != 4 {
@@ -111,24 +111,24 @@ var leaseRules = []rule{
 			}
 			lease, err := l.Acquire(ctx, id, shortTTL)
 			if err != nil {
-				return fmt.Errorf("Acquire: %w", err)
+				return fmt.Errorf("store.Acquire: %w", err)
 			}
 			time.Sleep(lapse)
 			if err := commit(ctx, st, id, 1, 2, nil, lease); !errors.Is(err, session.ErrLeaseLost) {
-				return fmt.Errorf("Commit under a lapsed lease: %v, want an error wrapping ErrLeaseLost", err)
+				return fmt.Errorf("store.Commit under a lapsed lease: %v, want an error wrapping ErrLeaseLost", err)
 			}
 			if _, err := l.Renew(ctx, id, lease, leaseTTL); !errors.Is(err, session.ErrLeaseLost) {
-				return fmt.Errorf("Renew of a lapsed lease: %v, want an error wrapping ErrLeaseLost", err)
+				return fmt.Errorf("store.Renew of a lapsed lease: %v, want an error wrapping ErrLeaseLost", err)
 			}
 			released, err := l.Acquire(ctx, id, leaseTTL)
 			if err != nil {
-				return fmt.Errorf("Acquire after a lapse: %w", err)
+				return fmt.Errorf("store.Acquire after a lapse: %w", err)
 			}
 			if err := l.Release(ctx, id, released); err != nil {
-				return fmt.Errorf("Release: %w", err)
+				return fmt.Errorf("store.Release: %w", err)
 			}
 			if err := commit(ctx, st, id, 1, 2, nil, released); !errors.Is(err, session.ErrLeaseLost) {
-				return fmt.Errorf("Commit under a released lease: %v, want an error wrapping ErrLeaseLost", err)
+				return fmt.Errorf("store.Commit under a released lease: %v, want an error wrapping ErrLeaseLost", err)
 			}
 			return nil
 		},
@@ -144,18 +144,18 @@ var leaseRules = []rule{
 			}
 			lease, err := l.Acquire(ctx, id, shortTTL)
 			if err != nil {
-				return fmt.Errorf("Acquire: %w", err)
+				return fmt.Errorf("store.Acquire: %w", err)
 			}
 			renewed, err := l.Renew(ctx, id, lease, leaseTTL)
 			if err != nil {
-				return fmt.Errorf("Renew: %w", err)
+				return fmt.Errorf("store.Renew: %w", err)
 			}
 			if renewed.ID != lease.ID || renewed.Fence != lease.Fence || !renewed.Expires.After(lease.Expires) {
-				return fmt.Errorf("Renew gave %+v for %+v: want the same id and fence, a later expiry", renewed, lease)
+				return fmt.Errorf("store.Renew gave %+v for %+v: want the same id and fence, a later expiry", renewed, lease)
 			}
 			time.Sleep(lapse)
 			if _, err := l.Acquire(ctx, id, leaseTTL); !errors.Is(err, session.ErrBusy) {
-				return fmt.Errorf("Acquire of a renewed lease: %v, want an error wrapping ErrBusy", err)
+				return fmt.Errorf("store.Acquire of a renewed lease: %v, want an error wrapping ErrBusy", err)
 			}
 			if err := commit(ctx, st, id, 1, 2, nil, lease); err != nil {
 				return err
@@ -199,14 +199,14 @@ var searchRules = []rule{
 			} {
 				recs, err := s.Search(ctx, id, c.text, c.after, c.limit)
 				if err != nil {
-					return fmt.Errorf("Search(%q): %w", c.text, err)
+					return fmt.Errorf("store.Search(%q): %w", c.text, err)
 				}
 				if fmt.Sprint(seqs(recs)) != fmt.Sprint(c.want) && !(len(recs) == 0 && len(c.want) == 0) {
-					return fmt.Errorf("Search(%q, after %d, limit %d) = records %v, want %v", c.text, c.after, c.limit, seqs(recs), c.want)
+					return fmt.Errorf("store.Search(%q, after %d, limit %d) = records %v, want %v", c.text, c.after, c.limit, seqs(recs), c.want)
 				}
 				for _, r := range recs {
 					if !strings.Contains(strings.ToLower(session.SearchText(r.Message)), c.matchContent) {
-						return fmt.Errorf("Search(%q) returned record %d, which does not hold it", c.text, r.Seq)
+						return fmt.Errorf("store.Search(%q) returned record %d, which does not hold it", c.text, r.Seq)
 					}
 				}
 			}

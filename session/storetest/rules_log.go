@@ -29,7 +29,7 @@ var logRules = []rule{
 			}
 			recs, err := st.Read(ctx, id, 1, 0)
 			if err != nil {
-				return fmt.Errorf("Read: %w", err)
+				return fmt.Errorf("store.Read: %w", err)
 			}
 			for i, r := range recs {
 				if r.Seq != int64(i+1) {
@@ -52,7 +52,7 @@ var logRules = []rule{
 			}
 			recs, err := st.Read(ctx, id, 1, 0)
 			if err != nil {
-				return fmt.Errorf("Read: %w", err)
+				return fmt.Errorf("store.Read: %w", err)
 			}
 			return sameMessages("the log", richMessages(), messages(recs))
 		},
@@ -70,13 +70,13 @@ var logRules = []rule{
 			in[2].ToolCalls[0].Function.Arguments = "{}"
 			recs, err := st.Read(ctx, id, 1, 0)
 			if err != nil {
-				return fmt.Errorf("Read: %w", err)
+				return fmt.Errorf("store.Read: %w", err)
 			}
 			recs[1].Message.MultiContent[0].Text = "changed after Read"
 			recs[0].Message.Content = "changed after Read"
 			again, err := st.Read(ctx, id, 1, 0)
 			if err != nil {
-				return fmt.Errorf("Read: %w", err)
+				return fmt.Errorf("store.Read: %w", err)
 			}
 			return sameMessages("the log", richMessages(), messages(again))
 		},
@@ -93,15 +93,15 @@ var logRules = []rule{
 			} {
 				recs, err := st.Read(ctx, id, c.from, c.to)
 				if err != nil {
-					return fmt.Errorf("Read(%d, %d): %w", c.from, c.to, err)
+					return fmt.Errorf("store.Read(%d, %d): %w", c.from, c.to, err)
 				}
 				if int64(len(recs)) != c.n || c.n > 0 && recs[0].Seq != c.first {
-					return fmt.Errorf("Read(%d, %d): %d records from %v, want %d from %d", c.from, c.to, len(recs), seqs(recs), c.n, c.first)
+					return fmt.Errorf("store.Read(%d, %d): %d records from %v, want %d from %d", c.from, c.to, len(recs), seqs(recs), c.n, c.first)
 				}
 			}
 			for _, c := range [][2]int64{{0, 3}, {-1, 0}, {4, 3}} {
 				if _, err := st.Read(ctx, id, c[0], c[1]); !errors.Is(err, session.ErrInvalidRange) {
-					return fmt.Errorf("Read(%d, %d): %v, want an error wrapping ErrInvalidRange", c[0], c[1], err)
+					return fmt.Errorf("store.Read(%d, %d): %v, want an error wrapping ErrInvalidRange", c[0], c[1], err)
 				}
 			}
 			return nil
@@ -113,18 +113,18 @@ var logRules = []rule{
 		check: func(ctx context.Context, st session.Store, id string) error {
 			recs, err := st.Read(ctx, id, 1, 0)
 			if err != nil || len(recs) != 0 {
-				return fmt.Errorf("Read: %d records, %v", len(recs), err)
+				return fmt.Errorf("store.Read: %d records, %v", len(recs), err)
 			}
 			live, through, n, err := st.Live(ctx, id)
 			if err != nil || len(live) != 0 || through != 0 || n != 0 {
-				return fmt.Errorf("Live: %d messages through %d after %d, %v", len(live), through, n, err)
+				return fmt.Errorf("store.Live: %d messages through %d after %d, %v", len(live), through, n, err)
 			}
 			comps, err := st.Compactions(ctx, id)
 			if err != nil || len(comps) != 0 {
-				return fmt.Errorf("Compactions: %d, %v", len(comps), err)
+				return fmt.Errorf("store.Compactions: %d, %v", len(comps), err)
 			}
 			if _, err := st.Snapshot(ctx, session.SnapshotID(id, 1)); !errors.Is(err, session.ErrNotFound) {
-				return fmt.Errorf("Snapshot: %v, want an error wrapping ErrNotFound", err)
+				return fmt.Errorf("store.Snapshot: %v, want an error wrapping ErrNotFound", err)
 			}
 			return nil
 		},
@@ -159,7 +159,7 @@ var logRules = []rule{
 			}
 			recs, err := st.Read(ctx, id, 1, 0)
 			if err != nil {
-				return fmt.Errorf("Read: %w", err)
+				return fmt.Errorf("store.Read: %w", err)
 			}
 			if len(recs) != 2*writers*calls {
 				return fmt.Errorf("%d records, want %d", len(recs), 2*writers*calls)
@@ -202,7 +202,7 @@ var logRules = []rule{
 			}
 			recs, err := st.Read(ctx, id, 1, 0)
 			if err != nil {
-				return fmt.Errorf("Read: %w", err)
+				return fmt.Errorf("store.Read: %w", err)
 			}
 			if len(recs) != 2 {
 				return fmt.Errorf("%d records after a cancelled Append, want 2", len(recs))

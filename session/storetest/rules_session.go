@@ -28,26 +28,26 @@ var sessionRules = []rule{
 					s = b
 				}
 				if err := s.Append(ctx, m); err != nil {
-					return fmt.Errorf("Append %d: %w", i, err)
+					return fmt.Errorf("store.Append %d: %w", i, err)
 				}
 			}
 			if _, err := a.Compress(ctx, compact.Force()); err != nil {
-				return fmt.Errorf("Compress: %w", err)
+				return fmt.Errorf("session.Compress: %w", err)
 			}
 			late := compact.Message{Role: compact.RoleUser, Content: id + " after the compaction"}
 			if err := b.Append(ctx, late); err != nil {
-				return fmt.Errorf("Append after the compaction: %w", err)
+				return fmt.Errorf("store.Append after the compaction: %w", err)
 			}
 			live, _, n, err := st.Live(ctx, id)
 			if err != nil {
-				return fmt.Errorf("Live: %w", err)
+				return fmt.Errorf("store.Live: %w", err)
 			}
 			if n != 1 || len(live) >= len(turns) || live[len(live)-1].Content != late.Content {
 				return fmt.Errorf("the store's live history: %d messages after compaction %d, ending %q", len(live), n, live[len(live)-1].Content)
 			}
 			for name, s := range map[string]*session.Session{"the compacting session": a, "the other": b} {
 				if err := s.Sync(ctx); err != nil {
-					return fmt.Errorf("Sync: %w", err)
+					return fmt.Errorf("session.Sync: %w", err)
 				}
 				if err := sameMessages(name, live, s.Messages()); err != nil {
 					return err
@@ -55,7 +55,7 @@ var sessionRules = []rule{
 			}
 			recs, err := st.Read(ctx, id, 1, 0)
 			if err != nil {
-				return fmt.Errorf("Read: %w", err)
+				return fmt.Errorf("store.Read: %w", err)
 			}
 			return sameMessages("the log", append(turns, late), messages(recs))
 		},

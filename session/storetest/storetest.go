@@ -23,6 +23,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"testing"
 
@@ -70,6 +71,26 @@ func rules() []rule {
 		all = append(all, group...)
 	}
 	return all
+}
+
+// Check runs every rule on st, outside a test, and returns the broken ones
+// joined, each naming its rule and why it matters; nil when st keeps them
+// all. Rules that st's optional interfaces do not cover are skipped.
+func Check(ctx context.Context, st session.Store) error {
+	run := randomTag()
+	var errs []error
+	for _, r := range rules() {
+		if _, ok := st.(session.Leaser); r.leaser && !ok {
+			continue
+		}
+		if _, ok := st.(session.Searcher); r.searcher && !ok {
+			continue
+		}
+		if err := r.check(ctx, st, fmt.Sprintf("storetest-%s-%s", run, r.name)); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w (rule: %s)", r.name, err, r.explanation))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // randomTag makes ids of one run unlike those of any other.
@@ -131,7 +152,7 @@ func text(label string, n int) []compact.Message {
 func appendAll(ctx context.Context, st session.Store, id string, msgs ...compact.Message) (int64, error) {
 	last, err := st.Append(ctx, id, msgs...)
 	if err != nil {
-		return 0, fmt.Errorf("Append: %w", err)
+		return 0, fmt.Errorf("store.Append: %w", err)
 	}
 	return last, nil
 }
