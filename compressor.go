@@ -45,17 +45,18 @@ type handoffState struct {
 
 // state is what a Compressor learns over a conversation.
 type state struct {
-	lastPrompt   int
-	compressions int
-	prunes       int // compactions pruning alone achieved (among compressions)
-	strikes      int
-	checkNext    bool // judge the last compaction on the next usage report
-	paused       bool
-	pauseReason  string
-	failures     int
-	backoffUntil time.Time
-	lastError    string
-	handoff      handoffState
+	lastPrompt                int
+	lastCompletion, lastTotal int // the provider's last report
+	compressions              int
+	prunes                    int // compactions pruning alone achieved (among compressions)
+	strikes                   int
+	checkNext                 bool // judge the last compaction on the next usage report
+	paused                    bool
+	pauseReason               string
+	failures                  int
+	backoffUntil              time.Time
+	lastError                 string
+	handoff                   handoffState
 }
 
 // New returns a Compressor with the given options applied over the
@@ -153,6 +154,7 @@ func (c *Compressor) UpdateUsage(u Usage) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.st.lastCompletion, c.st.lastTotal = u.CompletionTokens, u.TotalTokens
 	c.observeLocked(u.PromptTokens)
 }
 
@@ -198,10 +200,11 @@ func (c *Compressor) ShouldCompress(promptTokens int) bool {
 	return c.cfg.policy == FallbackExtractive || !c.backingOffLocked()
 }
 
-// ShouldCompressMessages counts msgs and reports ShouldCompress for that
-// size.
-func (c *Compressor) ShouldCompressMessages(msgs []Message) bool {
-	return c.ShouldCompress(c.count(msgs))
+// ShouldCompressMessages counts msgs, plus the incoming message and tool
+// definitions opts name (WithIncoming, WithTools), and reports
+// ShouldCompress for that size.
+func (c *Compressor) ShouldCompressMessages(msgs []Message, opts ...CompressOption) bool {
+	return c.ShouldCompress(c.count(msgs) + c.extraTokens(ApplyCompressOptions(opts...)))
 }
 
 func (c *Compressor) backingOffLocked() bool {
@@ -217,9 +220,14 @@ func (c *Compressor) Status() Status {
 	if c.th.threshold > 0 {
 		pct = min(100*float64(c.st.lastPrompt)/float64(c.th.threshold), 100)
 	}
+	of := 0.0
+	if c.win > 0 {
+		of = 100 * float64(c.st.lastPrompt) / float64(c.win)
+	}
 	s := Status{
 		Engine: c.Name(), Model: c.model, Window: c.win, Threshold: c.th.threshold,
-		LastPromptTokens: c.st.lastPrompt, UsagePercent: pct, Compressions: c.st.compressions,
+		LastPromptTokens: c.st.lastPrompt, UsagePercent: of, ThresholdPercent: pct,
+		LastCompletionTokens: c.st.lastCompletion, LastTotalTokens: c.st.lastTotal, Compressions: c.st.compressions,
 		Strikes: c.st.strikes, Paused: c.st.paused, PauseReason: c.st.pauseReason,
 		LastError: c.st.lastError,
 	}
@@ -247,11 +255,23 @@ func (c *Compressor) SwitchModel(model string, window int) {
 	c.st.paused, c.st.pauseReason, c.st.strikes, c.st.checkNext = false, "", 0, false
 }
 
-// OnSessionStart does nothing: a Compressor's state starts empty.
-func (c *Compressor) OnSessionStart(id string) {}
+// OnSessionStart moves the Compressor to the conversation's model and
+// window when meta names them (see SwitchModel); its state starts empty.
+func (c *Compressor) OnSessionStart(id string, meta SessionMeta) {
+	if meta.Model == "" && meta.Window <= 0 {
+		return
+	}
+	model := meta.Model
+	if model == "" {
+		c.mu.Lock()
+		model = c.model
+		c.mu.Unlock()
+	}
+	c.SwitchModel(model, meta.Window)
+}
 
 // OnSessionEnd does nothing: a Compressor holds no resources.
-func (c *Compressor) OnSessionEnd(id string) {}
+func (c *Compressor) OnSessionEnd(id string, msgs []Message) {}
 
 // OnSessionReset forgets what the Compressor learned about the conversation:
 // usage, counts, strikes, pause and backoff.
@@ -261,15 +281,49 @@ func (c *Compressor) OnSessionReset(id string) {
 	c.st = state{}
 }
 
-// Preflight counts msgs plus the incoming message and says whether the
-// request should be compacted first. It never calls a model.
-func (c *Compressor) Preflight(msgs []Message, incoming *Message) Preflight {
-	n := c.count(msgs)
-	if incoming != nil {
-		n += c.cfg.counter.CountMessage(*incoming)
+// Preflight checks a request before it is sent: the history, plus the
+// incoming message and the tool definitions opts name. It never calls a
+// model. When even the messages a compaction must keep verbatim do not fit
+// the usable window, Fits is false and TooLarge names the largest of them,
+// so the host can act before the provider rejects the request.
+func (c *Compressor) Preflight(msgs []Message, opts ...CompressOption) Preflight {
+	o := ApplyCompressOptions(opts...)
+	n := c.count(msgs) + c.extraTokens(o)
+	c.mu.Lock()
+	th := c.th
+	c.mu.Unlock()
+	p := Preflight{Tokens: n, Threshold: th.threshold, Usable: th.usable, Compress: c.ShouldCompress(n),
+		HasContent: c.HasContentToCompress(msgs), Fits: n <= th.usable, TooLarge: -1}
+	if p.Fits {
+		return p
 	}
-	return Preflight{Tokens: n, Threshold: c.threshold(), Compress: c.ShouldCompress(n),
-		HasContent: c.HasContentToCompress(msgs)}
+	// What would be left after the best compaction: the messages a plan
+	// must keep, and the tools.
+	plan := c.plan(msgs, th, o.Incoming)
+	kept := countTools(c.cfg.counter, o.Tools)
+	largest := 0
+	for i, m := range msgs {
+		if i >= plan.headEnd && i < plan.cut && i != plan.lift {
+			continue
+		}
+		k := c.cfg.counter.CountMessage(m)
+		kept += k
+		if !isSystem(m) && k > largest {
+			largest, p.TooLarge = k, i
+		}
+	}
+	if o.Incoming != nil {
+		if k := c.cfg.counter.CountMessage(*o.Incoming); k > largest {
+			largest, p.TooLarge = k, len(msgs)
+		}
+		kept += c.cfg.counter.CountMessage(*o.Incoming)
+	}
+	p.Overflow = max(kept+ReplyPrimingTokens-th.usable, 0)
+	p.Fits = p.Overflow == 0
+	if p.Fits {
+		p.TooLarge = -1
+	}
+	return p
 }
 
 // HasContentToCompress reports whether a compaction of msgs would have

@@ -32,11 +32,11 @@ func (c *Compressor) prune(work []Message, p plan, th thresholds) *PruneResult {
 // matter, and they are kept however little they save. It returns the
 // changes, after pointing p at the demoted tail.
 func (c *Compressor) pruneTail(p *plan, th thresholds) []PruneChange {
-	if !c.cfg.pruning || !c.cfg.prune.on(PruneDemoted) {
+	if !c.cfg.pruning || !c.cfg.prune.on(kindDemoted) {
 		return nil
 	}
 	pc := c.pruneConfig(*p, th)
-	pc.kinds, pc.clearAtLeast = map[PruneKind]bool{PruneDemoted: true}, 0
+	pc.kinds, pc.clearAtLeast = map[PruneKind]bool{kindDemoted: true}, 0
 	pr := prune(p.msgs, pc)
 	if !pr.Committed {
 		return nil

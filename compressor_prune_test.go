@@ -45,7 +45,7 @@ func TestCompressPruningAloneAvoidsTheSummarizer(t *testing.T) {
 	require.NotEmpty(t, res.Pruned)
 	saved := 0
 	for _, ch := range res.Pruned {
-		assert.Equal(t, PruneMasked, ch.Kind)
+		assert.Equal(t, kindMasked, ch.Kind)
 		assert.True(t, isPruned(res.Messages[ch.Index]))
 		saved += ch.saved()
 	}
@@ -121,7 +121,7 @@ func TestCompressDemotesResultsOfAnOversizedTail(t *testing.T) {
 	require.NoError(t, checkContracts(in, res))
 	require.Len(t, res.Pruned, 1)
 	ch := res.Pruned[0]
-	assert.Equal(t, PruneDemoted, ch.Kind)
+	assert.Equal(t, kindDemoted, ch.Kind)
 	assert.Equal(t, len(in)-3, ch.Index)
 	assert.Equal(t, "big", ch.ToolCallID)
 	got := res.Messages[len(res.Messages)-3]
@@ -152,7 +152,7 @@ func TestCompressPrunesWhenNothingCanBeSummarised(t *testing.T) {
 	assert.Empty(t, r.reqs)
 	require.NoError(t, checkContracts(in, res))
 	require.Len(t, res.Pruned, 1)
-	assert.Equal(t, PruneDemoted, res.Pruned[0].Kind)
+	assert.Equal(t, kindDemoted, res.Pruned[0].Kind)
 
 	_, err = newTestCompressor(r, protectAll...).Compress(context.Background(), in, Force())
 	assert.True(t, errors.Is(err, ErrNothingToCompress))

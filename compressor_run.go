@@ -26,9 +26,12 @@ func (e *BackoffError) Error() string {
 func (e *BackoffError) Unwrap() error { return ErrBackoff }
 
 // Compress folds the middle of msgs into one summary and returns the new
-// history. See ContextEngine for the contracts it keeps. A history over the
-// threshold is not required: Compress compacts whatever it is given unless
-// automatic compaction is paused or backing off (Force bypasses both).
+// history. See ContextEngine for the contracts it keeps. It is meant to be
+// called before every request: a history under the threshold (counting the
+// incoming message and tools the options name) comes back unchanged, with
+// Result.Skipped saying so, at the cost of a memoised count and no copy.
+// Force compacts anyway (a person's "/compress"), and also bypasses a pause
+// or a backoff.
 //
 // It prunes first (see WithPruning): when pruning old tool output brings
 // the history under the threshold, and the compaction is not forced, the
@@ -67,9 +70,18 @@ func (c *Compressor) compress(ctx context.Context, msgs []Message, rng *foldRang
 	if err != nil {
 		return nil, err
 	}
+	if rng == nil && !o.Force {
+		if res := c.unneeded(work, o); res != nil {
+			res.MessagesBefore, res.Repairs, res.Duration = len(msgs), repairs, c.cfg.now().Sub(start)
+			return res, nil
+		}
+	}
 	c.mu.Lock()
 	th, paused, why := c.th, c.st.paused, c.st.pauseReason
 	c.mu.Unlock()
+	// Tool definitions ride along with every request: the messages get
+	// what they leave of the threshold.
+	th.threshold = max(th.threshold-countTools(c.cfg.counter, o.Tools), 1)
 	if paused && !o.Force {
 		return nil, fmt.Errorf("%w: %s", ErrPaused, why)
 	}
@@ -93,8 +105,95 @@ func (c *Compressor) compress(ctx context.Context, msgs []Message, rng *foldRang
 	}
 	if res != nil {
 		res.MessagesBefore, res.Repairs, res.Duration = len(msgs), repairs, c.cfg.now().Sub(start)
+		c.fit(res, th)
+		c.trimOversized(res, th)
 	}
 	return res, err
+}
+
+// trimOversized shortens the latest user message of a result that does
+// not fit because of it, when WithTrimOversized asks for that.
+func (c *Compressor) trimOversized(res *Result, th thresholds) {
+	if !c.cfg.trimOversized || res.Fits || res.TooLarge < 0 || !IsRealUser(res.Messages[res.TooLarge]) {
+		return
+	}
+	i := res.TooLarge
+	if i != lastIndex(res.Messages, 0, IsRealUser) {
+		return
+	}
+	m := res.Messages[i]
+	had := c.cfg.counter.CountMessage(m)
+	// A margin of a hundredth of the window absorbs the counting of the
+	// marker the cut leaves.
+	want := had - res.Overflow - th.usable/100
+	if want <= 0 {
+		return
+	}
+	short := ReplaceText(m, shortenToTokens(Text(m), want, c.cfg.counter))
+	out := Clone(res.Messages)
+	out[i] = short
+	res.Messages = out
+	res.TokensAfter += c.cfg.counter.CountMessage(short) - had
+	c.fit(res, th)
+	res.Shortened = i
+}
+
+// unneeded returns the Result of a compaction that has nothing to do: an
+// unforced request under the threshold. It costs a count (memoised per
+// message) and no copy: Messages is msgs itself, with the incoming message
+// appended when there is one. It returns nil when the history must shrink.
+func (c *Compressor) unneeded(msgs []Message, o CompressOptions) *Result {
+	n := CountMessages(c.cfg.counter, msgs) + c.extraTokens(o)
+	c.mu.Lock()
+	th := c.th
+	c.mu.Unlock()
+	if n >= th.threshold {
+		return nil
+	}
+	out := msgs
+	if o.Incoming != nil {
+		out = make([]Message, len(msgs), len(msgs)+1)
+		copy(out, msgs)
+		out = append(out, *o.Incoming)
+	}
+	res := &Result{
+		Messages: out, MessagesBefore: len(msgs), MessagesAfter: len(out),
+		TokensBefore: n, TokensAfter: n,
+		SummarizedFrom: -1, SummarizedTo: -1, SummaryIndex: -1, Lifted: -1,
+		Skipped: fmt.Sprintf("under the threshold (%d of %d tokens)", n, th.threshold),
+	}
+	c.fit(res, th)
+	return res
+}
+
+// extraTokens are the tokens a request carries besides its messages: the
+// incoming message, and the tool definitions sent with it.
+func (c *Compressor) extraTokens(o CompressOptions) int {
+	n := countTools(c.cfg.counter, o.Tools)
+	if o.Incoming != nil {
+		n += c.cfg.counter.CountMessage(*o.Incoming)
+	}
+	return n
+}
+
+// fit fills in whether res fits the usable window and, when it does not,
+// by how much and which message compaction could not shrink.
+func (c *Compressor) fit(res *Result, th thresholds) {
+	res.Usable, res.TooLarge, res.Shortened, res.Overflow = th.usable, -1, -1, 0
+	res.Fits = res.TokensAfter <= th.usable
+	if res.Fits {
+		return
+	}
+	res.Overflow = res.TokensAfter - th.usable
+	largest := 0
+	for i, m := range res.Messages {
+		if i == res.SummaryIndex || isSystem(m) {
+			continue
+		}
+		if n := c.cfg.counter.CountMessage(m); n > largest {
+			largest, res.TooLarge = n, i
+		}
+	}
 }
 
 // takeIn checks the input: a valid history is taken as it is; a broken one
@@ -152,9 +251,10 @@ func (c *Compressor) summarise(ctx context.Context, log *slog.Logger, work []Mes
 	chosen, dropped := chooseCarried(append(prev.carried, carriedCandidates(*p)...), th.carry, c.cfg.counter)
 	req := SummaryRequest{
 		Turns:           append(userTurns(dropped, len(prev.carried)), turns...),
-		PreviousSummary: prev.previousSummary(),
+		PreviousSummary: withOpenTasks(prev.previousSummary(), nil),
 		Focus:           o.Focus,
 		TargetTokens:    summaryTarget(*p, th),
+		Prompt:          c.cfg.summaryPrompt,
 	}
 	log.Info("compaction started", "messages", len(work), "tokens", before,
 		"summarise_from", p.headEnd, "summarise_to", p.cut-1, "force", o.Force)
@@ -165,6 +265,7 @@ func (c *Compressor) summarise(ctx context.Context, log *slog.Logger, work []Mes
 		return nil, err
 	}
 	body = shortenToTokens(strings.TrimSpace(StripSummaryPrefix(body)), 2*req.TargetTokens, c.cfg.counter)
+	body = withOpenTasks(body, o.OpenTasks)
 
 	out, summaryAt := c.assemble(*p, summaryText(body, chosen), o.Incoming)
 	if err := Validate(out); err != nil {

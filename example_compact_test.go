@@ -53,12 +53,14 @@ func ExampleCompressor_ShouldCompress() {
 
 	c.UpdateUsage(compact.UsageFrom(openai.Usage{PromptTokens: 2_250, CompletionTokens: 100, TotalTokens: 2_350}))
 	st := c.Status()
-	fmt.Printf("last prompt %d tokens, %.0f%% of the threshold\n", st.LastPromptTokens, st.UsagePercent)
+	fmt.Printf("last prompt %d tokens, %.0f%% of the threshold, %.1f%% of the window\n", st.LastPromptTokens, st.ThresholdPercent, st.UsagePercent)
+	fmt.Printf("completion %d, total %d\n", st.LastCompletionTokens, st.LastTotalTokens)
 	// Output:
 	// threshold: 4500
 	// at 1,000 tokens: false
 	// at 5,000 tokens: true
-	// last prompt 2250 tokens, 50% of the threshold
+	// last prompt 2250 tokens, 50% of the threshold, 28.1% of the window
+	// completion 100, total 2350
 }
 
 // Preflight counts the history with the message about to be sent; the
@@ -67,7 +69,7 @@ func ExampleCompressor_Preflight() {
 	c := compact.New(compact.WithContextWindow(4_000), compact.WithPruning(false))
 	msgs := agentHistory(12)
 	next := compact.Message{Role: compact.RoleUser, Content: "Also check the cache package."}
-	if p := c.Preflight(msgs, &next); p.Compress {
+	if p := c.Preflight(msgs, compact.WithIncoming(next)); p.Compress {
 		res, err := c.Compress(context.Background(), msgs, compact.WithIncoming(next))
 		if err != nil {
 			fmt.Println(err)

@@ -113,9 +113,9 @@ func TestHandoffPromptUser(t *testing.T) {
 	var logs bytes.Buffer
 	c := newHandoffCompressor(HandoffPolicy{Enabled: true, Root: root, Dir: "handoffs"},
 		WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
-	baseline := compactRounds(t, newTestCompressor(&recorder{}), 3, WithSessionID("sess-1"))
-	results := compactRounds(t, c, 3, WithSessionID("sess-1"), WithParentSessionID("sess-0"),
-		WithOpenTasks([]string{"Fix internal/cache", "Release v2"}))
+	tasks := WithOpenTasks([]string{"Fix internal/cache", "Release v2"})
+	baseline := compactRounds(t, newTestCompressor(&recorder{}), 3, WithSessionID("sess-1"), tasks)
+	results := compactRounds(t, c, 3, WithSessionID("sess-1"), WithParentSessionID("sess-0"), tasks)
 
 	require.Equal(t, []int{2}, handedOff(results), "after two compactions, once")
 	h := results[1].Handoff

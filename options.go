@@ -49,6 +49,8 @@ type config struct {
 	summaryTimeout time.Duration
 	handoff        HandoffPolicy
 	pruning        bool // prune before summarising (WithPruning)
+	summaryPrompt  string
+	trimOversized  bool
 
 	// Counting, for every part.
 	counter     TokenCounter // nil: each part's default
@@ -457,6 +459,24 @@ func WithSummaryTimeout(d time.Duration) Option {
 		}
 		c.summaryTimeout = d
 	}
+}
+
+// WithSummaryPrompt sets the instructions a model-backed summarizer sends
+// in place of its built-in ones (SummaryRequest.Prompt). The default ""
+// keeps [DefaultSummaryInstructions]; summarizers that do not prompt a model
+// ignore it.
+func WithSummaryPrompt(prompt string) Option {
+	return func(c *config) { c.summaryPrompt = prompt }
+}
+
+// WithTrimOversized sets whether a compaction that still does not fit the
+// usable window because the latest user message alone is too large
+// shortens that message in its middle until the request fits, as Codex
+// does. The default is false: the contract keeps the latest user message
+// verbatim, and Result then reports the overflow instead (Fits, Overflow,
+// TooLarge). When on, Result.Shortened names the message shortened.
+func WithTrimOversized(on bool) Option {
+	return func(c *config) { c.trimOversized = on }
 }
 
 // withCacheSize bounds the memo of per-message counts of a counter

@@ -107,7 +107,7 @@ func pendingStart(msgs []Message) int {
 	if i < 0 || msgs[i].Role != RoleAssistant || len(msgs[i].ToolCalls) == 0 {
 		return len(msgs)
 	}
-	g := newCallGroup(i, msgs[i])
+	g := newCallGroup(i, msgs[i], nil)
 	for _, m := range msgs[i+1:] {
 		g.answer(m.ToolCallID)
 	}

@@ -27,34 +27,35 @@ const (
 	defaultPruneTail = defaultTailMinMessages
 )
 
-// PruneKind says what Prune did to a message.
+// PruneKind says what Prune did to a message. Its String is a short
+// description for a person ("masked tool result").
 type PruneKind int
 
 // The changes Prune makes.
 const (
-	// PruneDeduplicated: a tool result identical to a newer one that stays
+	// kindDeduplicated: a tool result identical to a newer one that stays
 	// was replaced by a back-reference to that one.
-	PruneDeduplicated PruneKind = iota + 1
-	// PruneMasked: an old tool result was replaced by a one-line stand-in
+	kindDeduplicated PruneKind = iota + 1
+	// kindMasked: an old tool result was replaced by a one-line stand-in
 	// naming the call, its key argument, its exit status and its size.
-	PruneMasked
-	// PruneArguments: an old tool call's long arguments were shortened
+	kindMasked
+	// kindArguments: an old tool call's long arguments were shortened
 	// (JSON string values cut in the middle, so JSON stays JSON).
-	PruneArguments
-	// PruneImages: image parts older than the newest image were replaced by
+	kindArguments
+	// kindImages: image parts older than the newest image were replaced by
 	// text notes.
-	PruneImages
-	// PruneDemoted: the pressure pass cut a large result inside the
+	kindImages
+	// kindDemoted: the pressure pass cut a large result inside the
 	// protected tail to its head and tail behind a stand-in line.
-	PruneDemoted
+	kindDemoted
 )
 
 var pruneKindNames = [...]string{
-	PruneDeduplicated: "deduplicated tool result",
-	PruneMasked:       "masked tool result",
-	PruneArguments:    "shortened tool arguments",
-	PruneImages:       "replaced old images",
-	PruneDemoted:      "demoted tool result in the tail",
+	kindDeduplicated: "deduplicated tool result",
+	kindMasked:       "masked tool result",
+	kindArguments:    "shortened tool arguments",
+	kindImages:       "replaced old images",
+	kindDemoted:      "demoted tool result in the tail",
 }
 
 // String returns the kind's short description.
@@ -188,16 +189,16 @@ func Prune(msgs []Message, opts ...Option) *PruneResult {
 func prune(msgs []Message, cfg pruneConfig) *PruneResult {
 	v := newPruneView(msgs, cfg)
 	p := &pruner{pruneView: v, cfg: cfg, repl: make([]*Message, len(msgs))}
-	if cfg.pressure > 0 && cfg.on(PruneDemoted) {
+	if cfg.pressure > 0 && cfg.on(kindDemoted) {
 		p.pressure()
 	}
-	if cfg.on(PruneDeduplicated) || cfg.on(PruneMasked) {
+	if cfg.on(kindDeduplicated) || cfg.on(kindMasked) {
 		p.results()
 	}
-	if cfg.on(PruneImages) {
+	if cfg.on(kindImages) {
 		p.images()
 	}
-	if cfg.on(PruneArguments) && cfg.argChars > 0 {
+	if cfg.on(kindArguments) && cfg.argChars > 0 {
 		p.arguments()
 	}
 	sort.Slice(p.changes, func(a, b int) bool { return p.changes[a].Index < p.changes[b].Index })

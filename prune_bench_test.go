@@ -161,7 +161,7 @@ func TestPruneFigures(t *testing.T) {
 		}
 		t.Logf("chained history (tool-calling transcripts only: %v): %d messages, %d tokens; pruned alone (defaults): %d tokens (-%.1f%%)",
 			toolsOnly, len(msgs), res.TokensBefore, res.TokensAfter, 100*float64(res.TokensBefore-res.TokensAfter)/float64(res.TokensBefore))
-		for k := PruneDeduplicated; k <= PruneDemoted; k++ {
+		for k := kindDeduplicated; k <= kindDemoted; k++ {
 			if v, ok := byKind[k]; ok {
 				t.Logf("  %-32s %4d messages, %6d tokens", k, v[0], v[1])
 			}

@@ -81,7 +81,7 @@ func fuzzPruneOptions(data []byte, n int) []Option {
 		opts = append(opts, pruneRange(from, from+int(at(5))%n))
 	}
 	if at(6)%4 == 3 {
-		opts = append(opts, withPruneKinds(PruneDeduplicated, PruneImages, PruneArguments))
+		opts = append(opts, withPruneKinds(kindDeduplicated, kindImages, kindArguments))
 	}
 	return opts
 }

@@ -94,14 +94,14 @@ func checkPrune(in []Message, res *PruneResult, opts ...Option) error {
 		tail := i >= v.to
 		switch {
 		case i >= v.pendingFrom, i == v.latestUser, isSystem(in[i]), IsSummary(in[i]),
-			c.Kind == PruneDemoted && i >= len(in)-pressureKeepMessages:
+			c.Kind == kindDemoted && i >= len(in)-pressureKeepMessages:
 			return fmt.Errorf("message %d is protected but was changed (%s)", i, c.Kind)
-		case tail != (c.Kind == PruneDemoted):
+		case tail != (c.Kind == kindDemoted):
 			return fmt.Errorf("message %d: %s, but tail is %v", i, c.Kind, tail)
 		case i < v.from:
 			return fmt.Errorf("message %d is before the range but was changed", i)
 		}
-		if c.Kind != PruneArguments && c.Kind != PruneImages && !isPruned(out[i]) {
+		if c.Kind != kindArguments && c.Kind != kindImages && !isPruned(out[i]) {
 			return fmt.Errorf("message %d: %s result does not start with %s", i, c.Kind, prunedPrefix)
 		}
 	}

@@ -107,8 +107,8 @@ func WithPressure(budget int) Option {
 }
 
 // withPruneKinds limits pruning to the given kinds of change; by default
-// every kind may be made ([PruneDemoted] only with a pressure budget). For
-// example withPruneKinds(PruneDeduplicated, PruneImages) loses no text.
+// every kind may be made ([kindDemoted] only with a pressure budget). For
+// example withPruneKinds(kindDeduplicated, kindImages) loses no text.
 func withPruneKinds(kinds ...PruneKind) Option {
 	return func(c *config) {
 		c.prune.kinds = make(map[PruneKind]bool, len(kinds))

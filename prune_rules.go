@@ -48,15 +48,15 @@ func (p *pruner) results() {
 		if p.maskable(i) {
 			u, _ := p.use(i)
 			desc := p.describe(i)
-			if j, ok := stays[key]; ok && p.cfg.on(PruneDeduplicated) {
+			if j, ok := stays[key]; ok && p.cfg.on(kindDeduplicated) {
 				text := dedupText(desc, p.msgs[j].ToolCallID, Text(m))
-				if p.set(i, ReplaceText(m, text), PruneDeduplicated, m.ToolCallID, u.name, "same as the result of "+p.msgs[j].ToolCallID) {
+				if p.set(i, ReplaceText(m, text), kindDeduplicated, m.ToolCallID, u.name, "same as the result of "+p.msgs[j].ToolCallID) {
 					continue
 				}
 			}
-			if p.cfg.on(PruneMasked) {
+			if p.cfg.on(kindMasked) {
 				text, note := maskText(desc, Text(m))
-				if p.set(i, ReplaceText(m, text), PruneMasked, m.ToolCallID, u.name, note) {
+				if p.set(i, ReplaceText(m, text), kindMasked, m.ToolCallID, u.name, note) {
 					continue
 				}
 			}
@@ -119,7 +119,7 @@ func (p *pruner) pressure() {
 		m := p.msgs[i]
 		u, _ := p.use(i)
 		text, note := demoteText(p.describe(i), Text(m))
-		if p.set(i, ReplaceText(m, text), PruneDemoted, m.ToolCallID, u.name, note) {
+		if p.set(i, ReplaceText(m, text), kindDemoted, m.ToolCallID, u.name, note) {
 			tail -= p.changes[len(p.changes)-1].saved()
 		}
 	}
@@ -148,7 +148,7 @@ func (p *pruner) images() {
 		if k > 1 {
 			note = "replaced " + strconv.Itoa(k) + " images by notes"
 		}
-		p.set(i, out, PruneImages, m.ToolCallID, u.name, note)
+		p.set(i, out, kindImages, m.ToolCallID, u.name, note)
 	}
 }
 
@@ -203,7 +203,7 @@ func (p *pruner) arguments() {
 		}
 		if out != nil {
 			c := m.ToolCalls[first]
-			p.set(i, *out, PruneArguments, c.ID, c.Function.Name, "shortened the arguments of "+strings.Join(ids, ", "))
+			p.set(i, *out, kindArguments, c.ID, c.Function.Name, "shortened the arguments of "+strings.Join(ids, ", "))
 		}
 	}
 }

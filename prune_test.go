@@ -32,7 +32,7 @@ func TestPruneMasksOldToolResults(t *testing.T) {
 	assert.True(t, reflect.DeepEqual(before, in), "input unchanged")
 	assert.Equal(t, []int{3, 5, 7}, changedIndexes(res), "uses 3, 4 and 5 are the last three")
 	for _, c := range res.Changes {
-		assert.Equal(t, PruneMasked, c.Kind)
+		assert.Equal(t, kindMasked, c.Kind)
 		assert.Equal(t, "bash", c.Tool)
 		assert.Equal(t, in[c.Index].ToolCallID, c.ToolCallID)
 	}
@@ -170,16 +170,16 @@ func TestPruneDeduplicates(t *testing.T) {
 	res := Prune(in, WithClearAtLeast(0))
 	require.NoError(t, checkPrune(in, res, WithClearAtLeast(0)))
 	require.Equal(t, []int{3, 5, 7}, changedIndexes(res))
-	assert.Equal(t, PruneDeduplicated, res.Changes[0].Kind)
+	assert.Equal(t, kindDeduplicated, res.Changes[0].Kind)
 	assert.Equal(t, "[pruned] Output of bash (command: git status) removed: identical to the result of d "+
 		"further down (21 lines, 891 bytes).", res.Messages[3].Content)
 	assert.Len(t, same, 891)
-	assert.Equal(t, PruneMasked, res.Changes[1].Kind)
-	assert.Equal(t, PruneMasked, res.Changes[2].Kind)
+	assert.Equal(t, kindMasked, res.Changes[1].Kind)
+	assert.Equal(t, kindMasked, res.Changes[2].Kind)
 
 	// Without masking, c's result stays, so b's refers to it.
-	only := Prune(in, WithClearAtLeast(0), withPruneKinds(PruneDeduplicated))
-	require.NoError(t, checkPrune(in, only, WithClearAtLeast(0), withPruneKinds(PruneDeduplicated)))
+	only := Prune(in, WithClearAtLeast(0), withPruneKinds(kindDeduplicated))
+	require.NoError(t, checkPrune(in, only, WithClearAtLeast(0), withPruneKinds(kindDeduplicated)))
 	assert.Equal(t, []int{3, 5}, changedIndexes(only))
 	assert.Contains(t, only.Messages[5].Content, "identical to the result of c further down")
 }
@@ -271,7 +271,7 @@ func TestPruneArguments(t *testing.T) {
 				return
 			}
 			require.Equal(t, []int{1}, changedIndexes(res), "the kept use (c2) keeps its arguments")
-			assert.Equal(t, PruneArguments, res.Changes[0].Kind)
+			assert.Equal(t, kindArguments, res.Changes[0].Kind)
 			assert.Equal(t, "c1", res.Changes[0].ToolCallID)
 			tt.check(t, res.Messages[1].ToolCalls[0].Function.Arguments)
 		})
@@ -301,7 +301,7 @@ func TestPruneImages(t *testing.T) {
 	res := Prune(in, opts...)
 	require.NoError(t, checkPrune(in, res, opts...))
 	require.Equal(t, []int{1, 3}, changedIndexes(res))
-	assert.Equal(t, PruneImages, res.Changes[0].Kind)
+	assert.Equal(t, kindImages, res.Changes[0].Kind)
 	assert.Equal(t, "first screenshot\n[pruned] [image: https://example.com/1.png]", res.Messages[1].Content)
 	assert.Nil(t, res.Messages[1].MultiContent)
 	assert.Equal(t, "[pruned] [image: image/png, 422 bytes inline]", res.Messages[3].Content)
@@ -354,7 +354,7 @@ func TestPrunePressure(t *testing.T) {
 		res := Prune(in, opts...)
 		require.NoError(t, checkPrune(in, res, opts...))
 		require.Equal(t, []int{5}, changedIndexes(res))
-		assert.Equal(t, PruneDemoted, res.Changes[0].Kind)
+		assert.Equal(t, kindDemoted, res.Changes[0].Kind)
 		got := res.Messages[5].Content
 		assert.True(t, strings.HasPrefix(got, "[pruned] Output of bash (command: cat huge) shortened to fit the context window "+
 			"(exit status 1, 401 lines, "), got)
@@ -385,7 +385,7 @@ func TestPruneReportsEveryChange(t *testing.T) {
 		assert.NotEmpty(t, c.Note)
 		assert.NotEmpty(t, c.Kind.String())
 	}
-	assert.Equal(t, map[PruneKind]int{PruneMasked: 5, PruneArguments: 1, PruneImages: 1}, kinds)
+	assert.Equal(t, map[PruneKind]int{kindMasked: 5, kindArguments: 1, kindImages: 1}, kinds)
 	assert.Equal(t, "PruneKind(99)", PruneKind(99).String())
 }
 
@@ -396,7 +396,7 @@ func TestPrunePropertiesOnTranscripts(t *testing.T) {
 		"defaults":      nil,
 		"aggressive":    {WithKeepToolUses(0), WithClearAtLeast(0), WithArgumentChars(200)},
 		"pressure":      {WithClearAtLeast(0), pruneRange(2, 12), WithPressure(500)},
-		"lossless only": {withPruneKinds(PruneDeduplicated, PruneImages), WithClearAtLeast(0)},
+		"lossless only": {withPruneKinds(kindDeduplicated, kindImages), WithClearAtLeast(0)},
 	}
 	for _, name := range sortedNames(all) {
 		in := all[name]

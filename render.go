@@ -140,7 +140,7 @@ func toolNames(turns []Message) []string {
 	for i, m := range turns {
 		switch m.Role {
 		case RoleAssistant:
-			g = newCallGroup(i, m)
+			g = newCallGroup(i, m, nil)
 		case RoleTool:
 			if c, ok := g.answerCall(m.ToolCallID); ok {
 				names[i] = c.name

@@ -95,7 +95,7 @@ func Problems(msgs []Message) []*ValidationError {
 		for _, c := range g.unanswered() {
 			add(g.index, ruleUnansweredCall, "tool call %q (%s) is never answered", c.id, c.name)
 		}
-		g = callGroup{}
+		g = callGroup{calls: g.calls[:0]}
 	}
 	for i, m := range msgs {
 		if m.Content != "" && m.MultiContent != nil {
@@ -106,7 +106,7 @@ func Problems(msgs []Message) []*ValidationError {
 			closeGroup()
 		case RoleAssistant:
 			closeGroup()
-			g = newCallGroup(i, m)
+			g = newCallGroup(i, m, g.calls[:0])
 			for j, c := range m.ToolCalls {
 				if c.ID == "" {
 					add(i, ruleMissingCallID, "tool call %d (%s) has no id", j, c.Function.Name)
@@ -147,8 +147,10 @@ type pendingCall struct {
 	answered bool
 }
 
-func newCallGroup(i int, m Message) callGroup {
-	g := callGroup{index: i}
+// newCallGroup opens the group of m's calls, in buf's storage (reusing a
+// closed group's keeps a check of a long history from allocating per turn).
+func newCallGroup(i int, m Message, buf []pendingCall) callGroup {
+	g := callGroup{index: i, calls: buf}
 	for _, c := range m.ToolCalls {
 		g.calls = append(g.calls, pendingCall{id: c.ID, name: c.Function.Name})
 	}
@@ -263,7 +265,7 @@ func RepairToolPairs(msgs []Message) ([]Message, []Repair) {
 		switch m.Role {
 		case RoleAssistant:
 			closeGroup()
-			g = newCallGroup(i, m)
+			g = newCallGroup(i, m, nil)
 		case RoleTool:
 			if !g.answer(m.ToolCallID) {
 				keep[i] = false

@@ -144,6 +144,8 @@ type spyEngine struct {
 	mu     sync.Mutex
 	ids    []string
 	events []string
+	meta   compact.SessionMeta // what OnSessionStart was told
+	final  []compact.Message   // what OnSessionEnd was given
 }
 
 func (e *spyEngine) Compress(ctx context.Context, msgs []compact.Message, opts ...compact.CompressOption) (*compact.Result, error) {
@@ -151,8 +153,19 @@ func (e *spyEngine) Compress(ctx context.Context, msgs []compact.Message, opts .
 	return e.Compressor.Compress(ctx, msgs, opts...)
 }
 
-func (e *spyEngine) OnSessionStart(id string) { e.record(&e.events, "start "+id) }
-func (e *spyEngine) OnSessionEnd(id string)   { e.record(&e.events, "end "+id) }
+func (e *spyEngine) OnSessionStart(id string, meta compact.SessionMeta) {
+	e.record(&e.events, "start "+id)
+	e.mu.Lock()
+	e.meta = meta
+	e.mu.Unlock()
+	e.Compressor.OnSessionStart(id, meta)
+}
+func (e *spyEngine) OnSessionEnd(id string, msgs []compact.Message) {
+	e.record(&e.events, "end "+id)
+	e.mu.Lock()
+	e.final = msgs
+	e.mu.Unlock()
+}
 func (e *spyEngine) OnSessionReset(id string) {
 	e.record(&e.events, "reset "+id)
 	e.Compressor.OnSessionReset(id)

@@ -283,3 +283,18 @@ func TestSessionSurvivesAnEngineThatReturnsNothing(t *testing.T) {
 	assert.ErrorIs(t, err, compact.ErrInvalidHistory)
 	assert.True(t, equalHistory(hist, s.Messages()))
 }
+
+// The engine hears what the host knows as the session starts, and gets the
+// final messages when it ends; a Compressor moves to the model it is told.
+func TestSessionHooksCarryMetadataAndTheFinalMessages(t *testing.T) {
+	e := &spyEngine{Compressor: newTestCompressor(&recorder{})}
+	meta := compact.SessionMeta{Model: "gpt-4.1", Window: 6000, Platform: "cli", Extra: map[string]string{"user": "u1"}}
+	s, err := New("agent-1", e, WithMeta(meta))
+	require.NoError(t, err)
+	assert.Equal(t, meta, e.meta)
+	assert.Equal(t, "gpt-4.1", e.Status().Model)
+	assert.Equal(t, 6000, e.Status().Window)
+	mustAppend(t, s, user("hello"), asst("hi"))
+	require.NoError(t, s.Close(context.Background()))
+	assert.Equal(t, []compact.Message{user("hello"), asst("hi")}, e.final)
+}

@@ -91,9 +91,18 @@ type config struct {
 	noWait   bool
 	counter  compact.TokenCounter
 	leaseTTL time.Duration
+	meta     compact.SessionMeta
 	// recall and toolBudget: see WithRecall and WithToolBudget.
 	recall     bool
 	toolBudget int
+}
+
+// WithMeta tells the engine what the host knows of the conversation as it
+// starts (its model, window, platform): an engine implementing
+// compact.SessionHooks receives it in OnSessionStart. A Compressor moves to
+// the model and window it names.
+func WithMeta(meta compact.SessionMeta) Option {
+	return func(c *config) { c.meta = meta }
 }
 
 // DefaultLeaseTTL is how long a compaction's lease lasts between renewals
@@ -191,7 +200,7 @@ func New(id string, engine compact.ContextEngine, opts ...Option) (*Session, err
 	}
 	s.leaser, _ = cfg.store.(Leaser)
 	if h, ok := engine.(compact.SessionHooks); ok {
-		h.OnSessionStart(id)
+		h.OnSessionStart(id, cfg.meta)
 	}
 	return s, nil
 }
@@ -425,7 +434,7 @@ func (s *Session) Close(ctx context.Context) error {
 		return nil
 	}
 	if h, ok := s.engine.(compact.SessionHooks); ok {
-		h.OnSessionEnd(s.id)
+		h.OnSessionEnd(s.id, s.Messages())
 	}
 	return nil
 }

@@ -91,9 +91,9 @@ func TestSessionsCompactOneAtATimeAndLogOnlyTheirOwnID(t *testing.T) {
 	first := compactAsync(ctx, a)
 	await(t, gateA.entered, "the summarizer")
 	other := compactAsync(ctx, b)
-	await(t, gateB.entered, "the summarizer") // b compacts while a does: sessions never wait for each other
-	second := compactAsync(ctx, a)
-	await(t, waiting, "a compaction to wait") // the second compaction of a is waiting for the first
+	await(t, gateB.entered, "the summarizer")       // b compacts while a does: sessions never wait for each other
+	second := compactAsync(ctx, a, compact.Force()) // a /compress: the first leaves a under the threshold
+	await(t, waiting, "a compaction to wait")       // the second compaction of a is waiting for the first
 
 	assert.Len(t, logs.lines("compaction started"), 2, "a's second compaction has not started")
 	gateA.release <- struct{}{}
