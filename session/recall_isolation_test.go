@@ -39,7 +39,10 @@ func openStore(tb testing.TB, name string) session.Store {
 	case "postgres":
 		dsn := os.Getenv("COMPACT_PG_DSN")
 		if dsn == "" {
-			tb.Skip("no Postgres: set COMPACT_PG_DSN")
+			if os.Getenv("COMPACT_REQUIRE_PG") == "1" {
+				tb.Fatal("COMPACT_REQUIRE_PG=1 but COMPACT_PG_DSN is not set")
+			}
+			tb.Skip("no Postgres: set COMPACT_PG_DSN (e.g. eval \"$(.ci/postgres.sh start)\")")
 		}
 		// A schema of the run's own, dropped after: ids repeat across runs.
 		schema := fmt.Sprintf("recall_%d_%d", os.Getpid(), time.Now().UnixNano())
