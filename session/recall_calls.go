@@ -33,12 +33,9 @@ func (c *calls) learn(m compact.Message) {
 }
 
 // callLookback is how far before a tool result a lookback searches for the
-// call it answers: results follow their call within a turn, so a few pages
-// are plenty.
-const (
-	callLookback     = 256
-	callLookbackPage = 32
-)
+// call it answers, in reads of growing size: a result usually follows its
+// call within a few messages, and within a turn always.
+var callLookback = [...]int64{4, 28, 224}
 
 // tool returns the name of the tool whose result r is: the message's own
 // name, the call it answers among those learnt, or the call found reading
@@ -58,8 +55,13 @@ func (c *calls) tool(ctx context.Context, r Record) (string, error) {
 	if n, ok := c.names[m.ToolCallID]; ok {
 		return n, nil
 	}
-	for to := r.Seq - 1; to >= 1 && to > r.Seq-1-callLookback; to -= callLookbackPage {
-		recs, err := c.s.store.Read(ctx, c.s.id, max(1, to-callLookbackPage+1), to)
+	to := r.Seq - 1
+	for _, n := range callLookback {
+		if to < 1 {
+			break
+		}
+		from := max(1, to-n+1)
+		recs, err := c.s.store.Read(ctx, c.s.id, from, to)
 		if err != nil {
 			return "", err
 		}
@@ -71,6 +73,7 @@ func (c *calls) tool(ctx context.Context, r Record) (string, error) {
 				}
 			}
 		}
+		to = from - 1
 	}
 	return "", nil
 }

@@ -172,8 +172,12 @@ func (s *Session) indexed(sr Searcher, texts []string, after int64) func(ctx con
 	for i, t := range texts {
 		looks[i] = &lookup{text: t, last: after}
 	}
+	// The first batch asks for what the search wants; later ones (the
+	// filters turned candidates down) for twice as many each time.
+	grow := 1
 	return func(ctx context.Context, want int) ([]Record, bool, error) {
-		batch := max(want, scanPage/4)
+		batch := min(max(want, 1)*grow, 4*scanPage)
+		grow *= 2
 		horizon := int64(math.MaxInt64)
 		for _, l := range looks {
 			if !l.done && len(l.buf) == 0 {
