@@ -231,3 +231,19 @@ func TestRecallNamesTheNewRangeWhenASummaryRepeatsItself(t *testing.T) {
 		assert.Equal(t, 1, recallLines(s.Messages()))
 	}
 }
+
+func TestRecallLeavesAHistoryUnderTheThresholdAsItWas(t *testing.T) {
+	ctx := context.Background()
+	s := newRecallSession(t, "under", nil)
+	mustAppend(t, s, agentHistory("under", 40)...)
+	_, err := s.Compress(ctx)
+	require.NoError(t, err)
+	before := s.Messages()
+	require.Equal(t, 1, recallLines(before))
+
+	// Under the threshold, Compress returns the history unchanged; the
+	// line taken off for the engine comes back.
+	_, err = s.Compress(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, before, s.Messages())
+}
