@@ -117,3 +117,41 @@ func ExampleEscapedArguments() {
 	// grep -n "retry budget" *.go
 	// true
 }
+
+func ExampleSession_CompressBefore() {
+	ctx := context.Background()
+	s, _ := session.New("agent-9", smallEngine(), session.WithRecall(true))
+	_ = s.Append(ctx, buildLog()...)
+
+	// "Summarize up to here", pointing at the last user message.
+	res, err := s.CompressBefore(ctx, s.Len()-1)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	msgs := s.Messages()
+	fmt.Println("folded messages", res.SummarizedFrom, "to", res.SummarizedTo, "of", res.MessagesBefore)
+	fmt.Println("kept:", msgs[len(msgs)-1].Content)
+	// Output:
+	// folded messages 1 to 81 of 83
+	// kept: Which test failed first?
+}
+
+func ExampleSession_CompressFrom() {
+	ctx := context.Background()
+	s, _ := session.New("agent-10", smallEngine(), session.WithRecall(true))
+	_ = s.Append(ctx, buildLog()...)
+
+	// "Summarize from here": keep the task as asked, fold the tool rounds.
+	res, err := s.CompressFrom(ctx, 2)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	msgs := s.Messages()
+	fmt.Println("kept:", msgs[1].Content)
+	fmt.Println("summary at", res.SummaryIndex, "then:", msgs[res.SummaryIndex+1].Content)
+	// Output:
+	// kept: Make the tests pass.
+	// summary at 2 then: Which test failed first?
+}
