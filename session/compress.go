@@ -46,6 +46,15 @@ import (
 // wrapped (ErrLeaseLost, ErrStaleFence, ErrConflict...), an error wrapping
 // ErrBusy or ErrClosed, or ctx's.
 func (s *Session) Compress(ctx context.Context, opts ...compact.CompressOption) (*compact.Result, error) {
+	return s.compress(ctx, s.engine.Compress, opts)
+}
+
+// engineFunc is a way to compact a history with the session's engine:
+// its Compress, or a partial compaction (see CompressHere).
+type engineFunc func(ctx context.Context, msgs []compact.Message, opts ...compact.CompressOption) (*compact.Result, error)
+
+// compress is Compress with fn in the engine's place.
+func (s *Session) compress(ctx context.Context, fn engineFunc, opts []compact.CompressOption) (*compact.Result, error) {
 	if err := s.acquire(ctx, s.noWait); err != nil {
 		return nil, err
 	}
@@ -68,7 +77,7 @@ func (s *Session) Compress(ctx context.Context, opts ...compact.CompressOption) 
 
 	opts = append(opts[:len(opts):len(opts)], compact.WithSessionID(s.id))
 	run := func(ctx context.Context, msgs []compact.Message) (*compact.Result, error) {
-		res, err := s.engine.Compress(ctx, msgs, opts...)
+		res, err := fn(ctx, msgs, opts...)
 		if err == nil && res == nil {
 			err = fmt.Errorf("compact: session %q: engine %s returned neither a result nor an error: %w",
 				s.id, s.engine.Name(), compact.ErrInvalidHistory)

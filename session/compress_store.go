@@ -35,6 +35,9 @@ func (s *Session) compactStored(ctx context.Context, count bool,
 	}
 	if count {
 		c = s.begin(live)
+		if s.recall {
+			run = s.withRecallLines(run, through)
+		}
 	}
 	res, err := run(runCtx, live)
 	if err != nil {

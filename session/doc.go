@@ -24,4 +24,11 @@
 // across processes and hosts. [MemoryStore] keeps all this in memory;
 // packages session/sqlitestore and session/pgstore keep it on disk. A
 // [Manager] gets or creates sessions by id for a host serving many at once.
+//
+// Nothing a summary folds is lost: with [WithRecall], a Session offers the
+// model tools that read its archive back ([Session.Tools]:
+// context_search, context_expand, context_describe), and each summary ends
+// with a line naming the messages it stands for and those tools. The host
+// adds the tools to its requests and answers the model's calls with them;
+// they read only their own session's log.
 package session

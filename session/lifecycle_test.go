@@ -294,7 +294,7 @@ func TestSessionHooksCarryMetadataAndTheFinalMessages(t *testing.T) {
 	assert.Equal(t, meta, e.meta)
 	assert.Equal(t, "gpt-4.1", e.Status().Model)
 	assert.Equal(t, 6000, e.Status().Window)
-	require.NoError(t, s.Append(context.Background(), user("hello"), asst("hi")))
+	mustAppend(t, s, user("hello"), asst("hi"))
 	require.NoError(t, s.Close(context.Background()))
 	assert.Equal(t, []compact.Message{user("hello"), asst("hi")}, e.final)
 }

@@ -47,6 +47,11 @@ type Session struct {
 	leaseTTL time.Duration
 	log      *slog.Logger // carries the session attribute
 	noWait   bool
+	// recall offers the recall tools; toolBudget bounds their answers,
+	// searchTimeout a search (SearchTimeout, shorter in tests).
+	recall        bool
+	toolBudget    int
+	searchTimeout time.Duration
 
 	// slot holds a token while a compaction, a Reset or a Close runs: a
 	// channel rather than a mutex so that waiting can honour a context.
@@ -87,6 +92,9 @@ type config struct {
 	counter  compact.TokenCounter
 	leaseTTL time.Duration
 	meta     compact.SessionMeta
+	// recall and toolBudget: see WithRecall and WithToolBudget.
+	recall     bool
+	toolBudget int
 }
 
 // WithMeta tells the engine what the host knows of the conversation as it
@@ -177,9 +185,17 @@ func New(id string, engine compact.ContextEngine, opts ...Option) (*Session, err
 	if cfg.leaseTTL <= 0 {
 		cfg.leaseTTL = DefaultLeaseTTL
 	}
+	if cfg.recall && cfg.store == nil {
+		cfg.store = NewMemoryStore() // recall reads the log
+	}
+	if cfg.toolBudget <= 0 {
+		cfg.toolBudget = DefaultToolBudget
+	}
+	cfg.toolBudget = max(cfg.toolBudget, minToolBudget)
 	s := &Session{
 		id: id, engine: engine, counter: cfg.counter, store: cfg.store, leaseTTL: cfg.leaseTTL,
 		log: cfg.logger.With("session", id), noWait: cfg.noWait,
+		recall: cfg.recall, toolBudget: cfg.toolBudget, searchTimeout: SearchTimeout,
 		slot: make(chan struct{}, 1),
 	}
 	s.leaser, _ = cfg.store.(Leaser)

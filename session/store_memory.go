@@ -20,6 +20,7 @@ type MemoryStore struct {
 
 type memSession struct {
 	log   []Record     // log[i].Seq == i+1
+	text  []string     // text[i] is log[i]'s SearchText, lower-cased, for Search
 	comps []Compaction // comps[i].N == i+1
 	lease Lease        // the latest grant; ID "" once released
 	fence int64        // the latest fence granted
@@ -51,14 +52,20 @@ func (s *MemoryStore) begin(ctx context.Context, op, id string, create bool) (*m
 
 // Append adds copies of msgs to the end of session id's log.
 func (s *MemoryStore) Append(ctx context.Context, id string, msgs ...compact.Message) (int64, error) {
+	// Folded once here, outside the lock, so a search only compares.
+	texts := make([]string, len(msgs))
+	for i, m := range msgs {
+		texts[i] = strings.ToLower(SearchText(m))
+	}
 	ms, err := s.begin(ctx, "append", id, true)
 	if err != nil {
 		return 0, err
 	}
 	defer s.mu.Unlock()
 	now := time.Now()
-	for _, m := range msgs {
+	for i, m := range msgs {
 		ms.log = append(ms.log, Record{Seq: int64(len(ms.log)) + 1, Message: cloneMessage(m), At: now})
+		ms.text = append(ms.text, texts[i])
 	}
 	return int64(len(ms.log)), nil
 }
@@ -238,9 +245,14 @@ func (s *MemoryStore) Release(ctx context.Context, id string, lease Lease) error
 }
 
 // SearchText is the text a Searcher matches for m: its content as Text
-// reads it, then each tool call as name(arguments) on a line of its own.
+// reads it, then each tool call as name(arguments) on a line of its own,
+// then the string values of those arguments that JSON shows escaped (see
+// EscapedArguments), so that a command is found as it ran.
 func SearchText(m compact.Message) string {
 	text, calls := compact.Text(m), compact.ToolCallText(m)
+	if esc := EscapedArguments(m); esc != "" {
+		calls += "\n" + esc
+	}
 	switch {
 	case calls == "":
 		return text
@@ -251,7 +263,8 @@ func SearchText(m compact.Message) string {
 }
 
 // Search returns the records of session id after after whose SearchText
-// contains text, ignoring case, by reading them all.
+// contains text, ignoring case, by reading them all (their text folded
+// when they were appended).
 func (s *MemoryStore) Search(ctx context.Context, id, text string, after int64, limit int) ([]Record, error) {
 	ms, err := s.begin(ctx, "search", id, false)
 	if err != nil {
@@ -263,11 +276,12 @@ func (s *MemoryStore) Search(ctx context.Context, id, text string, after int64, 
 	}
 	want := strings.ToLower(text)
 	var out []Record
-	for _, r := range ms.log[min(max(after, 0), int64(len(ms.log))):] {
+	for i := min(max(after, 0), int64(len(ms.log))); i < int64(len(ms.log)); i++ {
 		if limit > 0 && len(out) == limit {
 			break
 		}
-		if strings.Contains(strings.ToLower(SearchText(r.Message)), want) {
+		if strings.Contains(ms.text[i], want) {
+			r := ms.log[i]
 			r.Message = cloneMessage(r.Message)
 			out = append(out, r)
 		}
@@ -281,7 +295,7 @@ var (
 	_ Searcher = (*MemoryStore)(nil)
 )
 
-// cloneMessage returns a deep copy of m that shares no memory with it.
+// cloneMessage returns a copy of m that shares nothing mutable with it.
 func cloneMessage(m compact.Message) compact.Message {
 	return compact.Clone([]compact.Message{m})[0]
 }

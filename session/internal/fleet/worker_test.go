@@ -207,20 +207,13 @@ func TestWorker(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	// Each session this worker holds sees the store's live history.
+	// Each session this worker holds sees the store's live history. Other
+	// workers may still be compacting the same sessions, so the check is
+	// made between two reads of the store that agree.
 	for _, id := range m.Sessions() {
 		s, _ := m.Get(id)
-		if err := s.Sync(ctx); err != nil {
-			t.Error(err)
-			continue
-		}
-		live, _, _, err := st.Live(ctx, id)
-		if err != nil {
-			t.Error(err)
-			continue
-		}
-		if len(live) < s.Len() {
-			t.Errorf("%s: the session holds %d messages, the store %d", id, s.Len(), len(live))
+		if err := syncedLen(ctx, st, s); err != nil {
+			t.Errorf("%s: %v", id, err)
 		}
 	}
 	if err := m.Close(ctx); err != nil {
@@ -258,4 +251,32 @@ func engine(hook func()) compact.ContextEngine {
 			hook()
 			return fmt.Sprintf("Summary of %d messages.", len(req.Turns)), nil
 		})))
+}
+
+// syncedLen syncs s with st and checks that it then holds the store's live
+// history, retrying while another process changes that history meanwhile.
+func syncedLen(ctx context.Context, st session.Store, s *session.Session) error {
+	var held, stored int
+	for try := 0; try < 20; try++ {
+		before, _, _, err := st.Live(ctx, s.ID())
+		if err != nil {
+			return err
+		}
+		if err := s.Sync(ctx); err != nil {
+			return err
+		}
+		after, _, _, err := st.Live(ctx, s.ID())
+		if err != nil {
+			return err
+		}
+		held, stored = s.Len(), len(after)
+		if len(before) != len(after) {
+			continue // another process changed it between the reads
+		}
+		if held != stored {
+			return fmt.Errorf("the session holds %d messages, the store %d", held, stored)
+		}
+		return nil
+	}
+	return nil
 }
