@@ -13,16 +13,17 @@ import (
 // align falls back to matching in order.
 const maxAlignCells = 4 << 20
 
-// align lines out up with in the way diff does and returns, for each
-// message of out, the index of the message of in it reproduces unchanged,
-// or -1 when it is new or changed. Matched indexes increase, so messages
+// align lines out up with in the way diff does. It returns, for each
+// message of out, the index of the message of in it reproduces unchanged
+// (match), or else of the message it takes the place of (sub: an edit that
+// replaced one message by another), or -1. Indexes increase, so messages
 // never cross. Among equally short edit scripts it prefers the one that
 // matches the latest input message, since a compaction keeps the end of a
 // history and summarises the part before it.
-func align(in, out []compact.Message) []int {
-	match := make([]int, len(out))
+func align(in, out []compact.Message) (match, sub []int) {
+	match, sub = make([]int, len(out)), make([]int, len(out))
 	for i := range match {
-		match[i] = -1
+		match[i], sub[i] = -1, -1
 	}
 	// What the output kept at its start and at its end.
 	pre := 0
@@ -37,26 +38,29 @@ func align(in, out []compact.Message) []int {
 	}
 	a, b := in[pre:len(in)-suf], out[pre:len(out)-suf]
 	if len(a) == 0 || len(b) == 0 {
-		return match
+		return match, sub
 	}
-	var mid []int
+	var mid, midSub []int
 	if (len(a)+1)*(len(b)+1) > maxAlignCells {
-		mid = alignGreedy(a, b)
+		mid, midSub = alignGreedy(a, b)
 	} else {
-		mid = alignTable(a, b)
+		mid, midSub = alignTable(a, b)
 	}
-	for i, j := range mid {
-		if j >= 0 {
-			match[pre+i] = pre + j
+	for i := range mid {
+		if mid[i] >= 0 {
+			match[pre+i] = pre + mid[i]
+		}
+		if midSub[i] >= 0 {
+			sub[pre+i] = pre + midSub[i]
 		}
 	}
-	return match
+	return match, sub
 }
 
 // alignTable is align's middle: an edit-distance table (insertions,
 // deletions and substitutions cost one, matches nothing) traced back from
 // the end.
-func alignTable(a, b []compact.Message) []int {
+func alignTable(a, b []compact.Message) (match, sub []int) {
 	n, m := len(b), len(a)
 	w := m + 1
 	d := make([]int32, (n+1)*w)
@@ -74,9 +78,9 @@ func alignTable(a, b []compact.Message) []int {
 			d[i*w+j] = min(best, diag)
 		}
 	}
-	match := make([]int, n)
+	match, sub = make([]int, n), make([]int, n)
 	for i := range match {
-		match[i] = -1
+		match[i], sub[i] = -1, -1
 	}
 	i, j := n, m
 	for i > 0 && j > 0 {
@@ -88,21 +92,22 @@ func alignTable(a, b []compact.Message) []int {
 		case d[i*w+j-1]+1 == cur:
 			j-- // input message j-1 is gone
 		case d[(i-1)*w+j-1]+1 == cur:
+			sub[i-1] = j - 1
 			i, j = i-1, j-1 // replaced
 		default:
 			i-- // output message i-1 is new
 		}
 	}
-	return match
+	return match, sub
 }
 
 // alignGreedy matches each output message with the next equal input
-// message, for middles too large for a table.
-func alignGreedy(a, b []compact.Message) []int {
-	match := make([]int, len(b))
+// message, for middles too large for a table. It finds no replacements.
+func alignGreedy(a, b []compact.Message) (match, sub []int) {
+	match, sub = make([]int, len(b)), make([]int, len(b))
 	next := 0
 	for i, m := range b {
-		match[i] = -1
+		match[i], sub[i] = -1, -1
 		for j := next; j < len(a); j++ {
 			if sameMessage(a[j], m) {
 				match[i], next = j, j+1
@@ -110,7 +115,7 @@ func alignGreedy(a, b []compact.Message) []int {
 			}
 		}
 	}
-	return match
+	return match, sub
 }
 
 // sameMessage reports whether a and b are the same message, field by field,

@@ -54,13 +54,15 @@ func (c *Conversion) idIndex() ids {
 	return x
 }
 
-// changedSegment converts a message the engine changed or wrote. leading
-// says no turn precedes it. A tool result or a tool-calling assistant turn
-// whose id names an input piece no other message reproduced keeps that
-// piece's other fields; a leading system message that extends the input's
-// system prompt keeps its blocks. false means the role has no place in a
-// History.
-func (c *Conversion) changedSegment(m compact.Message, leading bool, used []bool, x ids) (segment, bool) {
+// changedSegment converts a message the engine changed or wrote. sub is
+// the input piece it took the place of, or -1; leading says no turn
+// precedes it. A tool result or a tool-calling assistant turn whose id
+// names an input piece no other message reproduced keeps that piece's
+// other fields; a user message that reads part for part as the piece it
+// replaced keeps the blocks whose parts it kept; a leading system message
+// that extends the input's system prompt keeps its blocks. false means the
+// role has no place in a History.
+func (c *Conversion) changedSegment(m compact.Message, sub int, leading bool, used []bool, x ids) (segment, bool) {
 	origin := func(id string, in map[string]int) (int, bool) {
 		j, ok := in[id]
 		if !ok || j < 0 || used[j] {
@@ -78,6 +80,13 @@ func (c *Conversion) changedSegment(m compact.Message, leading bool, used []bool
 		if len(m.ToolCalls) > 0 {
 			if j, ok := origin(m.ToolCalls[0].ID, x.calls); ok {
 				return c.changedAssistant(m, j), true
+			}
+		}
+	case compact.RoleUser:
+		if sub >= 0 && !used[sub] && c.views[sub].Role == compact.RoleUser {
+			if s, ok := c.changedUser(m, sub); ok {
+				used[sub] = true
+				return s, true
 			}
 		}
 	case compact.RoleSystem, compact.RoleDeveloper:
@@ -165,6 +174,71 @@ func (c *Conversion) changedAssistant(m compact.Message, j int) segment {
 		}
 	}
 	return segment{role: sdk.MessageParamRoleAssistant, blocks: out, origin: p}
+}
+
+// changedUser is a user message the engine changed, as input piece j's
+// blocks: each part the engine kept is its original block, each part it
+// rewrote (an image it replaced by a note) a new block. The message is read
+// part for part against the piece's view: as parts when it still has as
+// many, or as the piece's parts joined by newlines (how the Compressor
+// writes a message whose images it replaced), with each rewritten part one
+// line. ok is false when it cannot be read so, or keeps no block.
+func (c *Conversion) changedUser(m compact.Message, j int) (segment, bool) {
+	p := &c.pieces[j]
+	orig := c.hist.Messages[p.turn].Content[p.from:p.to]
+	view := contentParts(c.views[j])
+	if len(view) != len(orig) || len(view) < 2 {
+		return segment{}, false
+	}
+	parts := m.MultiContent
+	if len(parts) != len(view) {
+		var ok bool
+		if parts, ok = readAsParts(m.Content, view); !ok || len(m.MultiContent) > 0 {
+			return segment{}, false
+		}
+	}
+	var blocks []sdk.ContentBlockParamUnion
+	kept := false
+	for i, part := range parts {
+		if samePart(view[i], part) {
+			blocks = append(blocks, orig[i])
+			kept = kept || strings.TrimSpace(part.Text) != "" || part.ImageURL != nil
+			continue
+		}
+		blocks = append(blocks, contentBlocks(compact.Message{MultiContent: []openai.ChatMessagePart{part}}, true)...)
+	}
+	if !kept {
+		return segment{}, false
+	}
+	return segment{role: sdk.MessageParamRoleUser, blocks: blocks, origin: p}, true
+}
+
+// readAsParts reads s as view's parts joined by newlines, where a text
+// part is there as it was and any other part is one line of text. It
+// returns the parts read, the unchanged ones as view's own.
+func readAsParts(s string, view []openai.ChatMessagePart) ([]openai.ChatMessagePart, bool) {
+	out := make([]openai.ChatMessagePart, 0, len(view))
+	rest := s
+	for i, v := range view {
+		if i > 0 {
+			var ok bool
+			if rest, ok = strings.CutPrefix(rest, "\n"); !ok {
+				return nil, false
+			}
+		}
+		if v.ImageURL == nil && v.Type != openai.ChatMessagePartTypeImageURL {
+			var ok bool
+			if rest, ok = strings.CutPrefix(rest, v.Text); !ok {
+				return nil, false
+			}
+			out = append(out, v)
+			continue
+		}
+		line, _, _ := strings.Cut(rest, "\n")
+		rest = rest[len(line):]
+		out = append(out, textPart(line))
+	}
+	return out, rest == ""
 }
 
 // updatedToolUse is tool_use block b with the name and arguments of tc; an

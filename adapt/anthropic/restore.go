@@ -30,7 +30,7 @@ type segment struct {
 // from; neither is modified here, so a host that changes blocks in place
 // should copy them first.
 func (c *Conversion) Restore(msgs []compact.Message) (History, error) {
-	match := align(c.views, msgs)
+	match, sub := align(c.views, msgs)
 	used := make([]bool, len(c.pieces))
 	for _, j := range match {
 		if j >= 0 {
@@ -46,7 +46,7 @@ func (c *Conversion) Restore(msgs []compact.Message) (History, error) {
 			s = c.exactSegment(j)
 		} else {
 			var ok bool
-			if s, ok = c.changedSegment(m, len(segs) == 0, used, ids); !ok {
+			if s, ok = c.changedSegment(m, sub[i], len(segs) == 0, used, ids); !ok {
 				return History{}, fmt.Errorf("anthropic: message %d: %w: role %q has no place in a Messages API history",
 					i, compact.ErrInvalidHistory, m.Role)
 			}

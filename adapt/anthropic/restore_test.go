@@ -205,3 +205,33 @@ func TestToolInputIsAlwaysAnObject(t *testing.T) {
 		assert.JSONEq(t, want, string(data), "arguments %q", args)
 	}
 }
+
+func TestAChangedUserTurnKeepsTheBlocksWhosePartsItKept(t *testing.T) {
+	h := decode(t, everyBlockJSON)
+	conv, err := Convert(h)
+	require.NoError(t, err)
+	orig := h.Messages[0].Content
+
+	// An engine that keeps the parts and rewrites one.
+	out := compact.Clone(conv.Messages)
+	out[1].MultiContent[6] = textPart("[image dropped]")
+	got, err := conv.Restore(out)
+	require.NoError(t, err)
+	blocks := got.Messages[0].Content
+	require.Len(t, blocks, len(orig))
+	for i := range orig {
+		if i == 6 {
+			assert.Equal(t, "[image dropped]", blocks[i].OfText.Text)
+			continue
+		}
+		assert.Equal(t, orig[i], blocks[i])
+	}
+
+	// A summary in the same place keeps nothing of the turn it replaces.
+	out = compact.Clone(conv.Messages)
+	out[1] = compact.Message{Role: compact.RoleUser, Content: out[1].MultiContent[0].Text}
+	got, err = conv.Restore(out)
+	require.NoError(t, err)
+	assert.Equal(t, []sdk.ContentBlockParamUnion{sdk.NewTextBlock(out[1].Content)}, got.Messages[0].Content,
+		"a message that does not read part for part as the turn is new")
+}
