@@ -68,7 +68,8 @@ func TestConvertShowsTheEngineEveryPart(t *testing.T) {
 		{ID: "call_2", Type: "custom", Function: goopenai.FunctionCall{Name: "grep", Arguments: "legacy flags/"}},
 	}, v[3].ToolCalls, "a custom call is a call of type custom")
 	assert.Equal(t, "flags/legacy.go:3\nflags/legacy_test.go:9", compact.Text(v[5]))
-	assert.Equal(t, compact.Message{Role: compact.RoleAssistant, Content: "The notes match.", Refusal: "I will not push."}, v[6],
+	assert.Equal(t, compact.Message{Role: compact.RoleAssistant, Refusal: "I will not push.",
+		MultiContent: []goopenai.ChatMessagePart{textPart("The notes match.")}}, v[6],
 		"a refusal part joins the refusal")
 	assert.Equal(t, &goopenai.FunctionCall{Name: "noop", Arguments: "{}"}, v[7].FunctionCall)
 

@@ -29,14 +29,12 @@ func textPart(s string) goopenai.ChatMessagePart {
 	return goopenai.ChatMessagePart{Type: goopenai.ChatMessagePartTypeText, Text: s}
 }
 
-// setContent puts parts in m: one text part as Content, anything else as
-// MultiContent, so the two are never both set.
+// setContent puts the parts of a content list in m's MultiContent, even a
+// single text part, so that a list reads differently from a string; the
+// view of a string content sets Content instead, and the two are never
+// both set.
 func setContent(m *compact.Message, parts []goopenai.ChatMessagePart) {
-	switch {
-	case len(parts) == 0:
-	case len(parts) == 1 && parts[0].Type == goopenai.ChatMessagePartTypeText:
-		m.Content = parts[0].Text
-	default:
+	if len(parts) > 0 {
 		m.MultiContent = parts
 	}
 }
