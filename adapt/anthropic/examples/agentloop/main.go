@@ -82,8 +82,7 @@ func run(ctx context.Context, w io.Writer) error {
 		h.Messages = append(h.Messages, resp.ToParam())
 		if resp.StopReason != anthropic.StopReasonToolUse {
 			fmt.Fprintf(w, "turn %d: answer: %s\n", turn, text(resp))
-			st := engine.Status()
-			fmt.Fprintf(w, "%d compactions, last prompt %d of %d tokens\n", st.Compressions, st.LastPromptTokens, st.Threshold)
+			fmt.Fprintf(w, "%d compactions in %d turns\n", engine.Status().Compressions, turn)
 			return nil
 		}
 		// Every call of the turn is answered in one user turn.
