@@ -157,7 +157,7 @@ func newSegment(m compact.Message) (segment, bool) {
 	case compact.RoleTool:
 		return segment{role: sdk.MessageParamRoleUser,
 			blocks: []sdk.ContentBlockParamUnion{{OfToolResult: toolResultBlock(m)}}}, true
-	case compact.RoleSystem, compact.RoleDeveloper:
+	case compact.RoleSystem, roleDeveloper:
 		return segment{role: sdk.MessageParamRoleSystem, blocks: contentBlocks(m, false)}, true
 	case "function":
 		return segment{role: sdk.MessageParamRoleUser,

@@ -89,7 +89,7 @@ func (c *Conversion) changedSegment(m compact.Message, sub int, leading bool, us
 				return s, true
 			}
 		}
-	case compact.RoleSystem, compact.RoleDeveloper:
+	case compact.RoleSystem, roleDeveloper:
 		if leading {
 			s := segment{top: true, sys: systemBlocks(m)}
 			if len(c.pieces) > 0 && c.pieces[0].turn == systemTurn && !used[0] {

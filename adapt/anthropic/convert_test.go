@@ -94,7 +94,7 @@ func TestConvertShowsTheEngineEveryBlock(t *testing.T) {
 	assert.Contains(t, first, "[document, https://example.com/notes.pdf]")
 	assert.Contains(t, first, "chunk one", "a content document reads as its blocks")
 	assert.Contains(t, first, "[image: file file_012]")
-	require.True(t, compact.HasImages(msgs[1]))
+	require.True(t, hasImage(msgs[1]))
 	assert.Equal(t, "data:image/png;base64,iVBORw0KGgo=", msgs[1].MultiContent[6].ImageURL.URL)
 	assert.Equal(t, "https://example.com/shot.png", msgs[1].MultiContent[7].ImageURL.URL)
 
@@ -107,7 +107,7 @@ func TestConvertShowsTheEngineEveryBlock(t *testing.T) {
 	assert.Equal(t, "toolu_01", msgs[3].ToolCallID)
 	assert.Equal(t, "## v2\n- drop --legacy", msgs[3].Content)
 	assert.Equal(t, "toolu_02", msgs[4].ToolCallID)
-	assert.True(t, compact.HasImages(msgs[4]), "a result's image is an image")
+	assert.True(t, hasImage(msgs[4]), "a result's image is an image")
 	assert.Equal(t, "The flags live in cmd/flags.go now.", msgs[5].Content, "the text after the results follows them")
 
 	server := compact.Text(msgs[6])

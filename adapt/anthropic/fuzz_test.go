@@ -136,7 +136,7 @@ func lateSystem(msgs []compact.Message) bool {
 	turn := false
 	for _, m := range msgs {
 		switch m.Role {
-		case compact.RoleSystem, compact.RoleDeveloper:
+		case compact.RoleSystem, roleDeveloper:
 			if turn {
 				return true
 			}

@@ -146,7 +146,7 @@ func TestARestoredHistoryOpensOnAUserTurn(t *testing.T) {
 func TestFromMessagesBuildsAHistoryWithTheAPIsShape(t *testing.T) {
 	msgs := []compact.Message{
 		{Role: compact.RoleSystem, Content: "sys"},
-		{Role: compact.RoleDeveloper, Content: "dev"},
+		{Role: roleDeveloper, Content: "dev"},
 		{Role: compact.RoleAssistant, Content: "hello", ReasoningContent: "unsigned thoughts"},
 		{Role: compact.RoleUser, MultiContent: []openai.ChatMessagePart{
 			textPart("look"), imageURLPart("data:image/png;base64,AAAA"), imageURLPart("https://x.test/a.png"),

@@ -16,6 +16,10 @@ import (
 // reads as. A view is what the engine counts and summarises; it is never
 // turned back into blocks when the engine keeps it unchanged.
 
+// roleDeveloper is OpenAI's newer name for a system-level instruction; an
+// OpenAI-style history may hold one where a system message would be.
+const roleDeveloper = openai.ChatMessageRoleDeveloper
+
 // reasoningSep joins the thinking blocks of one assistant turn.
 const reasoningSep = "\n\n"
 

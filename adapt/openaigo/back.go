@@ -118,7 +118,7 @@ func newMessage(m compact.Message) (openai.ChatCompletionMessageParamUnion, bool
 		p := &openai.ChatCompletionSystemMessageParam{Name: opt(m.Name)}
 		p.Content.OfString, p.Content.OfArrayOfContentParts = textContent(m)
 		return openai.ChatCompletionMessageParamUnion{OfSystem: p}, true
-	case compact.RoleDeveloper:
+	case roleDeveloper:
 		p := &openai.ChatCompletionDeveloperMessageParam{Name: opt(m.Name)}
 		p.Content.OfString, p.Content.OfArrayOfContentParts = textContent(m)
 		return openai.ChatCompletionMessageParamUnion{OfDeveloper: p}, true

@@ -54,7 +54,7 @@ func (c *Conversion) changed(m compact.Message, cand int, used []bool, x ids) (o
 				return u, true
 			}
 		}
-	case compact.RoleSystem, compact.RoleDeveloper:
+	case compact.RoleSystem, roleDeveloper:
 		if replaced(m.Role) {
 			if u, ok := c.extended(m, cand); ok {
 				used[cand] = true

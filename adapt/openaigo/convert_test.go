@@ -50,7 +50,7 @@ func TestConvertShowsTheEngineEveryPart(t *testing.T) {
 	require.Len(t, v, 9, "one message for each message")
 	require.NoError(t, compact.Validate(v))
 
-	assert.Equal(t, compact.Message{Role: compact.RoleDeveloper, Name: "ops", MultiContent: []goopenai.ChatMessagePart{
+	assert.Equal(t, compact.Message{Role: roleDeveloper, Name: "ops", MultiContent: []goopenai.ChatMessagePart{
 		textPart("Follow the repository's style."), textPart("Never push.")}}, v[0])
 	assert.Equal(t, compact.Message{Role: compact.RoleSystem, Content: "You are a release agent."}, v[1])
 
@@ -92,5 +92,5 @@ func TestValidateNamesTheMessage(t *testing.T) {
 	var ve *compact.ValidationError
 	require.ErrorAs(t, Validate(broken), &ve)
 	assert.Equal(t, 3, ve.Index)
-	assert.Equal(t, compact.RuleUnansweredCall, ve.Rule)
+	assert.Equal(t, `message 3: tool call "call_1" (read_file) is never answered`, ve.Error())
 }

@@ -121,7 +121,7 @@ func TestAChangedUserTurnKeepsThePartsItKept(t *testing.T) {
 func TestFromMessagesConvertsEveryRole(t *testing.T) {
 	msgs := []compact.Message{
 		{Role: compact.RoleSystem, Content: "sys", Name: "root"},
-		{Role: compact.RoleDeveloper, MultiContent: []goopenai.ChatMessagePart{textPart("a"), textPart("b")}},
+		{Role: roleDeveloper, MultiContent: []goopenai.ChatMessagePart{textPart("a"), textPart("b")}},
 		{Role: compact.RoleUser, MultiContent: []goopenai.ChatMessagePart{textPart("look"),
 			{Type: goopenai.ChatMessagePartTypeImageURL, ImageURL: &goopenai.ChatMessageImageURL{URL: "https://x.test/a.png", Detail: "high"}}}},
 		{Role: compact.RoleAssistant, ReasoningContent: "hidden", ToolCalls: []goopenai.ToolCall{

@@ -25,6 +25,9 @@ const audioPlaceholder = "[audio response]"
 // roleFunction is the deprecated role of a function's result.
 const roleFunction = "function"
 
+// roleDeveloper is OpenAI's newer name for a system-level instruction.
+const roleDeveloper = goopenai.ChatMessageRoleDeveloper
+
 func textPart(s string) goopenai.ChatMessagePart {
 	return goopenai.ChatMessagePart{Type: goopenai.ChatMessagePartTypeText, Text: s}
 }
@@ -113,7 +116,7 @@ func view(u openai.ChatCompletionMessageParamUnion) (compact.Message, error) {
 		m.Content = u.OfSystem.Content.OfString.Value
 		setContent(&m, textParts(u.OfSystem.Content.OfArrayOfContentParts))
 	case u.OfDeveloper != nil:
-		m = compact.Message{Role: compact.RoleDeveloper, Name: u.OfDeveloper.Name.Value}
+		m = compact.Message{Role: roleDeveloper, Name: u.OfDeveloper.Name.Value}
 		m.Content = u.OfDeveloper.Content.OfString.Value
 		setContent(&m, textParts(u.OfDeveloper.Content.OfArrayOfContentParts))
 	case u.OfUser != nil:
