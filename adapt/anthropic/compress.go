@@ -16,8 +16,10 @@ import (
 // form (SummarizedFrom and the other indexes count those messages, not
 // turns).
 //
-// Like engine.Compress it compacts whenever it is called; ShouldCompress
-// says when to call it. On error h is untouched and the caller keeps
+// It may be called before every request: when the engine does nothing (the
+// Compressor under its threshold sets Result.Skipped and hands the messages
+// back) Compress returns h itself. ShouldCompress asks the same question
+// without a compaction. On error h is untouched and the caller keeps
 // sending it. Errors are Convert's, the engine's (a *compact.ValidationError
 // from the engine comes wrapped with the index of the turn behind it), and,
 // when h has the Messages API's shape but the compacted history would not,
@@ -39,6 +41,9 @@ func Compress(ctx context.Context, engine compact.ContextEngine, h History, opts
 	}
 	if res == nil {
 		return History{}, nil, fmt.Errorf("anthropic: engine %q returned no result and no error", engine.Name())
+	}
+	if res.Skipped != "" && len(res.Messages) == len(conv.Messages) {
+		return h, res, nil
 	}
 	out, err := conv.Restore(res.Messages)
 	if err != nil {

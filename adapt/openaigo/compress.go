@@ -14,8 +14,10 @@ import (
 // and the engine's Result, whose indexes count the converted messages,
 // which are msgs' own indexes.
 //
-// Like engine.Compress it compacts whenever it is called; ShouldCompress
-// says when to call it. On error msgs are untouched and the caller keeps
+// It may be called before every request: when the engine does nothing (the
+// Compressor under its threshold sets Result.Skipped and hands the messages
+// back) Compress returns msgs itself. ShouldCompress asks the same question
+// without a compaction. On error msgs are untouched and the caller keeps
 // sending them. Errors are Convert's and the engine's (a history compact
 // refuses, such as one with deprecated function messages, is a
 // *compact.ValidationError naming the message).
@@ -31,6 +33,9 @@ func Compress(ctx context.Context, engine compact.ContextEngine, msgs []openai.C
 	}
 	if res == nil {
 		return nil, nil, fmt.Errorf("openaigo: engine %q returned no result and no error", engine.Name())
+	}
+	if res.Skipped != "" && len(res.Messages) == len(conv.Messages) {
+		return msgs, res, nil
 	}
 	out, err := conv.Restore(res.Messages)
 	if err != nil {
