@@ -176,8 +176,8 @@ func (c *Compressor) compress(ctx context.Context, msgs []Message, rng *foldRang
 		Turns:           append(userTurns(dropped, len(prev.carried)), turns...),
 		PreviousSummary: prev.previousSummary(),
 		Focus:           o.Focus,
-		TargetTokens:    summaryTarget(p, th),
 	}
+	req.TargetTokens = c.factsTarget(ctx, req, summaryTarget(p, th), th.threshold, p.foldedTokens())
 	log.Info("compaction started", "messages", len(msgs), "tokens", before,
 		"summarise_from", p.headEnd, "summarise_to", p.cut-1, "force", o.Force)
 
