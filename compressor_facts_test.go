@@ -40,7 +40,7 @@ func proseSession(n int) []Message {
 func TestSummaryBudgetGrowsForAFactDenseRange(t *testing.T) {
 	dense, prose := &recorder{}, &recorder{}
 	c := newTestCompressor(dense)
-	_, err := c.Compress(context.Background(), factDenseSession(40, 0), Force())
+	_, err := c.Compress(context.Background(), factDenseSession(80, 0), Force())
 	require.NoError(t, err)
 	_, err = newTestCompressor(prose).Compress(context.Background(), proseSession(25), Force())
 	require.NoError(t, err)
@@ -51,8 +51,8 @@ func TestSummaryBudgetGrowsForAFactDenseRange(t *testing.T) {
 	assert.Equal(t, base, prose.last().TargetTokens, "a range without facts keeps the ordinary target")
 	got := dense.last().TargetTokens
 	assert.Greater(t, got, base, "a fact-dense range gets more room")
-	assert.LessOrEqual(t, got, capTokens, "at most a quarter of the threshold")
-	assert.Equal(t, capTokens, got, "forty identifiers and errors need all of it")
+	assert.LessOrEqual(t, got, capTokens, "at most a third of the threshold")
+	assert.Equal(t, capTokens, got, "eighty identifiers and errors need all of it")
 }
 
 func TestFactsTargetRule(t *testing.T) {
@@ -68,9 +68,9 @@ func TestFactsTargetRule(t *testing.T) {
 	}{
 		{"grows so the index takes its share", 10, 100_000, 100_000, want},
 		{"never shrinks the target", want + 50, 100_000, 100_000, want + 50},
-		{"capped at a quarter of the threshold", 10, 4 * (want - 7), 100_000, want - 7},
+		{"capped at a third of the threshold", 10, factsCapDivisor * (want - 7), 100_000, want - 7},
 		{"capped at half the tokens folded", 10, 100_000, 2 * (want - 5), want - 5},
-		{"no room to grow", 10, 40, 100_000, 10},
+		{"no room to grow", 10, 30, 100_000, 10},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

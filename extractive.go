@@ -159,8 +159,8 @@ const (
 // positive, at least minExtractiveTarget), each quoted field is first held
 // to a share of T (current task 30%, earlier summary 30%, current state
 // 20%). When the whole is over T, the facts index takes the room the
-// prose leaves it, the prose keeping at least a quarter of T (and at least
-// minProseTokens) when it needs that: the index keeps, in this order,
+// prose leaves it, the prose keeping at least 15% of T (proseShare; and at
+// least minProseTokens) when it needs that: the index keeps, in this order,
 // unresolved errors, modified files, identifiers and the last command, and
 // gives up the rest first (resolved errors, read files and referenced
 // paths, paths only mentioned and the oldest first); before it gives up

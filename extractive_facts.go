@@ -13,7 +13,7 @@ import (
 
 // maxRunLabel bounds the label naming the run an error came from: enough
 // to tell one command from another, not the whole script.
-const maxRunLabel = 80
+const maxRunLabel = 60
 
 // userRun is the run label of error lines a user pasted.
 const userRun = "the user"

@@ -64,7 +64,7 @@ const maxCommandChars = 400
 // keep (when they need it) however many facts compete for the room, and
 // minProseTokens the least they keep: a task line and the last action.
 const (
-	proseShare     = 25
+	proseShare     = 15
 	minProseTokens = 48
 )
 

@@ -153,7 +153,7 @@ func loadShared(t *testing.T) map[string][]compact.Message {
 	return out
 }
 
-// buildChain joins three to six transcripts, drawn by seed, into one
+// buildChain joins three to ten transcripts, drawn by seed, into one
 // valid history: the first keeps its system prompt, the others lose
 // theirs, and calls left unanswered at a seam are repaired away.
 func buildChain(t *testing.T, all map[string][]compact.Message, seed int64) ([]compact.Message, []string) {
@@ -165,7 +165,7 @@ func buildChain(t *testing.T, all map[string][]compact.Message, seed int64) ([]c
 	sort.Strings(names)
 	rng := rand.New(rand.NewSource(seed))
 	rng.Shuffle(len(names), func(i, j int) { names[i], names[j] = names[j], names[i] })
-	names = names[:3+rng.Intn(4)]
+	names = names[:3+rng.Intn(8)]
 	var chain []compact.Message
 	for _, n := range names {
 		part := all[n]
