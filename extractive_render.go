@@ -16,20 +16,17 @@ const (
 	stateShare   = 20
 )
 
-// listWeights are the lists' relative shares of the room left after the
-// quoted fields, used when trimming: what a successor most needs (errors,
-// commands, files modified) keeps the most room; names only mentioned, the
-// least. A list under its share lends the rest to the others.
+// listWeights are the prose lists' relative shares of the room left after
+// the quoted fields, used when trimming: what a successor most needs (the
+// commands and their outcomes) keeps the most room; decisions, the least.
+// A list under its share lends the rest to the others. The files and
+// errors are in the facts index, which is fitted by its own keep order.
 var listWeights = [numSections]int{
-	secRequests:   12,
-	secModified:   12,
-	secRead:       8,
-	secReferenced: 5,
-	secCommands:   15,
-	secCalls:      10,
-	secErrors:     18,
-	secDecisions:  6,
-	secPending:    10,
+	secRequests:  12,
+	secCommands:  15,
+	secCalls:     10,
+	secDecisions: 6,
+	secPending:   10,
 }
 
 type draftItem struct {
