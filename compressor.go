@@ -57,7 +57,8 @@ const (
 
 	// DefaultSummaryTokens bounds the summary's target length; the target is
 	// a fifth of what is being summarised, within [minSummaryTokens, this],
-	// and never more than a tenth of the threshold.
+	// and never more than a tenth of the threshold. A range dense in facts
+	// may get more, up to a third of the threshold (see factsTarget).
 	DefaultSummaryTokens = 8_000
 
 	// DefaultStrikeLimit is how many compactions in a row may leave usage

@@ -88,7 +88,9 @@ func WithCarriedUserTokens(tokens int) Option {
 	}
 }
 
-// WithSummaryTokens bounds the summary's target length in tokens.
+// WithSummaryTokens bounds the summary's target length in tokens. A range
+// whose facts (errors, files, identifiers, the last command) need more
+// room still gets it, up to a third of the threshold.
 func WithSummaryTokens(tokens int) Option {
 	return func(c *config) {
 		if tokens >= minSummaryTokens {
