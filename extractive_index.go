@@ -150,6 +150,7 @@ func newFactIndex(d *digest, lim ExtractiveLimits) *factIndex {
 		}
 	}
 
+	// keep chooses among identifiers by their position in the list.
 	ids := make([]entry, 0, len(d.facts.ids.list))
 	for i, e := range d.facts.ids.list {
 		ids = append(ids, entry{raw: strconv.Itoa(i), seq: e.seq, rank: e.rank})
@@ -160,11 +161,21 @@ func newFactIndex(d *digest, lim ExtractiveLimits) *factIndex {
 		i, _ := strconv.Atoi(k.raw)
 		e := d.facts.ids.list[i]
 		value := Redact(e.value)
-		if value == "" || strings.ContainsAny(value, " ,;()=") {
+		if !readsBackInIDLine(value) {
 			continue // redaction wrote a marker that would not read back
 		}
-		fx.items = append(fx.items, factItem{kind: factID, text: value, group: Redact(e.key),
-			tools: Redact(strings.Join(e.tools, ", ")), seq: e.seq, rank: e.rank})
+		var tools []string
+		for _, t := range e.tools {
+			if t = Redact(t); readsBackInIDLine(t) {
+				tools = append(tools, t)
+			}
+		}
+		key := Redact(e.key)
+		if !readsBackInIDLine(key) {
+			key = ""
+		}
+		fx.items = append(fx.items, factItem{kind: factID, text: value, group: key,
+			tools: strings.Join(tools, ", "), seq: e.seq, rank: e.rank})
 	}
 
 	if c := strings.TrimSpace(d.facts.lastCmd); c != "" {
@@ -174,6 +185,13 @@ func newFactIndex(d *digest, lim ExtractiveLimits) *factIndex {
 		}
 	}
 	return fx
+}
+
+// readsBackInIDLine reports a value, argument name or tool name that the
+// identifier line can hold and parseIDs read back: not empty, and none of
+// the bytes that separate its parts.
+func readsBackInIDLine(s string) bool {
+	return s != "" && !strings.ContainsAny(s, " ,;()=\n")
 }
 
 // pathDir is the directory a path is grouped under.

@@ -235,3 +235,13 @@ func TestFactsIndexIsDeterministic(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, a, b)
 }
+
+func TestFactsIndexIdentifierLineReadsBack(t *testing.T) {
+	out, p := summarize(t, SummaryRequest{Turns: []Message{
+		tcall("1", "odd(tool), name", `{"a=b":"X1Y2Z3","order_id":"W1"}`), result("1", "ok"),
+	}})
+	assert.Contains(t, out, "- IDs: X1Y2Z3; order_id=W1\n")
+	require.Len(t, p.facts.ids, 2)
+	assert.Equal(t, idEntry{value: "X1Y2Z3"}, p.facts.ids[0], "an argument or tool name that would not read back is left out")
+	assert.Equal(t, idEntry{value: "W1", key: "order_id"}, p.facts.ids[1])
+}
