@@ -113,27 +113,35 @@ func newFactIndex(d *digest, lim ExtractiveLimits) *factIndex {
 			unresolved = append(unresolved, e)
 		}
 	}
+	// Two lines that read the same once written are one, under the run
+	// that printed the newer.
+	seen := map[string]int{}
 	addErrors := func(kind int, list []entry) {
 		kept := keep(list, lim.Errors)
 		fx.leftOut[kind] += len(list) - len(kept)
-		seen := map[string]int{}
 		for _, e := range kept {
 			text := itemText(e.raw, lim.ItemChars)
 			if text == "" {
 				continue // nothing left once redacted
 			}
-			run := Redact(d.facts.errFrom[e.raw])
-			if i, ok := seen[run+"\x00"+text]; ok { // two lines that now read the same
-				fx.items[i].seq = max(fx.items[i].seq, e.seq)
+			it := factItem{kind: kind, text: text, group: Redact(d.facts.errFrom[e.raw]), seq: e.seq, rank: e.rank}
+			if i, ok := seen[text]; ok {
+				if e.seq > fx.items[i].seq {
+					it.rank = max(it.rank, fx.items[i].rank)
+					fx.items[i] = it
+				}
 				continue
 			}
-			seen[run+"\x00"+text] = len(fx.items)
-			fx.items = append(fx.items, factItem{kind: kind, text: text, group: run, seq: e.seq, rank: e.rank})
+			seen[text] = len(fx.items)
+			fx.items = append(fx.items, it)
 		}
 	}
 	addErrors(factUnresolved, unresolved)
 	addErrors(factResolved, resolved)
 
+	// A path listed in a group is not listed again in a later one, even
+	// when only its written form is the same.
+	listed := map[string]bool{}
 	for g, kind := range [fileGroups]int{factModified, factRead, factReferenced} {
 		var list []entry
 		for _, e := range d.files[g].list {
@@ -144,7 +152,8 @@ func newFactIndex(d *digest, lim ExtractiveLimits) *factIndex {
 		kept := keepWritten(list, lim.Files, lim.ItemChars)
 		fx.leftOut[kind] += len(list) - len(kept)
 		for _, e := range kept {
-			if e.raw != "" {
+			if e.raw != "" && !listed[e.raw] {
+				listed[e.raw] = true
 				fx.items = append(fx.items, factItem{kind: kind, text: e.raw, group: pathDir(e.raw), seq: e.seq, rank: e.rank})
 			}
 		}

@@ -12,8 +12,8 @@ import (
 // and printed, and that updating it with no new turns (at a target that
 // holds it) gives its facts index back unchanged: no fact is lost or
 // rewritten by the round trip. value is passed to a tool as an identifier
-// and a path; text is run as a command, printed as an error, and run again
-// cleanly.
+// and a path, and names a tool and an argument; text is run as a command,
+// printed as an error, and run again cleanly.
 func FuzzFactsIndexReadsBack(f *testing.F) {
 	f.Add([]byte{1, 4, 5, 3}, "ZFA04Y", "Error: payment method not found")
 	f.Add([]byte{}, "a, b; `c`", "cat > x.py << 'EOF'\nprint(1)\nEOF")
@@ -27,7 +27,8 @@ func FuzzFactsIndexReadsBack(f *testing.F) {
 		turns = append(turns,
 			tcall("f1", "update_ticket", string(args)), result("f1", "Error: "+text),
 			tcall("f2", "bash", string(cmd)), result("f2", text),
-			tcall("f3", "bash", string(cmd)), result("f3", "ok"))
+			tcall("f3", "bash", string(cmd)), result("f3", "ok"),
+			tcall("f4", value, `{"`+strings.ReplaceAll(value, `"`, "")+`_id":"A1"}`), result("f4", "Error: "+value))
 		const room = 100_000
 		out, err := s.Summarize(context.Background(), SummaryRequest{Turns: turns, TargetTokens: room})
 		if err != nil {
