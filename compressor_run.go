@@ -253,9 +253,9 @@ func (c *Compressor) summarise(ctx context.Context, log *slog.Logger, work []Mes
 		Turns:           append(userTurns(dropped, len(prev.carried)), turns...),
 		PreviousSummary: withOpenTasks(prev.previousSummary(), nil),
 		Focus:           o.Focus,
-		TargetTokens:    summaryTarget(*p, th),
 		Prompt:          c.cfg.summaryPrompt,
 	}
+	req.TargetTokens = c.factsTarget(ctx, req, summaryTarget(*p, th), th.threshold, p.foldedTokens())
 	log.Info("compaction started", "messages", len(work), "tokens", before,
 		"summarise_from", p.headEnd, "summarise_to", p.cut-1, "force", o.Force)
 

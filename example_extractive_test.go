@@ -19,8 +19,9 @@ func toolResult(id, output string) compact.Message {
 	return compact.Message{Role: compact.RoleTool, ToolCallID: id, Content: output}
 }
 
-// An ExtractiveSummarizer needs no model: it lifts the task, the commands
-// with their exit status, the decisions, the files, and the errors out of
+// An ExtractiveSummarizer needs no model: it lifts the facts (errors with
+// the command that printed them, files, identifiers, the last command),
+// the task, the commands with their exit status and the decisions out of
 // the turns themselves, under the headings a model-written summary uses.
 func ExampleExtractiveSummarizer() {
 	turns := []compact.Message{
@@ -43,6 +44,14 @@ func ExampleExtractiveSummarizer() {
 	}
 	fmt.Println(summary)
 	// Output:
+	// ## Facts
+	// - Unresolved errors from `go test ./internal/timeutil/...`:
+	//   - --- FAIL: TestParseDuration/blank (0.00s)
+	//   - duration_test.go:31: want ErrEmpty
+	// - Modified: internal/timeutil/duration.go
+	// - Last command: go test ./internal/timeutil/...
+	// - Referenced: ./internal/timeutil/...; duration_test.go
+	//
 	// ## Task
 	// > ParseDuration rejects "1h 30m"; make it accept spaces.
 	//
@@ -55,14 +64,6 @@ func ExampleExtractiveSummarizer() {
 	// ## Decisions
 	// - The root cause is that time.ParseDuration stops at the space.
 	// - I'll strip spaces first.
-	//
-	// ## Relevant files
-	// - internal/timeutil/duration.go (modified)
-	// - duration_test.go (referenced)
-	//
-	// ## Errors
-	// - --- FAIL: TestParseDuration/blank (0.00s)
-	// - duration_test.go:31: want ErrEmpty
 }
 
 // A later compaction passes the previous summary back: its lists are merged
@@ -88,6 +89,11 @@ func ExampleNewExtractiveSummarizer() {
 	// Output:
 	// Focus: lexer
 	//
+	// ## Facts
+	// - Unresolved errors from `make lexer`:
+	//   - Error: lexer.go: unexpected EOF
+	// - Last command: make docs
+	//
 	// ## Task
 	// > Now the lexer.
 	//
@@ -98,7 +104,4 @@ func ExampleNewExtractiveSummarizer() {
 	// - make parser
 	// - make lexer → exit 2
 	// - make docs
-	//
-	// ## Errors
-	// - Error: lexer.go: unexpected EOF
 }

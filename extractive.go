@@ -12,6 +12,20 @@ import (
 // DefaultSummaryInstructions asks a model for where one applies:
 //
 //   - Focus: the focus topic, on the first line, when the request names one.
+//   - Facts: a dense index, before any prose, of
+//     error lines from tool output and pasted by the user (compiler and
+//     test failures, panics, a traceback's last line), each once, grouped
+//     under the run that printed it last (a command line, or a tool call's
+//     name with its short arguments), marked resolved when a later run of
+//     the same command or call came back clean;
+//     files, grouped by directory: modified (a path argument of a tool
+//     that writes, a redirection, sed -i, touch, rm...), read, and
+//     referenced (other paths in commands, prose, or located in tool
+//     output, file.go:12);
+//     identifiers tool calls passed (see isIdentifier: reservation codes,
+//     user and payment ids, issue numbers, SHAs), on one line with the
+//     argument and the tools they went to; and the last shell command,
+//     verbatim.
 //   - Task: the latest real user message, quoted (head and tail when long).
 //   - Goal: the user's earlier messages.
 //   - Earlier summary: a previous summary this type did not write, quoted.
@@ -21,13 +35,6 @@ import (
 //   - Current state: the assistant's last visible text, quoted.
 //   - Decisions: the assistant's sentences that state one ("the fix is",
 //     "because", "instead", "I'll").
-//   - Relevant files: paths from tool-call arguments (path, file,
-//     file_path, target_file... and paths inside commands), each tagged
-//     (modified) or (read) by what the tool or command verb did, then
-//     (referenced): other paths in commands, prose, or located in tool
-//     output (file.go:12).
-//   - Errors: error lines from tool output and pasted by the user
-//     (compiler and test failures, panics, a traceback's last line).
 //   - Next steps: tool calls that have no result yet.
 //
 // Empty sections are left out. Every list drops duplicates, is capped (see
@@ -54,9 +61,14 @@ type ExtractiveSummarizer struct {
 // history heavy in one kind of fact (many errors, few files) still uses the
 // room. Typical agent transcripts fill a fraction of them.
 var defaultExtractiveLimits = extractiveLimits{
-	Requests: 8, Files: 25, Commands: 15, ToolCalls: 12, Errors: 20, Decisions: 10, Pending: 8,
+	Requests: 8, Files: 25, Commands: 15, ToolCalls: 12, Errors: 20, Decisions: 10, Pending: 8, Identifiers: 40,
 	TaskChars: 2000, StateChars: 1200, EarlierChars: 4000, ItemChars: 300,
 }
+
+// factsScaleTarget is the target above which the facts index's caps grow:
+// a fact takes a few tokens, so a summary given more room for a fact-dense
+// range (see WithSummaryTokens) lists proportionally more of them.
+const factsScaleTarget = 500
 
 // NewExtractiveSummarizer returns an ExtractiveSummarizer. It reads
 // [withLimits] and [WithTokenCounter] (which measures the summary instead
@@ -108,15 +120,22 @@ const (
 // Size policy: with T = req.TargetTokens (defaultExtractiveTarget when not
 // positive, at least minExtractiveTarget), each quoted field is first held
 // to a share of T (current task 30%, earlier summary 30%, current state
-// 20%). Then, while the summary is over T, list entries are dropped from
-// the list that takes the most room for its weight (errors, commands and
-// modified files weigh most, files only mentioned least), and within that
-// list the lowest-ranked entry first (a path only mentioned, an intention,
-// then the rest; pending calls and entries about the focus last), the
-// oldest first within a rank. If it is still over T, the quoted fields are
-// halved in turn, down to an eighth of T's bytes (64 to 240 bytes). The
-// result exceeds T only by what
-// those minimums hold.
+// 20%). When the whole is over T, the facts index takes the room the
+// prose leaves it, the prose keeping at least 15% of T (proseShare; and at
+// least minProseTokens) when it needs that: the index keeps, in this order,
+// unresolved errors, modified files, identifiers and the last command, and
+// gives up the rest first (resolved errors, read files and referenced
+// paths, paths only mentioned and the oldest first); before it gives up
+// the last command or anything above it, the identifiers lose their tools
+// and then their argument names. What it leaves out it counts, by kind, on
+// its Left out line. Then, while the summary is over T, prose list entries
+// are dropped from the list that takes the most room for its weight
+// (commands weigh most, decisions least), and within that list the
+// lowest-ranked entry first (an intention, then the rest; pending calls
+// and entries about the focus last), the oldest first within a rank. If it
+// is still over T, the quoted fields are halved in turn, down to an eighth
+// of T's bytes (64 to 240 bytes), and last the index gives up more. The
+// result exceeds T only by what those minimums hold.
 func (s *ExtractiveSummarizer) Summarize(ctx context.Context, req SummaryRequest) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", fmt.Errorf("compact: extractive summary: %w", err)
@@ -161,9 +180,16 @@ func (s *ExtractiveSummarizer) counter() func(string) int {
 func (s *ExtractiveSummarizer) resolvedLimits(target int) extractiveLimits {
 	l, d := s.limits, defaultExtractiveLimits
 	scale := max(1, float64(target)/defaultExtractiveTarget)
+	factScale := max(1, float64(target)/factsScaleTarget)
 	orDefault := func(v, def int) int {
 		if v == 0 {
 			return int(float64(def) * scale)
+		}
+		return v
+	}
+	factDefault := func(v, def int) int {
+		if v == 0 {
+			return int(float64(def) * factScale)
 		}
 		return v
 	}
@@ -178,10 +204,10 @@ func (s *ExtractiveSummarizer) resolvedLimits(target int) extractiveLimits {
 		item = d.ItemChars
 	}
 	return extractiveLimits{
-		Requests: orDefault(l.Requests, d.Requests), Files: orDefault(l.Files, d.Files),
+		Requests: orDefault(l.Requests, d.Requests), Files: factDefault(l.Files, d.Files),
 		Commands: orDefault(l.Commands, d.Commands), ToolCalls: orDefault(l.ToolCalls, d.ToolCalls),
-		Errors: orDefault(l.Errors, d.Errors), Decisions: orDefault(l.Decisions, d.Decisions),
-		Pending:   orDefault(l.Pending, d.Pending),
+		Errors: factDefault(l.Errors, d.Errors), Decisions: orDefault(l.Decisions, d.Decisions),
+		Pending: orDefault(l.Pending, d.Pending), Identifiers: factDefault(l.Identifiers, d.Identifiers),
 		TaskChars: positive(l.TaskChars, d.TaskChars), StateChars: positive(l.StateChars, d.StateChars),
 		EarlierChars: positive(l.EarlierChars, d.EarlierChars),
 		ItemChars:    item,

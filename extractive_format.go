@@ -35,26 +35,31 @@ type summaryPart struct {
 	heading string
 	secs    []int
 	byTime  bool // interleave the sections' entries in the order they were seen
+	index   bool // the facts index, written and read by its own rules
+	legacy  bool // read back from earlier summaries, no longer written
 }
 
 // summaryParts are the summary's headings in the order they are written. They
-// follow DefaultSummaryInstructions: Task, Goal (the user's earlier asks),
+// follow DefaultSummaryInstructions: Facts (the index: errors, files,
+// identifiers, the last command), Task, Goal (the user's earlier asks),
 // Completed actions (commands and tool calls, each with its outcome),
-// Current state, Decisions, Relevant files (each with its role), Errors,
-// Next steps (calls still running). Earlier summary has no counterpart
-// there. They are also what parseExtractive recognises, so renaming one
-// makes summaries written before the change read as foreign (kept
-// verbatim, not merged).
+// Current state, Decisions, Next steps (calls still running). Earlier
+// summary has no counterpart there. Relevant files and Errors held the
+// files and errors before the index did: they are read back, never
+// written. The headings are also what parseExtractive recognises, so
+// renaming one makes summaries written before the change read as foreign
+// (kept verbatim, not merged).
 var summaryParts = [...]summaryPart{
-	{"Task", []int{secTask}, false},
-	{"Goal", []int{secRequests}, false},
-	{"Earlier summary", []int{secEarlier}, false},
-	{"Completed actions", []int{secCommands, secCalls}, true},
-	{"Current state", []int{secState}, false},
-	{"Decisions", []int{secDecisions}, false},
-	{"Relevant files", []int{secModified, secRead, secReferenced}, false},
-	{"Errors", []int{secErrors}, false},
-	{"Next steps", []int{secPending}, false},
+	{heading: factsHeading, secs: []int{secErrors, secModified, secRead, secReferenced}, index: true},
+	{heading: "Task", secs: []int{secTask}},
+	{heading: "Goal", secs: []int{secRequests}},
+	{heading: "Earlier summary", secs: []int{secEarlier}},
+	{heading: "Completed actions", secs: []int{secCommands, secCalls}, byTime: true},
+	{heading: "Current state", secs: []int{secState}},
+	{heading: "Decisions", secs: []int{secDecisions}},
+	{heading: "Relevant files", secs: []int{secModified, secRead, secReferenced}, legacy: true},
+	{heading: "Errors", secs: []int{secErrors}, legacy: true},
+	{heading: "Next steps", secs: []int{secPending}},
 }
 
 // partOf returns the index in summaryParts of the heading sec is written under.
@@ -82,10 +87,12 @@ var (
 )
 
 // parsedSummary is a summary in the extractive format, read back: each
-// section's text or entries, as the digest holds them (undecorated).
+// section's text or entries, as the digest holds them (undecorated), and
+// what the facts index says beyond its files and error lines.
 type parsedSummary struct {
 	blocks [numSections]string
 	items  [numSections][]string
+	facts  parsedFacts
 }
 
 // parseExtractive reads s as an extractive summary. ok is false when s is
@@ -95,8 +102,11 @@ type parsedSummary struct {
 func parseExtractive(s string) (p parsedSummary, ok bool) {
 	at := -1
 	var block [numSections][]string
+	var index []string
 	for i, line := range strings.Split(strings.ReplaceAll(s, "\r", ""), "\n") {
 		switch {
+		case at >= 0 && summaryParts[at].index && !strings.HasPrefix(line, headingPrefix):
+			index = append(index, line)
 		case strings.HasPrefix(line, headingPrefix):
 			if at = partByHeading(strings.TrimSpace(line[len(headingPrefix):])); at < 0 {
 				return parsedSummary{}, false
@@ -126,6 +136,9 @@ func parseExtractive(s string) (p parsedSummary, ok bool) {
 	}
 	for sec, lines := range block {
 		p.blocks[sec] = strings.TrimSpace(strings.Join(lines, "\n"))
+	}
+	if index != nil && !parseFacts(index, &p) {
+		return parsedSummary{}, false
 	}
 	return p, ok
 }

@@ -52,9 +52,7 @@ func (d *digest) mergePrevious(prev string, haveTurns bool) {
 	for _, it := range p.items[secCalls] {
 		add(&d.calls, it, rankNormal)
 	}
-	for _, it := range p.items[secErrors] {
-		add(&d.errors, it, rankNormal)
-	}
+	d.mergeErrors(p, add)
 	for _, it := range p.items[secDecisions] {
 		base := rankNormal
 		if decisionStrength(it) < 2 {
@@ -62,12 +60,53 @@ func (d *digest) mergePrevious(prev string, haveTurns bool) {
 		}
 		add(&d.decisions, it, base)
 	}
+	for _, e := range p.facts.ids {
+		seq++
+		rank := d.rank(rankNormal, d.mentions(e.value))
+		d.facts.ids.add(e.value, e.key, "", seq, rank)
+		for _, tool := range e.tools {
+			d.facts.ids.add(e.value, e.key, tool, seq, rank)
+		}
+	}
+	if d.facts.lastCmd == "" && p.facts.lastCmd != "" {
+		seq++
+		d.facts.lastCmd, d.facts.cmdSeq = p.facts.lastCmd, seq
+	}
+	for k, n := range p.facts.leftOut {
+		d.facts.leftOut[k] += n
+	}
 	if d.state == "" {
 		d.state = p.blocks[secState]
 	}
 	if !haveTurns {
 		for _, it := range p.items[secPending] {
 			add(&d.pending, it, rankPending)
+		}
+	}
+}
+
+// mergeErrors folds a previous summary's error lines into the digest with
+// the runs that printed them. Those it marked resolved go first, each
+// followed by a clean run of its command, so that an unresolved line of
+// the same run, written later, stays unresolved.
+func (d *digest) mergeErrors(p parsedSummary, add func(e *entries, raw string, base int)) {
+	for _, resolved := range [...]bool{true, false} {
+		for _, it := range p.items[secErrors] {
+			if p.facts.resolved[it] != resolved {
+				continue
+			}
+			add(&d.errors, it, rankNormal)
+			if _, ok := d.facts.errFrom[it]; ok {
+				continue // the new turns printed it again
+			}
+			if d.facts.errFrom == nil {
+				d.facts.errFrom = map[string]string{}
+			}
+			run := p.facts.errRun[it]
+			d.facts.errFrom[it] = run
+			if resolved {
+				d.noteClean(run, d.errors.list[d.errors.at[it]].seq+1)
+			}
 		}
 	}
 }

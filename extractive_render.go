@@ -18,20 +18,17 @@ const (
 	stateShare   = 20
 )
 
-// listWeights are the lists' relative shares of the room left after the
-// quoted fields, used when trimming: what a successor most needs (errors,
-// commands, files modified) keeps the most room; names only mentioned, the
-// least. A list under its share lends the rest to the others.
+// listWeights are the prose lists' relative shares of the room left after
+// the quoted fields, used when trimming: what a successor most needs (the
+// commands and their outcomes) keeps the most room; decisions, the least.
+// A list under its share lends the rest to the others. The files and
+// errors are in the facts index, which is fitted by its own keep order.
 var listWeights = [numSections]int{
-	secRequests:   12,
-	secModified:   12,
-	secRead:       8,
-	secReferenced: 5,
-	secCommands:   15,
-	secCalls:      10,
-	secErrors:     18,
-	secDecisions:  6,
-	secPending:    10,
+	secRequests:  12,
+	secCommands:  15,
+	secCalls:     10,
+	secDecisions: 6,
+	secPending:   10,
 }
 
 type draftItem struct {
@@ -45,6 +42,7 @@ type draftItem struct {
 type draft struct {
 	floor  int // how short trimming makes a quoted field, in bytes
 	focus  string
+	facts  *factIndex
 	blocks [numSections]string
 	limit  [numSections]int
 	items  [numSections][]draftItem
@@ -77,29 +75,16 @@ func newDraft(d *digest, focus string, lim extractiveLimits, target int) *draft 
 	dr.blocks[secState] = redactWindows(normalizeBlock(d.state), lim.StateChars)
 	dr.limit[secState] = share(lim.StateChars, stateShare)
 
-	// A file modified is listed only there; one read, only under read.
-	for g := fileModified; g < fileReferenced; g++ {
-		for _, e := range d.files[g].list {
-			for h := g + 1; h < fileGroups; h++ {
-				if got, ok := d.files[h].remove(e.raw); ok {
-					d.files[g].add(e.raw, got.seq, got.rank)
-				}
-			}
-		}
-	}
-	dropShadowed(&d.files)
+	settleFiles(&d.files)
+	dr.facts = newFactIndex(d, lim)
 	lists := [...]struct {
 		sec int
 		e   *entries
 		cap int
 	}{
 		{secRequests, asks, lim.Requests},
-		{secModified, &d.files[fileModified], lim.Files},
-		{secRead, &d.files[fileRead], lim.Files},
-		{secReferenced, &d.files[fileReferenced], lim.Files},
 		{secCommands, &d.commands, lim.Commands},
 		{secCalls, &d.calls, lim.ToolCalls},
-		{secErrors, &d.errors, lim.Errors},
 		{secDecisions, &d.decisions, lim.Decisions},
 		{secPending, &d.pending, lim.Pending},
 	}
@@ -110,6 +95,21 @@ func newDraft(d *digest, focus string, lim extractiveLimits, target int) *draft 
 		}
 	}
 	return dr
+}
+
+// settleFiles lists a file modified only there and one read only under
+// read, then drops the mentions that shadowed paths name less well.
+func settleFiles(files *[fileGroups]entries) {
+	for g := fileModified; g < fileReferenced; g++ {
+		for _, e := range files[g].list {
+			for h := g + 1; h < fileGroups; h++ {
+				if got, ok := files[h].remove(e.raw); ok {
+					files[g].add(e.raw, got.seq, got.rank)
+				}
+			}
+		}
+	}
+	dropShadowed(files)
 }
 
 // dropShadowed removes from the referenced files each path only mentioned
@@ -161,6 +161,16 @@ func (dr *draft) fit(target int, count func(string) int) string {
 	total := count(out)
 	if total <= target {
 		return out
+	}
+	// The facts index first takes what the prose leaves, the prose keeping
+	// at least its share; the prose then fits in the rest.
+	if !dr.facts.empty() {
+		prose := count(dr.renderProse())
+		dr.facts.fit(target-proseRoom(target, prose), count)
+		out = dr.render()
+		if total = count(out); total <= target {
+			return out
+		}
 	}
 	// Trim the list that takes the most room for its weight, its
 	// lowest-ranked, oldest entry first, until the summary fits.
@@ -215,10 +225,16 @@ func (dr *draft) fit(target int, count func(string) int) string {
 			}
 		}
 		if best < 0 {
-			return out
+			break
 		}
 		dr.limit[best] = max(dr.floor, bestLen/2)
 	}
+	// The prose is as short as it gets: the index gives up what is left.
+	if !dr.facts.empty() {
+		dr.facts.fit(target-count(dr.renderProse()), count)
+		out = dr.render()
+	}
+	return out
 }
 
 func (dr *draft) listEmpty(sec int) bool {
@@ -239,14 +255,32 @@ func (dr *draft) partEmpty(at int) bool {
 	return true
 }
 
-// render writes the draft as it stands: the focus line, then each heading
-// of summaryParts that has something under it.
+// render writes the draft as it stands: the focus line, the facts index,
+// then each heading of summaryParts that has something under it.
 func (dr *draft) render() string {
 	var b strings.Builder
 	if dr.focus != "" {
 		b.WriteString(focusPrefix + dr.focus + "\n\n")
 	}
+	if dr.facts != nil {
+		dr.facts.render(&b)
+	}
+	dr.writeProse(&b)
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// renderProse writes the draft's headings after the facts index.
+func (dr *draft) renderProse() string {
+	var b strings.Builder
+	dr.writeProse(&b)
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func (dr *draft) writeProse(b *strings.Builder) {
 	for _, p := range summaryParts {
+		if p.index || p.legacy {
+			continue
+		}
 		if sec := p.secs[0]; isBlock(sec) {
 			text := cutMiddle(dr.blocks[sec], dr.limit[sec], inBytes, twoThirds, shortenMark)
 			if text == "" {
@@ -283,5 +317,4 @@ func (dr *draft) render() string {
 		}
 		b.WriteByte('\n')
 	}
-	return strings.TrimRight(b.String(), "\n")
 }

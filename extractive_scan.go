@@ -110,10 +110,12 @@ type digest struct {
 	errors    entries
 	decisions entries
 	pending   entries
+	facts     facts
 	state     string // the last visible assistant text
 	earlier   string // a previous summary kept verbatim
 	seq       int
 	focus     string // lower-cased
+	factsOnly bool   // collect the index's facts alone: no asks, prose or mere mentions
 	turns     int
 	roles     [4]int // user, assistant, tool, other: for a summary of last resort
 }
@@ -161,6 +163,7 @@ type callRecord struct {
 	fileFromResult bool   // take the file this call acted on from its result
 	group          int    // the file group of that file
 	command        string // the command line for a shell call
+	label          string // what names its run (see callLabel)
 	seq            int
 	focus          bool
 	answered       bool
@@ -249,17 +252,17 @@ func (d *digest) scanUser(m Message) {
 		return
 	}
 	hit := d.mentions(text)
-	d.asks.add(text, d.next(), d.rank(rankNormal, hit))
-	textPaths(text, false, func(p string) { d.files[fileReferenced].add(normPath(p), d.next(), d.rank(rankMention, hit)) })
-	for _, e := range errorLines(text) {
-		d.errors.add(e, d.next(), d.rank(rankNormal, hit))
+	if !d.factsOnly {
+		d.asks.add(text, d.next(), d.rank(rankNormal, hit))
+		textPaths(text, false, func(p string) { d.files[fileReferenced].add(normPath(p), d.next(), d.rank(rankMention, hit)) })
 	}
+	d.noteErrors(errorLines(text), userRun, hit)
 }
 
 // scanProse takes the assistant's visible text: the current state, its
 // decisions and the paths it names.
 func (d *digest) scanProse(text string, hit bool) {
-	if strings.TrimSpace(text) == "" {
+	if d.factsOnly || strings.TrimSpace(text) == "" {
 		return
 	}
 	d.state = text
@@ -283,12 +286,18 @@ func (d *digest) addCall(calls []*callRecord, open map[string]int, id, name, arg
 	for _, p := range paths {
 		d.files[group].add(normPath(p), d.next(), d.rank(rankNormal, hit))
 	}
-	switch classifyTool(name, parsed) {
+	kind := classifyTool(name, parsed)
+	switch kind {
 	case toolShell:
 		rec.list, rec.command = listCommands, commandOf(parsed, args)
 		commandPaths(rec.command, isCodeArg(parsed), func(p string, g int) {
 			d.files[g].add(normPath(p), d.next(), d.rank(rankNormal, hit))
 		})
+		if isCodeArg(parsed) {
+			codeWords(rec.command, func(p string) { d.files[fileReferenced].add(p, d.next(), d.rank(rankNormal, hit)) })
+		} else {
+			commandWords(rec.command, func(p string, g int) { d.files[g].add(p, d.next(), d.rank(rankNormal, hit)) })
+		}
 	case toolThink:
 		d.scanThought(firstString(parsed, "thought", "thoughts", "reasoning"), hit)
 	case toolFinish:
@@ -305,6 +314,8 @@ func (d *digest) addCall(calls []*callRecord, open map[string]int, id, name, arg
 			rec.list = listCalls
 		}
 	}
+	rec.label = callLabel(name, rec.command, parsed)
+	d.noteCall(name, parsed, kind, rec.command, seq, hit)
 	if id != "" {
 		open[id] = len(calls)
 	}
@@ -314,7 +325,7 @@ func (d *digest) addCall(calls []*callRecord, open map[string]int, id, name, arg
 // scanThought takes the decisions stated in the assistant's prose or in a
 // think tool's thought.
 func (d *digest) scanThought(t string, hit bool) {
-	if t == "" {
+	if t == "" || d.factsOnly {
 		return
 	}
 	decisions(t, func(s string, strength int) {
@@ -345,10 +356,10 @@ func (d *digest) scanResult(m Message, calls []*callRecord, open map[string]int)
 	}
 	hit := d.mentions(text) || rec != nil && rec.focus
 	errs := errorLines(text)
-	for _, e := range errs {
-		d.errors.add(e, d.next(), d.rank(rankNormal, hit))
+	d.noteErrors(errs, runLabel(rec), hit)
+	if !d.factsOnly {
+		textPaths(text, true, func(p string) { d.files[fileReferenced].add(normPath(p), d.next(), d.rank(rankMention, hit)) })
 	}
-	textPaths(text, true, func(p string) { d.files[fileReferenced].add(normPath(p), d.next(), d.rank(rankMention, hit)) })
 	if rec != nil && rec.fileFromResult {
 		first, _, _ := strings.Cut(text, "\n")
 		found := false
@@ -364,6 +375,9 @@ func (d *digest) scanResult(m Message, calls []*callRecord, open map[string]int)
 		rec.answered = true
 		rec.focus = rec.focus || hit
 		rec.status = commandStatus(text, errs)
+		if isClean(errs, rec.status) {
+			d.noteClean(runLabel(rec), d.next())
+		}
 	}
 }
 

@@ -78,7 +78,7 @@ func isErrorLine(t string) bool {
 			return true
 		}
 	}
-	if hasErrorLabel(t) {
+	if hasErrorLabel(t) || hasFailureWord(t) {
 		return true
 	}
 	for _, s := range errorInfixes {
@@ -149,6 +149,21 @@ func hasErrorLabel(t string) bool {
 		r = r[k+1:]
 	}
 	return strings.HasPrefix(r, ":")
+}
+
+// hasFailureWord reports a line a runner opens with a word of failure
+// followed by its message: "Error with HTTPResponseCode: 1", "Failed to
+// compile", "FAILURE: build failed", "Fatal: no config".
+func hasFailureWord(t string) bool {
+	w, rest, ok := strings.Cut(t, " ")
+	if !ok || strings.TrimSpace(rest) == "" {
+		return false
+	}
+	switch strings.TrimRight(w, ":!") {
+	case "Error", "ERROR", "Failed", "FAILED", "Failure", "FAILURE", "Fatal", "FATAL":
+		return true
+	}
+	return false
 }
 
 // isBareLabel reports an error label with no message on its line.

@@ -222,8 +222,103 @@ func commandPaths(cmd string, code bool, add func(p string, group int)) {
 				}
 			}
 		}
-		textPaths(seg, false, func(p string) { resolve(p, g) })
+		textPaths(seg, false, func(p string) { resolve(withAt(seg, p), g) })
 	}
+}
+
+// withAt returns p as seg writes it when an @ opens it there (curl's
+// -F file=@x.pl, npm's @scope/name): the word a command was given.
+func withAt(seg, p string) string {
+	for off := 0; ; {
+		k := strings.Index(seg[off:], "@"+p)
+		if k < 0 {
+			return p
+		}
+		k += off
+		if k == 0 || !isPathByte(seg[k-1]) || seg[k-1] == ':' {
+			return "@" + p
+		}
+		off = k + 1
+	}
+}
+
+// commandWords calls add for what a command line names that textPaths
+// does not take for a path: the directory a cd enters, and words with a
+// slash and a letter (src/lib, @octokit/rest, ./pkg/...), each with the
+// group its command's verb gives. They are written as the command wrote
+// them. Flags, URLs, sed expressions, devices and words holding shell
+// syntax ($, *, ?, redirections) are none.
+func commandWords(cmd string, add func(p string, group int)) {
+	for _, seg := range shellSegments(cmd) {
+		fields := strings.Fields(seg)
+		for len(fields) > 0 && (isAssignment(fields[0]) || isPrefixCommand(fields[0])) {
+			fields = fields[1:]
+		}
+		if len(fields) == 0 {
+			continue
+		}
+		if fields[0] == "cd" || fields[0] == "pushd" {
+			if len(fields) == 2 {
+				if d := strings.Trim(fields[1], `'"`); isArgPath(d) && hasLetter(d) && (d[0] == '/' || strings.Contains(d, "/")) {
+					add(strings.TrimRight(d, "/"), fileReferenced)
+				}
+			}
+			continue
+		}
+		g := verbGroup(path.Base(fields[0]), fields[1:])
+		for _, f := range fields[1:] {
+			if w := slashWord(f); w != "" {
+				add(w, g)
+			}
+		}
+	}
+}
+
+// codeWords calls add for each word with a slash that program code names
+// and textPaths does not take for a path: a module (@octokit/rest), a
+// directory, a route. A closing tag (</div>) is markup, not a directory.
+func codeWords(code string, add func(p string)) {
+	code = strings.ReplaceAll(code, "</", "<")
+	for _, w := range strings.FieldsFunc(code, isCodeBreak) {
+		if p := slashWord(w); p != "" {
+			add(p)
+		}
+	}
+}
+
+// isCodeBreak reports the bytes that end a word of code: white space,
+// quotes, brackets and operators other than the path's own.
+func isCodeBreak(r rune) bool {
+	return r <= ' ' || strings.ContainsRune("'\"`()[]{},;=<>|+*%!&^", r)
+}
+
+// slashWord returns a command's word that names a path textPaths does not
+// take (no extension, no leading /), or "".
+func slashWord(f string) string {
+	f = strings.Trim(f, `'"`)
+	if strings.HasPrefix(f, "-") || strings.ContainsAny(f, "$*?<>|\\=(){}[]`,;") || strings.Contains(f, "://") ||
+		strings.HasPrefix(f, "/dev/") || isSedExpr(f) {
+		return ""
+	}
+	if !strings.HasSuffix(f, "/...") {
+		f = trimTrailing(f)
+	}
+	if !strings.Contains(f, "/") || !hasLetter(f) || len(f) > maxPathLen {
+		return ""
+	}
+	if p, _ := cleanPathWord(f); p != "" && isTextPath(p) {
+		return "" // textPaths lists it
+	}
+	return f
+}
+
+// isSedExpr reports a sed or tr expression: s/a/b/, y/ab/cd/, 3s/^/x/, 1,5s/x/y/.
+func isSedExpr(f string) bool {
+	i := 0
+	for i < len(f) && (f[i] >= '0' && f[i] <= '9' || f[i] == ',') {
+		i++
+	}
+	return i+1 < len(f) && (f[i] == 's' || f[i] == 'y') && f[i+1] == '/'
 }
 
 // shellSegments splits a command line at newlines, ;, |, || and && (a &

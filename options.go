@@ -117,7 +117,8 @@ const (
 
 	// defaultSummaryTokens bounds the summary's target length; the target is
 	// a fifth of what is being summarised, within [minSummaryTokens, this],
-	// and never more than a tenth of the threshold.
+	// and never more than a tenth of the threshold. A range dense in facts
+	// may get more, up to a third of the threshold (see factsTarget).
 	defaultSummaryTokens = 8_000
 
 	// defaultStrikeLimit is how many compactions in a row may leave usage
@@ -178,17 +179,20 @@ type pruneConfig struct {
 
 // extractiveLimits caps what an ExtractiveSummarizer keeps. A zero field
 // takes its default, which (except ItemChars) grows in proportion to a
-// request's TargetTokens above defaultExtractiveTarget (2000); a negative
-// list cap leaves that list out. The byte limits are upper bounds: a
-// smaller target shortens the quoted fields further (see Summarize).
+// request's TargetTokens: the facts index's caps (Files, Errors,
+// Identifiers) above factsScaleTarget (500), the others above
+// defaultExtractiveTarget (2000). A negative list cap leaves that list
+// out. The byte limits are upper bounds: a smaller target shortens the
+// quoted fields further (see Summarize).
 type extractiveLimits struct {
-	Requests  int // earlier user requests listed (default 8)
-	Files     int // paths per file group (default 25)
-	Commands  int // shell commands (default 15)
-	ToolCalls int // other tool calls (default 12)
-	Errors    int // error lines (default 20)
-	Decisions int // decision sentences (default 10)
-	Pending   int // pending tool calls (default 8)
+	Requests    int // earlier user requests listed (default 8)
+	Files       int // paths per file group (default 25)
+	Commands    int // shell commands (default 15)
+	ToolCalls   int // other tool calls (default 12)
+	Errors      int // error lines (default 20)
+	Decisions   int // decision sentences (default 10)
+	Pending     int // pending tool calls (default 8)
+	Identifiers int // identifiers passed to tools (default 40)
 
 	TaskChars    int // the current task's text, in bytes (default 2000)
 	StateChars   int // the current state's text (default 1200)
@@ -352,7 +356,9 @@ func WithCarriedUserTokens(tokens int) Option {
 
 // WithSummaryTokens bounds the summary's target length in tokens. The
 // target is a fifth of what is summarised, at most this bound (default
-// 8,000) and a tenth of the threshold. The bound must be at least 128.
+// 8,000) and a tenth of the threshold. The bound must be at least 128. A
+// range whose facts (errors, files, identifiers, the last command) need
+// more room still gets it, up to a third of the threshold.
 func WithSummaryTokens(tokens int) Option {
 	return func(c *config) {
 		if tokens < minSummaryTokens {

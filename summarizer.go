@@ -93,6 +93,14 @@ Rules:
 
 Write the note in Markdown under these headings, in this order, with "None." under a heading that has nothing to report:
 
+## Facts
+A dense index of the exact facts a successor must not have to rediscover, written before any prose, one line per kind (leave out a kind with nothing in it):
+- Unresolved errors from ` + "`command or tool`" + `: the exact error lines, each once, under the command or tool call that printed it last; "Resolved errors from ..." for those a later run of the same command got past.
+- Modified: the paths of the files changed, grouped by directory.
+- IDs: every identifier passed to a tool (record locators, user, order, payment and ticket ids, issue and PR numbers, commit SHAs) as one comma-separated list, with the argument and the tool it went to where that fits, e.g. reservation_id=ZFA04Y (get_reservation_details).
+- Last command: the last shell command run, verbatim.
+- Read, Referenced: the other paths, grouped by directory.
+If the note cannot hold every fact, keep unresolved errors, modified files, identifiers and the last command first, then the most recent of the rest, and end the index with a "Left out:" line saying how many of each kind you left out.
 ## Task
 The task as the user last stated it, in their words where possible.
 ## Goal

@@ -18,13 +18,17 @@ const (
 	// -summary-model is not given: a small, cheap chat model.
 	defaultSummaryModel = "gpt-4o-mini"
 
-	// defaultProbeWindow is the window -probe compacts at when -window is
-	// not given: small enough that every shared transcript is compacted.
-	defaultProbeWindow = 8000
-
 	// defaultSummaryTimeout bounds one summarizer call, so a hung endpoint
 	// cannot hang the command.
 	defaultSummaryTimeout = 2 * time.Minute
+)
+
+// The windows -probe compacts at when -window is not given: small enough
+// that every shared transcript is compacted, the smaller one tight enough
+// that the summary's budget bites.
+const (
+	probeWindowSmall = 8000
+	probeWindowLarge = 16000
 )
 
 // options are the parsed command line.
@@ -87,7 +91,7 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&o.repair, "repair", false, "repair broken tool-call pairing instead of rejecting the input")
 	fs.BoolVar(&o.report, "report", false, "write a report of what the compaction did to standard error")
 	fs.StringVar(&o.jsonReport, "json-report", "", "write the report as JSON to `FILE`")
-	fs.BoolVar(&o.probe, "probe", false, "measure what survives compaction (latest ask, paths, errors, last command) over the transcripts given")
+	fs.BoolVar(&o.probe, "probe", false, "measure what survives compaction (latest ask, paths, modified files, identifiers, errors, last command) over the transcripts given, at 8,000 and 16,000 tokens unless -window is given")
 	fs.BoolVar(&o.verbose, "v", false, "log the library's compaction lines to standard error")
 	return fs
 }

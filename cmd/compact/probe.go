@@ -61,22 +61,43 @@ type probeRow struct {
 	compacted     bool
 	note          string
 	fallback      bool
-	ask, paths    score
-	errors, cmd   score
+	kinds         [numKinds]score
 	recall        recall // of the facts lost, those context_search finds
 }
 
+// The kinds of fact the probe scores, in the order its tables show them.
+const (
+	kindAsk = iota
+	kindPaths
+	kindModified
+	kindIDs
+	kindErrors
+	kindCommand
+	numKinds
+)
+
+// kindNames label the kinds in tables (column, total line, lost fact).
+var kindNames = [numKinds]struct{ column, total, lost string }{
+	{"ask", "latest ask", "ask"},
+	{"paths", "paths", "path"},
+	{"modified", "modified", "modified file"},
+	{"ids", "identifiers", "identifier"},
+	{"errors", "error lines", "error"},
+	{"last command", "last command", "command"},
+}
+
 // probe compacts every transcript given with every summarizer -summarizer
-// lists, at a small window, and prints what survived.
+// lists, at each window (-window, or 8,000 and 16,000), and prints what
+// survived.
 func (c *cli) probe(ctx context.Context) int {
 	files, err := probeFiles(c.o.paths)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "compact: %v\n", err)
 		return exitUsage
 	}
-	window := c.o.window
-	if !c.o.set["window"] {
-		window = defaultProbeWindow
+	windows := []int{probeWindowSmall, probeWindowLarge}
+	if c.o.set["window"] {
+		windows = []int{c.o.window}
 	}
 	names := c.o.summarizers()
 	engines := make([]*engine, len(names))
@@ -86,31 +107,38 @@ func (c *cli) probe(ctx context.Context) int {
 			return exitUsage
 		}
 	}
-	p := startProgress(c.stderr, c.progress, len(files)*len(names), "")
+	p := startProgress(c.stderr, c.progress, len(files)*len(names)*len(windows), "")
 	code := exitOK
-	rows := make([][]probeRow, len(names))
-	for k, f := range files {
+	rows := make([][]probeRow, len(names)*len(windows))
+	done := 0
+	for _, f := range files {
 		t, err := c.read(f)
 		if err != nil {
 			p.println("compact: %s: %v", f, err)
 			code = exitError
+			done += len(names) * len(windows)
 			continue
 		}
-		for i, e := range engines {
-			p.set(k*len(names)+i, names[i]+" "+filepath.Base(f))
-			row, err := probeOne(ctx, e, t, window)
-			if err != nil {
-				p.println("compact: %s (%s): %v", f, names[i], err)
-				code = exitError
-				continue
+		for w, window := range windows {
+			for i, e := range engines {
+				p.set(done, names[i]+" "+filepath.Base(f))
+				done++
+				row, err := probeOne(ctx, e, t, window)
+				if err != nil {
+					p.println("compact: %s (%s, %d tokens): %v", f, names[i], window, err)
+					code = exitError
+					continue
+				}
+				row.file = filepath.Base(f)
+				rows[w*len(names)+i] = append(rows[w*len(names)+i], row)
 			}
-			row.file = filepath.Base(f)
-			rows[i] = append(rows[i], row)
 		}
 	}
 	p.finish()
-	for i, n := range names {
-		writeProbeTable(c.stdout, n, window, rows[i], c.o.verbose)
+	for w, window := range windows {
+		for i, n := range names {
+			writeProbeTable(c.stdout, n, window, rows[w*len(names)+i], c.o.verbose)
+		}
 	}
 	return code
 }
@@ -167,29 +195,36 @@ func probeOne(ctx context.Context, e *engine, t *transcript, window int) (probeR
 		row.fallback = oc.res.Fallback
 	}
 	out, kept := outText.String(), keptText.String()
-	check := func(s *score, fact string) {
-		s.add(fact, survives(fact, out), !survives(fact, kept))
-	}
-	if f.ask != "" {
-		check(&row.ask, f.ask)
-	}
-	for _, p := range f.paths {
-		check(&row.paths, p)
-	}
-	for _, l := range f.errors {
-		check(&row.errors, l)
-	}
-	if f.command != "" {
-		check(&row.cmd, f.command)
+	for k, list := range f.lists() {
+		for _, fact := range list {
+			row.kinds[k].add(fact, survives(fact, out), !survives(fact, kept))
+		}
 	}
 	r, err := newRecaller(ctx, hist)
 	if err != nil {
 		return probeRow{}, err
 	}
-	if row.recall, err = probeRecall(ctx, r, &row.ask, &row.paths, &row.errors, &row.cmd); err != nil {
+	scores := make([]*score, len(row.kinds))
+	for k := range row.kinds {
+		scores[k] = &row.kinds[k]
+	}
+	if row.recall, err = probeRecall(ctx, r, scores...); err != nil {
 		return probeRow{}, fmt.Errorf("recall: %w", err)
 	}
 	return row, nil
+}
+
+// lists returns the facts by kind.
+func (f facts) lists() [numKinds][]string {
+	var l [numKinds][]string
+	if f.ask != "" {
+		l[kindAsk] = []string{f.ask}
+	}
+	l[kindPaths], l[kindModified], l[kindIDs], l[kindErrors] = f.paths, f.modified, f.ids, f.errors
+	if f.command != "" {
+		l[kindCommand] = []string{f.command}
+	}
+	return l
 }
 
 // writeProbeTable prints one summarizer's rows and totals. Totals count
@@ -197,7 +232,11 @@ func probeOne(ctx context.Context, e *engine, t *transcript, window int) (probeR
 func writeProbeTable(w io.Writer, name string, window int, rows []probeRow, verbose bool) {
 	fmt.Fprintf(w, "summarizer %s, window %s, forced\n", name, thousands(window))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "transcript\tmsgs\ttokens\tafter\task\tpaths\terrors\tlast command\trecoverable\t")
+	fmt.Fprint(tw, "transcript\tmsgs\ttokens\tafter\t")
+	for _, k := range kindNames {
+		fmt.Fprint(tw, k.column+"\t")
+	}
+	fmt.Fprintln(tw, "recoverable\t")
 	var total probeRow
 	compacted, fallbacks := 0, 0
 	for _, r := range rows {
@@ -207,8 +246,11 @@ func writeProbeTable(w io.Writer, name string, window int, rows []probeRow, verb
 		} else if r.fallback {
 			after += "*"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", shortName(r.file), r.messages, thousands(r.before), after,
-			r.ask.cell(), r.paths.cell(), r.errors.cell(), r.cmd.cell(), r.recall.cell())
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t", shortName(r.file), r.messages, thousands(r.before), after)
+		for _, sc := range r.kinds {
+			fmt.Fprint(tw, sc.cell()+"\t")
+		}
+		fmt.Fprintln(tw, r.recall.cell()+"\t")
 		if !r.compacted {
 			continue
 		}
@@ -216,10 +258,9 @@ func writeProbeTable(w io.Writer, name string, window int, rows []probeRow, verb
 		if r.fallback {
 			fallbacks++
 		}
-		total.ask.merge(r.ask)
-		total.paths.merge(r.paths)
-		total.errors.merge(r.errors)
-		total.cmd.merge(r.cmd)
+		for k := range total.kinds {
+			total.kinds[k].merge(r.kinds[k])
+		}
 		total.recall.lost += r.recall.lost
 		total.recall.found += r.recall.found
 	}
@@ -229,21 +270,15 @@ func writeProbeTable(w io.Writer, name string, window int, rows []probeRow, verb
 		fmt.Fprintf(w, " (* %d fell back to the extractive summary)", fallbacks)
 	}
 	fmt.Fprintln(w)
-	for _, s := range []struct {
-		label string
-		sc    score
-	}{{"latest ask", total.ask}, {"paths", total.paths}, {"error lines", total.errors}, {"last command", total.cmd}} {
-		fmt.Fprintf(w, "  %-13s kept %s, at risk kept %s\n", s.label, rate(s.sc.kept, s.sc.n), rate(s.sc.riskKept, s.sc.risk))
+	for k, sc := range total.kinds {
+		fmt.Fprintf(w, "  %-13s kept %s, at risk kept %s\n", kindNames[k].total, rate(sc.kept, sc.n), rate(sc.riskKept, sc.risk))
 	}
 	fmt.Fprintf(w, "  %-13s %s found verbatim by %s\n", "facts lost", rate(total.recall.found, total.recall.lost), session.ToolSearch)
 	if verbose {
 		for _, r := range rows {
-			for _, s := range []struct {
-				label string
-				sc    score
-			}{{"ask", r.ask}, {"path", r.paths}, {"error", r.errors}, {"command", r.cmd}} {
-				for _, m := range s.sc.missing {
-					fmt.Fprintf(w, "  lost %s in %s: %.100q\n", s.label, r.file, m)
+			for k, sc := range r.kinds {
+				for _, m := range sc.missing {
+					fmt.Fprintf(w, "  lost %s in %s: %.100q\n", kindNames[k].lost, r.file, m)
 				}
 			}
 			for _, m := range r.recall.missing {

@@ -16,10 +16,12 @@ import (
 
 // facts are what a successor needs from a transcript.
 type facts struct {
-	ask     string   // the latest real user message
-	paths   []string // every path a tool call named, first seen first
-	errors  []string // every error line of tool output, first seen first
-	command string   // the last shell command run
+	ask      string   // the latest real user message
+	paths    []string // every path a tool call named, first seen first
+	modified []string // every path a tool call modified, first seen first
+	ids      []string // every identifier a tool call passed, first seen first
+	errors   []string // every error line of tool output, first seen first
+	command  string   // the last shell command run
 	// mentions holds, per input message, the text it shows a model (its
 	// content and tool calls), to decide which facts lived only in turns
 	// that were summarised.
@@ -92,7 +94,7 @@ var numbered = regexp.MustCompile(`^\d+\t`)
 // factsOf finds the facts of msgs.
 func factsOf(msgs []compact.Message) facts {
 	var f facts
-	seenPath, seenErr := map[string]bool{}, map[string]bool{}
+	seenPath, seenMod, seenID, seenErr := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
 	addPath := func(p string) {
 		p = strings.TrimPrefix(p, "./")
 		if !seenPath[p] {
@@ -100,6 +102,21 @@ func factsOf(msgs []compact.Message) facts {
 			f.paths = append(f.paths, p)
 		}
 	}
+	addMod := func(p string) {
+		p = strings.TrimPrefix(p, "./")
+		addPath(p)
+		if !seenMod[p] {
+			seenMod[p] = true
+			f.modified = append(f.modified, p)
+		}
+	}
+	addID := func(id string) {
+		if !seenID[id] {
+			seenID[id] = true
+			f.ids = append(f.ids, id)
+		}
+	}
+	unnamed := map[string]bool{} // calls that edit the file their output names
 	f.mentions = make([]string, len(msgs))
 	for i, m := range msgs {
 		f.mentions[i] = compact.Text(m) + "\n" + compact.ToolCallText(m)
@@ -117,12 +134,23 @@ func factsOf(msgs []compact.Message) facts {
 					continue
 				}
 				argPaths(args, addPath)
+				if modifiedBy(c.Function.Name, args, addMod) && c.ID != "" {
+					unnamed[c.ID] = true
+				}
+				factIDs(args, "", addID)
 				if cmd := shellCommand(c.Function.Name, args); cmd != "" {
 					f.command = cmd
 				}
 			}
 		case compact.RoleTool:
-			for _, line := range toolErrorLines(compact.Text(m)) {
+			text := compact.Text(m)
+			if unnamed[m.ToolCallID] {
+				delete(unnamed, m.ToolCallID)
+				if h := fileHeader.FindStringSubmatch(text); h != nil {
+					addMod(h[1])
+				}
+			}
+			for _, line := range toolErrorLines(text) {
 				if !seenErr[line] {
 					seenErr[line] = true
 					f.errors = append(f.errors, line)
@@ -156,6 +184,8 @@ func argPaths(args map[string]any, add func(string)) {
 		if !ok {
 			continue
 		}
+		// A closing tag in code (</div>) is markup, not a root directory.
+		s = strings.ReplaceAll(s, "</", "<")
 		for _, w := range strings.FieldsFunc(s, isWordBreak) {
 			w = strings.TrimRight(w, ".,:")
 			if looksLikePath(w, false) {

@@ -107,12 +107,12 @@ func TestProbeScoresWhatTheSummaryKeeps(t *testing.T) {
 		rows[name] = row
 	}
 	ext, drop := rows["extractive"], rows["drop"]
-	assert.Equal(t, score{n: 1, kept: 1, risk: 1, riskKept: 1}, ext.ask, "the ask lies in the summarised turns and is lifted whole")
-	require.Positive(t, ext.paths.risk, "some paths lived only in the summarised turns")
-	assert.Equal(t, ext.paths.risk, ext.paths.riskKept, "the extractive summary keeps them: missing %q", ext.paths.missing)
-	assert.Zero(t, drop.paths.riskKept, "the baseline keeps none")
-	assert.Equal(t, score{n: 1, kept: 1, risk: 1, riskKept: 1}, scoreOnly(ext.errors))
-	assert.Equal(t, score{n: 1, risk: 1}, scoreOnly(drop.errors))
+	assert.Equal(t, score{n: 1, kept: 1, risk: 1, riskKept: 1}, ext.kinds[kindAsk], "the ask lies in the summarised turns and is lifted whole")
+	require.Positive(t, ext.kinds[kindPaths].risk, "some paths lived only in the summarised turns")
+	assert.Equal(t, ext.kinds[kindPaths].risk, ext.kinds[kindPaths].riskKept, "the extractive summary keeps them: missing %q", ext.kinds[kindPaths].missing)
+	assert.Zero(t, drop.kinds[kindPaths].riskKept, "the baseline keeps none")
+	assert.Equal(t, score{n: 1, kept: 1, risk: 1, riskKept: 1}, scoreOnly(ext.kinds[kindErrors]))
+	assert.Equal(t, score{n: 1, risk: 1}, scoreOnly(drop.kinds[kindErrors]))
 	require.Positive(t, drop.recall.lost, "the baseline loses facts")
 	assert.Equal(t, drop.recall.lost, drop.recall.found, "context_search finds every one: %q", drop.recall.missing)
 }
