@@ -17,12 +17,25 @@ type keyShape struct {
 	// paired marks an AWS access key id: a 40-character secret access key
 	// written just after it goes too.
 	paired bool
+	// lead, when set, finds the part of the secret written before the
+	// prefix (a shape known by an infix, such as a Telegram bot token's
+	// ":AA"): it returns where the secret starts, or -1 when the bytes
+	// before the prefix do not fit, a word included. Such a secret goes
+	// whole.
+	lead func(s string, p int) int
+	// b64Edge rejects a prefix that continues a run of base64 ("+", "/" or
+	// "=" just before it): short generic prefixes such as "EAA" turn up in
+	// encoded data.
+	b64Edge bool
 }
 
 // keyShapes lists the credentials String knows by shape. A prefix comes
 // before any shorter prefix it starts with, so "sk-ant-" keys are named as
 // Anthropic's before the generic "sk-" rule sees them.
-var keyShapes = []keyShape{
+var keyShapes = append(coreShapes, providerShapes...)
+
+// coreShapes are the keys of the providers agents meet most.
+var coreShapes = []keyShape{
 	// Anthropic, then OpenAI (project, service account, admin keys; plain
 	// sk- keys only when the body looks random), OpenRouter.
 	{prefix: "sk-ant-", body: b64urlClass, min: 20, keep: true},
@@ -126,8 +139,17 @@ func (k *keyShape) redactAt(sp *splicer, s string, p int, run *bodyRun) (int, bo
 	if !strings.HasPrefix(s[p:], k.prefix) {
 		return 0, false
 	}
-	if p > 0 && wordClass[k.prefix[0]] && wordClass[s[p-1]] {
+	first := p // where the secret starts
+	if k.lead != nil {
+		if first = k.lead(s, p); first < 0 {
+			return 0, false
+		}
+	}
+	if k.lead == nil && first > 0 && wordClass[s[first]] && wordClass[s[first-1]] && !escapedBreak(s, first) {
 		return 0, false // inside a longer word: "task-...", "disk-..."
+	}
+	if first > 0 && k.b64Edge && strings.IndexByte("+/=", s[first-1]) >= 0 {
+		return 0, false
 	}
 	start := p + len(k.prefix)
 	end := run.end
@@ -145,8 +167,8 @@ func (k *keyShape) redactAt(sp *splicer, s string, p int, run *bodyRun) (int, bo
 		}
 		end = start + n
 	}
-	from := p
-	if k.keep {
+	from := first
+	if k.keep && k.lead == nil {
 		from = start
 	}
 	sp.replace(from, end, Marker)
@@ -157,6 +179,14 @@ func (k *keyShape) redactAt(sp *splicer, s string, p int, run *bodyRun) (int, bo
 		}
 	}
 	return end, true
+}
+
+// escapedBreak reports whether s[i] follows an escaped line break or tab
+// ("\\n", "\\t", "\\r" in JSON or a quoted string): a word starts there,
+// though the byte before it is a letter.
+func escapedBreak(s string, i int) bool {
+	return i >= 2 && s[i-2] == '\\' && strings.IndexByte("ntr", s[i-1]) >= 0 &&
+		(i < 3 || s[i-3] != '\\')
 }
 
 // shapeIndex maps the first two bytes of a position to the shapes whose
