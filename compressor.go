@@ -197,7 +197,7 @@ func New(opts ...Option) *Compressor {
 func defaultCounter(model string, logger *slog.Logger) TokenCounter {
 	tc, err := NewTokenCounter(model)
 	if err != nil {
-		logger.Warn("compact: exact token counting unavailable, estimating", "err", err)
+		logger.Warn("compact: exact token counting unavailable, estimating", "err", errText(err))
 		return EstimateCounter{}
 	}
 	return tc

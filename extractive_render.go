@@ -56,7 +56,7 @@ func newDraft(d *digest, focus string, lim ExtractiveLimits, target int) *draft 
 	dr.floor = min(max(budget/8, minBlockFloor), maxBlockFloor)
 	if focus != "" {
 		n := min(maxFocusChars, max(budget/8, minBlockFloor))
-		dr.focus = shorten(redact.String(oneLine(redactWindows(focus, n))), n)
+		dr.focus = shorten(redact.JSON(oneLine(redactWindows(focus, n))), n)
 	}
 	share := func(limit, pct int) int { return max(dr.floor, min(limit, budget*pct/100)) }
 
