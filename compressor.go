@@ -2,76 +2,10 @@ package compact
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"strconv"
 	"sync"
 	"time"
 )
-
-// Defaults of the Compressor. Each names the behaviour it sets and where the
-// figure comes from.
-const (
-	// DefaultContextWindow is the window assumed when none is given: 128k
-	// tokens, the window of gpt-4o and gpt-4.1-mini class models.
-	DefaultContextWindow = 128_000
-
-	// DefaultReserveTokens is the output reserved out of the window before
-	// the threshold is computed. It is capped at a quarter of the window so
-	// that small windows keep room for input.
-	DefaultReserveTokens = 8_192
-
-	// DefaultThreshold is the fraction of the usable window (window minus
-	// reserve) at which compaction triggers, the figure most agent runtimes
-	// use.
-	DefaultThreshold = 0.75
-
-	// DefaultThresholdFloor keeps a low threshold fraction from compacting a
-	// large window too early: the threshold is never below it, except on
-	// windows too small to hold it (there the floor becomes
-	// DefaultThreshold of the usable window).
-	DefaultThresholdFloor = 64_000
-
-	// DefaultThresholdCap bounds the threshold on very large windows: past
-	// about 256k tokens requests get slow and costly and models attend less
-	// well, so a million-token window still compacts there.
-	DefaultThresholdCap = 256_000
-
-	// DefaultHeadMessages is how many non-system messages at the start are
-	// kept verbatim on a first compaction (the task statement and the first
-	// exchange). Once a summary exists the head decays to the system prompt.
-	DefaultHeadMessages = 3
-
-	// DefaultTailFraction is the protected tail's token budget as a fraction
-	// of the threshold.
-	DefaultTailFraction = 0.20
-
-	// DefaultTailMinMessages is the fewest messages the tail keeps, however
-	// large they are.
-	DefaultTailMinMessages = 4
-
-	// DefaultCarriedUserTokens is the budget for recent real user messages
-	// carried verbatim into the compacted history (Codex keeps 20k). It is
-	// capped at a quarter of the threshold.
-	DefaultCarriedUserTokens = 20_000
-
-	// DefaultSummaryTokens bounds the summary's target length; the target is
-	// a fifth of what is being summarised, within [minSummaryTokens, this],
-	// and never more than a tenth of the threshold.
-	DefaultSummaryTokens = 8_000
-
-	// DefaultStrikeLimit is how many compactions in a row may leave usage
-	// over the threshold before automatic compaction pauses.
-	DefaultStrikeLimit = 2
-)
-
-// minSummaryTokens is the smallest summary target, enough for a task line,
-// a few files and the last state.
-const minSummaryTokens = 128
-
-// DefaultBackoff is the wait after the first, second and later summarizer
-// failures before automatic compaction calls the summarizer again.
-var DefaultBackoff = []time.Duration{60 * time.Second, 300 * time.Second, 900 * time.Second}
 
 // FailurePolicy says what a compaction does when its summarizer fails.
 type FailurePolicy int
@@ -102,83 +36,36 @@ type Compressor struct {
 	st    state
 }
 
+// handoffState is what a Compressor remembers about handoffs.
+type handoffState struct {
+	done    int    // automatic handoffs that succeeded
+	base    int    // compactions when the current context began (after a fresh-session handoff)
+	lastErr string // the last handoff failure, cleared by a success
+}
+
 // state is what a Compressor learns over a conversation.
 type state struct {
-	lastPrompt   int
-	compressions int
-	prunes       int // compactions pruning alone achieved (among compressions)
-	strikes      int
-	checkNext    bool // judge the last compaction on the next usage report
-	paused       bool
-	pauseReason  string
-	failures     int
-	backoffUntil time.Time
-	lastError    string
-	handoff      handoffState
+	lastPrompt                int
+	lastCompletion, lastTotal int // the provider's last report
+	compressions              int
+	prunes                    int // compactions pruning alone achieved (among compressions)
+	strikes                   int
+	checkNext                 bool // judge the last compaction on the next usage report
+	paused                    bool
+	pauseReason               string
+	failures                  int
+	backoffUntil              time.Time
+	lastError                 string
+	handoff                   handoffState
 }
-
-// config is the Compressor's settings, fixed by New's options.
-type config struct {
-	model          string
-	window         int
-	reserve        int // <0: default
-	fraction       float64
-	floor, cap     int
-	headMessages   int
-	tailFraction   float64
-	tailMin        int
-	carryTokens    int
-	summaryTokens  int
-	note           string
-	summarizer     Summarizer
-	fallback       Summarizer
-	policy         FailurePolicy
-	counter        TokenCounter
-	logger         *slog.Logger
-	now            func() time.Time
-	backoff        []time.Duration
-	strikeLimit    int
-	repair         bool
-	summaryTimeout time.Duration
-	prune          bool          // prune before summarising (WithPruning)
-	pruneOpts      []PruneOption // the host's pruning options
-	handoff        HandoffPolicy
-}
-
-// Option configures a Compressor.
-type Option func(*config)
 
 // New returns a Compressor with the given options applied over the
-// documented defaults. Out-of-range values are replaced by the defaults.
+// documented defaults. An option given an invalid value keeps the default,
+// and Status().Adjusted says so.
 func New(opts ...Option) *Compressor {
-	cfg := config{
-		window:        DefaultContextWindow,
-		reserve:       -1,
-		fraction:      DefaultThreshold,
-		floor:         DefaultThresholdFloor,
-		cap:           DefaultThresholdCap,
-		headMessages:  DefaultHeadMessages,
-		tailFraction:  DefaultTailFraction,
-		tailMin:       DefaultTailMinMessages,
-		carryTokens:   DefaultCarriedUserTokens,
-		summaryTokens: DefaultSummaryTokens,
-		note:          CompactionNote,
-		policy:        FallbackExtractive,
-		now:           time.Now,
-		backoff:       DefaultBackoff,
-		strikeLimit:   DefaultStrikeLimit,
-		prune:         true,
-	}
-	for _, opt := range opts {
-		if opt != nil {
-			opt(&cfg)
-		}
-	}
-	if cfg.logger == nil {
-		cfg.logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
+	cfg := newConfig(opts)
 	if cfg.counter == nil {
-		cfg.counter = defaultCounter(cfg.model, cfg.logger)
+		cfg.counter = defaultCounter(cfg)
 	}
 	if cfg.fallback == nil {
 		cfg.fallback = defaultSummarizer()
@@ -194,10 +81,10 @@ func New(opts ...Option) *Compressor {
 // defaultCounter is the exact counter for model, or the estimator if the
 // encoding cannot be built (it is embedded, so that does not happen in
 // practice; the fallback keeps New from ever failing).
-func defaultCounter(model string, logger *slog.Logger) TokenCounter {
-	tc, err := NewTokenCounter(model)
+func defaultCounter(cfg config) TokenCounter {
+	tc, err := newTokenCounter(EncodingForModel(cfg.model), cfg)
 	if err != nil {
-		logger.Warn("compact: exact token counting unavailable, estimating", "err", errText(err))
+		cfg.logger.Warn("compact: exact token counting unavailable, estimating", "err", errText(err))
 		return EstimateCounter{}
 	}
 	return tc
@@ -216,7 +103,7 @@ type thresholds struct {
 func computeThresholds(cfg config, window int) thresholds {
 	reserve := cfg.reserve
 	if reserve < 0 {
-		reserve = min(DefaultReserveTokens, window/4)
+		reserve = min(defaultReserveTokens, window/4)
 	}
 	usable := max(window-reserve, 1)
 	th := int(cfg.fraction * float64(usable))
@@ -240,9 +127,9 @@ func computeThresholds(cfg config, window int) thresholds {
 // Name returns "compressor".
 func (c *Compressor) Name() string { return "compressor" }
 
-// Threshold returns the prompt size, in tokens, at which compaction
+// threshold returns the prompt size, in tokens, at which compaction
 // triggers.
-func (c *Compressor) Threshold() int {
+func (c *Compressor) threshold() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.th.threshold
@@ -252,9 +139,9 @@ func (c *Compressor) Threshold() int {
 // a Session) keeping a running count agrees with the Compressor's own.
 func (c *Compressor) Counter() TokenCounter { return c.cfg.counter }
 
-// Count returns the tokens msgs take as a request, with the Compressor's
+// count returns the tokens msgs take as a request, with the Compressor's
 // counter.
-func (c *Compressor) Count(msgs []Message) int {
+func (c *Compressor) count(msgs []Message) int {
 	return CountMessages(c.cfg.counter, msgs)
 }
 
@@ -267,6 +154,7 @@ func (c *Compressor) UpdateUsage(u Usage) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.st.lastCompletion, c.st.lastTotal = u.CompletionTokens, u.TotalTokens
 	c.observeLocked(u.PromptTokens)
 }
 
@@ -312,10 +200,11 @@ func (c *Compressor) ShouldCompress(promptTokens int) bool {
 	return c.cfg.policy == FallbackExtractive || !c.backingOffLocked()
 }
 
-// ShouldCompressMessages counts msgs and reports ShouldCompress for that
-// size.
-func (c *Compressor) ShouldCompressMessages(msgs []Message) bool {
-	return c.ShouldCompress(c.Count(msgs))
+// ShouldCompressMessages counts msgs, plus the incoming message and tool
+// definitions opts name (WithIncoming, WithTools), and reports
+// ShouldCompress for that size.
+func (c *Compressor) ShouldCompressMessages(msgs []Message, opts ...CompressOption) bool {
+	return c.ShouldCompress(c.count(msgs) + c.extraTokens(ApplyCompressOptions(opts...)))
 }
 
 func (c *Compressor) backingOffLocked() bool {
@@ -331,11 +220,19 @@ func (c *Compressor) Status() Status {
 	if c.th.threshold > 0 {
 		pct = min(100*float64(c.st.lastPrompt)/float64(c.th.threshold), 100)
 	}
+	of := 0.0
+	if c.win > 0 {
+		of = 100 * float64(c.st.lastPrompt) / float64(c.win)
+	}
 	s := Status{
 		Engine: c.Name(), Model: c.model, Window: c.win, Threshold: c.th.threshold,
-		LastPromptTokens: c.st.lastPrompt, UsagePercent: pct, Compressions: c.st.compressions,
+		LastPromptTokens: c.st.lastPrompt, UsagePercent: of, ThresholdPercent: pct,
+		LastCompletionTokens: c.st.lastCompletion, LastTotalTokens: c.st.lastTotal, Compressions: c.st.compressions,
 		Strikes: c.st.strikes, Paused: c.st.paused, PauseReason: c.st.pauseReason,
 		LastError: c.st.lastError,
+	}
+	if len(c.cfg.adjusted) > 0 {
+		s.Adjusted = append([]string(nil), c.cfg.adjusted...)
 	}
 	if c.backingOffLocked() {
 		s.BackoffUntil = c.st.backoffUntil
@@ -358,11 +255,23 @@ func (c *Compressor) SwitchModel(model string, window int) {
 	c.st.paused, c.st.pauseReason, c.st.strikes, c.st.checkNext = false, "", 0, false
 }
 
-// OnSessionStart does nothing: a Compressor's state starts empty.
-func (c *Compressor) OnSessionStart(id string) {}
+// OnSessionStart moves the Compressor to the conversation's model and
+// window when meta names them (see SwitchModel); its state starts empty.
+func (c *Compressor) OnSessionStart(id string, meta SessionMeta) {
+	if meta.Model == "" && meta.Window <= 0 {
+		return
+	}
+	model := meta.Model
+	if model == "" {
+		c.mu.Lock()
+		model = c.model
+		c.mu.Unlock()
+	}
+	c.SwitchModel(model, meta.Window)
+}
 
 // OnSessionEnd does nothing: a Compressor holds no resources.
-func (c *Compressor) OnSessionEnd(id string) {}
+func (c *Compressor) OnSessionEnd(id string, msgs []Message) {}
 
 // OnSessionReset forgets what the Compressor learned about the conversation:
 // usage, counts, strikes, pause and backoff.
@@ -372,15 +281,49 @@ func (c *Compressor) OnSessionReset(id string) {
 	c.st = state{}
 }
 
-// Preflight counts msgs plus the incoming message and says whether the
-// request should be compacted first. It never calls a model.
-func (c *Compressor) Preflight(msgs []Message, incoming *Message) Preflight {
-	n := c.Count(msgs)
-	if incoming != nil {
-		n += c.cfg.counter.CountMessage(*incoming)
+// Preflight checks a request before it is sent: the history, plus the
+// incoming message and the tool definitions opts name. It never calls a
+// model. When even the messages a compaction must keep verbatim do not fit
+// the usable window, Fits is false and TooLarge names the largest of them,
+// so the host can act before the provider rejects the request.
+func (c *Compressor) Preflight(msgs []Message, opts ...CompressOption) Preflight {
+	o := ApplyCompressOptions(opts...)
+	n := c.count(msgs) + c.extraTokens(o)
+	c.mu.Lock()
+	th := c.th
+	c.mu.Unlock()
+	p := Preflight{Tokens: n, Threshold: th.threshold, Usable: th.usable, Compress: c.ShouldCompress(n),
+		HasContent: c.HasContentToCompress(msgs), Fits: n <= th.usable, TooLarge: -1}
+	if p.Fits {
+		return p
 	}
-	return Preflight{Tokens: n, Threshold: c.Threshold(), Compress: c.ShouldCompress(n),
-		HasContent: c.HasContentToCompress(msgs)}
+	// What would be left after the best compaction: the messages a plan
+	// must keep, and the tools.
+	plan := c.plan(msgs, th, o.Incoming)
+	kept := countTools(c.cfg.counter, o.Tools)
+	largest := 0
+	for i, m := range msgs {
+		if i >= plan.headEnd && i < plan.cut && i != plan.lift {
+			continue
+		}
+		k := c.cfg.counter.CountMessage(m)
+		kept += k
+		if !isSystem(m) && k > largest {
+			largest, p.TooLarge = k, i
+		}
+	}
+	if o.Incoming != nil {
+		if k := c.cfg.counter.CountMessage(*o.Incoming); k > largest {
+			largest, p.TooLarge = k, len(msgs)
+		}
+		kept += c.cfg.counter.CountMessage(*o.Incoming)
+	}
+	p.Overflow = max(kept+ReplyPrimingTokens-th.usable, 0)
+	p.Fits = p.Overflow == 0
+	if p.Fits {
+		p.TooLarge = -1
+	}
+	return p
 }
 
 // HasContentToCompress reports whether a compaction of msgs would have

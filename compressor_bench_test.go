@@ -18,7 +18,7 @@ const benchTokens = 200_000
 // tc warm.
 func history200k(b *testing.B, tc TokenCounter) []Message {
 	b.Helper()
-	all := transcripts(b, sharedTranscriptDir)
+	all := sharedTranscripts(b)
 	if len(all) == 0 {
 		n := 1000
 		for CountMessages(tc, syntheticHistory(n)) < benchTokens {

@@ -154,8 +154,6 @@ func (p plan) next(incoming *Message) []Message {
 	return next
 }
 
-func isSystem(m Message) bool { return m.Role == RoleSystem || m.Role == RoleDeveloper }
-
 // headEnd returns the end of the protected head: the first headMessages
 // non-system messages, extended through the results of any calls among
 // them, then trimmed back while the head is over its token budget.
@@ -242,26 +240,6 @@ func (c *Compressor) tailStart(p *plan, th thresholds) int {
 		p.lift = -1
 	}
 	return cut
-}
-
-// alignCut moves a tail start back off tool results onto the assistant turn
-// that made the calls, so a group is never split.
-func alignCut(msgs []Message, cut, lo int) int {
-	for cut > lo && cut < len(msgs) && msgs[cut].Role == RoleTool {
-		cut--
-	}
-	return cut
-}
-
-// lastIndex returns the index of the last message at or after lo for which
-// ok holds, or -1.
-func lastIndex(msgs []Message, lo int, ok func(Message) bool) int {
-	for i := len(msgs) - 1; i >= lo; i-- {
-		if ok(msgs[i]) {
-			return i
-		}
-	}
-	return -1
 }
 
 func hasVisibleAssistantText(m Message) bool {

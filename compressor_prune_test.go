@@ -29,9 +29,9 @@ func chattyRun(n int) []Message {
 // is called: the result is the pruned history, with every change reported.
 func TestCompressPruningAloneAvoidsTheSummarizer(t *testing.T) {
 	r := &recorder{}
-	c := newTestCompressor(r, WithPruning(PruneClearAtLeast(0)))
+	c := newTestCompressor(r, WithPruning(true), WithClearAtLeast(0))
 	in := agentRun(12)
-	require.GreaterOrEqual(t, c.Count(in), c.Threshold(), "over the threshold before pruning")
+	require.GreaterOrEqual(t, c.count(in), c.threshold(), "over the threshold before pruning")
 
 	res, err := c.Compress(context.Background(), in)
 	require.NoError(t, err)
@@ -39,15 +39,15 @@ func TestCompressPruningAloneAvoidsTheSummarizer(t *testing.T) {
 	require.NoError(t, checkContracts(in, res))
 	assert.Equal(t, -1, res.SummaryIndex)
 	assert.Equal(t, "", res.Summarizer)
-	assert.Less(t, res.TokensAfter, c.Threshold())
+	assert.Less(t, res.TokensAfter, c.threshold())
 	assert.Equal(t, len(in), len(res.Messages))
 	assert.Equal(t, in[0], res.Messages[0], "no compaction note: nothing was summarised")
 	require.NotEmpty(t, res.Pruned)
 	saved := 0
 	for _, ch := range res.Pruned {
-		assert.Equal(t, PruneMasked, ch.Kind)
-		assert.True(t, IsPruned(res.Messages[ch.Index]))
-		saved += ch.Saved()
+		assert.Equal(t, kindMasked, ch.Kind)
+		assert.True(t, isPruned(res.Messages[ch.Index]))
+		saved += ch.saved()
 	}
 	assert.Equal(t, res.TokensBefore-res.TokensAfter, saved)
 	assert.Equal(t, 1, c.Status().Compressions)
@@ -58,11 +58,11 @@ func TestCompressPruningAloneAvoidsTheSummarizer(t *testing.T) {
 // reads them as they were, not their stand-ins.
 func TestCompressSummarisesWhenPruningIsNotEnough(t *testing.T) {
 	r := &recorder{}
-	c := newTestCompressor(r, WithPruning(PruneClearAtLeast(0)))
+	c := newTestCompressor(r, WithPruning(true), WithClearAtLeast(0))
 	in := chattyRun(10)
-	pr := Prune(in, PruneClearAtLeast(0), PruneTokenCounter(byteCounter{}))
+	pr := Prune(in, WithClearAtLeast(0), WithTokenCounter(byteCounter{}))
 	require.True(t, pr.Committed, "pruning finds something")
-	require.Greater(t, pr.TokensAfter, c.Threshold(), "but not enough")
+	require.Greater(t, pr.TokensAfter, c.threshold(), "but not enough")
 
 	res, err := c.Compress(context.Background(), in)
 	require.NoError(t, err)
@@ -79,8 +79,8 @@ func TestCompressSummarisesWhenForcedOrWithoutPruning(t *testing.T) {
 		opts  []Option
 		force bool
 	}{
-		"forced":          {[]Option{WithPruning()}, true},
-		"without pruning": {[]Option{WithPruning(), WithoutPruning()}, false},
+		"forced":          {[]Option{WithPruning(true)}, true},
+		"without pruning": {[]Option{WithPruning(true), WithPruning(false)}, false},
 	} {
 		t.Run(name, func(t *testing.T) {
 			r := &recorder{}
@@ -114,26 +114,26 @@ func TestCompressDemotesResultsOfAnOversizedTail(t *testing.T) {
 	in = append(in, asst("The build failed; the log says why."), user("Fix it."))
 
 	r := &recorder{}
-	c := newTestCompressor(r, WithPruning())
+	c := newTestCompressor(r, WithPruning(true))
 	res, err := c.Compress(context.Background(), in, Force())
 	require.NoError(t, err)
 	require.Len(t, r.reqs, 1)
 	require.NoError(t, checkContracts(in, res))
 	require.Len(t, res.Pruned, 1)
 	ch := res.Pruned[0]
-	assert.Equal(t, PruneDemoted, ch.Kind)
+	assert.Equal(t, kindDemoted, ch.Kind)
 	assert.Equal(t, len(in)-3, ch.Index)
 	assert.Equal(t, "big", ch.ToolCallID)
 	got := res.Messages[len(res.Messages)-3]
-	assert.True(t, IsPruned(got))
+	assert.True(t, isPruned(got))
 	assert.Contains(t, got.Content, "exit status 2")
 	for _, turn := range r.last().Turns {
 		assert.NotEqual(t, "big", turn.ToolCallID, "the demoted result is in the tail, not summarised")
 	}
 
-	off, err := newTestCompressor(&recorder{}, WithPruning(PrunePressure(0))).Compress(context.Background(), in, Force())
+	off, err := newTestCompressor(&recorder{}, WithPruning(true), WithPressure(0)).Compress(context.Background(), in, Force())
 	require.NoError(t, err)
-	assert.Empty(t, off.Pruned, "PrunePressure(0) turns the pass off")
+	assert.Empty(t, off.Pruned, "WithPressure(0) turns the pass off")
 }
 
 // With nothing to summarise, pruning is all a compaction can do: it does
@@ -144,7 +144,7 @@ func TestCompressPrunesWhenNothingCanBeSummarised(t *testing.T) {
 	in = append(in, asst("Looking."), user("And?"))
 	r := &recorder{}
 	protectAll := []Option{WithHeadMessages(1), WithTail(0.2, 8)}
-	c := newTestCompressor(r, append(protectAll, WithPruning())...)
+	c := newTestCompressor(r, append(protectAll, WithPruning(true))...)
 	require.False(t, c.HasContentToCompress(in))
 
 	res, err := c.Compress(context.Background(), in, Force())
@@ -152,7 +152,7 @@ func TestCompressPrunesWhenNothingCanBeSummarised(t *testing.T) {
 	assert.Empty(t, r.reqs)
 	require.NoError(t, checkContracts(in, res))
 	require.Len(t, res.Pruned, 1)
-	assert.Equal(t, PruneDemoted, res.Pruned[0].Kind)
+	assert.Equal(t, kindDemoted, res.Pruned[0].Kind)
 
 	_, err = newTestCompressor(r, protectAll...).Compress(context.Background(), in, Force())
 	assert.True(t, errors.Is(err, ErrNothingToCompress))
@@ -163,7 +163,7 @@ func TestCompressPruningKeepsTheIncomingMessageLast(t *testing.T) {
 	r := &recorder{}
 	in := agentRun(12)
 	incoming := user("Now also check pkg/cache.")
-	res, err := newTestCompressor(r, WithPruning(PruneClearAtLeast(0))).Compress(context.Background(), in, WithIncoming(incoming))
+	res, err := newTestCompressor(r, WithPruning(true), WithClearAtLeast(0)).Compress(context.Background(), in, WithIncoming(incoming))
 	require.NoError(t, err)
 	assert.Empty(t, r.reqs)
 	assert.Equal(t, len(in)+1, len(res.Messages))
@@ -175,7 +175,7 @@ func TestCompressPruningKeepsTheIncomingMessageLast(t *testing.T) {
 // does not count toward one: it wrote no summary.
 func TestPruneOnlyCompactionsDoNotCountTowardAHandoff(t *testing.T) {
 	c := newHandoffCompressor(HandoffPolicy{Enabled: true, Root: t.TempDir(), AfterCompactions: 2},
-		WithPruning(PruneClearAtLeast(0)))
+		WithPruning(true), WithClearAtLeast(0))
 	res, err := c.Compress(context.Background(), agentRun(12))
 	require.NoError(t, err)
 	require.Equal(t, -1, res.SummaryIndex, "pruning alone")

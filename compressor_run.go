@@ -4,59 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 )
-
-// Result reports what a compaction did.
-type Result struct {
-	// Messages is the compacted history, ready to send. It shares nothing
-	// with the input.
-	Messages []Message
-
-	MessagesBefore, MessagesAfter int
-	TokensBefore, TokensAfter     int
-
-	// SummarizedFrom and SummarizedTo are the input indexes, inclusive, of
-	// the messages folded into the summary; both -1 when nothing was.
-	SummarizedFrom, SummarizedTo int
-	// SummaryIndex is the summary's index in Messages, or -1.
-	SummaryIndex int
-	// Summary is the summary's body, without prefix or carried messages.
-	Summary string
-	// Carried is how many real user messages from the summarised range ride
-	// along verbatim inside the summary message.
-	Carried int
-	// Lifted is the input index of the latest real user message when it lay
-	// inside the summarised range and was placed, verbatim, right after the
-	// summary; -1 otherwise.
-	Lifted int
-
-	// Summarizer names the summarizer whose summary was used; "" when
-	// pruning alone was enough.
-	Summarizer string
-	// Fallback is set when the configured summarizer failed (or was backing
-	// off) and the fallback summary was used; FallbackReason says why.
-	Fallback       bool
-	FallbackReason string
-
-	// Repairs lists the changes made to a broken input (see WithRepair).
-	Repairs []Repair
-
-	// Pruned lists the messages pruning changed (see WithPruning), by
-	// their index in the input, each with what was done and what it saved:
-	// on a compaction that pruning alone achieved (SummaryIndex -1), every
-	// change; otherwise the results the pressure pass demoted in the tail.
-	Pruned []PruneChange
-
-	// Handoff reports the packet an automatic handoff wrote after this
-	// compaction (see WithHandoff); nil when there was none. Messages is the
-	// ordinary compaction either way: in fresh-session mode the host
-	// chooses between it and Handoff.Continuation.
-	Handoff *Handoff
-
-	Duration time.Duration
-}
 
 // BackoffError reports that automatic compaction is waiting after summarizer
 // failures. It unwraps to ErrBackoff.
@@ -75,9 +26,12 @@ func (e *BackoffError) Error() string {
 func (e *BackoffError) Unwrap() error { return ErrBackoff }
 
 // Compress folds the middle of msgs into one summary and returns the new
-// history. See ContextEngine for the contracts it keeps. A history over the
-// threshold is not required: Compress compacts whatever it is given unless
-// automatic compaction is paused or backing off (Force bypasses both).
+// history. See ContextEngine for the contracts it keeps. It is meant to be
+// called before every request: a history under the threshold (counting the
+// incoming message and tools the options name) comes back unchanged, with
+// Result.Skipped saying so, at the cost of a memoised count and no copy.
+// Force compacts anyway (a person's "/compress"), and also bypasses a pause
+// or a backoff.
 //
 // It prunes first (see WithPruning): when pruning old tool output brings
 // the history under the threshold, and the compaction is not forced, the
@@ -94,8 +48,10 @@ func (c *Compressor) Compress(ctx context.Context, msgs []Message, opts ...Compr
 	return c.compress(ctx, msgs, nil, opts)
 }
 
-// compress runs a compaction. rng, when set, is the range a person chose
-// (see CompressRange); otherwise the plan chooses the cut.
+// compress runs a compaction in three steps: take the input in (validate,
+// or repair), try the cheap tier alone, and otherwise summarise and
+// assemble. rng, when set, is the range a person chose (see CompressRange);
+// otherwise the plan chooses the cut.
 func (c *Compressor) compress(ctx context.Context, msgs []Message, rng *foldRange, opts []CompressOption) (*Result, error) {
 	o := ApplyCompressOptions(opts...)
 	// The session attribute is fixed here, once, for every line this
@@ -110,23 +66,22 @@ func (c *Compressor) compress(ctx context.Context, msgs []Message, rng *foldRang
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("compact: %w", err)
 	}
-
-	work := msgs
-	var repairs []Repair
-	if err := Validate(msgs); err != nil {
-		// A repair would move the messages a chosen range names.
-		if !c.cfg.repair || rng != nil {
-			return nil, fmt.Errorf("compact: input %w", err)
-		}
-		work, repairs = RepairToolPairs(msgs)
-		if err := Validate(work); err != nil {
-			return nil, fmt.Errorf("compact: input after repair %w", err)
+	work, repairs, err := c.takeIn(msgs, rng != nil)
+	if err != nil {
+		return nil, err
+	}
+	if rng == nil && !o.Force {
+		if res := c.unneeded(work, o); res != nil {
+			res.MessagesBefore, res.Repairs, res.Duration = len(msgs), repairs, c.cfg.now().Sub(start)
+			return res, nil
 		}
 	}
-
 	c.mu.Lock()
 	th, paused, why := c.th, c.st.paused, c.st.pauseReason
 	c.mu.Unlock()
+	// Tool definitions ride along with every request: the messages get
+	// what they leave of the threshold.
+	th.threshold = max(th.threshold-countTools(c.cfg.counter, o.Tools), 1)
 	if paused && !o.Force {
 		return nil, fmt.Errorf("%w: %s", ErrPaused, why)
 	}
@@ -141,22 +96,144 @@ func (c *Compressor) compress(ctx context.Context, msgs []Message, rng *foldRang
 	if o.Incoming != nil {
 		before += c.cfg.counter.CountMessage(*o.Incoming)
 	}
-	// The cheap tier first: when pruning alone is enough, no summarizer runs.
-	// Enough means room to spare: a prune that lands just under the
-	// threshold would be followed by another compaction a turn or two later,
-	// each one breaking the provider's prompt cache.
-	// A range the caller chose is summarised as asked, and what follows it
-	// stays as it is.
+	var res *Result
 	if rng == nil {
-		if pr := c.prune(work, p, th); pr.Committed &&
-			(!p.hasContent() || (!o.Force && pr.TokensAfter+before-pr.TokensBefore < th.threshold-th.tail)) {
-			res, err := c.pruneOnly(log, len(msgs), pr, o.Incoming, before, th.threshold)
-			if res != nil {
-				res.Repairs, res.Duration = repairs, c.cfg.now().Sub(start)
-			}
-			return res, err
+		res, err = c.pruneAlone(log, work, p, th, o, before)
+	}
+	if res == nil && err == nil {
+		res, err = c.summarise(ctx, log, work, &p, th, o, before, rng == nil)
+	}
+	if res != nil {
+		res.MessagesBefore, res.Repairs, res.Duration = len(msgs), repairs, c.cfg.now().Sub(start)
+		c.fit(res, th)
+		c.trimOversized(res, th)
+	}
+	return res, err
+}
+
+// trimOversized shortens the latest user message of a result that does
+// not fit because of it, when WithTrimOversized asks for that.
+func (c *Compressor) trimOversized(res *Result, th thresholds) {
+	if !c.cfg.trimOversized || res.Fits || res.TooLarge < 0 || !IsRealUser(res.Messages[res.TooLarge]) {
+		return
+	}
+	i := res.TooLarge
+	if i != lastIndex(res.Messages, 0, IsRealUser) {
+		return
+	}
+	m := res.Messages[i]
+	had := c.cfg.counter.CountMessage(m)
+	// A margin of a hundredth of the window absorbs the counting of the
+	// marker the cut leaves.
+	want := had - res.Overflow - th.usable/100
+	if want <= 0 {
+		return
+	}
+	short := ReplaceText(m, shortenToTokens(Text(m), want, c.cfg.counter))
+	out := Clone(res.Messages)
+	out[i] = short
+	res.Messages = out
+	res.TokensAfter += c.cfg.counter.CountMessage(short) - had
+	c.fit(res, th)
+	res.Shortened = i
+}
+
+// unneeded returns the Result of a compaction that has nothing to do: an
+// unforced request under the threshold. It costs a count (memoised per
+// message) and no copy: Messages is msgs itself, with the incoming message
+// appended when there is one. It returns nil when the history must shrink.
+func (c *Compressor) unneeded(msgs []Message, o CompressOptions) *Result {
+	n := CountMessages(c.cfg.counter, msgs) + c.extraTokens(o)
+	c.mu.Lock()
+	th := c.th
+	c.mu.Unlock()
+	if n >= th.threshold {
+		return nil
+	}
+	out := msgs
+	if o.Incoming != nil {
+		out = make([]Message, len(msgs), len(msgs)+1)
+		copy(out, msgs)
+		out = append(out, *o.Incoming)
+	}
+	res := &Result{
+		Messages: out, MessagesBefore: len(msgs), MessagesAfter: len(out),
+		TokensBefore: n, TokensAfter: n,
+		SummarizedFrom: -1, SummarizedTo: -1, SummaryIndex: -1, Lifted: -1,
+		Skipped: fmt.Sprintf("under the threshold (%d of %d tokens)", n, th.threshold),
+	}
+	c.fit(res, th)
+	return res
+}
+
+// extraTokens are the tokens a request carries besides its messages: the
+// incoming message, and the tool definitions sent with it.
+func (c *Compressor) extraTokens(o CompressOptions) int {
+	n := countTools(c.cfg.counter, o.Tools)
+	if o.Incoming != nil {
+		n += c.cfg.counter.CountMessage(*o.Incoming)
+	}
+	return n
+}
+
+// fit fills in whether res fits the usable window and, when it does not,
+// by how much and which message compaction could not shrink.
+func (c *Compressor) fit(res *Result, th thresholds) {
+	res.Usable, res.TooLarge, res.Shortened, res.Overflow = th.usable, -1, -1, 0
+	res.Fits = res.TokensAfter <= th.usable
+	if res.Fits {
+		return
+	}
+	res.Overflow = res.TokensAfter - th.usable
+	largest := 0
+	for i, m := range res.Messages {
+		if i == res.SummaryIndex || isSystem(m) {
+			continue
+		}
+		if n := c.cfg.counter.CountMessage(m); n > largest {
+			largest, res.TooLarge = n, i
 		}
 	}
+}
+
+// takeIn checks the input: a valid history is taken as it is; a broken one
+// is repaired when WithRepair allows it and no range was chosen (a repair
+// would move the messages a chosen range names), and refused otherwise.
+func (c *Compressor) takeIn(msgs []Message, ranged bool) ([]Message, []Repair, error) {
+	err := Validate(msgs)
+	if err == nil {
+		return msgs, nil, nil
+	}
+	if !c.cfg.repair || ranged {
+		return nil, nil, fmt.Errorf("compact: input %w", err)
+	}
+	work, repairs := RepairToolPairs(msgs)
+	if err := Validate(work); err != nil {
+		return nil, nil, fmt.Errorf("compact: input after repair %w", err)
+	}
+	return work, repairs, nil
+}
+
+// pruneAlone is the cheap tier: when pruning alone is enough, no summarizer
+// runs. Enough means room to spare: a prune that lands just under the
+// threshold would be followed by another compaction a turn or two later,
+// each one breaking the provider's prompt cache. It returns nil, nil when
+// the turns must be summarised.
+func (c *Compressor) pruneAlone(log *slog.Logger, work []Message, p plan, th thresholds, o CompressOptions, before int) (*Result, error) {
+	pr := c.prune(work, p, th)
+	if !pr.Committed {
+		return nil, nil
+	}
+	if p.hasContent() && (o.Force || pr.TokensAfter+before-pr.TokensBefore >= th.threshold-th.tail) {
+		return nil, nil
+	}
+	return c.pruneOnly(log, len(work), pr, o.Incoming, before, th.threshold)
+}
+
+// summarise folds the turns p plans into a summary and assembles the
+// compacted history around it. A range the caller chose (tail false) is
+// summarised as asked, and what follows it stays as it is.
+func (c *Compressor) summarise(ctx context.Context, log *slog.Logger, work []Message, p *plan, th thresholds, o CompressOptions, before int, tail bool) (*Result, error) {
 	if !p.hasContent() {
 		return nil, ErrNothingToCompress
 	}
@@ -166,19 +243,20 @@ func (c *Compressor) compress(ctx context.Context, msgs []Message, rng *foldRang
 		return nil, fmt.Errorf("%w: the turns to summarise take %d tokens, a summary at least %d", ErrNoSavings, folded, least)
 	}
 	var pruned []PruneChange
-	if rng == nil {
-		pruned = c.pruneTail(&p, th)
+	if tail {
+		pruned = c.pruneTail(p, th)
 	}
 
 	prev, turns := p.split()
-	chosen, dropped := chooseCarried(append(prev.carried, carriedCandidates(p)...), th.carry, c.cfg.counter)
+	chosen, dropped := chooseCarried(append(prev.carried, carriedCandidates(*p)...), th.carry, c.cfg.counter)
 	req := SummaryRequest{
 		Turns:           append(userTurns(dropped, len(prev.carried)), turns...),
-		PreviousSummary: prev.previousSummary(),
+		PreviousSummary: withOpenTasks(prev.previousSummary(), nil),
 		Focus:           o.Focus,
-		TargetTokens:    summaryTarget(p, th),
+		TargetTokens:    summaryTarget(*p, th),
+		Prompt:          c.cfg.summaryPrompt,
 	}
-	log.Info("compaction started", "messages", len(msgs), "tokens", before,
+	log.Info("compaction started", "messages", len(work), "tokens", before,
 		"summarise_from", p.headEnd, "summarise_to", p.cut-1, "force", o.Force)
 
 	body, name, fallback, err := c.runSummarizer(ctx, req, o.Force)
@@ -187,8 +265,9 @@ func (c *Compressor) compress(ctx context.Context, msgs []Message, rng *foldRang
 		return nil, err
 	}
 	body = shortenToTokens(strings.TrimSpace(StripSummaryPrefix(body)), 2*req.TargetTokens, c.cfg.counter)
+	body = withOpenTasks(body, o.OpenTasks)
 
-	out, summaryAt := c.assemble(p, summaryText(body, chosen), o.Incoming)
+	out, summaryAt := c.assemble(*p, summaryText(body, chosen), o.Incoming)
 	if err := Validate(out); err != nil {
 		// A bug, never the caller's fault; the caller keeps its messages.
 		return nil, fmt.Errorf("compact: internal error, compacted history is invalid: %w", err)
@@ -200,15 +279,15 @@ func (c *Compressor) compress(ctx context.Context, msgs []Message, rng *foldRang
 	c.record(after, th.threshold)
 
 	res := &Result{
-		Messages: out, MessagesBefore: len(msgs), MessagesAfter: len(out),
+		Messages: out, MessagesAfter: len(out),
 		TokensBefore: before, TokensAfter: after,
 		SummarizedFrom: p.headEnd, SummarizedTo: p.cut - 1, SummaryIndex: summaryAt,
 		Summary: body, Carried: len(chosen), Lifted: p.lift,
 		Summarizer: name, Fallback: fallback != "", FallbackReason: fallback,
-		Repairs: repairs, Pruned: pruned, Duration: c.cfg.now().Sub(start),
+		Pruned: pruned,
 	}
 	res.Handoff = c.maybeHandoff(ctx, log, work, o, res)
-	log.Info("compaction done", "messages_before", len(msgs), "messages_after", len(out),
+	log.Info("compaction done", "messages_before", len(work), "messages_after", len(out),
 		"tokens_before", before, "tokens_after", after, "summarizer", name, "fallback", res.Fallback,
 		"pruned", len(pruned))
 	return res, nil
@@ -254,7 +333,9 @@ func (c *Compressor) runSummarizer(ctx context.Context, req SummaryRequest, forc
 			return body, summarizerName(primary), "", nil
 		}
 		if ctx.Err() != nil {
-			return "", "", "", fmt.Errorf("%w: %w", ErrSummarizer, err)
+			// Not a summarizer failure: the caller gave up. The error wraps
+			// ctx.Err() whatever the summarizer returned.
+			return "", "", "", fmt.Errorf("compact: %w: summarizer: %w", ctx.Err(), err)
 		}
 		c.fail(err)
 		if c.cfg.policy != FallbackExtractive || errors.Is(err, ErrSummarizerAuth) || errors.Is(err, ErrSummarizerQuota) {
@@ -375,11 +456,11 @@ func (c *Compressor) assemble(p plan, summary string, incoming *Message) ([]Mess
 // appendNote returns a system message with note appended once.
 func appendNote(m Message, note string) Message {
 	if len(m.MultiContent) > 0 {
-		out := CloneMessage(m)
+		out := cloneMessage(m)
 		joinContent(&out, m, Message{Content: note}, compactionNoteSep)
 		return out
 	}
-	return WithText(m, m.Content+compactionNoteSep+note)
+	return ReplaceText(m, m.Content+compactionNoteSep+note)
 }
 
 // summaryRole picks the summary message's role: user, or assistant where a

@@ -1,92 +1,8 @@
 package compact
 
 import (
-	"strconv"
 	"strings"
 )
-
-// carriedHeader opens the section of a summary message that carries recent
-// real user messages verbatim, after the summary's body. Each entry states
-// its length in bytes, so the section parses back exactly whatever the
-// messages contain.
-const carriedHeader = "[Earlier user messages, verbatim, oldest first]"
-
-// defusedCarriedHeader replaces carriedHeader inside a summary's own body.
-const defusedCarriedHeader = "(earlier user messages, verbatim, oldest first)"
-
-// carriedEntry is the line before each carried message.
-func carriedEntry(t string) string {
-	return "[user message, " + strconv.Itoa(len(t)) + " bytes]\n"
-}
-
-// summaryText builds the text of a summary message: the prefix, the body
-// and, when there are any, the carried user messages.
-func summaryText(body string, carried []string) string {
-	body = strings.ReplaceAll(strings.TrimSpace(StripSummaryPrefix(body)), carriedHeader, defusedCarriedHeader)
-	var b strings.Builder
-	b.WriteString(WithSummaryPrefix(body))
-	if len(carried) > 0 {
-		b.WriteString("\n\n")
-		b.WriteString(carriedHeader)
-		for _, t := range carried {
-			b.WriteString("\n")
-			b.WriteString(carriedEntry(t))
-			b.WriteString(t)
-		}
-	}
-	return b.String()
-}
-
-// splitCarried separates a summary body (prefix already stripped) from the
-// user messages carried after it. A section that does not parse is left in
-// the body, so nothing is lost.
-func splitCarried(summary string) (body string, carried []string) {
-	i := strings.Index(summary, carriedHeader)
-	if i < 0 {
-		return summary, nil
-	}
-	carried, end := parseCarried(summary[i+len(carriedHeader):])
-	if end < 0 || strings.TrimSpace(summary[i+len(carriedHeader)+end:]) != "" {
-		return summary, nil
-	}
-	return strings.TrimSpace(summary[:i]), carried
-}
-
-// parseCarried reads carried entries from the start of s and returns them
-// with the offset just past the last one; end is -1 when s does not start
-// with a well-formed entry list.
-func parseCarried(s string) (carried []string, end int) {
-	const open, close = "\n[user message, ", " bytes]\n"
-	for end < len(s) && strings.HasPrefix(s[end:], open) {
-		rest := s[end+len(open):]
-		j := strings.Index(rest, close)
-		if j < 0 {
-			return nil, -1
-		}
-		n, err := strconv.Atoi(rest[:j])
-		start := end + len(open) + j + len(close)
-		if err != nil || n < 0 || n > len(s)-start {
-			return nil, -1
-		}
-		carried = append(carried, s[start:start+n])
-		end = start + n
-	}
-	return carried, end
-}
-
-// carriedEnd returns the offset in a summary body just past its carried
-// messages, or 0 when it has none that parse.
-func carriedEnd(body string) int {
-	i := strings.Index(body, carriedHeader)
-	if i < 0 {
-		return 0
-	}
-	_, end := parseCarried(body[i+len(carriedHeader):])
-	if end < 0 {
-		return 0
-	}
-	return i + len(carriedHeader) + end
-}
 
 // earlier is what a history's existing summaries hold.
 type earlier struct {
@@ -139,3 +55,30 @@ const carriedEntryTokens = 8
 // minCarriedTokens is the least of a message worth carrying cut down: below
 // it the head and tail around the cut marker say too little.
 const minCarriedTokens = 48
+
+// openTasksHeading heads the section of a summary that lists the tasks the
+// host tracks as not done (WithOpenTasks).
+const openTasksHeading = "## Open tasks"
+
+// withOpenTasks returns body with its open-tasks section replaced by one
+// listing tasks, or removed when there are none. The host's list is always
+// the current one: an earlier summary's list is never carried forward.
+func withOpenTasks(body string, tasks []string) string {
+	if i := strings.Index(body, openTasksHeading); i >= 0 {
+		end := len(body)
+		if j := strings.Index(body[i+len(openTasksHeading):], "\n## "); j >= 0 {
+			end = i + len(openTasksHeading) + j + 1
+		}
+		body = strings.TrimSpace(body[:i] + body[end:])
+	}
+	var b strings.Builder
+	for _, t := range tasks {
+		if t = oneLine(t); t != "" {
+			b.WriteString("\n- " + t)
+		}
+	}
+	if b.Len() == 0 {
+		return body
+	}
+	return strings.TrimSpace(body + "\n\n" + openTasksHeading + b.String())
+}

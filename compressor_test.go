@@ -72,7 +72,7 @@ func newTestCompressor(s Summarizer, opts ...Option) *Compressor {
 	// Pruning is off so these tests see the summarizer at work; prune
 	// tests turn it on with WithPruning.
 	base := []Option{WithContextWindow(4000), WithTokenCounter(byteCounter{}), WithSummarizer(s),
-		WithThresholdBounds(0, 0), WithoutPruning()}
+		WithThresholdBounds(0, 0), WithPruning(false)}
 	return New(append(base, opts...)...)
 }
 
@@ -94,7 +94,7 @@ func TestThresholds(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := New(append(tt.opts, WithTokenCounter(byteCounter{}))...)
-			assert.Equal(t, tt.want, c.Threshold())
+			assert.Equal(t, tt.want, c.threshold())
 		})
 	}
 }
@@ -178,7 +178,7 @@ func TestIncomingMessageComesBackLastAndIsNotSummarised(t *testing.T) {
 // the summary instead.
 func TestNoLiftInFrontOfAnIncomingUserTurn(t *testing.T) {
 	in := []Message{sys("s"), user("the task"), asst(strings.Repeat("a long answer ", 200)),
-		user("a question"), {Role: RoleAssistant, Content: WithSummaryPrefix("earlier work")}}
+		user("a question"), {Role: RoleAssistant, Content: PrefixSummary("earlier work")}}
 	incoming := user("next")
 	res, err := newTestCompressor(&recorder{}).Compress(context.Background(), in, Force(), WithIncoming(incoming))
 	require.NoError(t, err)
@@ -243,7 +243,7 @@ func TestSummaryIsCappedNearItsTarget(t *testing.T) {
 	require.NoError(t, err)
 	target := r.last().TargetTokens
 	assert.LessOrEqual(t, byteCounter{}.CountText(res.Summary), 2*target)
-	assert.Contains(t, res.Summary, "bytes cut")
+	assert.Contains(t, res.Summary, "characters cut")
 }
 
 func TestInvalidInput(t *testing.T) {
@@ -257,7 +257,7 @@ func TestInvalidInput(t *testing.T) {
 	res, err := newTestCompressor(&recorder{}, WithRepair(true)).Compress(context.Background(), bad)
 	require.NoError(t, err)
 	require.Len(t, res.Repairs, 1)
-	assert.Equal(t, RepairDroppedResult, res.Repairs[0].Kind)
+	assert.Equal(t, repairDroppedResult, res.Repairs[0].Kind)
 }
 
 func TestSummaryRole(t *testing.T) {
@@ -408,7 +408,7 @@ func TestBackoff(t *testing.T) {
 	r := &recorder{err: errors.New("503")}
 	c := newTestCompressor(r, WithFailurePolicy(AbortOnFailure), WithClock(clock))
 	in := longSession(30)
-	big := c.Threshold() + 1
+	big := c.threshold() + 1
 
 	for i, wait := range []time.Duration{60 * time.Second, 300 * time.Second, 900 * time.Second, 900 * time.Second} {
 		_, err := c.Compress(context.Background(), in, Force())
@@ -448,7 +448,7 @@ func TestBackoffWithFallbackSkipsTheFailingSummarizer(t *testing.T) {
 
 func TestAntiThrash(t *testing.T) {
 	c := newTestCompressor(&recorder{})
-	th := c.Threshold()
+	th := c.threshold()
 	in := longSession(30)
 
 	for strike := 1; strike <= 2; strike++ {
@@ -475,7 +475,7 @@ func TestAntiThrashLiftedByModelSwitch(t *testing.T) {
 	c := newTestCompressor(&recorder{}, WithStrikeLimit(1))
 	_, err := c.Compress(context.Background(), longSession(30))
 	require.NoError(t, err)
-	c.UpdateUsage(Usage{PromptTokens: c.Threshold() + 1})
+	c.UpdateUsage(Usage{PromptTokens: c.threshold() + 1})
 	require.True(t, c.Status().Paused)
 	c.SwitchModel("bigger", 400_000)
 	st := c.Status()
@@ -490,7 +490,7 @@ func TestSuccessfulCompactionClearsStrikes(t *testing.T) {
 	in := longSession(30)
 	_, err := c.Compress(context.Background(), in)
 	require.NoError(t, err)
-	c.UpdateUsage(Usage{PromptTokens: c.Threshold() + 1})
+	c.UpdateUsage(Usage{PromptTokens: c.threshold() + 1})
 	require.Equal(t, 1, c.Status().Strikes)
 	_, err = c.Compress(context.Background(), in)
 	require.NoError(t, err)
@@ -501,15 +501,15 @@ func TestSuccessfulCompactionClearsStrikes(t *testing.T) {
 
 func TestStatusAndPreflight(t *testing.T) {
 	c := newTestCompressor(&recorder{})
-	th := c.Threshold()
+	th := c.threshold()
 	c.UpdateUsage(Usage{PromptTokens: th * 3})
-	assert.Equal(t, 100.0, c.Status().UsagePercent, "capped at 100")
+	assert.Equal(t, 100.0, c.Status().ThresholdPercent, "capped at 100")
 	c.UpdateUsage(Usage{PromptTokens: th / 2})
-	assert.InDelta(t, 50.0, c.Status().UsagePercent, 0.1)
+	assert.InDelta(t, 50.0, c.Status().ThresholdPercent, 0.1)
 
 	in := longSession(30)
-	p := c.Preflight(in, &Message{Role: RoleUser, Content: "next"})
-	assert.Equal(t, c.Count(in)+byteCounter{}.CountMessage(user("next")), p.Tokens)
+	p := c.Preflight(in, WithIncoming(Message{Role: RoleUser, Content: "next"}))
+	assert.Equal(t, c.count(in)+byteCounter{}.CountMessage(user("next")), p.Tokens)
 	assert.True(t, p.Compress)
 	assert.True(t, p.HasContent)
 
@@ -525,4 +525,38 @@ func TestUsageFrom(t *testing.T) {
 func openaiUsage(prompt, completion, cached int) openai.Usage {
 	return openai.Usage{PromptTokens: prompt, CompletionTokens: completion, TotalTokens: prompt + completion,
 		PromptTokensDetails: &openai.PromptTokensDetails{CachedTokens: cached}}
+}
+
+// The engine contract for a done context: a nil Result, an error that wraps
+// ctx.Err() whatever the summarizer returned, and no summarizer failure
+// recorded.
+func TestCompressReturnsTheContextsErrorWhenItIsDone(t *testing.T) {
+	expired, cancelExpired := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancelExpired()
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, tt := range []struct {
+		name string
+		ctx  context.Context
+		want error
+	}{{"cancelled before", cancelled, context.Canceled}, {"deadline passed", expired, context.DeadlineExceeded}} {
+		t.Run(tt.name, func(t *testing.T) {
+			in := longSession(30)
+			res, err := newTestCompressor(&recorder{}).Compress(tt.ctx, in)
+			assert.Nil(t, res)
+			assert.ErrorIs(t, err, tt.want)
+		})
+	}
+	t.Run("cancelled while the summarizer runs, which returns its own error", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		c := newTestCompressor(SummarizerFunc(func(context.Context, SummaryRequest) (string, error) {
+			cancel()
+			return "", errors.New("connection reset")
+		}))
+		res, err := c.Compress(ctx, longSession(30))
+		assert.Nil(t, res)
+		assert.ErrorIs(t, err, context.Canceled)
+		assert.Contains(t, err.Error(), "connection reset")
+		assert.Empty(t, c.Status().LastError, "a cancellation is not a summarizer failure")
+	})
 }

@@ -3,7 +3,6 @@ package compact
 import (
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	openai "github.com/sashabaranov/go-openai"
 )
@@ -16,7 +15,7 @@ type Message = openai.ChatCompletionMessage
 // "developer" is OpenAI's newer name for a system-level instruction.
 const (
 	RoleSystem    = openai.ChatMessageRoleSystem
-	RoleDeveloper = openai.ChatMessageRoleDeveloper
+	roleDeveloper = openai.ChatMessageRoleDeveloper
 	RoleUser      = openai.ChatMessageRoleUser
 	RoleAssistant = openai.ChatMessageRoleAssistant
 	RoleTool      = openai.ChatMessageRoleTool
@@ -94,8 +93,8 @@ func ToolCallText(m Message) string {
 	return b.String()
 }
 
-// HasImages reports whether m carries at least one image part.
-func HasImages(m Message) bool {
+// hasImages reports whether m carries at least one image part.
+func hasImages(m Message) bool {
 	for _, p := range m.MultiContent {
 		if p.Type == openai.ChatMessagePartTypeImageURL || p.ImageURL != nil {
 			return true
@@ -107,16 +106,16 @@ func HasImages(m Message) bool {
 // isBlank reports whether m shows a reader nothing: no visible text, no
 // image, no tool call.
 func isBlank(m Message) bool {
-	if len(m.ToolCalls) > 0 || m.FunctionCall != nil || HasImages(m) {
+	if len(m.ToolCalls) > 0 || m.FunctionCall != nil || hasImages(m) {
 		return false
 	}
 	return strings.TrimSpace(Text(m)) == "" && strings.TrimSpace(m.Refusal) == ""
 }
 
-// WithText returns a copy of m whose content is s, held in Content; its
+// ReplaceText returns a copy of m whose content is s, held in Content; its
 // MultiContent is cleared, so the two are never both set.
-func WithText(m Message, s string) Message {
-	out := CloneMessage(m)
+func ReplaceText(m Message, s string) Message {
+	out := cloneMessage(m)
 	out.Content = s
 	out.MultiContent = nil
 	return out
@@ -159,7 +158,7 @@ func joinContent(dst *Message, a, b Message, sep string) {
 // prependText returns a copy of m with s placed before its content: joined
 // with sep for string content, as a leading text part for a parts list.
 func prependText(m Message, s, sep string) Message {
-	out := CloneMessage(m)
+	out := cloneMessage(m)
 	joinContent(&out, Message{Content: s}, m, sep)
 	return out
 }
@@ -173,14 +172,14 @@ func Clone(msgs []Message) []Message {
 	}
 	out := make([]Message, len(msgs))
 	for i := range msgs {
-		out[i] = CloneMessage(msgs[i])
+		out[i] = cloneMessage(msgs[i])
 	}
 	return out
 }
 
-// CloneMessage returns a deep copy of m. Nil and empty slices keep their
+// cloneMessage returns a deep copy of m. Nil and empty slices keep their
 // nil-ness, so a clone compares equal to its original with reflect.DeepEqual.
-func CloneMessage(m Message) Message {
+func cloneMessage(m Message) Message {
 	out := m
 	out.MultiContent = cloneParts(m.MultiContent)
 	if m.FunctionCall != nil {
@@ -245,36 +244,13 @@ func equalMessage(a, b Message) bool {
 	return true
 }
 
-// shortenMiddle returns s cut to at most maxBytes bytes: its head and tail
-// around a marker that says how many bytes were cut. Cuts fall on rune
-// boundaries. s comes back unchanged when it fits.
-func shortenMiddle(s string, maxBytes int) string {
-	if len(s) <= maxBytes {
-		return s
-	}
-	marker := func(cut int) string { return "\n[... " + strconv.Itoa(cut) + " bytes cut ...]\n" }
-	keep := maxBytes - len(marker(len(s)))
-	if keep <= 0 {
-		return marker(len(s))[:min(maxBytes, len(marker(len(s))))]
-	}
-	head := keep * 2 / 3
-	for head > 0 && !utf8.RuneStart(s[head]) {
-		head--
-	}
-	tail := len(s) - (keep - head)
-	for tail < len(s) && !utf8.RuneStart(s[tail]) {
-		tail++
-	}
-	return s[:head] + marker(tail-head) + s[tail:]
-}
-
-// shortenToTokens returns s cut in the middle (see shortenMiddle) until tc
+// shortenToTokens returns s cut in the middle (see cutMiddle) until tc
 // counts it at most maxTokens.
 func shortenToTokens(s string, maxTokens int, tc TokenCounter) string {
 	out, n, size := s, tc.CountText(s), len(s)
 	for tries := 0; n > maxTokens && tries < 8; tries++ {
 		size = int(float64(size) * float64(maxTokens) / float64(n) * 0.95)
-		out = shortenMiddle(s, max(size, 0))
+		out = cutMiddle(s, max(size, 0), inBytes, twoThirds, lineMarker)
 		n = tc.CountText(out)
 	}
 	return out

@@ -40,7 +40,7 @@ func TestToolCallText(t *testing.T) {
 
 func TestWithTextClearsMultiContent(t *testing.T) {
 	in := partsMsg(RoleUser, "a", "img:https://x.test/i.png")
-	out := WithText(in, "replaced")
+	out := ReplaceText(in, "replaced")
 	assert.Equal(t, "replaced", out.Content)
 	assert.Nil(t, out.MultiContent, "Content and MultiContent must never both be set")
 	_, err := json.Marshal(out)
@@ -103,8 +103,8 @@ func TestJoinContent(t *testing.T) {
 
 func TestEqualMessage(t *testing.T) {
 	a := call("x", "c1", "bash")
-	assert.True(t, equalMessage(a, CloneMessage(a)))
-	b := CloneMessage(a)
+	assert.True(t, equalMessage(a, cloneMessage(a)))
+	b := cloneMessage(a)
 	b.ToolCalls[0].Function.Arguments = "{}"
 	assert.False(t, equalMessage(a, b))
 	assert.True(t, equalMessage(Message{Role: RoleUser, MultiContent: []openai.ChatMessagePart{}}, Message{Role: RoleUser}),

@@ -59,7 +59,7 @@
 //
 // A Summarizer turns the summarised turns (and the previous summary) into
 // a new summary. The default is the extractive summarizer, which is
-// deterministic and makes no network calls; NewOpenAISummarizer calls any
+// deterministic and makes no network calls; package openaicompat calls any
 // OpenAI-compatible endpoint. When a summarizer fails, the Compressor
 // either falls back to the extractive summary or returns the error with the
 // caller's messages untouched (see FailurePolicy); repeated failures back
@@ -95,28 +95,45 @@
 //
 // # Sessions
 //
-// A host that runs agents side by side keeps each conversation in a
-// Session: an id that compaction never changes, the live history, and an
-// engine of its own. Append records each message as it comes (a running
-// token count makes every turn cost the same however long the session),
-// ShouldCompress asks the engine, Compress compacts:
-//
-//	s, _ := compact.NewSession("agent-7", compact.New(), compact.WithStore(store))
-//	s.Append(userMsg)
-//	if s.ShouldCompress() {
-//		_, err := s.Compress(ctx) // on error the history is untouched
-//	}
-//	req := s.Messages() // the next request
-//
-// A session compacts one at a time; messages appended while it does land
-// after the compacted history, verbatim and in order. With a Store, the
-// full history is saved as a snapshot under SnapshotID(id, seq) before it
-// is replaced. A Manager gets or creates sessions by id for a host serving
-// many at once.
+// Package session keeps a conversation's identity while it is compacted: a
+// stable id, one compaction at a time, and messages that arrive meanwhile
+// kept in order. Package redact removes secrets from what leaves the process.
 //
 // # Other engines
 //
-// ContextEngine is the interface a host programs against; the Compressor
-// is one implementation. Package compacttest checks any engine or
-// summarizer against the contracts every implementation must keep.
+// [ContextEngine] is the interface a host programs against; the
+// [Compressor] is one implementation. Package compacttest checks any engine
+// or summarizer against the contracts every implementation must keep.
+//
+// # Options
+//
+// One [Option] type configures [New], [Prune], [NewExtractiveSummarizer]
+// and [NewTokenCounter]; each reads the options that concern it, so one list
+// can set up a Compressor and the parts a host uses beside it. Per-call
+// settings of a compaction ([Force], [WithFocus], [WithIncoming]...) are a
+// [CompressOption], read by any engine through [ApplyCompressOptions]. An
+// option given an invalid value keeps its default, and [Status].Adjusted
+// says so: New never fails, and nothing is silently different from what the
+// documentation promises.
+//
+// # Layout
+//
+// The package is built in four layers, each using only those below it. At
+// the bottom are messages and settings: content of any shape (content.go),
+// the guards (seam.go: Validate, pairing repair, lossless joins, where a
+// tail may start), the summary message's format (prefix*.go), text cutting
+// (text.go), exact token counting (tokens*.go) and every option with its
+// default (options.go). On them sit the transforms: the cheap tier
+// (prune*.go), what a model summarizer reads (render*.go), the Summarizer
+// contract (summarizer.go) and the extractive default (extractive*.go).
+// The engine (engine.go, compressor*.go) uses the transforms: thresholds,
+// head and tail, the cut, assembly and the failure policy. Boundaries a
+// person chooses (partial*.go) and handoff packets (handoff*.go) sit on the
+// engine.
+//
+// Beside the root, each in a package of its own: redact (secrets and
+// terminal control, no dependency on the root), session (identity, one
+// compaction at a time, stores), openaicompat (a Summarizer for any
+// OpenAI-compatible endpoint) and compacttest (conformance kits). The root
+// imports redact and nothing else of ours.
 package compact

@@ -8,6 +8,77 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 )
 
+// Result reports what a compaction did.
+type Result struct {
+	// Messages is the compacted history, ready to send. It shares nothing
+	// with the input.
+	Messages []Message
+
+	MessagesBefore, MessagesAfter int
+	TokensBefore, TokensAfter     int
+
+	// SummarizedFrom and SummarizedTo are the input indexes, inclusive, of
+	// the messages folded into the summary; both -1 when nothing was.
+	SummarizedFrom, SummarizedTo int
+	// SummaryIndex is the summary's index in Messages, or -1.
+	SummaryIndex int
+	// Summary is the summary's body, without prefix or carried messages.
+	Summary string
+	// Carried is how many real user messages from the summarised range ride
+	// along verbatim inside the summary message.
+	Carried int
+	// Lifted is the input index of the latest real user message when it lay
+	// inside the summarised range and was placed, verbatim, right after the
+	// summary; -1 otherwise.
+	Lifted int
+
+	// Summarizer names the summarizer whose summary was used; "" when
+	// pruning alone was enough.
+	Summarizer string
+	// Fallback is set when the configured summarizer failed (or was backing
+	// off) and the fallback summary was used; FallbackReason says why.
+	Fallback       bool
+	FallbackReason string
+
+	// Repairs lists the changes made to a broken input (see WithRepair).
+	Repairs []Repair
+
+	// Pruned lists the messages pruning changed (see WithPruning), by
+	// their index in the input, each with what was done and what it saved:
+	// on a compaction that pruning alone achieved (SummaryIndex -1), every
+	// change; otherwise the results the pressure pass demoted in the tail.
+	Pruned []PruneChange
+
+	// Handoff reports the packet an automatic handoff wrote after this
+	// compaction (see WithHandoff); nil when there was none. Messages is the
+	// ordinary compaction either way: in fresh-session mode the host
+	// chooses between it and Handoff.Continuation.
+	Handoff *Handoff
+
+	Duration time.Duration
+
+	// Skipped says why nothing was done, "" when the history was
+	// compacted. Under the threshold an unforced Compress returns the
+	// history as it is: Messages is then the caller's slice itself (with
+	// the incoming message appended, when there is one), not a copy.
+	Skipped string
+
+	// Fits reports whether TokensAfter fits the usable window (the window
+	// less the reserve for the reply), which is Usable tokens. When it does
+	// not, Overflow is by how many tokens, and TooLarge is the index in
+	// Messages of the largest message that compaction must keep verbatim
+	// (the latest user message, the tail, a pending call group); -1 when
+	// it fits.
+	Fits     bool
+	Usable   int
+	Overflow int
+	TooLarge int
+	// Shortened is the index in Messages of the latest user message that
+	// WithTrimOversized cut in its middle so the request fits; -1 when none
+	// was.
+	Shortened int
+}
+
 // ContextEngine decides when a conversation must shrink and shrinks it. The
 // Compressor is the default; a host may swap in another engine (a store of
 // summaries, a remote service) behind the same interface.
@@ -29,7 +100,10 @@ import (
 //     stack of them.
 //   - The caller's slice and messages are never modified.
 //   - On error the caller keeps its messages: Compress returns a nil Result
-//     and an error that wraps one of this package's sentinels.
+//     and an error that wraps one of this package's sentinels, except when
+//     ctx is done: then the error wraps ctx.Err() (test it with errors.Is
+//     against context.Canceled or context.DeadlineExceeded), and a
+//     cancellation never counts as a summarizer failure.
 //
 // Engines hold per-conversation state (usage, counts, strikes), so a host
 // creates one engine per conversation. Every method must be safe to call
@@ -85,19 +159,28 @@ func UsageFrom(u openai.Usage) Usage {
 type Status struct {
 	Engine           string
 	Model            string
-	Window           int     // the model's context window, in tokens
-	Threshold        int     // prompt tokens at which compaction triggers
-	LastPromptTokens int     // the last prompt size seen (reported or counted)
-	UsagePercent     float64 // LastPromptTokens as a percentage of Threshold, capped at 100
-	Compressions     int     // compactions done in this conversation
-	Strikes          int     // compactions in a row that left usage over the threshold
-	Paused           bool    // automatic compaction paused (see PauseReason)
-	PauseReason      string
-	BackoffUntil     time.Time // automatic summarizer calls wait until then; zero when not backing off
-	LastError        string    // the last summarizer failure, if any
-	Handoffs         int       // automatic handoffs done (see HandoffPolicy)
-	HandoffsLeft     int       // automatic handoffs the policy still allows; 0 when handoffs are off
-	HandoffReason    string    // why compaction goes on without a handoff: quota spent, or the last failure
+	Window           int // the model's context window, in tokens
+	Threshold        int // prompt tokens at which compaction triggers
+	LastPromptTokens int // the last prompt size seen (reported or counted)
+	// LastCompletionTokens and LastTotalTokens are the provider's last
+	// report (UpdateUsage); 0 before the first.
+	LastCompletionTokens int
+	LastTotalTokens      int
+	UsagePercent         float64 // LastPromptTokens as a percentage of Window (the context length)
+	ThresholdPercent     float64 // LastPromptTokens as a percentage of Threshold, capped at 100
+	Compressions         int     // compactions done in this conversation
+	Strikes              int     // compactions in a row that left usage over the threshold
+	Paused               bool    // automatic compaction paused (see PauseReason)
+	PauseReason          string
+	BackoffUntil         time.Time // automatic summarizer calls wait until then; zero when not backing off
+	LastError            string    // the last summarizer failure, if any
+	Handoffs             int       // automatic handoffs done (see HandoffPolicy)
+	HandoffsLeft         int       // automatic handoffs the policy still allows; 0 when handoffs are off
+	HandoffReason        string    // why compaction goes on without a handoff: quota spent, or the last failure
+	// Adjusted names each option New was given an invalid value, and the
+	// value kept in force instead ("WithThreshold(1.5): invalid, 0.75
+	// kept"). It is nil when every value was taken.
+	Adjusted []string
 }
 
 // CompressOptions are the per-call settings of a compaction. Engines read
@@ -116,9 +199,14 @@ type CompressOptions struct {
 	// ParentSessionID names the conversation this one continues from, if
 	// any, for handoff packets.
 	ParentSessionID string
-	// OpenTasks are the tasks the host tracks as not done yet, for handoff
-	// packets.
+	// OpenTasks are the tasks the host tracks as not done yet: the summary
+	// carries them under a heading of their own, and handoff packets list
+	// them.
 	OpenTasks []string
+	// Tools are the tool definitions the request carries. Their tokens
+	// count toward the threshold and the fit of the request, never toward
+	// what is summarised.
+	Tools []openai.Tool
 }
 
 // CompressOption sets a per-call compaction option.
@@ -140,7 +228,7 @@ func Force() CompressOption {
 // out of the summary and appended, verbatim, as the last message.
 func WithIncoming(m Message) CompressOption {
 	return func(o *CompressOptions) {
-		c := CloneMessage(m)
+		c := cloneMessage(m)
 		o.Incoming = &c
 	}
 }
@@ -158,10 +246,18 @@ func WithParentSessionID(id string) CompressOption {
 	return func(o *CompressOptions) { o.ParentSessionID = id }
 }
 
-// WithOpenTasks passes the tasks the host tracks as not done yet, so that a
-// handoff packet lists them.
+// WithOpenTasks passes the tasks the host tracks as not done yet (a to-do
+// list's open items), so that the summary carries them under a heading of
+// their own and a handoff packet lists them.
 func WithOpenTasks(tasks []string) CompressOption {
 	return func(o *CompressOptions) { o.OpenTasks = append([]string(nil), tasks...) }
+}
+
+// WithTools passes the tool definitions the request will carry, so that
+// the threshold check, the preflight and the fit of the result count them:
+// forty tool schemas are thousands of tokens the messages do not show.
+func WithTools(tools []openai.Tool) CompressOption {
+	return func(o *CompressOptions) { o.Tools = append([]openai.Tool(nil), tools...) }
 }
 
 // ApplyCompressOptions resolves opts into a CompressOptions value. Engines
@@ -177,27 +273,50 @@ func ApplyCompressOptions(opts ...CompressOption) CompressOptions {
 }
 
 // Preflighter is implemented by engines that can check a request cheaply
-// before it is sent, counting the history plus the incoming message.
+// before it is sent, counting the history plus what opts add: the incoming
+// message (WithIncoming) and the tool definitions (WithTools).
 type Preflighter interface {
-	Preflight(msgs []Message, incoming *Message) Preflight
+	Preflight(msgs []Message, opts ...CompressOption) Preflight
 }
 
 // Preflight is the result of a preflight check.
 type Preflight struct {
-	Tokens     int  // tokens the request would take
-	Threshold  int  // the engine's threshold
+	Tokens    int // tokens the request would take
+	Threshold int // the engine's threshold
+	Usable    int // the usable window: the window less the reply's reserve
+	// Fits is false when even a compaction would leave the request over
+	// the usable window: the messages it must keep verbatim are too large.
+	// Overflow is then by how many tokens, and TooLarge the index of the
+	// largest of them (len(msgs) for the incoming message); -1 otherwise.
+	Fits       bool
+	Overflow   int
+	TooLarge   int
 	Compress   bool // the request should be compacted first
 	HasContent bool // there is something to compact
 }
 
 // SessionHooks is implemented by engines that keep state tied to a
-// conversation's lifetime.
+// conversation's lifetime. A Session calls them; a host driving an engine
+// itself calls them at the same points.
 type SessionHooks interface {
-	OnSessionStart(id string)
-	OnSessionEnd(id string)
+	// OnSessionStart is called once, before the conversation's first
+	// message, with what the host knows of it.
+	OnSessionStart(id string, meta SessionMeta)
+	// OnSessionEnd is called once, when the conversation ends, with its
+	// final messages (the engine must not keep or modify them).
+	OnSessionEnd(id string, msgs []Message)
 	// OnSessionReset is called when a conversation is cleared and starts
 	// over under the same id.
 	OnSessionReset(id string)
+}
+
+// SessionMeta is what a host knows of a conversation as it starts. Every
+// field may be empty.
+type SessionMeta struct {
+	Model    string            // the model the conversation runs on
+	Window   int               // its context window in tokens; 0 means the model's, or the engine's default
+	Platform string            // where the conversation happens: "cli", "slack", "api"...
+	Extra    map[string]string // anything else the host wants an engine to see
 }
 
 // ToolProvider is implemented by engines that offer the model tools (to

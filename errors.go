@@ -48,24 +48,6 @@ var (
 	// compaction, a model switch or usage dropping lifts the pause.
 	ErrPaused = errors.New("compact: automatic compaction paused")
 
-	// ErrBusy reports that a compaction of the same session is already
-	// running and the caller asked not to wait for it.
-	ErrBusy = errors.New("compact: a compaction of this session is running")
-
-	// ErrInvalidSessionID reports a session id a Session cannot take: empty,
-	// not valid UTF-8, holding a control character, or holding
-	// SnapshotMarker, which only snapshot ids may contain.
-	ErrInvalidSessionID = errors.New("compact: invalid session id")
-
-	// ErrSessionClosed reports an operation on a Session (or a Manager) that
-	// was closed.
-	ErrSessionClosed = errors.New("compact: session closed")
-
-	// ErrSharedEngine reports an engine factory that returned, for a new
-	// session, an engine already serving another one. Engines hold
-	// per-conversation state; sharing one would mix two conversations.
-	ErrSharedEngine = errors.New("compact: engine already serves another session")
-
 	// ErrUnsafePath reports a handoff directory that escapes its root, goes
 	// through a symbolic link, or is otherwise unsafe to write into.
 	ErrUnsafePath = errors.New("compact: unsafe path")

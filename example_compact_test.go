@@ -21,7 +21,7 @@ func roles(msgs []compact.Message) string {
 // A Compressor folds the middle of a history into one summary and keeps the
 // system prompt, the latest user message and the recent tail verbatim.
 func ExampleCompressor_Compress() {
-	c := compact.New(compact.WithContextWindow(4_000), compact.WithoutPruning())
+	c := compact.New(compact.WithContextWindow(4_000), compact.WithPruning(false))
 	msgs := agentHistory(12)
 	res, err := c.Compress(context.Background(), msgs, compact.Force())
 	if err != nil {
@@ -47,27 +47,29 @@ func ExampleCompressor_Compress() {
 // it reports the provider's usage, which keeps the trigger exact.
 func ExampleCompressor_ShouldCompress() {
 	c := compact.New(compact.WithContextWindow(8_000))
-	fmt.Println("threshold:", c.Threshold())
+	fmt.Println("threshold:", c.Status().Threshold)
 	fmt.Println("at 1,000 tokens:", c.ShouldCompress(1_000))
 	fmt.Println("at 5,000 tokens:", c.ShouldCompress(5_000))
 
 	c.UpdateUsage(compact.UsageFrom(openai.Usage{PromptTokens: 2_250, CompletionTokens: 100, TotalTokens: 2_350}))
 	st := c.Status()
-	fmt.Printf("last prompt %d tokens, %.0f%% of the threshold\n", st.LastPromptTokens, st.UsagePercent)
+	fmt.Printf("last prompt %d tokens, %.0f%% of the threshold, %.1f%% of the window\n", st.LastPromptTokens, st.ThresholdPercent, st.UsagePercent)
+	fmt.Printf("completion %d, total %d\n", st.LastCompletionTokens, st.LastTotalTokens)
 	// Output:
 	// threshold: 4500
 	// at 1,000 tokens: false
 	// at 5,000 tokens: true
-	// last prompt 2250 tokens, 50% of the threshold
+	// last prompt 2250 tokens, 50% of the threshold, 28.1% of the window
+	// completion 100, total 2350
 }
 
 // Preflight counts the history with the message about to be sent; the
 // compaction then keeps that message out of the summary and puts it last.
 func ExampleCompressor_Preflight() {
-	c := compact.New(compact.WithContextWindow(4_000), compact.WithoutPruning())
+	c := compact.New(compact.WithContextWindow(4_000), compact.WithPruning(false))
 	msgs := agentHistory(12)
 	next := compact.Message{Role: compact.RoleUser, Content: "Also check the cache package."}
-	if p := c.Preflight(msgs, &next); p.Compress {
+	if p := c.Preflight(msgs, compact.WithIncoming(next)); p.Compress {
 		res, err := c.Compress(context.Background(), msgs, compact.WithIncoming(next))
 		if err != nil {
 			fmt.Println(err)
@@ -134,8 +136,8 @@ func ExampleJoin() {
 
 // A summary carries one prefix however often it is re-prefixed, and is never
 // taken for a real user turn.
-func ExampleWithSummaryPrefix() {
-	s := compact.WithSummaryPrefix(compact.WithSummaryPrefix("The tests pass."))
+func ExamplePrefixSummary() {
+	s := compact.PrefixSummary(compact.PrefixSummary("The tests pass."))
 	fmt.Println(strings.Count(s, compact.SummaryPrefix))
 	m := compact.Message{Role: compact.RoleUser, Content: s}
 	fmt.Println(compact.IsSummary(m), compact.IsRealUser(m))
@@ -166,7 +168,7 @@ func ExampleSummarizerFunc() {
 	s := compact.SummarizerFunc(func(ctx context.Context, req compact.SummaryRequest) (string, error) {
 		return fmt.Sprintf("%d turns folded.", len(req.Turns)), ctx.Err()
 	})
-	c := compact.New(compact.WithContextWindow(4_000), compact.WithSummarizer(s), compact.WithoutPruning())
+	c := compact.New(compact.WithContextWindow(4_000), compact.WithSummarizer(s), compact.WithPruning(false))
 	res, err := c.Compress(context.Background(), agentHistory(12), compact.Force())
 	if err != nil {
 		fmt.Println(err)

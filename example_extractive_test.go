@@ -67,11 +67,9 @@ func ExampleExtractiveSummarizer() {
 
 // A later compaction passes the previous summary back: its lists are merged
 // with the new turns' (older entries first, repeats once), and its task
-// joins the goal. Options cap the lists; the focus outranks recency.
+// joins the goal. The focus outranks recency.
 func ExampleNewExtractiveSummarizer() {
-	s := compact.NewExtractiveSummarizer(
-		compact.WithExtractiveLimits(compact.ExtractiveLimits{Commands: 2, Decisions: -1}),
-	)
+	s := compact.NewExtractiveSummarizer()
 	ctx := context.Background()
 	first, _ := s.Summarize(ctx, compact.SummaryRequest{Turns: []compact.Message{
 		{Role: compact.RoleUser, Content: "Build the parser."},
@@ -97,6 +95,7 @@ func ExampleNewExtractiveSummarizer() {
 	// - Build the parser.
 	//
 	// ## Completed actions
+	// - make parser
 	// - make lexer → exit 2
 	// - make docs
 	//

@@ -39,7 +39,7 @@ func newHandoffExample(p compact.HandoffPolicy) *compact.Compressor {
 		compact.WithHandoff(p),
 		// Each compaction here summarises: one that pruning alone achieves
 		// writes no packet.
-		compact.WithoutPruning())
+		compact.WithPruning(false))
 }
 
 // A packet is plain Markdown: what a fresh context needs, redacted and

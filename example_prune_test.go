@@ -31,7 +31,7 @@ func agentHistory(rounds int) []compact.Message {
 
 // Prune masks the output of old tool calls, keeping the last few whole.
 func ExamplePrune() {
-	res := compact.Prune(agentHistory(5), compact.PruneClearAtLeast(500))
+	res := compact.Prune(agentHistory(5), compact.WithClearAtLeast(500))
 	fmt.Println("committed:", res.Committed)
 	for _, c := range res.Changes {
 		fmt.Printf("message %d (%s): %s, %d -> %d tokens\n", c.Index, c.ToolCallID, c.Kind, c.TokensBefore, c.TokensAfter)
@@ -46,10 +46,10 @@ func ExamplePrune() {
 
 // A rule table says how to describe a tool's calls, and which tools'
 // output must never be masked.
-func ExamplePruneToolRules() {
+func ExampleWithToolRules() {
 	msgs := agentHistory(5)
 	msgs[4].ToolCalls[0].Function.Name = "plan" // call_2 updates the agent's plan
-	res := compact.Prune(msgs, compact.PruneClearAtLeast(0), compact.PruneToolRules(
+	res := compact.Prune(msgs, compact.WithClearAtLeast(0), compact.WithToolRules(
 		compact.ToolRule{Name: "plan", NeverMask: true},
 		compact.ToolRule{Name: "bash", Describe: func(args map[string]any, result string) string {
 			return fmt.Sprintf("the test run %q", args["command"])
@@ -72,7 +72,7 @@ func ExampleWithPruning() {
 	})
 	c := compact.New(compact.WithContextWindow(4200), compact.WithThresholdBounds(0, 0),
 		compact.WithTokenCounter(compact.EstimateCounter{}), compact.WithSummarizer(count),
-		compact.WithPruning(compact.PruneClearAtLeast(500)))
+		compact.WithPruning(true), compact.WithClearAtLeast(500))
 	msgs := agentHistory(10)
 	fmt.Println("should compress:", c.ShouldCompressMessages(msgs))
 	res, err := c.Compress(context.Background(), msgs)

@@ -31,7 +31,7 @@ import (
 //   - Next steps: tool calls that have no result yet.
 //
 // Empty sections are left out. Every list drops duplicates, is capped (see
-// ExtractiveLimits) and is written oldest first; when a list is over its cap
+// extractiveLimits) and is written oldest first; when a list is over its cap
 // the newest entries are kept, except that facts outrank paths only
 // mentioned and intentions, and entries from turns that mention the focus
 // topic outrank all others. A previous summary in this format is merged list
@@ -44,28 +44,8 @@ import (
 // input. The zero value is ready to use; an ExtractiveSummarizer is safe for
 // concurrent use.
 type ExtractiveSummarizer struct {
-	limits ExtractiveLimits
+	limits extractiveLimits
 	count  func(string) int
-}
-
-// ExtractiveLimits caps what an ExtractiveSummarizer keeps. A zero field
-// takes its default, which (except ItemChars) grows in proportion to a
-// request's TargetTokens above defaultExtractiveTarget (2000); a negative
-// list cap leaves that list out. The byte limits are upper bounds: a
-// smaller target shortens the quoted fields further (see Summarize).
-type ExtractiveLimits struct {
-	Requests  int // earlier user requests listed (default 8)
-	Files     int // paths per file group (default 25)
-	Commands  int // shell commands (default 15)
-	ToolCalls int // other tool calls (default 12)
-	Errors    int // error lines (default 20)
-	Decisions int // decision sentences (default 10)
-	Pending   int // pending tool calls (default 8)
-
-	TaskChars    int // the current task's text, in bytes (default 2000)
-	StateChars   int // the current state's text (default 1200)
-	EarlierChars int // a previous summary kept verbatim (default 4000)
-	ItemChars    int // one list entry (default 300)
 }
 
 // defaultExtractiveLimits bound each list for a summary of
@@ -73,35 +53,20 @@ type ExtractiveLimits struct {
 // on purpose: trimming then takes from the list most over its share, so a
 // history heavy in one kind of fact (many errors, few files) still uses the
 // room. Typical agent transcripts fill a fraction of them.
-var defaultExtractiveLimits = ExtractiveLimits{
+var defaultExtractiveLimits = extractiveLimits{
 	Requests: 8, Files: 25, Commands: 15, ToolCalls: 12, Errors: 20, Decisions: 10, Pending: 8,
 	TaskChars: 2000, StateChars: 1200, EarlierChars: 4000, ItemChars: 300,
 }
 
-// ExtractiveOption configures an ExtractiveSummarizer.
-type ExtractiveOption func(*ExtractiveSummarizer)
-
-// WithExtractiveLimits sets the caps; its zero fields keep their defaults.
-func WithExtractiveLimits(l ExtractiveLimits) ExtractiveOption {
-	return func(s *ExtractiveSummarizer) { s.limits = l }
-}
-
-// WithExtractiveCounter measures the summary with c (a TokenCounter, or
-// anything that counts a text's tokens) instead of the default estimate of
-// one token per four bytes.
-func WithExtractiveCounter(c interface{ CountText(string) int }) ExtractiveOption {
-	return func(s *ExtractiveSummarizer) {
-		if c != nil {
-			s.count = c.CountText
-		}
-	}
-}
-
-// NewExtractiveSummarizer returns an ExtractiveSummarizer with opts applied.
-func NewExtractiveSummarizer(opts ...ExtractiveOption) *ExtractiveSummarizer {
-	s := &ExtractiveSummarizer{}
-	for _, o := range opts {
-		o(s)
+// NewExtractiveSummarizer returns an ExtractiveSummarizer. It reads
+// [withLimits] and [WithTokenCounter] (which measures the summary instead
+// of the default estimate of one token per four bytes) and ignores other
+// options.
+func NewExtractiveSummarizer(opts ...Option) *ExtractiveSummarizer {
+	cfg := newConfig(opts)
+	s := &ExtractiveSummarizer{limits: cfg.limits}
+	if cfg.counter != nil {
+		s.count = cfg.counter.CountText
 	}
 	return s
 }
@@ -193,7 +158,7 @@ func (s *ExtractiveSummarizer) counter() func(string) int {
 // grows in proportion when target is above defaultExtractiveTarget, so a
 // caller who gives the summary more room gets longer lists; a limit set
 // explicitly stays as set.
-func (s *ExtractiveSummarizer) resolvedLimits(target int) ExtractiveLimits {
+func (s *ExtractiveSummarizer) resolvedLimits(target int) extractiveLimits {
 	l, d := s.limits, defaultExtractiveLimits
 	scale := max(1, float64(target)/defaultExtractiveTarget)
 	orDefault := func(v, def int) int {
@@ -212,7 +177,7 @@ func (s *ExtractiveSummarizer) resolvedLimits(target int) ExtractiveLimits {
 	if item <= 0 {
 		item = d.ItemChars
 	}
-	return ExtractiveLimits{
+	return extractiveLimits{
 		Requests: orDefault(l.Requests, d.Requests), Files: orDefault(l.Files, d.Files),
 		Commands: orDefault(l.Commands, d.Commands), ToolCalls: orDefault(l.ToolCalls, d.ToolCalls),
 		Errors: orDefault(l.Errors, d.Errors), Decisions: orDefault(l.Decisions, d.Decisions),

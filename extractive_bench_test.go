@@ -3,6 +3,8 @@ package compact
 import (
 	"context"
 	"testing"
+
+	"github.com/contextkit/compact/internal/sharedtest"
 )
 
 // benchHistoryBytes is the size of the long history the benchmark
@@ -13,9 +15,9 @@ const benchHistoryBytes = 800 << 10
 // first left out), repeating the chain, until its text reaches n bytes.
 func longHistory(b *testing.B, n int) ([]Message, int) {
 	b.Helper()
-	all := transcripts(b, sharedTranscriptDir)
+	all := sharedTranscripts(b)
 	if len(all) == 0 {
-		b.Skip("no shared transcripts beside the checkout")
+		sharedtest.Missing(b)
 	}
 	var msgs []Message
 	size := 0

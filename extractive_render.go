@@ -50,13 +50,13 @@ type draft struct {
 	items  [numSections][]draftItem
 }
 
-func newDraft(d *digest, focus string, lim ExtractiveLimits, target int) *draft {
+func newDraft(d *digest, focus string, lim extractiveLimits, target int) *draft {
 	dr := &draft{}
 	budget := target * bytesPerToken
 	dr.floor = min(max(budget/8, minBlockFloor), maxBlockFloor)
 	if focus != "" {
 		n := min(maxFocusChars, max(budget/8, minBlockFloor))
-		dr.focus = shorten(redact.JSON(oneLine(redactWindows(focus, n))), n)
+		dr.focus = cutMiddle(redact.JSON(oneLine(redactWindows(focus, n))), n, inBytes, twoThirds, shortenMark)
 	}
 	share := func(limit, pct int) int { return max(dr.floor, min(limit, budget*pct/100)) }
 
@@ -248,7 +248,7 @@ func (dr *draft) render() string {
 	}
 	for _, p := range summaryParts {
 		if sec := p.secs[0]; isBlock(sec) {
-			text := shorten(dr.blocks[sec], dr.limit[sec])
+			text := cutMiddle(dr.blocks[sec], dr.limit[sec], inBytes, twoThirds, shortenMark)
 			if text == "" {
 				continue
 			}

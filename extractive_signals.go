@@ -315,11 +315,6 @@ func containsWord(s, w string) bool {
 	}
 }
 
-func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
-
-// isWordByte reports bytes that continue a word: letters, digits, _.
-func isWordByte(c byte) bool { return isLetter(c) || c >= '0' && c <= '9' || c == '_' }
-
 // Sentence lengths worth keeping as a decision, in bytes.
 const (
 	minDecisionLen = 20

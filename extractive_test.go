@@ -14,7 +14,7 @@ import (
 )
 
 // summarize runs the default ExtractiveSummarizer and reads its output back.
-func summarize(t *testing.T, req SummaryRequest, opts ...ExtractiveOption) (string, parsedSummary) {
+func summarize(t *testing.T, req SummaryRequest, opts ...Option) (string, parsedSummary) {
 	t.Helper()
 	out, err := NewExtractiveSummarizer(opts...).Summarize(context.Background(), req)
 	require.NoError(t, err)
@@ -42,7 +42,7 @@ func TestExtractiveAsks(t *testing.T) {
 			[]Message{user("first ask"), asst("ok"), user("second\nask"), asst("ok"), user("third ask")},
 			"third ask", []string{"first ask", "second ⏎ ask"}, nil},
 		{"a standalone summary is no ask",
-			[]Message{user("real ask"), asst("ok"), user(WithSummaryPrefix("old notes"))},
+			[]Message{user("real ask"), asst("ok"), user(PrefixSummary("old notes"))},
 			"real ask", nil, nil},
 		{"a summary merged before a user message leaves that message",
 			[]Message{user(mergedSummaryText("old notes") + mergedSummarySep + "the user's words")},
@@ -102,7 +102,7 @@ func TestExtractiveCommands(t *testing.T) {
 	assert.Equal(t, []string{"step 0", "step 1 → exit 1", "step 2 → Traceback", "step 3 → exit 0", "step 4 → error"}, p.items[secCommands])
 	assert.Equal(t, []string{`get_weather({"city":"Oslo"}) → error`}, p.items[secCalls], "other tools are listed as calls")
 
-	_, p = summarize(t, SummaryRequest{Turns: turns}, WithExtractiveLimits(ExtractiveLimits{Commands: 2}))
+	_, p = summarize(t, SummaryRequest{Turns: turns}, withLimits(extractiveLimits{Commands: 2}))
 	assert.Equal(t, []string{"step 3 → exit 0", "step 4 → error"}, p.items[secCommands], "over the cap the last commands stay, in order")
 }
 
@@ -112,7 +112,7 @@ func TestExtractiveErrors(t *testing.T) {
 		id := fmt.Sprint(i)
 		turns = append(turns, tcall(id, "bash", `{"command":"go build"}`), result(id, fmt.Sprintf("./main.go:%d:1: undefined: v%d\nerror: same line", i+1, i)))
 	}
-	_, p := summarize(t, SummaryRequest{Turns: turns}, WithExtractiveLimits(ExtractiveLimits{Errors: 3}))
+	_, p := summarize(t, SummaryRequest{Turns: turns}, withLimits(extractiveLimits{Errors: 3}))
 	assert.Equal(t, []string{"./main.go:5:1: undefined: v4", "./main.go:6:1: undefined: v5", "error: same line"}, p.items[secErrors],
 		"deduplicated, capped, the most recent kept")
 }
@@ -141,7 +141,7 @@ func TestExtractiveFocusOutranksRecency(t *testing.T) {
 		}
 		turns = append(turns, tcall(id, "bash", `{"command":"`+cmd+`"}`), result(id, "done"))
 	}
-	out, p := summarize(t, SummaryRequest{Turns: turns, Focus: "database"}, WithExtractiveLimits(ExtractiveLimits{Commands: 2}))
+	out, p := summarize(t, SummaryRequest{Turns: turns, Focus: "database"}, withLimits(extractiveLimits{Commands: 2}))
 	assert.True(t, strings.HasPrefix(out, focusPrefix+"database\n"), "the focus is named at the top")
 	assert.Equal(t, []string{"make migrate-DATABASE", "make step5"}, p.items[secCommands],
 		"the turn mentioning the focus survives the cap, written in order")
@@ -171,7 +171,7 @@ func TestExtractiveMergesItsOwnPreviousSummary(t *testing.T) {
 
 	again, _ := summarize(t, SummaryRequest{PreviousSummary: prev})
 	assert.Equal(t, prev, again, "with no turns the previous summary comes back as it was")
-	prefixed, _ := summarize(t, SummaryRequest{PreviousSummary: WithSummaryPrefix(prev)})
+	prefixed, _ := summarize(t, SummaryRequest{PreviousSummary: PrefixSummary(prev)})
 	assert.Equal(t, prev, prefixed, "a summary prefix is stripped before merging")
 }
 
@@ -254,7 +254,7 @@ func TestExtractiveTrimsMentionsBeforeFacts(t *testing.T) {
 	}
 	turns = append(turns, tcall("1", "bash", `{"command":"make build"}`), result("1", "Error: out of disk"))
 	_, p := summarize(t, SummaryRequest{Turns: turns, TargetTokens: minExtractiveTarget},
-		WithExtractiveLimits(ExtractiveLimits{TaskChars: 1, StateChars: 1}))
+		withLimits(extractiveLimits{TaskChars: 1, StateChars: 1}))
 	assert.Equal(t, []string{"make build → error"}, p.items[secCommands])
 	assert.Equal(t, []string{"Error: out of disk"}, p.items[secErrors])
 	assert.Less(t, len(p.items[secReferenced]), 25, "mentions are trimmed first")
@@ -263,7 +263,7 @@ func TestExtractiveTrimsMentionsBeforeFacts(t *testing.T) {
 func TestExtractiveWithCounter(t *testing.T) {
 	turns := bigHistory(50)
 	perByte := counterFunc(func(s string) int { return len(s) })
-	out, _ := summarize(t, SummaryRequest{Turns: turns, TargetTokens: 3000}, WithExtractiveCounter(perByte))
+	out, _ := summarize(t, SummaryRequest{Turns: turns, TargetTokens: 3000}, WithTokenCounter(perByte))
 	assert.LessOrEqual(t, len(out), 3000, "measured with the given counter")
 }
 
@@ -271,8 +271,10 @@ type counterFunc func(string) int
 
 func (f counterFunc) CountText(s string) int { return f(s) }
 
+func (f counterFunc) CountMessage(m Message) int { return f(Text(m)) }
+
 func TestExtractiveListCanBeTurnedOff(t *testing.T) {
-	_, p := summarize(t, SummaryRequest{Turns: bigHistory(3)}, WithExtractiveLimits(ExtractiveLimits{Decisions: -1, Commands: -1}))
+	_, p := summarize(t, SummaryRequest{Turns: bigHistory(3)}, withLimits(extractiveLimits{Decisions: -1, Commands: -1}))
 	assert.Empty(t, p.items[secDecisions])
 	assert.Empty(t, p.items[secCommands])
 	assert.NotEmpty(t, p.items[secErrors])

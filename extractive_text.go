@@ -2,7 +2,6 @@ package compact
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	openai "github.com/sashabaranov/go-openai"
 
@@ -49,7 +48,7 @@ const shortenMark = " […] "
 // itemText is how a list entry is written: redacted, on one line (line
 // breaks shown as ⏎), and shortened to n bytes.
 func itemText(raw string, n int) string {
-	return shorten(redact.JSON(oneLine(redactWindows(raw, n))), n)
+	return cutMiddle(redact.JSON(oneLine(redactWindows(raw, n))), n, inBytes, twoThirds, shortenMark)
 }
 
 // redactMargin is how far past what shortening keeps redaction looks, so a
@@ -58,7 +57,7 @@ func itemText(raw string, n int) string {
 // not, are handled by cutUnclosedKey.
 const redactMargin = 1024
 
-// redactWindows prepares s for shorten(·, keep) without redacting all of a
+// redactWindows prepares s for cutMiddle(·, keep, inBytes, twoThirds, shortenMark) without redacting all of a
 // huge text: when s is far longer than keep it returns its first and last
 // keep+redactMargin bytes, each redacted, joined by shortenMark; shorten
 // then takes its head and tail from those windows. Shorter texts are
@@ -94,62 +93,7 @@ func cutUnclosedKey(s string, head bool) string {
 	return s
 }
 
-// oneLine joins the non-blank lines of s, trimmed, with " ⏎ ".
-func oneLine(s string) string {
-	if !strings.ContainsAny(s, "\r\n\t") {
-		return strings.TrimSpace(s)
-	}
-	var parts []string
-	for _, l := range strings.Split(s, "\n") {
-		if l = strings.TrimSpace(strings.ReplaceAll(l, "\t", " ")); l != "" {
-			parts = append(parts, l)
-		}
-	}
-	return strings.Join(parts, " ⏎ ")
-}
-
 // normalizeBlock trims a quoted field and drops carriage returns.
 func normalizeBlock(s string) string {
 	return strings.TrimSpace(strings.ReplaceAll(s, "\r", ""))
-}
-
-// shorten returns s when it fits in n bytes, otherwise its head (two
-// thirds) and tail joined by shortenMark, cut on rune boundaries, so the
-// result is valid UTF-8 whenever s is.
-func shorten(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	room := n - len(shortenMark)
-	if room < 16 {
-		return strings.TrimSpace(runeHead(s, max(n, 0)))
-	}
-	head := runeHead(s, room*2/3)
-	tail := runeTail(s, room-len(head))
-	return strings.TrimSpace(head) + shortenMark + strings.TrimSpace(tail)
-}
-
-// runeHead returns the longest prefix of s of at most n bytes that ends on
-// a rune boundary.
-func runeHead(s string, n int) string {
-	if n >= len(s) {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
-
-// runeTail returns the longest suffix of s of at most n bytes that starts
-// on a rune boundary.
-func runeTail(s string, n int) string {
-	if n >= len(s) {
-		return s
-	}
-	k := len(s) - n
-	for k < len(s) && !utf8.RuneStart(s[k]) {
-		k++
-	}
-	return s[k:]
 }

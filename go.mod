@@ -1,6 +1,6 @@
 module github.com/contextkit/compact
 
-go 1.21
+go 1.26.0
 
 require (
 	github.com/pkoukk/tiktoken-go v0.1.8

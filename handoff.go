@@ -57,28 +57,28 @@ func (m *HandoffMode) UnmarshalText(text []byte) error {
 
 // Defaults of a HandoffPolicy and of BuildHandoffPacket.
 const (
-	// DefaultHandoffAfter is how many compactions a conversation goes
+	// defaultHandoffAfter is how many compactions a conversation goes
 	// through before an automatic handoff: each compaction loses a little,
 	// and from the second on a summary is a summary of a summary.
-	DefaultHandoffAfter = 2
+	defaultHandoffAfter = 2
 
-	// DefaultHandoffMaxPerSession is how many automatic handoffs one
+	// defaultHandoffMaxPerSession is how many automatic handoffs one
 	// conversation may make. One keeps a misjudged policy from flooding the
 	// packet directory or rotating a session in a loop.
-	DefaultHandoffMaxPerSession = 1
+	defaultHandoffMaxPerSession = 1
 
-	// DefaultHandoffMaxBytes bounds a packet's total size: 32 KiB, about 8k
+	// defaultHandoffMaxBytes bounds a packet's total size: 32 KiB, about 8k
 	// tokens, small enough to open a fresh context with plenty of room.
-	DefaultHandoffMaxBytes = 32 << 10
+	defaultHandoffMaxBytes = 32 << 10
 
-	// DefaultHandoffMessages is how many of the latest messages a packet
+	// defaultHandoffMessages is how many of the latest messages a packet
 	// quotes after the summary, enough for the last request and the
 	// exchange around it.
-	DefaultHandoffMessages = 8
+	defaultHandoffMessages = 8
 
-	// DefaultHandoffMessageBytes bounds each quoted message; a longer one is
+	// defaultHandoffMessageBytes bounds each quoted message; a longer one is
 	// cut in the middle, keeping its head and tail.
-	DefaultHandoffMessageBytes = 2 << 10
+	defaultHandoffMessageBytes = 2 << 10
 )
 
 // minHandoffBytes is the smallest total a packet may be bounded to: the
@@ -97,13 +97,13 @@ type HandoffPolicy struct {
 	Enabled bool
 
 	// AfterCompactions is how many compactions happen before the first
-	// automatic handoff (DefaultHandoffAfter). In fresh-session mode the
+	// automatic handoff (defaultHandoffAfter). In fresh-session mode the
 	// count starts again after each handoff, since the continuation is a
 	// fresh context.
 	AfterCompactions int
 
 	// MaxPerSession bounds the automatic handoffs of one conversation
-	// (DefaultHandoffMaxPerSession). Once it is spent, compaction goes on
+	// (defaultHandoffMaxPerSession). Once it is spent, compaction goes on
 	// as usual and Status.HandoffReason says so. Only handoffs that
 	// succeeded count.
 	MaxPerSession int
@@ -123,15 +123,15 @@ type HandoffPolicy struct {
 	// symbolic link; missing directories are created with mode 0700.
 	Dir string
 
-	// MaxBytes bounds a packet's total size (DefaultHandoffMaxBytes, at
+	// MaxBytes bounds a packet's total size (defaultHandoffMaxBytes, at
 	// least 8 KiB).
 	MaxBytes int
 
 	// MaxMessages is how many of the latest messages a packet quotes
-	// (DefaultHandoffMessages).
+	// (defaultHandoffMessages).
 	MaxMessages int
 
-	// MessageBytes bounds each quoted message (DefaultHandoffMessageBytes,
+	// MessageBytes bounds each quoted message (defaultHandoffMessageBytes,
 	// at least 256).
 	MessageBytes int
 
@@ -147,10 +147,10 @@ type HandoffPolicy struct {
 // withDefaults returns p with its zero and out-of-range numbers replaced.
 func (p HandoffPolicy) withDefaults() HandoffPolicy {
 	if p.AfterCompactions < 1 {
-		p.AfterCompactions = DefaultHandoffAfter
+		p.AfterCompactions = defaultHandoffAfter
 	}
 	if p.MaxPerSession < 1 {
-		p.MaxPerSession = DefaultHandoffMaxPerSession
+		p.MaxPerSession = defaultHandoffMaxPerSession
 	}
 	p.MaxBytes, p.MaxMessages, p.MessageBytes = packetLimits(p.MaxBytes, p.MaxMessages, p.MessageBytes)
 	return p
@@ -160,13 +160,13 @@ func (p HandoffPolicy) withDefaults() HandoffPolicy {
 // bytes per quoted message.
 func packetLimits(total, msgs, perMsg int) (int, int, int) {
 	if total <= 0 {
-		total = DefaultHandoffMaxBytes
+		total = defaultHandoffMaxBytes
 	}
 	if msgs <= 0 {
-		msgs = DefaultHandoffMessages
+		msgs = defaultHandoffMessages
 	}
 	if perMsg <= 0 {
-		perMsg = DefaultHandoffMessageBytes
+		perMsg = defaultHandoffMessageBytes
 	}
 	return max(total, minHandoffBytes), msgs, max(perMsg, minHandoffMessageBytes)
 }
@@ -196,18 +196,18 @@ type Handoff struct {
 	ContinuationID string
 }
 
-// HandoffCommand is the command a host offers for a manual packet:
+// handoffCommand is the command a host offers for a manual packet:
 // "/handoff-packet [note]". See ParseHandoffCommand.
-const HandoffCommand = "/handoff-packet"
+const handoffCommand = "/handoff-packet"
 
-// ParseHandoffCommand reports whether input is HandoffCommand and returns
+// ParseHandoffCommand reports whether input is handoffCommand and returns
 // the operator's note that follows it ("" when there is none).
 func ParseHandoffCommand(input string) (note string, ok bool) {
 	s := strings.TrimSpace(input)
-	if !strings.HasPrefix(s, HandoffCommand) {
+	if !strings.HasPrefix(s, handoffCommand) {
 		return "", false
 	}
-	rest := s[len(HandoffCommand):]
+	rest := s[len(handoffCommand):]
 	if rest != "" && rest[0] != ' ' && rest[0] != '\t' && rest[0] != '\n' {
 		return "", false
 	}

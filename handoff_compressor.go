@@ -9,13 +9,6 @@ import (
 	"strings"
 )
 
-// handoffState is what a Compressor remembers about handoffs.
-type handoffState struct {
-	done    int    // automatic handoffs that succeeded
-	base    int    // compactions when the current context began (after a fresh-session handoff)
-	lastErr string // the last handoff failure, cleared by a success
-}
-
 // WithHandoff sets the policy for automatic handoffs; they are off by
 // default.
 //
@@ -127,7 +120,7 @@ func continuation(in []Message, note, packet string) ([]Message, error) {
 		if !isSystem(m) {
 			break
 		}
-		out = append(out, CloneMessage(m))
+		out = append(out, cloneMessage(m))
 	}
 	if len(out) > 0 && note != "" {
 		out[0] = withoutNote(out[0], note)
@@ -144,7 +137,7 @@ func continuation(in []Message, note, packet string) ([]Message, error) {
 // host's own, byte for byte.
 func withoutNote(m Message, note string) Message {
 	if len(m.MultiContent) > 0 {
-		out := CloneMessage(m)
+		out := cloneMessage(m)
 		out.MultiContent = out.MultiContent[:0]
 		for _, p := range m.MultiContent {
 			if p.ImageURL == nil && p.Text == note {
@@ -155,7 +148,7 @@ func withoutNote(m Message, note string) Message {
 		return out
 	}
 	if strings.Contains(m.Content, compactionNoteSep+note) {
-		return WithText(m, strings.Replace(m.Content, compactionNoteSep+note, "", 1))
+		return ReplaceText(m, strings.Replace(m.Content, compactionNoteSep+note, "", 1))
 	}
 	return m
 }
@@ -171,7 +164,7 @@ func withIncoming(msgs []Message, incoming *Message) []Message {
 }
 
 // ManualHandoffPacket writes a packet of msgs now, with the operator's note,
-// for a host's HandoffCommand ("/handoff-packet [note]"). It reads the
+// for a host's handoffCommand ("/handoff-packet [note]"). It reads the
 // session id, parent, open tasks and incoming message from opts, and the
 // packet's root, directory and bounds from the handoff policy (Root must be
 // set; Enabled need not be). The latest summary in msgs is the packet's
@@ -188,7 +181,7 @@ func (c *Compressor) ManualHandoffPacket(msgs []Message, note string, opts ...Co
 	all := withIncoming(msgs, o.Incoming)
 	input := HandoffInput{
 		SessionID: o.SessionID, ParentSessionID: o.ParentSessionID, Model: model,
-		Compactions: count, Tokens: c.Count(all), Created: c.cfg.now(), Note: note,
+		Compactions: count, Tokens: c.count(all), Created: c.cfg.now(), Note: note,
 		Summary: latestSummary(msgs), Messages: all, OpenTasks: o.OpenTasks,
 		MaxBytes: pol.MaxBytes, MaxMessages: pol.MaxMessages, MessageBytes: pol.MessageBytes,
 	}

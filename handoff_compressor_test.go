@@ -72,8 +72,8 @@ func TestHandoffPolicyDefaults(t *testing.T) {
 	assert.Equal(t, 2, p.AfterCompactions)
 	assert.Equal(t, 1, p.MaxPerSession)
 	assert.Equal(t, 32<<10, p.MaxBytes)
-	assert.Equal(t, DefaultHandoffMessages, p.MaxMessages)
-	assert.Equal(t, DefaultHandoffMessageBytes, p.MessageBytes)
+	assert.Equal(t, defaultHandoffMessages, p.MaxMessages)
+	assert.Equal(t, defaultHandoffMessageBytes, p.MessageBytes)
 	assert.Equal(t, "", p.Dir)
 
 	odd := HandoffPolicy{AfterCompactions: -1, MaxPerSession: -3, MaxBytes: 10, MessageBytes: 1}.withDefaults()
@@ -113,9 +113,9 @@ func TestHandoffPromptUser(t *testing.T) {
 	var logs bytes.Buffer
 	c := newHandoffCompressor(HandoffPolicy{Enabled: true, Root: root, Dir: "handoffs"},
 		WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
-	baseline := compactRounds(t, newTestCompressor(&recorder{}), 3, WithSessionID("sess-1"))
-	results := compactRounds(t, c, 3, WithSessionID("sess-1"), WithParentSessionID("sess-0"),
-		WithOpenTasks([]string{"Fix internal/cache", "Release v2"}))
+	tasks := WithOpenTasks([]string{"Fix internal/cache", "Release v2"})
+	baseline := compactRounds(t, newTestCompressor(&recorder{}), 3, WithSessionID("sess-1"), tasks)
+	results := compactRounds(t, c, 3, WithSessionID("sess-1"), WithParentSessionID("sess-0"), tasks)
 
 	require.Equal(t, []int{2}, handedOff(results), "after two compactions, once")
 	h := results[1].Handoff
@@ -183,12 +183,12 @@ func TestHandoffFreshSession(t *testing.T) {
 
 func TestHandoffContinuationKeepsEverySystemMessage(t *testing.T) {
 	parts := partsMsg(RoleSystem, "You are an agent.", "Be brief.")
-	in := []Message{parts, {Role: RoleDeveloper, Content: "dev rules"}, user("hi")}
+	in := []Message{parts, {Role: roleDeveloper, Content: "dev rules"}, user("hi")}
 	in[0] = appendNote(in[0], CompactionNote)
 	cont, err := continuation(in, CompactionNote, "packet")
 	require.NoError(t, err)
 	assert.Equal(t, []Message{partsMsg(RoleSystem, "You are an agent.", "Be brief."),
-		{Role: RoleDeveloper, Content: "dev rules"}, user("packet")}, cont)
+		{Role: roleDeveloper, Content: "dev rules"}, user("packet")}, cont)
 
 	cont, err = continuation([]Message{user("no system prompt")}, CompactionNote, "packet")
 	require.NoError(t, err)

@@ -4,7 +4,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/contextkit/compact/redact"
 )
@@ -37,8 +36,8 @@ type HandoffInput struct {
 
 	// MaxBytes, MaxMessages and MessageBytes bound the packet: its total
 	// size, how many messages it quotes and the size of each. Zero takes
-	// DefaultHandoffMaxBytes, DefaultHandoffMessages and
-	// DefaultHandoffMessageBytes.
+	// defaultHandoffMaxBytes, defaultHandoffMessages and
+	// defaultHandoffMessageBytes.
 	MaxBytes, MaxMessages, MessageBytes int
 }
 
@@ -97,7 +96,7 @@ func BuildHandoffPacket(in HandoffInput) string {
 	if !in.Created.IsZero() {
 		head.WriteString("- Written: " + in.Created.UTC().Format(time.RFC3339) + "\n")
 	}
-	if note := strings.TrimSpace(shortenMiddle(sanitize(in.Note), min(handoffNoteBytes, total/16))); note != "" {
+	if note := strings.TrimSpace(cutMiddle(sanitize(in.Note), min(handoffNoteBytes, total/16), inBytes, twoThirds, lineMarker)); note != "" {
 		head.WriteString("\n## Operator note\n\n")
 		for _, l := range strings.Split(note, "\n") {
 			head.WriteString(strings.TrimRight("> "+l, " ") + "\n")
@@ -122,7 +121,7 @@ func BuildHandoffPacket(in HandoffInput) string {
 	// only their joining could form.
 	packet = redact.String(redact.StripControl(packet))
 	if len(packet) > total {
-		packet = cutBytes(packet, total-len(packetCutLine)) + packetCutLine
+		packet = runeHead(packet, total-len(packetCutLine)) + packetCutLine
 	}
 	return packet
 }
@@ -141,22 +140,7 @@ func packetLine(s string, maxBytes int) string {
 	if len(s) <= maxBytes {
 		return s
 	}
-	return cutBytes(s, maxBytes-len(handoffCutMarker)) + handoffCutMarker
-}
-
-// cutBytes returns the longest prefix of s of at most n bytes that ends on
-// a rune boundary.
-func cutBytes(s string, n int) string {
-	if n <= 0 {
-		return ""
-	}
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
+	return runeHead(s, maxBytes-len(handoffCutMarker)) + handoffCutMarker
 }
 
 // tasksSection lists the open tasks, each on one line, within maxBytes.
@@ -193,7 +177,7 @@ func summarySection(summary string, maxBytes int) string {
 		return title + "(no summary yet)\n"
 	}
 	overhead := len(title) + fencedOverhead(body, "markdown")
-	return title + fenced(shortenMiddle(body, max(maxBytes-overhead, 0)), "markdown")
+	return title + fenced(cutMiddle(body, max(maxBytes-overhead, 0), inBytes, twoThirds, lineMarker), "markdown")
 }
 
 // requestSection quotes the latest real user message within maxBytes.
@@ -201,7 +185,7 @@ func requestSection(m Message, maxBytes int) string {
 	const title = "\n## Latest user request\n\n"
 	_, m, _ = splitMerged(m)
 	_, body := messageParts(m)
-	return title + fenced(shortenMiddle(body, max(maxBytes-len(title)-fencedOverhead(body, "text"), 0)), "text")
+	return title + fenced(cutMiddle(body, max(maxBytes-len(title)-fencedOverhead(body, "text"), 0), inBytes, twoThirds, lineMarker), "text")
 }
 
 // lastConversation returns the last n messages of msgs a packet should
@@ -246,7 +230,7 @@ func messagesSection(msgs []Message, perMsg, maxBytes int) string {
 			// The newest message always appears, cut to the room there is.
 			budget = min(perMsg, maxBytes-size-len(label)-fencedOverhead(body, "text"))
 		}
-		block := label + fenced(shortenMiddle(body, max(budget, 0)), "text")
+		block := label + fenced(cutMiddle(body, max(budget, 0), inBytes, twoThirds, lineMarker), "text")
 		if size+len(block) > maxBytes && len(blocks) > 0 {
 			break
 		}

@@ -20,7 +20,7 @@ func packetInput() HandoffInput {
 		SessionID: "sess-42", ParentSessionID: "sess-41", Model: "gpt-4o",
 		Compactions: 3, Tokens: 91234, Created: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC),
 		Note:    "Wrap up the store fix first.",
-		Summary: WithSummaryPrefix("Task: fix the flaky test in internal/store.\nDone: found the race in Flush."),
+		Summary: PrefixSummary("Task: fix the flaky test in internal/store.\nDone: found the race in Flush."),
 		Messages: []Message{
 			sys("You are a coding agent."),
 			user("Fix the flaky test in internal/store."),
@@ -101,7 +101,7 @@ func TestBuildHandoffPacketLeavesOutWhatIsMissing(t *testing.T) {
 // as messages; the merged message's own content is.
 func TestBuildHandoffPacketQuotesMessagesNotSummaries(t *testing.T) {
 	merged := user(mergedSummaryText("old notes") + mergedSummarySep + "and here is my real question")
-	in := HandoffInput{Messages: []Message{user(WithSummaryPrefix("older notes")), merged, asst("answer")}}
+	in := HandoffInput{Messages: []Message{user(PrefixSummary("older notes")), merged, asst("answer")}}
 	p := BuildHandoffPacket(in)
 	assert.Equal(t, []string{"# Handoff packet", "## Session", "## Latest summary",
 		"## Other recent messages (oldest first)", "### assistant", "## Latest user request", "## How to continue"}, packetHeadings(p))
@@ -199,7 +199,7 @@ func TestBuildHandoffPacketRedactsEveryField(t *testing.T) {
 			return HandoffInput{Messages: []Message{m}}
 		},
 		"long message": func(s string) HandoffInput {
-			pad := strings.Repeat("x", DefaultHandoffMessageBytes)
+			pad := strings.Repeat("x", defaultHandoffMessageBytes)
 			return HandoffInput{Messages: []Message{asst(pad + "\n" + s + "\n" + pad)}}
 		},
 	}

@@ -8,12 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/contextkit/compact/internal/sharedtest"
 	openai "github.com/sashabaranov/go-openai"
 )
-
-// sharedTranscriptDir holds real agent conversations beside the checkout.
-// Tests that read it skip when it is absent, so a bare clone still passes.
-const sharedTranscriptDir = "../shared/transcripts"
 
 // ownTranscriptDir holds the small transcripts this project wrote itself.
 const ownTranscriptDir = "testdata/transcripts"
@@ -43,6 +40,23 @@ func transcripts(t testing.TB, dir string) map[string][]Message {
 	return out
 }
 
+// sharedTranscripts returns the real agent conversations beside the
+// checkout (../shared/transcripts) by file name. On a bare clone there are
+// none: a test that needs them skips (sharedtest.Missing), one that only
+// reads more with them goes on with our own; COMPACT_REQUIRE_SHARED=1 makes
+// their absence a failure either way.
+func sharedTranscripts(t testing.TB) map[string][]Message {
+	t.Helper()
+	dir := sharedtest.Dir()
+	if dir == "" {
+		if sharedtest.Required() {
+			sharedtest.Missing(t)
+		}
+		return nil
+	}
+	return transcripts(t, dir)
+}
+
 // allTranscripts returns our own transcripts and, when present, the shared
 // real ones. Names are prefixed with their origin.
 func allTranscripts(t testing.TB) map[string][]Message {
@@ -51,7 +65,7 @@ func allTranscripts(t testing.TB) map[string][]Message {
 	for n, m := range transcripts(t, ownTranscriptDir) {
 		out["own/"+n] = m
 	}
-	for n, m := range transcripts(t, sharedTranscriptDir) {
+	for n, m := range sharedTranscripts(t) {
 		out["shared/"+n] = m
 	}
 	return out

@@ -6,10 +6,10 @@ import (
 	"strings"
 )
 
-// DefaultKeepExchanges is how many recent exchanges "/compress here" keeps
+// defaultKeepExchanges is how many recent exchanges "/compress here" keeps
 // verbatim when no number is given: the current exchange and the one
 // before it, as in Hermes' "/compress here".
-const DefaultKeepExchanges = 2
+const defaultKeepExchanges = 2
 
 // MaxKeepExchanges bounds the number given to "/compress here N". Past it
 // the command would keep nearly everything; a larger number is clamped.
@@ -40,7 +40,7 @@ type CompressCommand struct {
 //
 // N is clamped to [1, MaxKeepExchanges], so "here 0" keeps one exchange and
 // "here 500" keeps a hundred. A word where N would be that is not a number
-// leaves N at DefaultKeepExchanges and, with the words after it, becomes
+// leaves N at defaultKeepExchanges and, with the words after it, becomes
 // the focus of the partial compaction: "here auth flow" keeps two exchanges
 // and weights the summary toward "auth flow", and "here 3 auth flow" keeps
 // three. A flag without a value ("--keep", "--keep=") or with a malformed
@@ -52,7 +52,7 @@ func ParseCompressArgs(args string) CompressCommand {
 	if !ok {
 		return CompressCommand{Focus: strings.Join(words, " ")}
 	}
-	cmd := CompressCommand{Partial: true, Keep: DefaultKeepExchanges}
+	cmd := CompressCommand{Partial: true, Keep: defaultKeepExchanges}
 	if attached, isFlag := flagValue(words[0]); isFlag && attached != nil {
 		// --keep=N: the value is attached, never a focus word.
 		if n, ok := parseKeep(*attached); ok {

@@ -8,7 +8,7 @@ import (
 
 // CompressHere is "/compress here N": it keeps the last keep exchanges
 // verbatim (split as SplitExchanges does; keep <= 0 means
-// DefaultKeepExchanges) and summarises everything before them except the
+// defaultKeepExchanges) and summarises everything before them except the
 // leading system messages. The compaction is forced; opts add a focus, an
 // incoming message or a session id. The Result describes the whole
 // history: its indexes are those of msgs, its counts those of msgs and
@@ -107,7 +107,7 @@ func pendingStart(msgs []Message) int {
 	if i < 0 || msgs[i].Role != RoleAssistant || len(msgs[i].ToolCalls) == 0 {
 		return len(msgs)
 	}
-	g := newCallGroup(i, msgs[i])
+	g := newCallGroup(i, msgs[i], nil)
 	for _, m := range msgs[i+1:] {
 		g.answer(m.ToolCallID)
 	}
@@ -141,7 +141,7 @@ func compressSplit(ctx context.Context, engine ContextEngine, msgs, head, tail [
 		return nil, fmt.Errorf("compact: engine %q: %w", engine.Name(), err)
 	}
 	if o.Incoming != nil {
-		out = append(out, CloneMessage(*o.Incoming))
+		out = append(out, cloneMessage(*o.Incoming))
 	}
 	if err := Validate(out); err != nil {
 		return nil, fmt.Errorf("compact: engine %q returned a history that does not rejoin: %w", engine.Name(), err)

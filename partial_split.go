@@ -4,7 +4,7 @@ import "fmt"
 
 // SplitExchanges splits msgs into a head to summarise and a tail of the last
 // keep exchanges to keep verbatim; head followed by tail is msgs. A keep of
-// zero or less means DefaultKeepExchanges.
+// zero or less means defaultKeepExchanges.
 //
 // An exchange starts at a real user turn (IsRealUser: a summary or the
 // state a compaction carried is not one) and runs to the next start; user
@@ -21,10 +21,10 @@ import "fmt"
 //
 // head and tail share msgs' messages. Their capacity is capped, so
 // appending to either never writes into msgs; edit a message only after
-// copying it (CloneMessage).
+// copying it (cloneMessage).
 func SplitExchanges(msgs []Message, keep int) (head, tail []Message, err error) {
 	if keep <= 0 {
-		keep = DefaultKeepExchanges
+		keep = defaultKeepExchanges
 	}
 	last := lastIndex(msgs, 0, IsSummary)
 	start, found := -1, 0

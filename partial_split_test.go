@@ -10,7 +10,7 @@ import (
 )
 
 // summ is a summary message of its own.
-func summ(role, body string) Message { return Message{Role: role, Content: WithSummaryPrefix(body)} }
+func summ(role, body string) Message { return Message{Role: role, Content: PrefixSummary(body)} }
 
 // mergedUser is a real user message with a summary merged in front of it.
 func mergedUser(summary, text string) Message {

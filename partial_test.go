@@ -60,7 +60,7 @@ func TestCompressHereFoldsExactlyTheHead(t *testing.T) {
 	assert.Equal(t, in[1:len(in)-8], r.last().Turns, "the summarizer saw the whole head")
 	assert.Equal(t, Result{
 		MessagesBefore: len(in), MessagesAfter: len(out),
-		TokensBefore: c.Count(in), TokensAfter: c.Count(out),
+		TokensBefore: c.count(in), TokensAfter: c.count(out),
 		SummarizedFrom: 1, SummarizedTo: len(in) - 9, SummaryIndex: 1, Lifted: -1,
 	}, Result{
 		MessagesBefore: res.MessagesBefore, MessagesAfter: res.MessagesAfter,
@@ -91,8 +91,8 @@ func TestCompressHereThroughAnyEngine(t *testing.T) {
 			// The engine saw the head and the tail's first message; the
 			// saving is its own, the totals cover the whole history.
 			assert.Less(t, res.SummarizedTo, len(in)-len(tail))
-			assert.Equal(t, c.Count(in)-c.Count(out), res.TokensBefore-res.TokensAfter)
-			assert.Greater(t, res.TokensBefore, c.Count(in[:len(in)-len(tail)+1]))
+			assert.Equal(t, c.count(in)-c.count(out), res.TokensBefore-res.TokensAfter)
+			assert.Greater(t, res.TokensBefore, c.count(in[:len(in)-len(tail)+1]))
 		})
 	}
 }
@@ -305,7 +305,7 @@ func TestRejoinSeams(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			// The engine echoes the tail's first message as the incoming one.
-			compacted := append(Clone(tt.head), CloneMessage(tt.tail[0]))
+			compacted := append(Clone(tt.head), cloneMessage(tt.tail[0]))
 			before := Clone(tt.tail)
 			out, err := rejoin(compacted, tt.tail)
 			require.NoError(t, err)

@@ -45,7 +45,7 @@ const compactionNoteSep = "\n\n"
 // a message of its own or merged in front of another message's content. A
 // summary is never a real user turn, whatever its role.
 func IsSummary(m Message) bool {
-	if m.Role == RoleTool || m.Role == RoleSystem || m.Role == RoleDeveloper {
+	if m.Role == RoleTool || m.Role == RoleSystem || m.Role == roleDeveloper {
 		return false
 	}
 	return hasSummaryHeader(Text(m))
@@ -84,9 +84,9 @@ func StripSummaryPrefix(s string) string {
 	}
 }
 
-// WithSummaryPrefix returns summary behind exactly one SummaryPrefix, however
+// PrefixSummary returns summary behind exactly one SummaryPrefix, however
 // many prefixes (current or older) it already carried.
-func WithSummaryPrefix(summary string) string {
+func PrefixSummary(summary string) string {
 	body := strings.TrimSpace(StripSummaryPrefix(summary))
 	if body == "" {
 		return SummaryPrefix
@@ -120,7 +120,7 @@ func SplitSummary(s string) (summary, rest string, ok bool) {
 // summaryEnd in a merged message is always the real delimiter.
 func mergedSummaryText(summary string) string {
 	body := strings.ReplaceAll(StripSummaryPrefix(summary), summaryEnd, defusedSummaryEnd)
-	return WithSummaryPrefix(body) + "\n\n" + summaryEnd
+	return PrefixSummary(body) + "\n\n" + summaryEnd
 }
 
 // defusedSummaryEnd replaces summaryEnd inside a summary's own text.
@@ -155,7 +155,7 @@ func splitMerged(m Message) (summary string, rest Message, ok bool) {
 	if !IsSummary(m) {
 		return "", m, false
 	}
-	rest = CloneMessage(m)
+	rest = cloneMessage(m)
 	if len(m.MultiContent) > 0 && m.Content == "" {
 		first := m.MultiContent[0]
 		summary, tail, _ := SplitSummary(first.Text)

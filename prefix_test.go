@@ -8,12 +8,12 @@ import (
 )
 
 func TestWithSummaryPrefixNeverDoubles(t *testing.T) {
-	once := WithSummaryPrefix("the body")
+	once := PrefixSummary("the body")
 	assert.Equal(t, SummaryPrefix+"\n\nthe body", once)
-	assert.Equal(t, once, WithSummaryPrefix(once), "re-prefixing a prefixed summary")
-	assert.Equal(t, once, WithSummaryPrefix(SummaryPrefix+"\n\n"+once), "a stacked prefix collapses")
-	assert.Equal(t, SummaryPrefix, WithSummaryPrefix("  "), "an empty body leaves the prefix alone")
-	assert.Equal(t, 1, strings.Count(WithSummaryPrefix(once+"\n"), summaryHeader))
+	assert.Equal(t, once, PrefixSummary(once), "re-prefixing a prefixed summary")
+	assert.Equal(t, once, PrefixSummary(SummaryPrefix+"\n\n"+once), "a stacked prefix collapses")
+	assert.Equal(t, SummaryPrefix, PrefixSummary("  "), "an empty body leaves the prefix alone")
+	assert.Equal(t, 1, strings.Count(PrefixSummary(once+"\n"), summaryHeader))
 }
 
 func TestStripSummaryPrefix(t *testing.T) {
@@ -36,7 +36,7 @@ func TestStripSummaryPrefix(t *testing.T) {
 }
 
 func TestIsSummary(t *testing.T) {
-	s := WithSummaryPrefix("notes")
+	s := PrefixSummary("notes")
 	tests := []struct {
 		name string
 		msg  Message
@@ -85,7 +85,7 @@ func TestSplitMergedRoundTrip(t *testing.T) {
 
 func TestIsRealUser(t *testing.T) {
 	assert.True(t, IsRealUser(user("hi")))
-	assert.False(t, IsRealUser(user(WithSummaryPrefix("notes"))), "a standalone summary is not a real turn")
+	assert.False(t, IsRealUser(user(PrefixSummary("notes"))), "a standalone summary is not a real turn")
 	assert.False(t, IsRealUser(asst("hi")))
 }
 
@@ -94,7 +94,7 @@ func TestSplitSummary(t *testing.T) {
 	assert.False(t, ok)
 	assert.Equal(t, "plain", rest)
 
-	summary, rest, ok := SplitSummary(WithSummaryPrefix("just notes"))
+	summary, rest, ok := SplitSummary(PrefixSummary("just notes"))
 	assert.True(t, ok)
 	assert.Equal(t, "just notes", summary)
 	assert.Equal(t, "", rest)

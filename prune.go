@@ -5,31 +5,6 @@ import (
 	"sort"
 )
 
-// Defaults of Prune. Each names the behaviour it sets and where the figure
-// comes from.
-const (
-	// DefaultPruneKeepToolUses is how many of the most recent tool uses (a
-	// call and its result) are never masked or shortened, the default of
-	// Anthropic's context editing ("clear tool uses" keeps 3).
-	DefaultPruneKeepToolUses = 3
-
-	// DefaultPruneClearAtLeast is the fewest tokens a pruning must reclaim to
-	// be committed. Any change rewrites the provider's prompt cache from the
-	// first changed message on, so a pruning that saves little costs more
-	// than it saves. 2,000 tokens is about three large tool outputs: in 30
-	// real agent transcripts the median tool result is about 150 tokens and
-	// the 90th percentile about 600. (Anthropic leaves its clear_at_least
-	// to the caller.)
-	DefaultPruneClearAtLeast = 2_000
-
-	// DefaultPruneArgumentChars is the length, in characters, over which an
-	// old tool call's arguments are shortened. A file written or a patch
-	// sent through a tool is the model's own output and is on disk now; in
-	// 30 real agent transcripts 1 call in 100 has arguments this long, and
-	// those calls hold a quarter of all argument text.
-	DefaultPruneArgumentChars = 2_000
-)
-
 // Sizes Prune works with that are not options.
 const (
 	// minPruneSaving is the least a change must save to be made. A stand-in
@@ -48,38 +23,39 @@ const (
 	pressureExcerptChars = 2_000
 
 	// defaultPruneTail is how many messages at the end Prune protects when
-	// no PruneRange is given: the Compressor's minimum tail.
-	defaultPruneTail = DefaultTailMinMessages
+	// no pruneRange is given: the Compressor's minimum tail.
+	defaultPruneTail = defaultTailMinMessages
 )
 
-// PruneKind says what Prune did to a message.
+// PruneKind says what Prune did to a message. Its String is a short
+// description for a person ("masked tool result").
 type PruneKind int
 
 // The changes Prune makes.
 const (
-	// PruneDeduplicated: a tool result identical to a newer one that stays
+	// kindDeduplicated: a tool result identical to a newer one that stays
 	// was replaced by a back-reference to that one.
-	PruneDeduplicated PruneKind = iota + 1
-	// PruneMasked: an old tool result was replaced by a one-line stand-in
+	kindDeduplicated PruneKind = iota + 1
+	// kindMasked: an old tool result was replaced by a one-line stand-in
 	// naming the call, its key argument, its exit status and its size.
-	PruneMasked
-	// PruneArguments: an old tool call's long arguments were shortened
+	kindMasked
+	// kindArguments: an old tool call's long arguments were shortened
 	// (JSON string values cut in the middle, so JSON stays JSON).
-	PruneArguments
-	// PruneImages: image parts older than the newest image were replaced by
+	kindArguments
+	// kindImages: image parts older than the newest image were replaced by
 	// text notes.
-	PruneImages
-	// PruneDemoted: the pressure pass cut a large result inside the
+	kindImages
+	// kindDemoted: the pressure pass cut a large result inside the
 	// protected tail to its head and tail behind a stand-in line.
-	PruneDemoted
+	kindDemoted
 )
 
 var pruneKindNames = [...]string{
-	PruneDeduplicated: "deduplicated tool result",
-	PruneMasked:       "masked tool result",
-	PruneArguments:    "shortened tool arguments",
-	PruneImages:       "replaced old images",
-	PruneDemoted:      "demoted tool result in the tail",
+	kindDeduplicated: "deduplicated tool result",
+	kindMasked:       "masked tool result",
+	kindArguments:    "shortened tool arguments",
+	kindImages:       "replaced old images",
+	kindDemoted:      "demoted tool result in the tail",
 }
 
 // String returns the kind's short description.
@@ -102,8 +78,8 @@ type PruneChange struct {
 	Note                      string // for a person to read
 }
 
-// Saved returns the tokens the change reclaimed.
-func (c PruneChange) Saved() int { return c.TokensBefore - c.TokensAfter }
+// saved returns the tokens the change reclaimed.
+func (c PruneChange) saved() int { return c.TokensBefore - c.TokensAfter }
 
 // PruneResult reports what Prune did.
 type PruneResult struct {
@@ -123,8 +99,12 @@ type PruneResult struct {
 	// Reclaimable is what the changes found save, committed or not.
 	Reclaimable int
 
+	// ClearAtLeast is the fewest tokens a pruning had to reclaim to be
+	// committed (see WithClearAtLeast).
+	ClearAtLeast int
+
 	// Committed is false when the changes found would reclaim fewer tokens
-	// than PruneClearAtLeast asks (or there were none); Messages is then a
+	// than WithClearAtLeast asks (or there were none); Messages is then a
 	// copy of the input.
 	Committed bool
 }
@@ -152,156 +132,42 @@ type ToolRule struct {
 	Describe func(args map[string]any, result string) string
 }
 
-// PruneOption configures Prune.
-type PruneOption func(*pruneConfig)
-
-// pruneConfig is Prune's settings; defaults are set in newPruneConfig.
-type pruneConfig struct {
-	keep         int
-	from, to     int
-	rangeSet     bool
-	rules        map[string]ToolRule
-	argChars     int
-	clearAtLeast int
-	counter      TokenCounter
-	pressure     int
-	kinds        map[PruneKind]bool // nil: every kind
-}
-
-func newPruneConfig(opts []PruneOption) pruneConfig {
-	cfg := pruneConfig{
-		keep:         DefaultPruneKeepToolUses,
-		argChars:     DefaultPruneArgumentChars,
-		clearAtLeast: DefaultPruneClearAtLeast,
+// pruneSettings are the Prune settings opts make, counting with the
+// counter they set or EstimateCounter.
+func pruneSettings(opts []Option) pruneConfig {
+	cfg := newConfig(opts)
+	p := cfg.prune
+	p.counter = cfg.counter
+	if p.counter == nil {
+		p.counter = EstimateCounter{}
 	}
-	for _, opt := range opts {
-		if opt != nil {
-			opt(&cfg)
-		}
-	}
-	if cfg.counter == nil {
-		cfg.counter = EstimateCounter{}
-	}
-	return cfg
+	return p
 }
 
 // on reports whether the rule of kind k may run.
 func (c pruneConfig) on(k PruneKind) bool { return c.kinds == nil || c.kinds[k] }
 
-// PruneKeepToolUses sets how many of the most recent tool uses (calls, in
-// the order the assistant made them) are kept whole: their results are not
-// masked, deduplicated or stripped of images, and their arguments are not
-// shortened. Only the pressure pass may still demote one inside the tail.
-// The default is DefaultPruneKeepToolUses; negative values are ignored.
-func PruneKeepToolUses(n int) PruneOption {
-	return func(c *pruneConfig) {
-		if n >= 0 {
-			c.keep = n
-		}
-	}
-}
-
-// PruneRange limits pruning to the messages with index in [from, to); the
-// pressure pass (PrunePressure) works on [to, len). Without it, the last
-// DefaultTailMinMessages messages are protected (moved back onto the
-// assistant turn whose results they hold, so a call group is never split),
-// as a Compressor protects its tail at the least. Out-of-range values are
-// clamped. A Compressor sets the range itself.
-func PruneRange(from, to int) PruneOption {
-	return func(c *pruneConfig) { c.from, c.to, c.rangeSet = from, to, true }
-}
-
-// PruneToolRules sets per-tool rules, replacing earlier ones of the same
-// name.
-func PruneToolRules(rules ...ToolRule) PruneOption {
-	return func(c *pruneConfig) {
-		if c.rules == nil {
-			c.rules = make(map[string]ToolRule, len(rules))
-		}
-		for _, r := range rules {
-			c.rules[r.Name] = r
-		}
-	}
-}
-
-// PruneArgumentChars sets the length, in characters, over which an old tool
-// call's arguments are shortened. JSON arguments keep every key: each string
-// value longer than half the limit is cut in its middle to that length, so
-// the arguments still parse. Other arguments are cut to the limit, head and
-// tail around a marker. Zero or less leaves arguments alone. The default is
-// DefaultPruneArgumentChars.
-func PruneArgumentChars(n int) PruneOption {
-	return func(c *pruneConfig) { c.argChars = max(n, 0) }
-}
-
-// PruneClearAtLeast sets the fewest tokens a pruning must reclaim to be
-// committed; below it Prune returns the input unchanged and says so. Zero
-// commits any saving. The default is DefaultPruneClearAtLeast; negative
-// values are ignored.
-func PruneClearAtLeast(tokens int) PruneOption {
-	return func(c *pruneConfig) {
-		if tokens >= 0 {
-			c.clearAtLeast = tokens
-		}
-	}
-}
-
-// PruneTokenCounter sets how tokens are counted. The default is
-// EstimateCounter{}, which costs nothing; pass the counter the host already
-// uses (a Compressor passes its own) for exact figures.
-func PruneTokenCounter(tc TokenCounter) PruneOption {
-	return func(c *pruneConfig) {
-		if tc != nil {
-			c.counter = tc
-		}
-	}
-}
-
-// PrunePressure turns on the pressure pass with a budget in tokens: when the
-// protected tail (see PruneRange) alone takes more, its largest tool results
-// are demoted, largest first, until it fits or none is left. A demoted
-// result keeps a stand-in line and its head and tail (about 500 tokens).
-// The last two messages, a pending tool-call group at the end, the latest
-// real user message and results of NeverMask tools are never demoted. Zero
-// (the default) turns the pass off. A Compressor sets half its threshold,
-// the most its tail may take to reach the latest user message.
-func PrunePressure(budget int) PruneOption {
-	return func(c *pruneConfig) { c.pressure = max(budget, 0) }
-}
-
-// PruneOnly limits pruning to the given kinds of change; by default every
-// kind may be made (PruneDemoted only with PrunePressure). For example
-// PruneOnly(PruneDeduplicated, PruneImages) loses no text.
-func PruneOnly(kinds ...PruneKind) PruneOption {
-	return func(c *pruneConfig) {
-		c.kinds = make(map[PruneKind]bool, len(kinds))
-		for _, k := range kinds {
-			c.kinds[k] = true
-		}
-	}
-}
-
 // Prune shrinks old tool output without calling a model. It is the cheap
 // tier of compaction: a Compressor runs it before summarising, and skips the
 // summarizer when pruning alone brings the history under its threshold.
 //
-// Within the range it may change (see PruneRange), and outside the most
-// recent tool uses (PruneKeepToolUses), Prune:
+// Within the range it may change (see pruneRange), and outside the most
+// recent tool uses (WithKeepToolUses), Prune:
 //   - replaces a tool result identical to a newer one that stays with a
 //     back-reference naming the newer result's tool call id;
 //   - masks other tool results: a one-line stand-in says which tool ran,
 //     with its key argument (the command, the path), its exit status when
 //     the output shows one, and its size;
-//   - shortens tool-call arguments longer than PruneArgumentChars, keeping
+//   - shortens tool-call arguments longer than WithArgumentChars, keeping
 //     JSON arguments valid JSON;
 //   - replaces image parts older than the newest message with an image by
 //     text notes (keeping the URL unless it is a data: URL).
 //
-// With PrunePressure it also demotes the largest results of a tail that
+// With WithPressure it also demotes the largest results of a tail that
 // alone is over budget. A change is made only when it saves at least 64
 // tokens: a smaller result often holds the one fact the model wants.
 //
-// Every text Prune writes in place of a result starts with PrunedPrefix, and
+// Every text Prune writes in place of a result starts with prunedPrefix, and
 // such a result is never pruned again, so pruning is idempotent: pruning
 // the output again changes nothing. Prune never touches system messages,
 // summaries (IsSummary), the latest real user message, a pending tool-call
@@ -312,23 +178,27 @@ func PruneOnly(kinds ...PruneKind) PruneOption {
 // by its id.
 //
 // The changes are committed only when together they reclaim at least
-// PruneClearAtLeast tokens; otherwise the result holds a copy of the input,
+// WithClearAtLeast tokens; otherwise the result holds a copy of the input,
 // Committed is false and Reclaimable says what they would have saved.
 // Prune never modifies msgs, and the same input gives the same output.
-func Prune(msgs []Message, opts ...PruneOption) *PruneResult {
-	cfg := newPruneConfig(opts)
+func Prune(msgs []Message, opts ...Option) *PruneResult {
+	return prune(msgs, pruneSettings(opts))
+}
+
+// prune is Prune with its settings made.
+func prune(msgs []Message, cfg pruneConfig) *PruneResult {
 	v := newPruneView(msgs, cfg)
 	p := &pruner{pruneView: v, cfg: cfg, repl: make([]*Message, len(msgs))}
-	if cfg.pressure > 0 && cfg.on(PruneDemoted) {
+	if cfg.pressure > 0 && cfg.on(kindDemoted) {
 		p.pressure()
 	}
-	if cfg.on(PruneDeduplicated) || cfg.on(PruneMasked) {
+	if cfg.on(kindDeduplicated) || cfg.on(kindMasked) {
 		p.results()
 	}
-	if cfg.on(PruneImages) {
+	if cfg.on(kindImages) {
 		p.images()
 	}
-	if cfg.on(PruneArguments) && cfg.argChars > 0 {
+	if cfg.on(kindArguments) && cfg.argChars > 0 {
 		p.arguments()
 	}
 	sort.Slice(p.changes, func(a, b int) bool { return p.changes[a].Index < p.changes[b].Index })
@@ -336,9 +206,9 @@ func Prune(msgs []Message, opts ...PruneOption) *PruneResult {
 	before := CountMessages(cfg.counter, msgs)
 	saved := 0
 	for _, c := range p.changes {
-		saved += c.Saved()
+		saved += c.saved()
 	}
-	res := &PruneResult{TokensBefore: before, TokensAfter: before, Reclaimable: saved}
+	res := &PruneResult{TokensBefore: before, TokensAfter: before, Reclaimable: saved, ClearAtLeast: cfg.clearAtLeast}
 	if len(p.changes) == 0 || saved < cfg.clearAtLeast {
 		res.Messages = Clone(msgs)
 		return res
@@ -348,7 +218,7 @@ func Prune(msgs []Message, opts ...PruneOption) *PruneResult {
 		if p.repl[i] != nil {
 			out[i] = *p.repl[i] // built fresh, shares nothing with msgs
 		} else {
-			out[i] = CloneMessage(msgs[i])
+			out[i] = cloneMessage(msgs[i])
 		}
 	}
 	res.Messages, res.Changes, res.Committed = out, p.changes, true

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"testing"
+
+	"github.com/contextkit/compact/internal/sharedtest"
 )
 
 // pruneFigures turns on TestPruneFigures, which measures pruning on the
@@ -19,7 +21,7 @@ var pruneFigures = flag.Bool("prune.figures", false, "measure pruning on the cha
 // transcript ends on calls that were never answered). With toolsOnly, only
 // the transcripts that call tools are chained. nil when they are absent.
 func chainedTranscripts(t testing.TB, toolsOnly bool) []Message {
-	all := transcripts(t, sharedTranscriptDir)
+	all := sharedTranscripts(t)
 	var parts [][]Message
 	for _, name := range sortedNames(all) {
 		if !toolsOnly || callsTools(all[name]) {
@@ -80,11 +82,11 @@ func BenchmarkPrune(b *testing.B) {
 	}{{"estimate", EstimateCounter{}}, {"exact", exact}} {
 		b.Run(bc.name, func(b *testing.B) {
 			msgs := pruneBenchHistory(b, 200_000, bc.tc)
-			res := Prune(msgs, PruneTokenCounter(bc.tc)) // warms the exact counter's memo
+			res := Prune(msgs, WithTokenCounter(bc.tc)) // warms the exact counter's memo
 			b.ResetTimer()
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				Prune(msgs, PruneTokenCounter(bc.tc))
+				Prune(msgs, WithTokenCounter(bc.tc))
 			}
 			b.ReportMetric(float64(res.TokensBefore), "tokens-before")
 			b.ReportMetric(float64(res.TokensAfter), "tokens-after")
@@ -149,17 +151,17 @@ func TestPruneFigures(t *testing.T) {
 	for _, toolsOnly := range []bool{false, true} {
 		msgs := chainedTranscripts(t, toolsOnly)
 		if msgs == nil {
-			t.Skip("no shared transcripts")
+			sharedtest.Missing(t)
 		}
-		res := Prune(msgs, PruneTokenCounter(tc))
+		res := Prune(msgs, WithTokenCounter(tc))
 		byKind := map[PruneKind][2]int{}
 		for _, c := range res.Changes {
 			k := byKind[c.Kind]
-			byKind[c.Kind] = [2]int{k[0] + 1, k[1] + c.Saved()}
+			byKind[c.Kind] = [2]int{k[0] + 1, k[1] + c.saved()}
 		}
 		t.Logf("chained history (tool-calling transcripts only: %v): %d messages, %d tokens; pruned alone (defaults): %d tokens (-%.1f%%)",
 			toolsOnly, len(msgs), res.TokensBefore, res.TokensAfter, 100*float64(res.TokensBefore-res.TokensAfter)/float64(res.TokensBefore))
-		for k := PruneDeduplicated; k <= PruneDemoted; k++ {
+		for k := kindDeduplicated; k <= kindDemoted; k++ {
 			if v, ok := byKind[k]; ok {
 				t.Logf("  %-32s %4d messages, %6d tokens", k, v[0], v[1])
 			}
@@ -177,8 +179,8 @@ func TestPruneFigures(t *testing.T) {
 		c := New(WithContextWindow(window), WithTokenCounter(tc), WithSummarizer(with))
 		n, only := grow(t, c, tc, msgs)
 		without := &countingSummarizer{s: NewExtractiveSummarizer()}
-		grow(t, New(WithContextWindow(window), WithTokenCounter(tc), WithSummarizer(without), WithoutPruning()), tc, msgs)
-		t.Logf("%-8d %-9d %-11d %-10s %-16d %d", window, c.Threshold(), n,
+		grow(t, New(WithContextWindow(window), WithTokenCounter(tc), WithSummarizer(without), WithPruning(false)), tc, msgs)
+		t.Logf("%-8d %-9d %-11d %-10s %-16d %d", window, c.threshold(), n,
 			fmt.Sprintf("%d (%.0f%%)", only, 100*float64(only)/float64(max(n, 1))), with.calls, without.calls)
 	}
 }

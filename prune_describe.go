@@ -6,21 +6,18 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
-
-	"github.com/contextkit/compact/redact"
 )
 
-// PrunedPrefix opens every text Prune writes in place of a tool result (and
+// prunedPrefix opens every text Prune writes in place of a tool result (and
 // each note standing for an image it removed), so a reader, a summarizer or
 // Prune itself can tell a stand-in from real output. A tool result that
 // starts with it is never pruned again.
-const PrunedPrefix = "[pruned]"
+const prunedPrefix = "[pruned]"
 
-// IsPruned reports whether m is a tool result Prune replaced: a stand-in, a
+// isPruned reports whether m is a tool result Prune replaced: a stand-in, a
 // back-reference or a demoted result.
-func IsPruned(m Message) bool {
-	return m.Role == RoleTool && strings.HasPrefix(Text(m), PrunedPrefix)
+func isPruned(m Message) bool {
+	return m.Role == RoleTool && strings.HasPrefix(Text(m), prunedPrefix)
 }
 
 // defaultKeyArgs are the arguments a stand-in quotes to say what a call did,
@@ -40,19 +37,19 @@ func (p *pruner) describe(i int) string {
 	m := p.msgs[i]
 	u, ok := p.use(i)
 	if !ok {
-		return "tool call " + clipRunes(singleLine(m.ToolCallID), keyValueChars)
+		return "tool call " + clipRunes(oneLine(m.ToolCallID), keyValueChars)
 	}
 	rule := p.rules[u.name]
 	if rule.Describe != nil {
 		var args map[string]any
 		_ = json.Unmarshal([]byte(u.args), &args) // nil unless a JSON object
-		if d := singleLine(rule.Describe(args, Text(m))); d != "" {
+		if d := oneLine(rule.Describe(args, Text(m))); d != "" {
 			return clipRunes(d, describeChars)
 		}
 	}
-	name := clipRunes(singleLine(u.name), keyValueChars)
+	name := clipRunes(oneLine(u.name), keyValueChars)
 	if name == "" {
-		name = "tool call " + clipRunes(singleLine(u.id), keyValueChars)
+		name = "tool call " + clipRunes(oneLine(u.id), keyValueChars)
 	}
 	keys := defaultKeyArgs
 	if len(rule.KeyArgs) > 0 {
@@ -76,7 +73,7 @@ func (p *pruner) describe(i int) string {
 	detail := strings.Join(parts, ", ")
 	if detail == "" {
 		// No key argument: the arguments themselves.
-		if a := singleLine(clipRunes(u.args, 4*keyValueChars)); a != "{}" {
+		if a := oneLine(clipRunes(u.args, 4*keyValueChars)); a != "{}" {
 			detail = clipRunes(a, keyValueChars)
 		}
 	}
@@ -93,7 +90,7 @@ func argValue(v any) string {
 	case nil:
 		return ""
 	case string:
-		return singleLine(x)
+		return oneLine(x)
 	case float64:
 		return strconv.FormatFloat(x, 'f', -1, 64)
 	case bool:
@@ -103,22 +100,8 @@ func argValue(v any) string {
 		if err != nil {
 			return ""
 		}
-		return singleLine(string(b))
+		return oneLine(string(b))
 	}
-}
-
-// singleLine returns s with control characters removed and every run of
-// white space made one space.
-func singleLine(s string) string {
-	return strings.Join(strings.Fields(redact.StripControl(s)), " ")
-}
-
-// clipRunes returns s cut to at most n characters, ending in "..." when cut.
-func clipRunes(s string, n int) string {
-	if len(s) <= n || utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return s[:runeOffset(s, n-3)] + "..."
 }
 
 // exitStatusAt matches, at the start of lower-cased text, a statement of
@@ -226,21 +209,21 @@ func resultFacts(out string) string {
 // maskText is the stand-in of a masked result, and the change's note.
 func maskText(desc, out string) (text, note string) {
 	f := resultFacts(out)
-	return PrunedPrefix + " Output of " + desc + " removed to save space (" + f +
+	return prunedPrefix + " Output of " + desc + " removed to save space (" + f +
 		"). Call the tool again if you need it.", desc + ": " + f
 }
 
 // dedupText is the back-reference replacing a result identical to the
 // result of call newer, further down.
 func dedupText(desc, newer, out string) string {
-	return PrunedPrefix + " Output of " + desc + " removed: identical to the result of " +
-		clipRunes(singleLine(newer), keyValueChars) + " further down (" + resultSize(out) + ")."
+	return prunedPrefix + " Output of " + desc + " removed: identical to the result of " +
+		clipRunes(oneLine(newer), keyValueChars) + " further down (" + resultSize(out) + ")."
 }
 
 // demoteText is a demoted result: a stand-in line, then the output's head
 // and tail.
 func demoteText(desc, out string) (text, note string) {
 	f := resultFacts(out)
-	return PrunedPrefix + " Output of " + desc + " shortened to fit the context window (" + f +
-		"); its start and end follow.\n" + cutMiddle(out, pressureExcerptChars, DefaultHeadShare, lineMarker), desc + ": " + f
+	return prunedPrefix + " Output of " + desc + " shortened to fit the context window (" + f +
+		"); its start and end follow.\n" + cutMiddle(out, pressureExcerptChars, inChars, defaultHeadShare, lineMarker), desc + ": " + f
 }

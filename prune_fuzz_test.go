@@ -27,17 +27,17 @@ func inflate(msgs []Message, data []byte) []Message {
 		case m.Role == RoleTool:
 			switch b % 7 {
 			case 0, 1:
-				*m = WithText(*m, strings.Repeat(Text(*m)+" ", 20+int(b)))
+				*m = ReplaceText(*m, strings.Repeat(Text(*m)+" ", 20+int(b)))
 			case 2:
-				*m = WithText(*m, shared[b>>7])
+				*m = ReplaceText(*m, shared[b>>7])
 			case 3:
-				*m = WithText(*m, "")
+				*m = ReplaceText(*m, "")
 				m.MultiContent = []openai.ChatMessagePart{
 					{Type: openai.ChatMessagePartTypeText, Text: shared[0]},
 					{Type: openai.ChatMessagePartTypeImageURL, ImageURL: &openai.ChatMessageImageURL{URL: "data:image/png;base64,AAAA"}},
 				}
 			case 4:
-				*m = WithText(*m, PrunedPrefix+" an earlier stand-in "+strings.Repeat("x", 600))
+				*m = ReplaceText(*m, prunedPrefix+" an earlier stand-in "+strings.Repeat("x", 600))
 			}
 		case m.Role == RoleAssistant && len(m.ToolCalls) > 0:
 			for k := range m.ToolCalls {
@@ -56,32 +56,32 @@ func inflate(msgs []Message, data []byte) []Message {
 }
 
 // fuzzPruneOptions picks Prune's settings from data.
-func fuzzPruneOptions(data []byte, n int) []PruneOption {
+func fuzzPruneOptions(data []byte, n int) []Option {
 	at := func(i int) byte {
 		if i < len(data) {
 			return data[i]
 		}
 		return 0
 	}
-	opts := []PruneOption{PruneKeepToolUses(int(at(0) % 5))}
+	opts := []Option{WithKeepToolUses(int(at(0) % 5))}
 	if at(1)&1 == 0 {
-		opts = append(opts, PruneClearAtLeast(0))
+		opts = append(opts, WithClearAtLeast(0))
 	}
 	if p := int(at(1)>>1) % 4; p > 0 {
-		opts = append(opts, PrunePressure(p*300))
+		opts = append(opts, WithPressure(p*300))
 	}
 	switch at(2) % 3 {
 	case 1:
-		opts = append(opts, PruneArgumentChars(200))
+		opts = append(opts, WithArgumentChars(200))
 	case 2:
-		opts = append(opts, PruneArgumentChars(0))
+		opts = append(opts, WithArgumentChars(0))
 	}
 	if at(3)%2 == 1 && n > 0 {
 		from := int(at(4)) % n
-		opts = append(opts, PruneRange(from, from+int(at(5))%n))
+		opts = append(opts, pruneRange(from, from+int(at(5))%n))
 	}
 	if at(6)%4 == 3 {
-		opts = append(opts, PruneOnly(PruneDeduplicated, PruneImages, PruneArguments))
+		opts = append(opts, withPruneKinds(kindDeduplicated, kindImages, kindArguments))
 	}
 	return opts
 }
@@ -134,7 +134,7 @@ func FuzzCompressPruned(f *testing.F) {
 			return
 		}
 		c := New(WithContextWindow(2000+int(data[0])*40), WithTokenCounter(EstimateCounter{}),
-			WithPruning(PruneClearAtLeast(int(data[0]%2)*200)), WithHeadMessages(int(data[0]%4)))
+			WithPruning(true), WithClearAtLeast(int(data[0]%2)*200), WithHeadMessages(int(data[0]%4)))
 		var opts []CompressOption
 		if data[0]&8 != 0 {
 			opts = append(opts, Force())

@@ -50,8 +50,8 @@ func agentRun(n int) []Message {
 // with opts: the shape and pairing are kept, exactly the reported messages
 // changed (each report exact), JSON arguments still parse, nothing
 // protected changed, and pruning the output again changes nothing.
-func checkPrune(in []Message, res *PruneResult, opts ...PruneOption) error {
-	cfg := newPruneConfig(opts)
+func checkPrune(in []Message, res *PruneResult, opts ...Option) error {
+	cfg := pruneSettings(opts)
 	out := res.Messages
 	if len(out) != len(in) {
 		return fmt.Errorf("%d messages in, %d out", len(in), len(out))
@@ -69,7 +69,7 @@ func checkPrune(in []Message, res *PruneResult, opts ...PruneOption) error {
 			return fmt.Errorf("changes not one per message in order: %+v", res.Changes)
 		}
 		reported[c.Index] = c
-		saved += c.Saved()
+		saved += c.saved()
 	}
 	for i := range in {
 		if !samePairing(in[i], out[i]) {
@@ -88,21 +88,21 @@ func checkPrune(in []Message, res *PruneResult, opts ...PruneOption) error {
 			continue
 		}
 		if c.TokensBefore != cfg.counter.CountMessage(in[i]) || c.TokensAfter != cfg.counter.CountMessage(out[i]) ||
-			c.Saved() < minPruneSaving {
+			c.saved() < minPruneSaving {
 			return fmt.Errorf("message %d: report %+v does not match the counts", i, c)
 		}
 		tail := i >= v.to
 		switch {
 		case i >= v.pendingFrom, i == v.latestUser, isSystem(in[i]), IsSummary(in[i]),
-			c.Kind == PruneDemoted && i >= len(in)-pressureKeepMessages:
+			c.Kind == kindDemoted && i >= len(in)-pressureKeepMessages:
 			return fmt.Errorf("message %d is protected but was changed (%s)", i, c.Kind)
-		case tail != (c.Kind == PruneDemoted):
+		case tail != (c.Kind == kindDemoted):
 			return fmt.Errorf("message %d: %s, but tail is %v", i, c.Kind, tail)
 		case i < v.from:
 			return fmt.Errorf("message %d is before the range but was changed", i)
 		}
-		if c.Kind != PruneArguments && c.Kind != PruneImages && !IsPruned(out[i]) {
-			return fmt.Errorf("message %d: %s result does not start with %s", i, c.Kind, PrunedPrefix)
+		if c.Kind != kindArguments && c.Kind != kindImages && !isPruned(out[i]) {
+			return fmt.Errorf("message %d: %s result does not start with %s", i, c.Kind, prunedPrefix)
 		}
 	}
 	if res.Reclaimable != saved && res.Committed {

@@ -41,22 +41,22 @@ func (p *pruner) results() {
 	stays := make(map[dedupKey]int) // content -> index of a result that stays
 	for i := len(p.msgs) - 1; i >= 0; i-- {
 		m := p.msgs[i]
-		if m.Role != RoleTool || p.repl[i] != nil || IsPruned(m) {
+		if m.Role != RoleTool || p.repl[i] != nil || isPruned(m) {
 			continue
 		}
 		key := contentKey(m)
 		if p.maskable(i) {
 			u, _ := p.use(i)
 			desc := p.describe(i)
-			if j, ok := stays[key]; ok && p.cfg.on(PruneDeduplicated) {
+			if j, ok := stays[key]; ok && p.cfg.on(kindDeduplicated) {
 				text := dedupText(desc, p.msgs[j].ToolCallID, Text(m))
-				if p.set(i, WithText(m, text), PruneDeduplicated, m.ToolCallID, u.name, "same as the result of "+p.msgs[j].ToolCallID) {
+				if p.set(i, ReplaceText(m, text), kindDeduplicated, m.ToolCallID, u.name, "same as the result of "+p.msgs[j].ToolCallID) {
 					continue
 				}
 			}
-			if p.cfg.on(PruneMasked) {
+			if p.cfg.on(kindMasked) {
 				text, note := maskText(desc, Text(m))
-				if p.set(i, WithText(m, text), PruneMasked, m.ToolCallID, u.name, note) {
+				if p.set(i, ReplaceText(m, text), kindMasked, m.ToolCallID, u.name, note) {
 					continue
 				}
 			}
@@ -119,8 +119,8 @@ func (p *pruner) pressure() {
 		m := p.msgs[i]
 		u, _ := p.use(i)
 		text, note := demoteText(p.describe(i), Text(m))
-		if p.set(i, WithText(m, text), PruneDemoted, m.ToolCallID, u.name, note) {
-			tail -= p.changes[len(p.changes)-1].Saved()
+		if p.set(i, ReplaceText(m, text), kindDemoted, m.ToolCallID, u.name, note) {
+			tail -= p.changes[len(p.changes)-1].saved()
 		}
 	}
 }
@@ -130,7 +130,7 @@ func (p *pruner) pressure() {
 func (p *pruner) images() {
 	for i := 0; i < p.newestImage; i++ {
 		m := p.msgs[i]
-		if p.repl[i] != nil || !HasImages(m) || !p.prunable(i) {
+		if p.repl[i] != nil || !hasImages(m) || !p.prunable(i) {
 			continue
 		}
 		switch m.Role {
@@ -148,14 +148,14 @@ func (p *pruner) images() {
 		if k > 1 {
 			note = "replaced " + strconv.Itoa(k) + " images by notes"
 		}
-		p.set(i, out, PruneImages, m.ToolCallID, u.name, note)
+		p.set(i, out, kindImages, m.ToolCallID, u.name, note)
 	}
 }
 
 // withoutImages returns m with each image part replaced by a text note, and
 // how many it replaced. A message left with text only holds it in Content.
 func withoutImages(m Message) (Message, int) {
-	out := CloneMessage(m)
+	out := cloneMessage(m)
 	k := 0
 	texts := true
 	for j, pt := range out.MultiContent {
@@ -165,14 +165,14 @@ func withoutImages(m Message) (Message, int) {
 				url = pt.ImageURL.URL
 			}
 			out.MultiContent[j] = openai.ChatMessagePart{Type: openai.ChatMessagePartTypeText,
-				Text: PrunedPrefix + " " + imagePlaceholder(url)}
+				Text: prunedPrefix + " " + imagePlaceholder(url)}
 			k++
 		} else if pt.Type != openai.ChatMessagePartTypeText && pt.Type != "" {
 			texts = false
 		}
 	}
 	if texts {
-		out = WithText(out, Text(out))
+		out = ReplaceText(out, Text(out))
 	}
 	return out, k
 }
@@ -195,7 +195,7 @@ func (p *pruner) arguments() {
 				continue
 			}
 			if out == nil {
-				cm := CloneMessage(m)
+				cm := cloneMessage(m)
 				out, first = &cm, k
 			}
 			out.ToolCalls[k].Function.Arguments = short
@@ -203,7 +203,7 @@ func (p *pruner) arguments() {
 		}
 		if out != nil {
 			c := m.ToolCalls[first]
-			p.set(i, *out, PruneArguments, c.ID, c.Function.Name, "shortened the arguments of "+strings.Join(ids, ", "))
+			p.set(i, *out, kindArguments, c.ID, c.Function.Name, "shortened the arguments of "+strings.Join(ids, ", "))
 		}
 	}
 }
@@ -221,7 +221,7 @@ func pruneArguments(args string, limit int) (string, bool) {
 	if json.Valid([]byte(args)) {
 		out = shortenJSONValues(args, max(limit/2, minArgValueChars))
 	} else {
-		out = cutMiddle(args, limit, DefaultHeadShare, inlineMarker)
+		out = cutMiddle(args, limit, inChars, defaultHeadShare, inlineMarker)
 	}
 	return out, out != args
 }
@@ -234,7 +234,7 @@ const minArgValueChars = 2 * minStringKeep
 // literal is longer than target characters to a literal of at most target
 // characters. Keys, numbers and structure are kept byte for byte.
 func shortenJSONValues(s string, target int) string {
-	return replaceLongStrings(s, stringSpans(s), target, DefaultHeadShare, func(sp span) bool { return isKey(s, sp.end) })
+	return replaceLongStrings(s, stringSpans(s), target, defaultHeadShare, func(sp span) bool { return isKey(s, sp.end) })
 }
 
 // isKey reports whether the string literal ending at end is an object key:

@@ -27,12 +27,12 @@ func changedIndexes(res *PruneResult) []int {
 func TestPruneMasksOldToolResults(t *testing.T) {
 	in := agentRun(6) // results at 3, 5, 7, 9, 11, 13; the tail starts at 10
 	before := Clone(in)
-	res := Prune(in, PruneClearAtLeast(0))
-	require.NoError(t, checkPrune(in, res, PruneClearAtLeast(0)))
+	res := Prune(in, WithClearAtLeast(0))
+	require.NoError(t, checkPrune(in, res, WithClearAtLeast(0)))
 	assert.True(t, reflect.DeepEqual(before, in), "input unchanged")
 	assert.Equal(t, []int{3, 5, 7}, changedIndexes(res), "uses 3, 4 and 5 are the last three")
 	for _, c := range res.Changes {
-		assert.Equal(t, PruneMasked, c.Kind)
+		assert.Equal(t, kindMasked, c.Kind)
 		assert.Equal(t, "bash", c.Tool)
 		assert.Equal(t, in[c.Index].ToolCallID, c.ToolCallID)
 	}
@@ -42,7 +42,7 @@ func TestPruneMasksOldToolResults(t *testing.T) {
 	assert.Equal(t, "[pruned] Output of bash (command: go test ./pkg/store -run Test1) removed to save space "+
 		"(exit status 1, 26 lines, 1106 bytes). Call the tool again if you need it.", m.Content)
 	assert.Len(t, in[5].Content, 1106)
-	assert.True(t, IsPruned(m))
+	assert.True(t, isPruned(m))
 	assert.Equal(t, in[4], res.Messages[4], "the call stays")
 	assert.Equal(t, res.TokensBefore-res.TokensAfter, res.Reclaimable)
 }
@@ -60,7 +60,7 @@ func TestPruneKeepToolUses(t *testing.T) {
 		{6, nil},
 	} {
 		t.Run(fmt.Sprint("keep ", tt.keep), func(t *testing.T) {
-			opts := []PruneOption{PruneKeepToolUses(tt.keep), PruneClearAtLeast(0)}
+			opts := []Option{WithKeepToolUses(tt.keep), WithClearAtLeast(0)}
 			res := Prune(agentRun(6), opts...)
 			require.NoError(t, checkPrune(agentRun(6), res, opts...))
 			assert.Equal(t, tt.want, changedIndexes(res))
@@ -83,7 +83,7 @@ func TestPruneDescribesTheCall(t *testing.T) {
 		{"two key arguments", `{"command":"view","path":"/src/a.go","view_range":[1,50]}`, "str_replace_editor", nil,
 			"str_replace_editor (command: view, path: /src/a.go)"},
 		{"multi-line code on one line", `{"code":"import os\n\tprint(os.getcwd())"}`, "run_ipython", nil,
-			"run_ipython (code: import os print(os.getcwd()))"},
+			"run_ipython (code: import os ⏎ print(os.getcwd()))"},
 		{"no key argument: the arguments", `{"reservation_id": "JG7FMM"}`, "get_reservation_details", nil,
 			`get_reservation_details ({"reservation_id": "JG7FMM"})`},
 		{"no arguments", `{}`, "list_files", nil, "list_files"},
@@ -97,13 +97,13 @@ func TestPruneDescribesTheCall(t *testing.T) {
 		{"rule: describe", `{"city":"Paris"}`, "weather",
 			[]ToolRule{{Name: "weather", Describe: func(args map[string]any, result string) string {
 				return fmt.Sprintf("the weather\nin %v (%d bytes)", args["city"], len(result))
-			}}}, fmt.Sprintf("the weather in Paris (%d bytes)", len(out))},
+			}}}, fmt.Sprintf("the weather ⏎ in Paris (%d bytes)", len(out))},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			in := append([]Message{user("go")}, toolRound("c1", tt.tool, tt.args, out)...)
 			in = append(in, asst("a"), user("b"), asst("c"), user("d"), asst("e"))
-			res := Prune(in, PruneKeepToolUses(0), PruneClearAtLeast(0), PruneToolRules(tt.rules...))
+			res := Prune(in, WithKeepToolUses(0), WithClearAtLeast(0), WithToolRules(tt.rules...))
 			require.Equal(t, []int{2}, changedIndexes(res))
 			assert.Equal(t, "[pruned] Output of "+tt.want+" removed to save space (exit status 2, 31 lines, "+
 				fmt.Sprint(len(out))+" bytes). Call the tool again if you need it.", res.Messages[2].Content)
@@ -111,7 +111,7 @@ func TestPruneDescribesTheCall(t *testing.T) {
 	}
 	t.Run("result answering no call", func(t *testing.T) {
 		in := []Message{user("go"), result("orphan_1", out), asst("a"), user("b"), asst("c"), user("d"), asst("e")}
-		res := Prune(in, PruneKeepToolUses(0), PruneClearAtLeast(0))
+		res := Prune(in, WithKeepToolUses(0), WithClearAtLeast(0))
 		require.Equal(t, []int{1}, changedIndexes(res))
 		assert.Contains(t, res.Messages[1].Content, "Output of tool call orphan_1 removed")
 	})
@@ -167,19 +167,19 @@ func TestPruneDeduplicates(t *testing.T) {
 	in = append(in, bashRound("f", "go build", "built")...) // 13
 	in = append(in, asst("done"))
 
-	res := Prune(in, PruneClearAtLeast(0))
-	require.NoError(t, checkPrune(in, res, PruneClearAtLeast(0)))
+	res := Prune(in, WithClearAtLeast(0))
+	require.NoError(t, checkPrune(in, res, WithClearAtLeast(0)))
 	require.Equal(t, []int{3, 5, 7}, changedIndexes(res))
-	assert.Equal(t, PruneDeduplicated, res.Changes[0].Kind)
+	assert.Equal(t, kindDeduplicated, res.Changes[0].Kind)
 	assert.Equal(t, "[pruned] Output of bash (command: git status) removed: identical to the result of d "+
 		"further down (21 lines, 891 bytes).", res.Messages[3].Content)
 	assert.Len(t, same, 891)
-	assert.Equal(t, PruneMasked, res.Changes[1].Kind)
-	assert.Equal(t, PruneMasked, res.Changes[2].Kind)
+	assert.Equal(t, kindMasked, res.Changes[1].Kind)
+	assert.Equal(t, kindMasked, res.Changes[2].Kind)
 
 	// Without masking, c's result stays, so b's refers to it.
-	only := Prune(in, PruneClearAtLeast(0), PruneOnly(PruneDeduplicated))
-	require.NoError(t, checkPrune(in, only, PruneClearAtLeast(0), PruneOnly(PruneDeduplicated)))
+	only := Prune(in, WithClearAtLeast(0), withPruneKinds(kindDeduplicated))
+	require.NoError(t, checkPrune(in, only, WithClearAtLeast(0), withPruneKinds(kindDeduplicated)))
 	assert.Equal(t, []int{3, 5}, changedIndexes(only))
 	assert.Contains(t, only.Messages[5].Content, "identical to the result of c further down")
 }
@@ -189,7 +189,7 @@ func TestPruneNeverMask(t *testing.T) {
 	in := agentRun(6)
 	in[5] = result("call_1", in[5].Content)
 	in[4].ToolCalls[0].Function.Name = "todo"
-	opts := []PruneOption{PruneClearAtLeast(0), PruneToolRules(ToolRule{Name: "todo", NeverMask: true})}
+	opts := []Option{WithClearAtLeast(0), WithToolRules(ToolRule{Name: "todo", NeverMask: true})}
 	res := Prune(in, opts...)
 	require.NoError(t, checkPrune(in, res, opts...))
 	assert.Equal(t, []int{3, 7}, changedIndexes(res))
@@ -202,7 +202,7 @@ func TestPruneLeavesProtectedMessagesAlone(t *testing.T) {
 	img := partsMsg(RoleUser, "look", "img:https://example.com/a.png")
 	in := []Message{
 		sys(big), // 0 system
-		{Role: RoleUser, Content: WithSummaryPrefix(big)}, // 1 summary
+		{Role: RoleUser, Content: PrefixSummary(big)}, // 1 summary
 		asst("ok"), // 2
 		img,        // 3 latest real user, with an image
 	}
@@ -214,12 +214,12 @@ func TestPruneLeavesProtectedMessagesAlone(t *testing.T) {
 	}}, result("p1", big)) // 9: a result of the pending group
 	require.NoError(t, Validate(in))
 
-	opts := []PruneOption{PruneKeepToolUses(0), PruneClearAtLeast(0), PruneRange(0, len(in))}
+	opts := []Option{WithKeepToolUses(0), WithClearAtLeast(0), pruneRange(0, len(in))}
 	res := Prune(in, opts...)
 	require.NoError(t, checkPrune(in, res, opts...))
 	assert.Equal(t, []int{5, 7}, changedIndexes(res))
 
-	opts = []PruneOption{PruneKeepToolUses(0), PruneClearAtLeast(0), PruneRange(6, 8)}
+	opts = []Option{WithKeepToolUses(0), WithClearAtLeast(0), pruneRange(6, 8)}
 	res = Prune(in, opts...)
 	assert.Equal(t, []int{7}, changedIndexes(res), "only the range")
 }
@@ -263,7 +263,7 @@ func TestPruneArguments(t *testing.T) {
 			in := append([]Message{user("go")}, toolRound("c1", "write", tt.args, "done")...)
 			in = append(in, toolRound("c2", "write", tt.args, "done")...)
 			in = append(in, asst("a"), user("b"), asst("c"), user("d"), asst("e"))
-			opts := []PruneOption{PruneKeepToolUses(1), PruneClearAtLeast(0), PruneArgumentChars(100)}
+			opts := []Option{WithKeepToolUses(1), WithClearAtLeast(0), WithArgumentChars(100)}
 			res := Prune(in, opts...)
 			require.NoError(t, checkPrune(in, res, opts...))
 			if !tt.changed {
@@ -271,7 +271,7 @@ func TestPruneArguments(t *testing.T) {
 				return
 			}
 			require.Equal(t, []int{1}, changedIndexes(res), "the kept use (c2) keeps its arguments")
-			assert.Equal(t, PruneArguments, res.Changes[0].Kind)
+			assert.Equal(t, kindArguments, res.Changes[0].Kind)
 			assert.Equal(t, "c1", res.Changes[0].ToolCallID)
 			tt.check(t, res.Messages[1].ToolCalls[0].Function.Arguments)
 		})
@@ -297,16 +297,16 @@ func TestPruneImages(t *testing.T) {
 		user("thanks"), // 7: latest real user
 		asst("welcome"),
 	}
-	opts := []PruneOption{PruneClearAtLeast(0), PruneRange(0, len(in))}
+	opts := []Option{WithClearAtLeast(0), pruneRange(0, len(in))}
 	res := Prune(in, opts...)
 	require.NoError(t, checkPrune(in, res, opts...))
 	require.Equal(t, []int{1, 3}, changedIndexes(res))
-	assert.Equal(t, PruneImages, res.Changes[0].Kind)
+	assert.Equal(t, kindImages, res.Changes[0].Kind)
 	assert.Equal(t, "first screenshot\n[pruned] [image: https://example.com/1.png]", res.Messages[1].Content)
 	assert.Nil(t, res.Messages[1].MultiContent)
 	assert.Equal(t, "[pruned] [image: image/png, 422 bytes inline]", res.Messages[3].Content)
 	assert.Equal(t, in[5], res.Messages[5])
-	assert.Greater(t, res.Changes[0].Saved(), DefaultImageTokens-50, "an image costs its per-image figure, a note a few tokens")
+	assert.Greater(t, res.Changes[0].saved(), defaultImageTokens-50, "an image costs its per-image figure, a note a few tokens")
 }
 
 // Pruning that reclaims less than the clear-at-least figure is not
@@ -314,11 +314,11 @@ func TestPruneImages(t *testing.T) {
 // found.
 func TestPruneClearAtLeast(t *testing.T) {
 	in := agentRun(6)
-	all := Prune(in, PruneClearAtLeast(0))
+	all := Prune(in, WithClearAtLeast(0))
 	require.True(t, all.Committed)
 	found := all.Reclaimable
 
-	under := Prune(in, PruneClearAtLeast(found+1))
+	under := Prune(in, WithClearAtLeast(found+1))
 	assert.False(t, under.Committed)
 	assert.Empty(t, under.Changes)
 	assert.Equal(t, found, under.Reclaimable)
@@ -327,11 +327,11 @@ func TestPruneClearAtLeast(t *testing.T) {
 	under.Messages[3].Content = "changed by the caller"
 	assert.NotEqual(t, in[3].Content, under.Messages[3].Content, "a copy, not the input")
 
-	at := Prune(in, PruneClearAtLeast(found))
+	at := Prune(in, WithClearAtLeast(found))
 	assert.True(t, at.Committed)
 	assert.Equal(t, found, at.TokensBefore-at.TokensAfter)
 
-	none := Prune([]Message{user("hi")}, PruneClearAtLeast(0))
+	none := Prune([]Message{user("hi")}, WithClearAtLeast(0))
 	assert.False(t, none.Committed, "nothing found is nothing committed")
 }
 
@@ -347,14 +347,14 @@ func TestPrunePressure(t *testing.T) {
 	tail := CountMessages(tc, in[2:]) - ReplyPrimingTokens
 
 	t.Run("off by default", func(t *testing.T) {
-		assert.Empty(t, Prune(in, PruneClearAtLeast(0), PruneRange(0, 2)).Changes)
+		assert.Empty(t, Prune(in, WithClearAtLeast(0), pruneRange(0, 2)).Changes)
 	})
 	t.Run("largest first, until it fits", func(t *testing.T) {
-		opts := []PruneOption{PruneClearAtLeast(0), PruneRange(0, 2), PrunePressure(tail - 100)}
+		opts := []Option{WithClearAtLeast(0), pruneRange(0, 2), WithPressure(tail - 100)}
 		res := Prune(in, opts...)
 		require.NoError(t, checkPrune(in, res, opts...))
 		require.Equal(t, []int{5}, changedIndexes(res))
-		assert.Equal(t, PruneDemoted, res.Changes[0].Kind)
+		assert.Equal(t, kindDemoted, res.Changes[0].Kind)
 		got := res.Messages[5].Content
 		assert.True(t, strings.HasPrefix(got, "[pruned] Output of bash (command: cat huge) shortened to fit the context window "+
 			"(exit status 1, 401 lines, "), got)
@@ -363,7 +363,7 @@ func TestPrunePressure(t *testing.T) {
 		assert.Less(t, len(got), pressureExcerptChars+300)
 	})
 	t.Run("as far as it can", func(t *testing.T) {
-		opts := []PruneOption{PruneClearAtLeast(0), PruneRange(0, 2), PrunePressure(1)}
+		opts := []Option{WithClearAtLeast(0), pruneRange(0, 2), WithPressure(1)}
 		res := Prune(in, opts...)
 		require.NoError(t, checkPrune(in, res, opts...))
 		assert.Equal(t, []int{5, 7}, changedIndexes(res), "a's result saves too little; d's is among the last two")
@@ -385,18 +385,18 @@ func TestPruneReportsEveryChange(t *testing.T) {
 		assert.NotEmpty(t, c.Note)
 		assert.NotEmpty(t, c.Kind.String())
 	}
-	assert.Equal(t, map[PruneKind]int{PruneMasked: 5, PruneArguments: 1, PruneImages: 1}, kinds)
+	assert.Equal(t, map[PruneKind]int{kindMasked: 5, kindArguments: 1, kindImages: 1}, kinds)
 	assert.Equal(t, "PruneKind(99)", PruneKind(99).String())
 }
 
 // Every transcript, pruned with several settings, keeps Prune's contracts.
 func TestPrunePropertiesOnTranscripts(t *testing.T) {
 	all := allTranscripts(t)
-	settings := map[string][]PruneOption{
+	settings := map[string][]Option{
 		"defaults":      nil,
-		"aggressive":    {PruneKeepToolUses(0), PruneClearAtLeast(0), PruneArgumentChars(200)},
-		"pressure":      {PruneClearAtLeast(0), PruneRange(2, 12), PrunePressure(500)},
-		"lossless only": {PruneOnly(PruneDeduplicated, PruneImages), PruneClearAtLeast(0)},
+		"aggressive":    {WithKeepToolUses(0), WithClearAtLeast(0), WithArgumentChars(200)},
+		"pressure":      {WithClearAtLeast(0), pruneRange(2, 12), WithPressure(500)},
+		"lossless only": {withPruneKinds(kindDeduplicated, kindImages), WithClearAtLeast(0)},
 	}
 	for _, name := range sortedNames(all) {
 		in := all[name]

@@ -10,7 +10,7 @@ type pruneView struct {
 	uses     []toolUse // every tool call, in order
 	useOf    []int     // per message: for a tool result, the use it answers; else -1
 	firstUse []int     // per message: for an assistant turn, its first call's use; else -1
-	// recentFrom is the first of the kept tool uses (PruneKeepToolUses):
+	// recentFrom is the first of the kept tool uses (WithKeepToolUses):
 	// uses[recentFrom:] are never masked or shortened.
 	recentFrom int
 
@@ -31,7 +31,7 @@ func newPruneView(msgs []Message, cfg pruneConfig) *pruneView {
 	n := len(msgs)
 	v := &pruneView{
 		msgs: msgs, counts: make([]int, n), useOf: make([]int, n), firstUse: make([]int, n),
-		pendingFrom: n, latestUser: lastIndex(msgs, 0, IsRealUser), newestImage: lastIndex(msgs, 0, HasImages),
+		pendingFrom: n, latestUser: lastIndex(msgs, 0, IsRealUser), newestImage: lastIndex(msgs, 0, hasImages),
 		rules: cfg.rules,
 	}
 	for i := range msgs {
@@ -128,7 +128,7 @@ func (v *pruneView) keepsResult(i int) bool {
 	if r, ok := v.rule(i); ok && r.NeverMask {
 		return true
 	}
-	return IsPruned(v.msgs[i])
+	return isPruned(v.msgs[i])
 }
 
 // maskable reports whether tool result i may be masked or deduplicated.

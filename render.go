@@ -1,9 +1,7 @@
 package compact
 
 import (
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/contextkit/compact/redact"
 )
@@ -12,47 +10,47 @@ import (
 // which track tokens better than bytes across scripts: about four characters
 // a token in English prose and code.
 const (
-	// DefaultMaxMessageChars caps one message's text: about 1,000 tokens,
+	// defaultMaxMessageChars caps one message's text: about 1,000 tokens,
 	// enough for a long request or the telling part of a tool's output.
-	DefaultMaxMessageChars = 4000
-	// DefaultHeadShare is the part of a long message kept from its start; the
+	defaultMaxMessageChars = 4000
+	// defaultHeadShare is the part of a long message kept from its start; the
 	// rest comes from its end, where commands print their errors and results.
-	DefaultHeadShare = 0.6
-	// DefaultMaxArgumentChars caps one tool call's arguments: a file written
+	defaultHeadShare = 0.6
+	// defaultMaxArgumentChars caps one tool call's arguments: a file written
 	// or a patch sent through a tool is the model's own output and is mostly
 	// visible again in later turns.
-	DefaultMaxArgumentChars = 1000
-	// DefaultMaxChars caps the whole rendering: about 30,000 tokens, which
+	defaultMaxArgumentChars = 1000
+	// defaultMaxChars caps the whole rendering: about 30,000 tokens, which
 	// leaves room for instructions and the summary in any model with a 64k
 	// window or more.
-	DefaultMaxChars = 120000
-	// MinRenderChars is the smallest cap RenderOptions.MaxChars can set;
+	defaultMaxChars = 120000
+	// minRenderChars is the smallest cap RenderOptions.MaxChars can set;
 	// below it not even the markers fit.
-	MinRenderChars = 256
+	minRenderChars = 256
 )
 
 // RenderOptions controls RenderTurns. A zero field takes its default.
 type RenderOptions struct {
 	// MaxMessageChars caps each message's text. A longer text keeps its head
 	// and tail around a marker saying how many characters were cut; the
-	// result, marker included, fits the cap. Default DefaultMaxMessageChars;
+	// result, marker included, fits the cap. Default defaultMaxMessageChars;
 	// negative means no cap.
 	MaxMessageChars int
 
 	// HeadShare is the fraction of a capped message kept from its start.
-	// Values outside (0, 1) mean DefaultHeadShare.
+	// Values outside (0, 1) mean defaultHeadShare.
 	HeadShare float64
 
 	// MaxArgumentChars caps each tool call's arguments. JSON arguments are
 	// shortened by cutting the middle of their longest string values, so they
 	// stay valid JSON whenever that brings them under the cap; other
-	// arguments keep their head and tail. Default DefaultMaxArgumentChars;
+	// arguments keep their head and tail. Default defaultMaxArgumentChars;
 	// negative means no cap.
 	MaxArgumentChars int
 
 	// MaxChars caps the whole rendering; see RenderTurns for what is dropped
-	// to fit. Default DefaultMaxChars; negative means no cap; a positive value
-	// below MinRenderChars counts as MinRenderChars.
+	// to fit. Default defaultMaxChars; negative means no cap; a positive value
+	// below minRenderChars counts as minRenderChars.
 	MaxChars int
 
 	// Redact removes secrets from every text rendered. Nil means
@@ -74,19 +72,19 @@ type RenderOptions struct {
 // withDefaults returns o with every zero field set to its default.
 func (o RenderOptions) withDefaults() RenderOptions {
 	if o.MaxMessageChars == 0 {
-		o.MaxMessageChars = DefaultMaxMessageChars
+		o.MaxMessageChars = defaultMaxMessageChars
 	}
 	if !(o.HeadShare > 0 && o.HeadShare < 1) {
-		o.HeadShare = DefaultHeadShare
+		o.HeadShare = defaultHeadShare
 	}
 	if o.MaxArgumentChars == 0 {
-		o.MaxArgumentChars = DefaultMaxArgumentChars
+		o.MaxArgumentChars = defaultMaxArgumentChars
 	}
 	switch {
 	case o.MaxChars == 0:
-		o.MaxChars = DefaultMaxChars
-	case o.MaxChars > 0 && o.MaxChars < MinRenderChars:
-		o.MaxChars = MinRenderChars
+		o.MaxChars = defaultMaxChars
+	case o.MaxChars > 0 && o.MaxChars < minRenderChars:
+		o.MaxChars = minRenderChars
 	}
 	return o
 }
@@ -148,7 +146,7 @@ func toolNames(turns []Message) []string {
 	for i, m := range turns {
 		switch m.Role {
 		case RoleAssistant:
-			g = newCallGroup(i, m)
+			g = newCallGroup(i, m, nil)
 		case RoleTool:
 			if c, ok := g.answerCall(m.ToolCallID); ok {
 				names[i] = c.name
@@ -168,15 +166,15 @@ func renderMessage(m Message, toolName string, o RenderOptions) string {
 	text := o.clean(Text(m))
 	if strings.TrimSpace(text) != "" {
 		b.WriteByte('\n')
-		b.WriteString(cutMiddle(text, o.MaxMessageChars, o.HeadShare, lineMarker))
+		b.WriteString(cutMiddle(text, o.MaxMessageChars, inChars, o.HeadShare, lineMarker))
 	}
 	if r := strings.TrimSpace(m.Refusal); r != "" {
 		b.WriteString("\n[refusal] ")
-		b.WriteString(cutMiddle(o.clean(r), o.MaxMessageChars, o.HeadShare, lineMarker))
+		b.WriteString(cutMiddle(o.clean(r), o.MaxMessageChars, inChars, o.HeadShare, lineMarker))
 	}
 	if o.Reasoning && strings.TrimSpace(m.ReasoningContent) != "" {
 		b.WriteString("\n[reasoning] ")
-		b.WriteString(cutMiddle(o.clean(m.ReasoningContent), o.MaxMessageChars, o.HeadShare, lineMarker))
+		b.WriteString(cutMiddle(o.clean(m.ReasoningContent), o.MaxMessageChars, inChars, o.HeadShare, lineMarker))
 	}
 	for _, c := range m.ToolCalls {
 		b.WriteString("\n[tool call")
@@ -225,7 +223,7 @@ func label(m Message, toolName string, o RenderOptions) string {
 		}
 	}
 	b.WriteByte(']')
-	return cutMiddle(b.String(), labelChars, DefaultHeadShare, inlineMarker)
+	return cutMiddle(b.String(), labelChars, inChars, defaultHeadShare, inlineMarker)
 }
 
 // labelChars caps a label, whose ids and names come from the input.
@@ -234,74 +232,6 @@ const labelChars = 200
 // callText renders one tool call as name(arguments), the arguments cleaned
 // and shortened.
 func callText(name, args string, o RenderOptions) string {
-	name = cutMiddle(o.clean(name), labelChars, DefaultHeadShare, inlineMarker)
+	name = cutMiddle(o.clean(name), labelChars, inChars, defaultHeadShare, inlineMarker)
 	return name + "(" + shortenArguments(o.clean(args), o.MaxArgumentChars, o.HeadShare) + ")"
-}
-
-// Markers that stand where text was cut: one for a message's text (on a
-// line of its own) and one inside a line or a JSON string.
-const (
-	lineMarker   = "\n[... %d characters cut ...]\n"
-	inlineMarker = " [... %d characters cut ...] "
-)
-
-// marker returns format with n filled in.
-func marker(format string, n int) string {
-	return strings.Replace(format, "%d", strconv.Itoa(n), 1)
-}
-
-// snapWindow is how far (in bytes) a cut moves back or forward to fall on a
-// line break.
-const snapWindow = 160
-
-// cutMiddle returns s shortened to at most limit characters, marker included:
-// its head (share of what is kept) and tail around the marker. A negative
-// limit means no limit. Cuts fall on rune boundaries, and on a line break
-// when one is within snapWindow. When limit is too small for the marker,
-// only the head is kept.
-func cutMiddle(s string, limit int, share float64, format string) string {
-	if limit < 0 || len(s) <= limit {
-		return s
-	}
-	total := utf8.RuneCountInString(s)
-	if total <= limit {
-		return s
-	}
-	room := limit - utf8.RuneCountInString(marker(format, total))
-	if room < 2 {
-		return s[:runeOffset(s, limit)]
-	}
-	head := int(float64(room) * share)
-	hb := runeOffset(s, head)
-	tb := tailOffset(s, room-head)
-	if nl := strings.LastIndexByte(s[:hb], '\n'); nl >= 0 && hb-nl <= snapWindow {
-		hb = nl + 1
-	}
-	if nl := strings.IndexByte(s[tb:], '\n'); nl >= 0 && nl < snapWindow && tb+nl+1 < len(s) {
-		tb += nl + 1
-	}
-	cut := utf8.RuneCountInString(s[hb:tb])
-	return strings.TrimRight(s[:hb], "\n") + marker(format, cut) + strings.TrimLeft(s[tb:], "\n")
-}
-
-// runeOffset returns the byte offset of the n-th rune of s (len(s) when s
-// has fewer).
-func runeOffset(s string, n int) int {
-	for i := range s {
-		if n == 0 {
-			return i
-		}
-		n--
-	}
-	return len(s)
-}
-
-// tailOffset returns the byte offset where the last n runes of s begin.
-func tailOffset(s string, n int) int {
-	i := len(s)
-	for ; n > 0 && i > 0; n-- {
-		_, size := utf8.DecodeLastRuneInString(s[:i])
-		i -= size
-	}
-	return i
 }

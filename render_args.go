@@ -29,7 +29,7 @@ func shortenArguments(args string, limit int, share float64) string {
 		}
 		args = shortenStrings(args, spans, minStringKeep, share)
 	}
-	return cutMiddle(args, limit, share, inlineMarker)
+	return cutMiddle(args, limit, inChars, share, inlineMarker)
 }
 
 // span is the byte range of a JSON string literal, quotes included.
@@ -137,7 +137,7 @@ func replaceLongStrings(s string, spans []span, target int, share float64, skip 
 func shortLiteral(v string, target int, share float64) (string, bool) {
 	keep := target - 2 // the quotes
 	for try := 0; try < 4 && keep > 0; try++ {
-		lit, err := marshalString(cutMiddle(v, keep, share, inlineMarker))
+		lit, err := marshalString(cutMiddle(v, keep, inChars, share, inlineMarker))
 		if err != nil {
 			return "", false
 		}

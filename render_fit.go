@@ -63,7 +63,7 @@ func fitBlocks(turns []Message, blocks []string, o RenderOptions) string {
 	}
 	if !take(anchor) {
 		// Even this one block is too long: cut it to the room there is.
-		blocks[anchor] = cutMiddle(blocks[anchor], budget-len(blockSep), o.HeadShare, lineMarker)
+		blocks[anchor] = cutMiddle(blocks[anchor], budget-len(blockSep), inChars, o.HeadShare, lineMarker)
 		sizes[anchor] = utf8.RuneCountInString(blocks[anchor])
 		take(anchor)
 	}

@@ -25,7 +25,7 @@ func TestRenderTurnsLabels(t *testing.T) {
 	}{
 		{"plain exchange", []Message{sys("be brief"), user("fix the bug"), asst("done")},
 			"[system]\nbe brief\n\n[user]\nfix the bug\n\n[assistant]\ndone"},
-		{"developer and named user", []Message{{Role: RoleDeveloper, Content: "d"}, named},
+		{"developer and named user", []Message{{Role: roleDeveloper, Content: "d"}, named},
 			"[developer]\nd\n\n[user (alice)]\nhi"},
 		{"tool calls and their results", []Message{call("let me look", "c1", "bash", "c2", "read"), result("c1", "ok"), result("c2", "text")},
 			"[assistant]\nlet me look\n[tool call c1] bash({\"arg\":\"c1\"})\n[tool call c2] read({\"arg\":\"c2\"})\n\n" +
@@ -107,7 +107,7 @@ func TestRenderTurnsShortensJSONArgumentsKeepingThemValid(t *testing.T) {
 	prefix := "[assistant]\n[tool call c1] write_file("
 	require.True(t, strings.HasPrefix(out, prefix) && strings.HasSuffix(out, ")"), out)
 	shown := strings.TrimSuffix(strings.TrimPrefix(out, prefix), ")")
-	assert.LessOrEqual(t, utf8.RuneCountInString(shown), DefaultMaxArgumentChars)
+	assert.LessOrEqual(t, utf8.RuneCountInString(shown), defaultMaxArgumentChars)
 	var got map[string]any
 	require.NoError(t, json.Unmarshal([]byte(shown), &got), "shortened arguments are not JSON: %s", shown)
 	assert.Equal(t, "cmd/app/main.go", got["path"])
@@ -140,7 +140,7 @@ func TestShortenArguments(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := shortenArguments(tt.args, tt.limit, DefaultHeadShare)
+			got := shortenArguments(tt.args, tt.limit, defaultHeadShare)
 			if tt.limit >= 0 {
 				assert.LessOrEqual(t, utf8.RuneCountInString(got), tt.limit)
 			} else {
@@ -240,18 +240,18 @@ func TestRenderTurnsCapEdgeCases(t *testing.T) {
 	})
 	t.Run("a tiny cap counts as the minimum", func(t *testing.T) {
 		out := RenderTurns(capHistory(10), RenderOptions{MaxChars: 10})
-		assert.LessOrEqual(t, utf8.RuneCountInString(out), MinRenderChars)
+		assert.LessOrEqual(t, utf8.RuneCountInString(out), minRenderChars)
 		assert.Contains(t, out, "ORIGINAL ASK")
 	})
 }
 
 func TestRenderOptionsDefaults(t *testing.T) {
 	o := RenderOptions{}.withDefaults()
-	assert.Equal(t, DefaultMaxMessageChars, o.MaxMessageChars)
-	assert.Equal(t, DefaultHeadShare, o.HeadShare)
-	assert.Equal(t, DefaultMaxArgumentChars, o.MaxArgumentChars)
-	assert.Equal(t, DefaultMaxChars, o.MaxChars)
-	assert.Equal(t, DefaultHeadShare, RenderOptions{HeadShare: 1.5}.withDefaults().HeadShare)
+	assert.Equal(t, defaultMaxMessageChars, o.MaxMessageChars)
+	assert.Equal(t, defaultHeadShare, o.HeadShare)
+	assert.Equal(t, defaultMaxArgumentChars, o.MaxArgumentChars)
+	assert.Equal(t, defaultMaxChars, o.MaxChars)
+	assert.Equal(t, defaultHeadShare, RenderOptions{HeadShare: 1.5}.withDefaults().HeadShare)
 	assert.Equal(t, -1, RenderOptions{MaxChars: -1}.withDefaults().MaxChars)
 }
 
@@ -264,7 +264,7 @@ func TestRenderTurnsOnTranscripts(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			before := Clone(msgs)
 			out := RenderTurns(msgs, RenderOptions{})
-			assert.LessOrEqual(t, utf8.RuneCountInString(out), DefaultMaxChars)
+			assert.LessOrEqual(t, utf8.RuneCountInString(out), defaultMaxChars)
 			assert.Equal(t, out, RenderTurns(msgs, RenderOptions{}))
 			assert.True(t, equalHistory(before, msgs))
 			assert.True(t, utf8.ValidString(out))

@@ -5,40 +5,42 @@ import (
 	"sort"
 )
 
-// Rule names one way a history can fail to be a valid chat request.
+// Rule names one way a history can fail to be a valid chat request. Its
+// String is a short name for a person ("tool result without a call"); the
+// rules are those Validate documents.
 type Rule int
 
 // The rules Validate checks.
 const (
-	// RuleUnknownRole: a role other than system, developer, user, assistant
+	// ruleUnknownRole: a role other than system, developer, user, assistant
 	// or tool.
-	RuleUnknownRole Rule = iota + 1
-	// RuleMissingToolCallID: a tool message without a tool_call_id.
-	RuleMissingToolCallID
-	// RuleOrphanResult: a tool result that answers no earlier unanswered
+	ruleUnknownRole Rule = iota + 1
+	// ruleMissingToolCallID: a tool message without a tool_call_id.
+	ruleMissingToolCallID
+	// ruleOrphanResult: a tool result that answers no earlier unanswered
 	// call of its group.
-	RuleOrphanResult
-	// RuleUnansweredCall: a tool call left unanswered when another turn
+	ruleOrphanResult
+	// ruleUnansweredCall: a tool call left unanswered when another turn
 	// starts. Only the last group of calls in a history may wait.
-	RuleUnansweredCall
-	// RuleMissingCallID: an assistant tool call without an id.
-	RuleMissingCallID
-	// RuleEmptyAssistant: an assistant turn with no text, no image, no
+	ruleUnansweredCall
+	// ruleMissingCallID: an assistant tool call without an id.
+	ruleMissingCallID
+	// ruleEmptyAssistant: an assistant turn with no text, no image, no
 	// refusal and no tool call.
-	RuleEmptyAssistant
-	// RuleBothContents: Content and MultiContent both set (go-openai
+	ruleEmptyAssistant
+	// ruleBothContents: Content and MultiContent both set (go-openai
 	// refuses to send such a message).
-	RuleBothContents
+	ruleBothContents
 )
 
 var ruleNames = [...]string{
-	RuleUnknownRole:       "unknown role",
-	RuleMissingToolCallID: "tool message without tool_call_id",
-	RuleOrphanResult:      "tool result without a call",
-	RuleUnansweredCall:    "unanswered tool call",
-	RuleMissingCallID:     "tool call without id",
-	RuleEmptyAssistant:    "empty assistant turn",
-	RuleBothContents:      "both content fields set",
+	ruleUnknownRole:       "unknown role",
+	ruleMissingToolCallID: "tool message without tool_call_id",
+	ruleOrphanResult:      "tool result without a call",
+	ruleUnansweredCall:    "unanswered tool call",
+	ruleMissingCallID:     "tool call without id",
+	ruleEmptyAssistant:    "empty assistant turn",
+	ruleBothContents:      "both content fields set",
 }
 
 // String returns the rule's short name.
@@ -91,38 +93,38 @@ func Problems(msgs []Message) []*ValidationError {
 	var g callGroup
 	closeGroup := func() {
 		for _, c := range g.unanswered() {
-			add(g.index, RuleUnansweredCall, "tool call %q (%s) is never answered", c.id, c.name)
+			add(g.index, ruleUnansweredCall, "tool call %q (%s) is never answered", c.id, c.name)
 		}
-		g = callGroup{}
+		g = callGroup{calls: g.calls[:0]}
 	}
 	for i, m := range msgs {
 		if m.Content != "" && m.MultiContent != nil {
-			add(i, RuleBothContents, "%s message sets both Content and MultiContent", m.Role)
+			add(i, ruleBothContents, "%s message sets both Content and MultiContent", m.Role)
 		}
 		switch m.Role {
-		case RoleSystem, RoleDeveloper, RoleUser:
+		case RoleSystem, roleDeveloper, RoleUser:
 			closeGroup()
 		case RoleAssistant:
 			closeGroup()
-			g = newCallGroup(i, m)
+			g = newCallGroup(i, m, g.calls[:0])
 			for j, c := range m.ToolCalls {
 				if c.ID == "" {
-					add(i, RuleMissingCallID, "tool call %d (%s) has no id", j, c.Function.Name)
+					add(i, ruleMissingCallID, "tool call %d (%s) has no id", j, c.Function.Name)
 				}
 			}
 			if isBlank(m) {
-				add(i, RuleEmptyAssistant, "assistant turn is empty")
+				add(i, ruleEmptyAssistant, "assistant turn is empty")
 			}
 		case RoleTool:
 			switch {
 			case m.ToolCallID == "":
-				add(i, RuleMissingToolCallID, "tool message has no tool_call_id")
+				add(i, ruleMissingToolCallID, "tool message has no tool_call_id")
 			case !g.answer(m.ToolCallID):
-				add(i, RuleOrphanResult, "tool result %q answers no earlier unanswered call", m.ToolCallID)
+				add(i, ruleOrphanResult, "tool result %q answers no earlier unanswered call", m.ToolCallID)
 			}
 		default:
 			closeGroup()
-			add(i, RuleUnknownRole, "unknown role %q", m.Role)
+			add(i, ruleUnknownRole, "unknown role %q", m.Role)
 		}
 	}
 	// The calls still open here belong to the final group: they are pending,
@@ -145,8 +147,10 @@ type pendingCall struct {
 	answered bool
 }
 
-func newCallGroup(i int, m Message) callGroup {
-	g := callGroup{index: i}
+// newCallGroup opens the group of m's calls, in buf's storage (reusing a
+// closed group's keeps a check of a long history from allocating per turn).
+func newCallGroup(i int, m Message, buf []pendingCall) callGroup {
+	g := callGroup{index: i, calls: buf}
 	for _, c := range m.ToolCalls {
 		g.calls = append(g.calls, pendingCall{id: c.ID, name: c.Function.Name})
 	}
@@ -180,29 +184,30 @@ func (g *callGroup) unanswered() []pendingCall {
 	return out
 }
 
-// RepairKind says what RepairToolPairs did to a message.
+// RepairKind says what RepairToolPairs did to a message. Its String is a
+// short description for a person ("dropped orphan tool result").
 type RepairKind int
 
 // The changes RepairToolPairs makes.
 const (
-	// RepairDroppedResult: a tool result answering no call was removed.
-	RepairDroppedResult RepairKind = iota + 1
-	// RepairRemovedCall: a tool call that was never answered (and was not
+	// repairDroppedResult: a tool result answering no call was removed.
+	repairDroppedResult RepairKind = iota + 1
+	// repairRemovedCall: a tool call that was never answered (and was not
 	// part of the final, pending group) was removed from its message.
-	RepairRemovedCall
-	// RepairPlaceholder: an assistant turn left with nothing to show got a
+	repairRemovedCall
+	// repairPlaceholder: an assistant turn left with nothing to show got a
 	// short placeholder text.
-	RepairPlaceholder
-	// RepairMergedSeam: a removal left two user or two assistant turns side
+	repairPlaceholder
+	// repairMergedSeam: a removal left two user or two assistant turns side
 	// by side; the second was merged into the first.
-	RepairMergedSeam
+	repairMergedSeam
 )
 
 var repairNames = [...]string{
-	RepairDroppedResult: "dropped orphan tool result",
-	RepairRemovedCall:   "removed unanswered tool call",
-	RepairPlaceholder:   "filled empty assistant turn",
-	RepairMergedSeam:    "merged turns a removal brought together",
+	repairDroppedResult: "dropped orphan tool result",
+	repairRemovedCall:   "removed unanswered tool call",
+	repairPlaceholder:   "filled empty assistant turn",
+	repairMergedSeam:    "merged turns a removal brought together",
 }
 
 // String returns the kind's short description.
@@ -221,13 +226,13 @@ type Repair struct {
 	Detail     string     // for a person to read
 }
 
-// ToolCallPlaceholder is the text given to an assistant turn whose only
+// toolCallPlaceholder is the text given to an assistant turn whose only
 // content was tool calls that had to be removed.
-const ToolCallPlaceholder = "[tool call removed: it was never answered]"
+const toolCallPlaceholder = "[tool call removed: it was never answered]"
 
-// EmptyAssistantPlaceholder is the text given to an assistant turn that
+// emptyAssistantPlaceholder is the text given to an assistant turn that
 // arrived with nothing in it.
-const EmptyAssistantPlaceholder = "[empty assistant turn]"
+const emptyAssistantPlaceholder = "[empty assistant turn]"
 
 // RepairToolPairs returns a copy of msgs in which every tool result answers
 // a call and every call is answered, with a list of what it changed. Results
@@ -248,7 +253,7 @@ func RepairToolPairs(msgs []Message) ([]Message, []Repair) {
 		for k, c := range g.calls {
 			if !c.answered {
 				drop[[2]int{g.index, k}] = true
-				repairs = append(repairs, Repair{Index: g.index, Kind: RepairRemovedCall, ToolCallID: c.id,
+				repairs = append(repairs, Repair{Index: g.index, Kind: repairRemovedCall, ToolCallID: c.id,
 					Detail: fmt.Sprintf("tool call %q (%s) was never answered", c.id, c.name)})
 			}
 		}
@@ -260,11 +265,11 @@ func RepairToolPairs(msgs []Message) ([]Message, []Repair) {
 		switch m.Role {
 		case RoleAssistant:
 			closeGroup()
-			g = newCallGroup(i, m)
+			g = newCallGroup(i, m, nil)
 		case RoleTool:
 			if !g.answer(m.ToolCallID) {
 				keep[i] = false
-				repairs = append(repairs, Repair{Index: i, Kind: RepairDroppedResult, ToolCallID: m.ToolCallID,
+				repairs = append(repairs, Repair{Index: i, Kind: repairDroppedResult, ToolCallID: m.ToolCallID,
 					Detail: fmt.Sprintf("tool result %q answered no call (%d bytes dropped)", m.ToolCallID, len(Text(m)))})
 			}
 		default:
@@ -275,7 +280,7 @@ func RepairToolPairs(msgs []Message) ([]Message, []Repair) {
 	for k, c := range g.calls {
 		if !c.answered && c.id == "" {
 			drop[[2]int{g.index, k}] = true
-			repairs = append(repairs, Repair{Index: g.index, Kind: RepairRemovedCall,
+			repairs = append(repairs, Repair{Index: g.index, Kind: repairRemovedCall,
 				Detail: fmt.Sprintf("tool call %d (%s) has no id", k, c.name)})
 		}
 	}
@@ -290,7 +295,7 @@ func RepairToolPairs(msgs []Message) ([]Message, []Repair) {
 			removedBefore = true
 			continue
 		}
-		m = CloneMessage(m)
+		m = cloneMessage(m)
 		if m.Role == RoleAssistant && len(m.ToolCalls) > 0 {
 			calls := m.ToolCalls[:0:0]
 			for k, c := range m.ToolCalls {
@@ -304,17 +309,17 @@ func RepairToolPairs(msgs []Message) ([]Message, []Repair) {
 			if len(calls) != len(m.ToolCalls) {
 				m.ToolCalls = calls
 				if isBlank(m) {
-					m = WithText(m, ToolCallPlaceholder)
-					repairs = append(repairs, Repair{Index: i, Kind: RepairPlaceholder, Detail: "all its tool calls were removed"})
+					m = ReplaceText(m, toolCallPlaceholder)
+					repairs = append(repairs, Repair{Index: i, Kind: repairPlaceholder, Detail: "all its tool calls were removed"})
 				}
 			}
 		} else if m.Role == RoleAssistant && isBlank(m) {
-			m = WithText(m, EmptyAssistantPlaceholder)
-			repairs = append(repairs, Repair{Index: i, Kind: RepairPlaceholder, Detail: "assistant turn was empty"})
+			m = ReplaceText(m, emptyAssistantPlaceholder)
+			repairs = append(repairs, Repair{Index: i, Kind: repairPlaceholder, Detail: "assistant turn was empty"})
 		}
 		if removedBefore && len(out) > 0 && clashes(out[len(out)-1], m) {
 			out[len(out)-1] = mergeTurns(out[len(out)-1], m)
-			repairs = append(repairs, Repair{Index: i, Kind: RepairMergedSeam,
+			repairs = append(repairs, Repair{Index: i, Kind: repairMergedSeam,
 				Detail: fmt.Sprintf("%s turn merged into the one before it", m.Role)})
 		} else {
 			out = append(out, m)
@@ -354,7 +359,7 @@ func clashes(a, b Message) bool {
 // (strings joined by turnSep, parts lists concatenated), b's tool calls, and
 // every other text field of both. Nothing of either is lost.
 func mergeTurns(a, b Message) Message {
-	out := CloneMessage(a)
+	out := cloneMessage(a)
 	joinContent(&out, a, b, turnSep)
 	out.Refusal = joinNonEmpty(a.Refusal, b.Refusal, turnSep)
 	out.ReasoningContent = joinNonEmpty(a.ReasoningContent, b.ReasoningContent, turnSep)
@@ -362,7 +367,7 @@ func mergeTurns(a, b Message) Message {
 		out.Name = b.Name
 	}
 	if b.ToolCalls != nil {
-		out.ToolCalls = CloneMessage(b).ToolCalls
+		out.ToolCalls = cloneMessage(b).ToolCalls
 	}
 	if b.FunctionCall != nil {
 		fc := *b.FunctionCall
@@ -405,7 +410,7 @@ func Join(parts ...[]Message) []Message {
 			first = 1
 		}
 		for _, m := range p[first:] {
-			out = append(out, CloneMessage(m))
+			out = append(out, cloneMessage(m))
 		}
 	}
 	return out

@@ -56,16 +56,16 @@ func FuzzRepairToolPairs(f *testing.F) {
 			t.Fatal("RepairToolPairs modified its input")
 		}
 		for _, p := range Problems(got) {
-			if p.Rule != RuleUnknownRole && p.Rule != RuleBothContents {
+			if p.Rule != ruleUnknownRole && p.Rule != ruleBothContents {
 				t.Fatalf("repaired history still breaks %v: %v\nroles in:  %s\nroles out: %s", p.Rule, p, roles(msgs), roles(got))
 			}
 		}
 		dropped, merged := 0, 0
 		for _, r := range repairs {
 			switch r.Kind {
-			case RepairDroppedResult:
+			case repairDroppedResult:
 				dropped++
-			case RepairMergedSeam:
+			case repairMergedSeam:
 				merged++
 			}
 		}

@@ -26,18 +26,18 @@ func TestValidate(t *testing.T) {
 		{"a pending group at the very end", []Message{user("u"), call("", "c1", "bash", "c2", "read")}, -1, 0, ""},
 		{"a partly answered group at the very end", []Message{user("u"), call("", "c1", "bash", "c2", "read"), result("c1", "x")}, -1, 0, ""},
 		{"consecutive user turns are legal input", []Message{user("a"), user("b")}, -1, 0, ""},
-		{"developer role", []Message{{Role: RoleDeveloper, Content: "d"}, user("u")}, -1, 0, ""},
+		{"developer role", []Message{{Role: roleDeveloper, Content: "d"}, user("u")}, -1, 0, ""},
 
-		{"unknown role", []Message{user("u"), {Role: "function", Content: "x"}}, 1, RuleUnknownRole, `message 1: unknown role "function"`},
-		{"tool message without id", []Message{user("u"), call("", "c1", "bash"), {Role: RoleTool, Content: "x"}}, 2, RuleMissingToolCallID, "message 2: tool message has no tool_call_id"},
-		{"result with no call", []Message{user("u"), result("c9", "x")}, 1, RuleOrphanResult, `message 1: tool result "c9" answers no earlier unanswered call`},
-		{"result answered twice", []Message{call("", "c1", "bash"), result("c1", "x"), result("c1", "y")}, 2, RuleOrphanResult, `message 2: tool result "c1" answers no earlier unanswered call`},
-		{"result after another turn started", []Message{call("", "c1", "bash"), user("wait"), result("c1", "x")}, 0, RuleUnansweredCall, `message 0: tool call "c1" (bash) is never answered`},
-		{"unanswered call before a later turn", []Message{user("u"), call("", "c1", "bash", "c2", "read"), result("c1", "x"), asst("done")}, 1, RuleUnansweredCall, `message 1: tool call "c2" (read) is never answered`},
-		{"empty assistant turn", []Message{user("u"), {Role: RoleAssistant}}, 1, RuleEmptyAssistant, "message 1: assistant turn is empty"},
-		{"whitespace-only assistant turn", []Message{user("u"), asst(" \n")}, 1, RuleEmptyAssistant, "message 1: assistant turn is empty"},
-		{"both content fields", []Message{{Role: RoleUser, Content: "a", MultiContent: partsMsg(RoleUser, "b").MultiContent}}, 0, RuleBothContents, "message 0: user message sets both Content and MultiContent"},
-		{"call without id", []Message{user("u"), {Role: RoleAssistant, ToolCalls: []openai.ToolCall{{Function: openai.FunctionCall{Name: "bash"}}}}}, 1, RuleMissingCallID, "message 1: tool call 0 (bash) has no id"},
+		{"unknown role", []Message{user("u"), {Role: "function", Content: "x"}}, 1, ruleUnknownRole, `message 1: unknown role "function"`},
+		{"tool message without id", []Message{user("u"), call("", "c1", "bash"), {Role: RoleTool, Content: "x"}}, 2, ruleMissingToolCallID, "message 2: tool message has no tool_call_id"},
+		{"result with no call", []Message{user("u"), result("c9", "x")}, 1, ruleOrphanResult, `message 1: tool result "c9" answers no earlier unanswered call`},
+		{"result answered twice", []Message{call("", "c1", "bash"), result("c1", "x"), result("c1", "y")}, 2, ruleOrphanResult, `message 2: tool result "c1" answers no earlier unanswered call`},
+		{"result after another turn started", []Message{call("", "c1", "bash"), user("wait"), result("c1", "x")}, 0, ruleUnansweredCall, `message 0: tool call "c1" (bash) is never answered`},
+		{"unanswered call before a later turn", []Message{user("u"), call("", "c1", "bash", "c2", "read"), result("c1", "x"), asst("done")}, 1, ruleUnansweredCall, `message 1: tool call "c2" (read) is never answered`},
+		{"empty assistant turn", []Message{user("u"), {Role: RoleAssistant}}, 1, ruleEmptyAssistant, "message 1: assistant turn is empty"},
+		{"whitespace-only assistant turn", []Message{user("u"), asst(" \n")}, 1, ruleEmptyAssistant, "message 1: assistant turn is empty"},
+		{"both content fields", []Message{{Role: RoleUser, Content: "a", MultiContent: partsMsg(RoleUser, "b").MultiContent}}, 0, ruleBothContents, "message 0: user message sets both Content and MultiContent"},
+		{"call without id", []Message{user("u"), {Role: RoleAssistant, ToolCalls: []openai.ToolCall{{Function: openai.FunctionCall{Name: "bash"}}}}}, 1, ruleMissingCallID, "message 1: tool call 0 (bash) has no id"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -67,13 +67,13 @@ func TestProblemsListsEveryRuleInIndexOrder(t *testing.T) {
 	ps := Problems(msgs)
 	require.Len(t, ps, 3)
 	assert.Equal(t, []int{0, 1, 3}, []int{ps[0].Index, ps[1].Index, ps[2].Index})
-	assert.Equal(t, []Rule{RuleUnansweredCall, RuleOrphanResult, RuleUnknownRole}, []Rule{ps[0].Rule, ps[1].Rule, ps[2].Rule})
+	assert.Equal(t, []Rule{ruleUnansweredCall, ruleOrphanResult, ruleUnknownRole}, []Rule{ps[0].Rule, ps[1].Rule, ps[2].Rule})
 }
 
 func TestRuleAndRepairKindNames(t *testing.T) {
-	assert.Equal(t, "unanswered tool call", RuleUnansweredCall.String())
+	assert.Equal(t, "unanswered tool call", ruleUnansweredCall.String())
 	assert.Equal(t, "Rule(99)", Rule(99).String())
-	assert.Equal(t, "dropped orphan tool result", RepairDroppedResult.String())
+	assert.Equal(t, "dropped orphan tool result", repairDroppedResult.String())
 	assert.Equal(t, "RepairKind(0)", RepairKind(0).String())
 }
 
@@ -93,31 +93,31 @@ func TestRepairToolPairs(t *testing.T) {
 			name:      "orphan result dropped",
 			in:        []Message{user("u"), asst("a"), result("c9", "stray"), user("v")},
 			want:      []Message{user("u"), asst("a"), user("v")},
-			wantKinds: []RepairKind{RepairDroppedResult},
+			wantKinds: []RepairKind{repairDroppedResult},
 		},
 		{
 			name:      "dropping a result merges the turns it separated",
 			in:        []Message{user("u"), asst("a"), result("c9", "stray"), asst("b")},
 			want:      []Message{user("u"), asst("a\n\nb")},
-			wantKinds: []RepairKind{RepairDroppedResult, RepairMergedSeam},
+			wantKinds: []RepairKind{repairDroppedResult, repairMergedSeam},
 		},
 		{
 			name:      "unanswered call removed, text kept",
 			in:        []Message{user("u"), call("let me look", "c1", "bash"), user("never mind")},
 			want:      []Message{user("u"), asst("let me look"), user("never mind")},
-			wantKinds: []RepairKind{RepairRemovedCall},
+			wantKinds: []RepairKind{repairRemovedCall},
 		},
 		{
 			name:      "assistant left empty gets a placeholder",
 			in:        []Message{user("u"), call("", "c1", "bash"), user("never mind")},
-			want:      []Message{user("u"), asst(ToolCallPlaceholder), user("never mind")},
-			wantKinds: []RepairKind{RepairRemovedCall, RepairPlaceholder},
+			want:      []Message{user("u"), asst(toolCallPlaceholder), user("never mind")},
+			wantKinds: []RepairKind{repairRemovedCall, repairPlaceholder},
 		},
 		{
 			name:      "one of two calls unanswered",
 			in:        []Message{user("u"), call("", "c1", "bash", "c2", "read"), result("c2", "y"), asst("done")},
 			want:      []Message{user("u"), call("", "c2", "read"), result("c2", "y"), asst("done")},
-			wantKinds: []RepairKind{RepairRemovedCall},
+			wantKinds: []RepairKind{repairRemovedCall},
 		},
 		{
 			name: "pending final group kept",
@@ -130,25 +130,25 @@ func TestRepairToolPairs(t *testing.T) {
 				call("", "c1", "bash"), result("c1", "second"), result("c1", "third"), asst("ok")},
 			want: []Message{user("u"), call("", "c1", "bash"), result("c1", "first"),
 				call("", "c1", "bash"), result("c1", "second"), asst("ok")},
-			wantKinds: []RepairKind{RepairDroppedResult},
+			wantKinds: []RepairKind{repairDroppedResult},
 		},
 		{
 			name:      "result separated from its call by a user turn",
 			in:        []Message{call("", "c1", "bash"), user("wait"), result("c1", "x"), asst("a")},
-			want:      []Message{asst(ToolCallPlaceholder), user("wait"), asst("a")},
-			wantKinds: []RepairKind{RepairRemovedCall, RepairPlaceholder, RepairDroppedResult},
+			want:      []Message{asst(toolCallPlaceholder), user("wait"), asst("a")},
+			wantKinds: []RepairKind{repairRemovedCall, repairPlaceholder, repairDroppedResult},
 		},
 		{
 			name:      "empty assistant turn filled",
 			in:        []Message{user("u"), {Role: RoleAssistant}},
-			want:      []Message{user("u"), asst(EmptyAssistantPlaceholder)},
-			wantKinds: []RepairKind{RepairPlaceholder},
+			want:      []Message{user("u"), asst(emptyAssistantPlaceholder)},
+			wantKinds: []RepairKind{repairPlaceholder},
 		},
 		{
 			name:      "a call without id is removed even at the end",
 			in:        []Message{user("u"), {Role: RoleAssistant, Content: "x", ToolCalls: []openai.ToolCall{{Function: openai.FunctionCall{Name: "bash"}}}}},
 			want:      []Message{user("u"), asst("x")},
-			wantKinds: []RepairKind{RepairRemovedCall},
+			wantKinds: []RepairKind{repairRemovedCall},
 		},
 	}
 	for _, tt := range tests {
@@ -238,8 +238,8 @@ func TestTranscriptsValidateAndRepairIsANoOp(t *testing.T) {
 // and several end on a call that has no result yet. Both must validate, and
 // a repair of the same history cut short must keep the pending group.
 func TestRealTranscriptShapes(t *testing.T) {
-	reused := transcripts(t, sharedTranscriptDir)["taubench__airline_task2_trial1.json"]
-	pending := transcripts(t, sharedTranscriptDir)["openhands__ponylang__ponyc-4595.json"]
+	reused := sharedTranscripts(t)["taubench__airline_task2_trial1.json"]
+	pending := sharedTranscripts(t)["openhands__ponylang__ponyc-4595.json"]
 	own := loadTranscript(t, ownTranscriptDir+"/coding_session.json")
 
 	cases := map[string][]Message{"own coding session (reused id, pending end)": own}

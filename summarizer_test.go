@@ -56,7 +56,7 @@ func TestSummaryPrompt(t *testing.T) {
 			"<conversation>\n[user]\ndeploy it\n\n[assistant]\ndeployed\n</conversation>\n\nWrite the handoff note now."},
 		{"a blank prompt is no prompt", SummaryRequest{Prompt: " \n"}, DefaultSummaryInstructions,
 			"<conversation>\n(no new turns)\n</conversation>\n\nWrite the handoff note now."},
-		{"the previous summary loses its prefix", SummaryRequest{PreviousSummary: WithSummaryPrefix("## Task\nx")}, DefaultSummaryInstructions,
+		{"the previous summary loses its prefix", SummaryRequest{PreviousSummary: PrefixSummary("## Task\nx")}, DefaultSummaryInstructions,
 			"<previous-summary>\n## Task\nx\n</previous-summary>\n\n<conversation>\n(no new turns)\n</conversation>\n\nWrite the updated handoff note now."},
 	}
 	for _, tt := range tests {

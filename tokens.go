@@ -27,8 +27,8 @@ import (
 //   - It never panics on any input and never modifies its input.
 //
 // This package's counters use OpenAI's chat format, whose costs are the
-// constants TokensPerMessage, TokensPerName, TokensPerToolCall,
-// ReplyPrimingTokens, DefaultImageTokens and LowDetailImageTokens. A counter
+// constants tokensPerMessage, tokensPerName, tokensPerToolCall,
+// ReplyPrimingTokens, defaultImageTokens and lowDetailImageTokens. A counter
 // for another provider may use its own.
 type TokenCounter interface {
 	// CountText returns the number of tokens in s as plain text.
@@ -58,38 +58,38 @@ func CountMessages(tc TokenCounter, msgs []Message) int {
 // num_tokens_from_messages), where they reproduce the prompt_tokens the API
 // reports.
 const (
-	// TokensPerMessage is the framing every message costs, such as
+	// tokensPerMessage is the framing every message costs, such as
 	// <|start|>, the separator after the role, and <|end|>.
-	TokensPerMessage = 3
+	tokensPerMessage = 3
 
-	// TokensPerName is what a message's name costs besides its own text.
-	TokensPerName = 1
+	// tokensPerName is what a message's name costs besides its own text.
+	tokensPerName = 1
 
 	// ReplyPrimingTokens is the framing that primes the reply,
 	// <|start|>assistant<|message|>, once per request.
 	ReplyPrimingTokens = 3
 
-	// TokensPerToolCall is the framing of one tool call (or legacy function
+	// tokensPerToolCall is the framing of one tool call (or legacy function
 	// call) besides its function name and arguments. OpenAI does not publish
 	// how it renders calls; this estimate charges each call the framing of a
 	// message, as each is rendered as a message of its own in OpenAI's
 	// published harmony format.
-	TokensPerToolCall = 3
+	tokensPerToolCall = 3
 
-	// DefaultImageTokens is what an image of detail "high" or "auto" costs:
+	// defaultImageTokens is what an image of detail "high" or "auto" costs:
 	// one 1024x1024 image by OpenAI's vision pricing, which scales it to
 	// 768x768 and charges 170 for each of its four 512-pixel tiles plus a
 	// base of 85 (85 + 170*4 = 765). A counter cannot see an image's size
 	// without decoding it; WithImageTokens changes the figure.
-	DefaultImageTokens = 765
+	defaultImageTokens = 765
 
-	// LowDetailImageTokens is what an image of detail "low" costs, whatever
+	// lowDetailImageTokens is what an image of detail "low" costs, whatever
 	// its size, by OpenAI's vision pricing.
-	LowDetailImageTokens = 85
+	lowDetailImageTokens = 85
 )
 
 // defaultCacheSize is how many per-message counts a TiktokenCounter keeps
-// unless WithCacheSize says otherwise: enough for the histories of many
+// unless withCacheSize says otherwise: enough for the histories of many
 // concurrent sessions, at about 40 bytes an entry (2.5 MB when full).
 const defaultCacheSize = 1 << 16
 
@@ -100,7 +100,7 @@ const defaultCacheSize = 1 << 16
 //
 // Its counts of text are tiktoken's; its counts of messages add the
 // overhead OpenAI documents, which is exact for text messages and an
-// estimate for tool calls (TokensPerToolCall) and images (DefaultImageTokens).
+// estimate for tool calls (tokensPerToolCall) and images (defaultImageTokens).
 //
 // Text is counted as tiktoken's encode_ordinary counts it, with one
 // exception that bounds the time a count takes: a run of more than 256 bytes
@@ -115,7 +115,7 @@ const defaultCacheSize = 1 << 16
 // CountMessage remembers the count of each message it has seen, keyed by a
 // hash of every field that affects it, so recounting a history that grew by
 // one message tokenises only the new message. The memo is bounded (see
-// WithCacheSize). The hash is 64 bits with a per-counter random seed; two
+// withCacheSize). The hash is 64 bits with a per-counter random seed; two
 // different messages share a count only by a collision of that hash.
 type TiktokenCounter struct {
 	enc         *tiktoken.Tiktoken
@@ -129,34 +129,13 @@ type TiktokenCounter struct {
 	old map[uint64]int // the previous generation, read and promoted from
 }
 
-// CounterOption configures a TiktokenCounter.
-type CounterOption func(*counterConfig)
-
-type counterConfig struct {
-	cacheSize   int
-	imageTokens int
-}
-
-// WithCacheSize bounds the memo of per-message counts to about n entries
-// (default 65536). The memo keeps two generations of n/2: when the newer one
-// is full the older is dropped, so the counts of a history being recounted
-// stay while stale ones age out. n <= 0 disables the memo.
-func WithCacheSize(n int) CounterOption {
-	return func(c *counterConfig) { c.cacheSize = max(n, 0) }
-}
-
-// WithImageTokens sets what an image of detail "high" or "auto" costs
-// (default DefaultImageTokens). An image of detail "low" always costs
-// LowDetailImageTokens. A negative n counts as 0.
-func WithImageTokens(n int) CounterOption {
-	return func(c *counterConfig) { c.imageTokens = max(n, 0) }
-}
-
 // NewTokenCounter returns an exact counter for model, using the encoding
 // EncodingForModel names. Any model name works: an unknown one gets
 // o200k_base, the encoding of every current OpenAI chat model.
-func NewTokenCounter(model string, opts ...CounterOption) (*TiktokenCounter, error) {
-	return NewEncodingCounter(EncodingForModel(model), opts...)
+//
+// It reads [withCacheSize] and [WithImageTokens] and ignores other options.
+func NewTokenCounter(model string, opts ...Option) (*TiktokenCounter, error) {
+	return newTokenCounter(EncodingForModel(model), newConfig(opts))
 }
 
 // NewEncodingCounter returns an exact counter that uses the named encoding,
@@ -164,16 +143,15 @@ func NewTokenCounter(model string, opts ...CounterOption) (*TiktokenCounter, err
 // wraps ErrUnknownEncoding. The encoding is built on first use and shared
 // by every counter in the process; building it takes about 0.1 s
 // (cl100k_base) to 0.3 s (o200k_base), once.
-func NewEncodingCounter(encoding string, opts ...CounterOption) (*TiktokenCounter, error) {
+func NewEncodingCounter(encoding string, opts ...Option) (*TiktokenCounter, error) {
+	return newTokenCounter(encoding, newConfig(opts))
+}
+
+// newTokenCounter is NewEncodingCounter with its options applied.
+func newTokenCounter(encoding string, cfg config) (*TiktokenCounter, error) {
 	enc, err := loadEncoding(encoding)
 	if err != nil {
 		return nil, err
-	}
-	cfg := counterConfig{cacheSize: defaultCacheSize, imageTokens: DefaultImageTokens}
-	for _, opt := range opts {
-		if opt != nil {
-			opt(&cfg)
-		}
 	}
 	genSize := 0
 	if cfg.cacheSize > 0 {
@@ -282,9 +260,9 @@ func hashField(h *maphash.Hash, tag byte, s string) {
 // is Content when set, otherwise the parts, as Text reads it; an image part
 // costs its per-image figure and none of its placeholder text.
 func messageTokens(tc TokenCounter, m Message, imageTokens int) int {
-	n := TokensPerMessage + tc.CountText(m.Role)
+	n := tokensPerMessage + tc.CountText(m.Role)
 	if m.Name != "" {
-		n += TokensPerName + tc.CountText(m.Name)
+		n += tokensPerName + tc.CountText(m.Name)
 	}
 	if m.Content != "" || len(m.MultiContent) == 0 {
 		n += tc.CountText(m.Content)
@@ -294,7 +272,7 @@ func messageTokens(tc TokenCounter, m Message, imageTokens int) int {
 			case !isImagePart(p):
 				n += tc.CountText(p.Text)
 			case imageDetail(p) == openai.ImageURLDetailLow:
-				n += LowDetailImageTokens
+				n += lowDetailImageTokens
 			default:
 				n += imageTokens
 			}
@@ -302,15 +280,15 @@ func messageTokens(tc TokenCounter, m Message, imageTokens int) int {
 	}
 	n += tc.CountText(m.Refusal) + tc.CountText(m.ReasoningContent)
 	if fc := m.FunctionCall; fc != nil {
-		n += TokensPerToolCall + tc.CountText(fc.Name) + tc.CountText(fc.Arguments)
+		n += tokensPerToolCall + tc.CountText(fc.Name) + tc.CountText(fc.Arguments)
 	}
 	for _, call := range m.ToolCalls {
-		n += TokensPerToolCall + tc.CountText(call.Function.Name) + tc.CountText(call.Function.Arguments)
+		n += tokensPerToolCall + tc.CountText(call.Function.Name) + tc.CountText(call.Function.Arguments)
 	}
 	return n + tc.CountText(m.ToolCallID)
 }
 
-// isImagePart reports whether p is an image, as partText and HasImages
+// isImagePart reports whether p is an image, as partText and hasImages
 // decide it.
 func isImagePart(p openai.ChatMessagePart) bool {
 	return p.Type == openai.ChatMessagePartTypeImageURL || p.ImageURL != nil

@@ -39,7 +39,7 @@ func BenchmarkCountMessagesCold(b *testing.B) {
 	history := benchHistory(b, 1000)
 	for _, enc := range []string{EncodingO200KBase, EncodingCL100KBase} {
 		b.Run(enc, func(b *testing.B) {
-			c := newCounter(b, enc, WithCacheSize(0))
+			c := newCounter(b, enc, withCacheSize(0))
 			b.SetBytes(historyBytes(history))
 			b.ReportAllocs()
 			b.ResetTimer()

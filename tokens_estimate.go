@@ -2,10 +2,10 @@ package compact
 
 import "math"
 
-// DefaultBytesPerToken is the average text an EstimateCounter assumes one
+// defaultBytesPerToken is the average text an EstimateCounter assumes one
 // token holds: OpenAI's rule of thumb of about four characters of English
 // per token.
-const DefaultBytesPerToken = 4
+const defaultBytesPerToken = 4
 
 // EstimateCounter is a TokenCounter that estimates from byte lengths instead
 // of tokenising: no tables to load and constant time per string. Use it
@@ -27,13 +27,13 @@ const DefaultBytesPerToken = 4
 // The zero value is ready to use, and it is safe for concurrent use.
 type EstimateCounter struct {
 	// BytesPerToken is the bytes of text one token is taken to hold. Zero,
-	// or anything not a number, means DefaultBytesPerToken; a value below 1
+	// or anything not a number, means defaultBytesPerToken; a value below 1
 	// counts as 1, since no token of text is shorter than a byte.
 	BytesPerToken float64
 
 	// ImageTokens is what an image of detail "high" or "auto" costs. Zero or
-	// less means DefaultImageTokens. A low-detail image costs
-	// LowDetailImageTokens.
+	// less means defaultImageTokens. A low-detail image costs
+	// lowDetailImageTokens.
 	ImageTokens int
 }
 
@@ -45,7 +45,7 @@ func (e EstimateCounter) CountText(s string) int {
 	bpt := e.BytesPerToken
 	switch {
 	case !(bpt > 0): // zero, negative or NaN
-		bpt = DefaultBytesPerToken
+		bpt = defaultBytesPerToken
 	case bpt < 1:
 		bpt = 1
 	}
@@ -56,7 +56,7 @@ func (e EstimateCounter) CountText(s string) int {
 func (e EstimateCounter) CountMessage(m Message) int {
 	img := e.ImageTokens
 	if img <= 0 {
-		img = DefaultImageTokens
+		img = defaultImageTokens
 	}
 	return messageTokens(e, m, img)
 }

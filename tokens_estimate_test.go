@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/contextkit/compact/internal/sharedtest"
 	openai "github.com/sashabaranov/go-openai"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -40,14 +41,14 @@ func TestEstimateCounter(t *testing.T) {
 
 	e := EstimateCounter{}
 	user := e.CountMessage(Message{Role: RoleUser})
-	assert.Equal(t, TokensPerMessage+1, user, "framing plus the role")
+	assert.Equal(t, tokensPerMessage+1, user, "framing plus the role")
 	named := e.CountMessage(Message{Role: RoleUser, Name: "abcd"})
-	assert.Equal(t, TokensPerName+1, named-user, "the same name rule")
+	assert.Equal(t, tokensPerName+1, named-user, "the same name rule")
 	img := Message{Role: RoleUser, MultiContent: []openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeImageURL, ImageURL: &openai.ChatMessageImageURL{URL: "data:image/png;base64," + strings.Repeat("A", 4000)}}}}
-	assert.Equal(t, DefaultImageTokens, e.CountMessage(img)-user, "an image costs the image rate, not its URL's bytes")
+	assert.Equal(t, defaultImageTokens, e.CountMessage(img)-user, "an image costs the image rate, not its URL's bytes")
 	assert.Equal(t, 100, EstimateCounter{ImageTokens: 100}.CountMessage(img)-user)
 	call := Message{Role: RoleUser, ToolCalls: []openai.ToolCall{{Function: openai.FunctionCall{Name: "f", Arguments: "{}"}}}}
-	assert.Equal(t, TokensPerToolCall+2, e.CountMessage(call)-user)
+	assert.Equal(t, tokensPerToolCall+2, e.CountMessage(call)-user)
 }
 
 // TestEstimateCounterErrorOnTranscripts measures the estimator against
@@ -173,7 +174,11 @@ func syntheticHistory(n int) []Message {
 // readTranscriptsIfPresent returns every transcript message, chained in
 // file order, or an error when there are none.
 func readTranscriptsIfPresent() ([]Message, error) {
-	files, _ := filepath.Glob(filepath.Join(sharedTranscriptDir, "*.json"))
+	dir := sharedtest.Dir()
+	if dir == "" {
+		return nil, errors.New("no transcripts")
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 	if len(files) == 0 {
 		return nil, errors.New("no transcripts")
 	}

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/contextkit/compact/internal/sharedtest"
 	openai "github.com/sashabaranov/go-openai"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -52,7 +53,7 @@ func TestMemoDistinguishesEveryCountedField(t *testing.T) {
 			t.Errorf("messages %d and %d share a memo key: %+v, %+v", j, i, distinct[j], m)
 		}
 		seen[k] = i
-		assert.Equal(t, k, c.hash(CloneMessage(m)), "a copy of message %d has the same key", i)
+		assert.Equal(t, k, c.hash(cloneMessage(m)), "a copy of message %d has the same key", i)
 	}
 }
 
@@ -60,21 +61,23 @@ func TestMemoMatchesUnmemoisedCounts(t *testing.T) {
 	type memoCase struct {
 		name      string
 		msgs      []Message
-		opts      []CounterOption
+		opts      []Option
 		encodings []string
 	}
 	synthetic := syntheticHistory(300)
 	both := []string{EncodingO200KBase, EncodingCL100KBase}
 	tests := []memoCase{
 		{"default memo", synthetic, nil, both},
-		{"a memo smaller than the history", synthetic, []CounterOption{WithCacheSize(8)}, both},
+		{"a memo smaller than the history", synthetic, []Option{withCacheSize(8)}, both},
 	}
 	if transcripts, err := readTranscriptsIfPresent(); err == nil {
 		tests = append(tests, memoCase{"default memo, real transcripts", transcripts, nil, both[:1]})
+	} else if sharedtest.Required() {
+		sharedtest.Missing(t)
 	}
 	for _, tt := range tests {
 		for _, enc := range tt.encodings {
-			plain := newCounter(t, enc, WithCacheSize(0))
+			plain := newCounter(t, enc, withCacheSize(0))
 			memo := newCounter(t, enc, tt.opts...)
 			for i, m := range tt.msgs {
 				want := plain.CountMessage(m)
@@ -105,22 +108,25 @@ func TestMemoTokenisesOnlyNewMessages(t *testing.T) {
 
 func TestMemoIsBounded(t *testing.T) {
 	for _, size := range []int{1, 2, 7, 64} {
-		c := newCounter(t, EncodingO200KBase, WithCacheSize(size))
+		c := newCounter(t, EncodingO200KBase, withCacheSize(size))
 		for i := 0; i < 500; i++ {
 			c.CountMessage(Message{Role: RoleUser, Content: fmt.Sprint("message ", i)})
-			require.LessOrEqual(t, memoLen(c), max(size, 2), "WithCacheSize(%d)", size)
+			require.LessOrEqual(t, memoLen(c), max(size, 2), "withCacheSize(%d)", size)
 		}
 	}
-	off := newCounter(t, EncodingO200KBase, WithCacheSize(-1))
+	off := newCounter(t, EncodingO200KBase, withCacheSize(0))
 	off.CountMessage(Message{Role: RoleUser, Content: "x"})
-	assert.Zero(t, memoLen(off), "a negative size disables the memo")
+	assert.Zero(t, memoLen(off), "zero disables the memo")
+	bad := newCounter(t, EncodingO200KBase, withCacheSize(-1))
+	bad.CountMessage(Message{Role: RoleUser, Content: "x"})
+	assert.Equal(t, 1, memoLen(bad), "a negative size is invalid: the default memo stays")
 }
 
 // TestMemoKeepsARecountedHistory checks the two generations: a history
 // smaller than the memo that is recounted again and again stays memoised
 // while other messages stream past.
 func TestMemoKeepsARecountedHistory(t *testing.T) {
-	c := newCounter(t, EncodingO200KBase, WithCacheSize(100))
+	c := newCounter(t, EncodingO200KBase, withCacheSize(100))
 	history := syntheticHistory(20)
 	for round := 0; round < 50; round++ {
 		CountMessages(c, history)
@@ -141,11 +147,11 @@ func TestMemoKeepsARecountedHistory(t *testing.T) {
 func TestCountingIsSafeForConcurrentUse(t *testing.T) {
 	msgs := syntheticHistory(200)
 	want := make([]int, len(msgs))
-	ref := newCounter(t, EncodingO200KBase, WithCacheSize(0))
+	ref := newCounter(t, EncodingO200KBase, withCacheSize(0))
 	for i, m := range msgs {
 		want[i] = ref.CountMessage(m)
 	}
-	c := newCounter(t, EncodingO200KBase, WithCacheSize(32)) // small, so generations turn over
+	c := newCounter(t, EncodingO200KBase, withCacheSize(32)) // small, so generations turn over
 	tally := NewTally(c)
 	var wg sync.WaitGroup
 	for g := 0; g < 8; g++ {

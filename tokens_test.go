@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/contextkit/compact/internal/sharedtest"
 	openai "github.com/sashabaranov/go-openai"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -20,14 +21,14 @@ import (
 // skipping tb when they are absent.
 func loadTranscripts(tb testing.TB) map[string][]Message {
 	tb.Helper()
-	out := transcripts(tb, sharedTranscriptDir)
+	out := sharedTranscripts(tb)
 	if len(out) == 0 {
-		tb.Skipf("no transcripts in %s", sharedTranscriptDir)
+		sharedtest.Missing(tb)
 	}
 	return out
 }
 
-func newCounter(tb testing.TB, encoding string, opts ...CounterOption) *TiktokenCounter {
+func newCounter(tb testing.TB, encoding string, opts ...Option) *TiktokenCounter {
 	tb.Helper()
 	c, err := NewEncodingCounter(encoding, opts...)
 	require.NoError(tb, err)
@@ -190,7 +191,7 @@ func TestCountMessagesOfNothingIsZero(t *testing.T) {
 	c := newCounter(t, EncodingO200KBase)
 	assert.Zero(t, CountMessages(c, nil))
 	assert.Zero(t, CountMessages(c, []Message{}))
-	assert.Equal(t, ReplyPrimingTokens+TokensPerMessage, CountMessages(c, []Message{{}}))
+	assert.Equal(t, ReplyPrimingTokens+tokensPerMessage, CountMessages(c, []Message{{}}))
 }
 
 // TestCountMessageRules checks what each part of a message adds, by
@@ -206,15 +207,15 @@ func TestCountMessageRules(t *testing.T) {
 	}{
 		{"a message costs its framing and its role", Message{}, Message{Role: RoleUser}, text("user")},
 		{"content is counted", Message{Role: RoleUser}, Message{Role: RoleUser, Content: "hello world"}, 2},
-		{"a name costs one token more than its text", Message{Role: RoleUser}, Message{Role: RoleUser, Name: "example_user"}, TokensPerName + text("example_user")},
+		{"a name costs one token more than its text", Message{Role: RoleUser}, Message{Role: RoleUser, Name: "example_user"}, tokensPerName + text("example_user")},
 		{"a tool call costs its framing, name and arguments",
 			Message{Role: RoleAssistant},
 			Message{Role: RoleAssistant, ToolCalls: []openai.ToolCall{{ID: "call_1", Type: openai.ToolTypeFunction, Function: openai.FunctionCall{Name: "get_weather", Arguments: `{"city":"Paris"}`}}}},
-			TokensPerToolCall + text("get_weather") + text(`{"city":"Paris"}`)},
+			tokensPerToolCall + text("get_weather") + text(`{"city":"Paris"}`)},
 		{"a legacy function call costs like a tool call",
 			Message{Role: RoleAssistant},
 			Message{Role: RoleAssistant, FunctionCall: &openai.FunctionCall{Name: "f", Arguments: "{}"}},
-			TokensPerToolCall + text("f") + text("{}")},
+			tokensPerToolCall + text("f") + text("{}")},
 		{"a tool result's call id is counted", Message{Role: RoleTool, Content: "ok"}, Message{Role: RoleTool, Content: "ok", ToolCallID: "call_abc123"}, text("call_abc123")},
 		{"refusal text is counted", Message{Role: RoleAssistant}, Message{Role: RoleAssistant, Refusal: "I can't help with that."}, text("I can't help with that.")},
 		{"reasoning text is counted", Message{Role: RoleAssistant}, Message{Role: RoleAssistant, ReasoningContent: "Let me think."}, text("Let me think.")},
@@ -222,22 +223,22 @@ func TestCountMessageRules(t *testing.T) {
 			Message{Role: RoleUser},
 			Message{Role: RoleUser, MultiContent: []openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeText, Text: "hello"}, {Type: openai.ChatMessagePartTypeText, Text: " world"}}},
 			2},
-		{"an image costs DefaultImageTokens, whatever its URL",
+		{"an image costs defaultImageTokens, whatever its URL",
 			Message{Role: RoleUser},
 			Message{Role: RoleUser, MultiContent: []openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeImageURL, ImageURL: &openai.ChatMessageImageURL{URL: png}}}},
-			DefaultImageTokens},
-		{"a high-detail image costs DefaultImageTokens",
+			defaultImageTokens},
+		{"a high-detail image costs defaultImageTokens",
 			Message{Role: RoleUser},
 			Message{Role: RoleUser, MultiContent: []openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeImageURL, ImageURL: &openai.ChatMessageImageURL{URL: "https://example.com/a.png", Detail: openai.ImageURLDetailHigh}}}},
-			DefaultImageTokens},
-		{"a low-detail image costs LowDetailImageTokens",
+			defaultImageTokens},
+		{"a low-detail image costs lowDetailImageTokens",
 			Message{Role: RoleUser},
 			Message{Role: RoleUser, MultiContent: []openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeImageURL, ImageURL: &openai.ChatMessageImageURL{URL: png, Detail: openai.ImageURLDetailLow}}}},
-			LowDetailImageTokens},
+			lowDetailImageTokens},
 		{"an image part without a URL is still an image",
 			Message{Role: RoleUser},
 			Message{Role: RoleUser, MultiContent: []openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeImageURL}}},
-			DefaultImageTokens},
+			defaultImageTokens},
 		{"content wins over parts, as Text reads it",
 			Message{Role: RoleUser, Content: "hello world"},
 			Message{Role: RoleUser, Content: "hello world", MultiContent: []openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeImageURL}}},
@@ -248,18 +249,18 @@ func TestCountMessageRules(t *testing.T) {
 			assert.Equal(t, tt.adds, c.CountMessage(tt.msg)-c.CountMessage(tt.base))
 		})
 	}
-	assert.Equal(t, TokensPerMessage, c.CountMessage(Message{}), "an empty message costs its framing")
+	assert.Equal(t, tokensPerMessage, c.CountMessage(Message{}), "an empty message costs its framing")
 }
 
 func TestWithImageTokensChangesTheImageCost(t *testing.T) {
 	img := Message{Role: RoleUser, MultiContent: []openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeImageURL, ImageURL: &openai.ChatMessageImageURL{URL: "https://example.com/a.png"}}}}
-	low := CloneMessage(img)
+	low := cloneMessage(img)
 	low.MultiContent[0].ImageURL.Detail = openai.ImageURLDetailLow
 	base := newCounter(t, EncodingO200KBase).CountMessage(Message{Role: RoleUser})
-	for _, tt := range []struct{ opt, want int }{{1105, 1105}, {0, 0}, {-5, 0}} {
+	for _, tt := range []struct{ opt, want int }{{1105, 1105}, {0, 0}, {-5, defaultImageTokens}} {
 		c := newCounter(t, EncodingO200KBase, WithImageTokens(tt.opt))
 		assert.Equal(t, tt.want, c.CountMessage(img)-base, "WithImageTokens(%d)", tt.opt)
-		assert.Equal(t, LowDetailImageTokens, c.CountMessage(low)-base, "low detail ignores WithImageTokens(%d)", tt.opt)
+		assert.Equal(t, lowDetailImageTokens, c.CountMessage(low)-base, "low detail ignores WithImageTokens(%d)", tt.opt)
 	}
 }
 
@@ -284,7 +285,7 @@ func TestCountMessageDoesNotModifyItsInput(t *testing.T) {
 		ToolCalls:    []openai.ToolCall{{Index: &idx, ID: "c1", Type: openai.ToolTypeFunction, Function: openai.FunctionCall{Name: "f", Arguments: "{}"}}},
 		FunctionCall: &openai.FunctionCall{Name: "g", Arguments: "[]"},
 	}
-	want := CloneMessage(m)
+	want := cloneMessage(m)
 	msgs := []Message{m, m}
 	for _, tc := range []TokenCounter{newCounter(t, EncodingO200KBase), EstimateCounter{}} {
 		tc.CountMessage(m)
@@ -406,8 +407,8 @@ func FuzzCountMessage(f *testing.F) {
 	f.Add("user", "", "hello world", "", "", "", "", "", false)
 	f.Add("assistant", "bot", "", "part", "read_file", `{"path":"a.go"}`, "", "low", true)
 	f.Add("tool", "read_file", "<|endoftext|>", "", "", "", "call_1", "", false)
-	memo := newCounter(f, EncodingO200KBase, WithCacheSize(16))
-	plain := newCounter(f, EncodingO200KBase, WithCacheSize(0))
+	memo := newCounter(f, EncodingO200KBase, withCacheSize(16))
+	plain := newCounter(f, EncodingO200KBase, withCacheSize(0))
 	f.Fuzz(func(t *testing.T, role, name, content, part, fn, args, callID, detail string, image bool) {
 		m := Message{Role: role, Name: name, Content: content, ToolCallID: callID}
 		if part != "" || image {
@@ -419,9 +420,9 @@ func FuzzCountMessage(f *testing.F) {
 		if fn != "" || args != "" {
 			m.ToolCalls = []openai.ToolCall{{ID: callID, Type: openai.ToolTypeFunction, Function: openai.FunctionCall{Name: fn, Arguments: args}}}
 		}
-		want := CloneMessage(m)
+		want := cloneMessage(m)
 		n := plain.CountMessage(m)
-		if n < TokensPerMessage {
+		if n < tokensPerMessage {
 			t.Fatalf("count %d is below the framing", n)
 		}
 		for i := 0; i < 2; i++ {
@@ -429,7 +430,7 @@ func FuzzCountMessage(f *testing.F) {
 				t.Fatalf("memoised count %d, unmemoised %d", got, n)
 			}
 		}
-		if e := (EstimateCounter{}).CountMessage(m); e < TokensPerMessage {
+		if e := (EstimateCounter{}).CountMessage(m); e < tokensPerMessage {
 			t.Fatalf("estimate %d is below the framing", e)
 		}
 		if !reflect.DeepEqual(want, m) {

@@ -73,7 +73,7 @@ func TestCheckEngineCatchesBrokenEngines(t *testing.T) {
 			r.SummarizedTo = r.SummarizedFrom // claims a shorter range than it folded
 		}},
 		{"one-summary", func(_ []compact.Message, r *compact.Result) {
-			extra := compact.Message{Role: compact.RoleUser, Content: compact.WithSummaryPrefix("a stale summary")}
+			extra := compact.Message{Role: compact.RoleUser, Content: compact.PrefixSummary("a stale summary")}
 			ack := compact.Message{Role: compact.RoleAssistant, Content: "noted"}
 			r.Messages = append([]compact.Message{r.Messages[0], extra, ack}, r.Messages[1:]...)
 		}},
@@ -104,7 +104,7 @@ func TestCheckSummarizerCatchesBrokenSummarizers(t *testing.T) {
 	}{
 		{"summarizes", func(context.Context, compact.SummaryRequest) (string, error) { return "  ", nil }},
 		{"body-only", func(ctx context.Context, req compact.SummaryRequest) (string, error) {
-			return compact.WithSummaryPrefix("notes " + req.PreviousSummary), ctx.Err()
+			return compact.PrefixSummary("notes " + req.PreviousSummary), ctx.Err()
 		}},
 		{"input-unchanged", func(ctx context.Context, req compact.SummaryRequest) (string, error) {
 			req.Turns[0].Content = strings.ToUpper(req.Turns[0].Content)

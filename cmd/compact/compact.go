@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/openaicompat"
 )
 
 // outcome is what compacting one transcript gave.
@@ -65,8 +66,8 @@ func openAISummarizer(model string, logger *slog.Logger) (compact.Summarizer, er
 	if key == "" && base == "" {
 		return nil, errors.New("-summarizer openai needs OPENAI_API_KEY (or OPENAI_BASE_URL for a local server that takes no key)")
 	}
-	return compact.NewOpenAISummarizer(model,
-		compact.WithOpenAIAPIKey(key), compact.WithOpenAIBaseURL(base), compact.WithOpenAILogger(logger))
+	return openaicompat.New(model,
+		openaicompat.WithAPIKey(key), openaicompat.WithBaseURL(base), openaicompat.WithLogger(logger))
 }
 
 // dropSummarizer is the probe's baseline: a summary that keeps no facts,
@@ -139,9 +140,9 @@ func (e *engine) compactOne(ctx context.Context, t *transcript, window int, forc
 		oc.hist, oc.out = msgs, msgs
 	}
 	c := e.compressor(model, tc, window)
-	oc.threshold = c.Threshold()
+	oc.threshold = c.Status().Threshold
 	oc.tokensIn = compact.CountMessages(tc, t.msgs)
-	oc.tokensBefore = c.Count(msgs)
+	oc.tokensBefore = compact.CountMessages(c.Counter(), msgs)
 	oc.after = oc.tokensBefore
 	defer func() { oc.elapsed = time.Since(start) }()
 
@@ -190,11 +191,11 @@ func (e *engine) compactOne(ctx context.Context, t *transcript, window int, forc
 // tail is demoted when it alone is over half the threshold.
 func (e *engine) pruneOnly(oc *outcome, msgs []compact.Message, tc compact.TokenCounter) (*outcome, error) {
 	start := time.Now()
-	pr := compact.Prune(msgs, compact.PruneTokenCounter(tc), compact.PrunePressure(oc.threshold/2))
+	pr := compact.Prune(msgs, compact.WithTokenCounter(tc), compact.WithPressure(oc.threshold/2))
 	oc.pruneTime = time.Since(start)
 	if !pr.Committed {
 		oc.note = fmt.Sprintf("pruning would reclaim %s tokens, fewer than the %s a pruning must; the input is written unchanged",
-			thousands(pr.Reclaimable), thousands(compact.DefaultPruneClearAtLeast))
+			thousands(pr.Reclaimable), thousands(pr.ClearAtLeast))
 		return oc, nil
 	}
 	oc.out, oc.pruned = pr.Messages, pr.Changes

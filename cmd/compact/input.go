@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/contextkit/compact"
+	openai "github.com/sashabaranov/go-openai"
 )
 
 // The input formats the command reads.
@@ -174,7 +175,7 @@ func decodeJSONL(data []byte) (*transcript, error) {
 
 // knownRoles are the roles a valid history may use.
 var knownRoles = map[string]bool{
-	compact.RoleSystem: true, compact.RoleDeveloper: true, compact.RoleUser: true,
+	compact.RoleSystem: true, openai.ChatMessageRoleDeveloper: true, compact.RoleUser: true,
 	compact.RoleAssistant: true, compact.RoleTool: true,
 }
 

@@ -14,15 +14,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/sharedtest"
 )
 
 // codingSession is the project's own coding transcript: big enough that a
 // 2,000-token window compacts it.
 const codingSession = "../../testdata/transcripts/coding_session.json"
-
-// sharedTranscripts are the real transcripts beside the checkout, when
-// present.
-const sharedTranscripts = "../../../shared/transcripts"
 
 // result is what one run of the command gave.
 type result struct {
@@ -145,7 +142,10 @@ func TestOutputIsReadableJSON(t *testing.T) {
 // compact comes back as it went in: every shared transcript decoded and
 // written again is the same JSON, up to empty content written as absent.
 func TestRoundTripKeepsEveryField(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(sharedTranscripts, "*.json"))
+	var files []string
+	if sharedtest.Dir() != "" || sharedtest.Required() {
+		files = sharedtest.Files(t)
+	}
 	own, _ := filepath.Glob("../../testdata/transcripts/*.json")
 	files = append(files, own...)
 	for _, f := range files {

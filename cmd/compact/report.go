@@ -85,7 +85,7 @@ func newReport(oc *outcome) report {
 	for _, p := range oc.pruned {
 		r.Prunes = append(r.Prunes, pruneReport{Index: p.Index, Kind: p.Kind.String(), Tool: p.Tool, ToolCallID: p.ToolCallID,
 			TokensBefore: p.TokensBefore, TokensAfter: p.TokensAfter, Note: p.Note})
-		r.PrunedTokens += p.Saved()
+		r.PrunedTokens += p.TokensBefore - p.TokensAfter
 	}
 	r.Pruned = len(oc.pruned)
 	r.Compacted = len(oc.pruned) > 0

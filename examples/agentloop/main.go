@@ -18,6 +18,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/openaicompat"
 )
 
 func main() {
@@ -40,7 +41,7 @@ func run(ctx context.Context, w io.Writer) error {
 	cfg := openai.DefaultConfig("")
 	cfg.BaseURL = baseURL
 	client := openai.NewClientWithConfig(cfg)
-	summarizer, err := compact.NewOpenAISummarizer(modelName, compact.WithOpenAIBaseURL(baseURL))
+	summarizer, err := openaicompat.New(modelName, openaicompat.WithBaseURL(baseURL))
 	if err != nil {
 		return err
 	}

@@ -23,6 +23,7 @@ import (
 	"sync"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/session"
 )
 
 func main() {
@@ -34,15 +35,15 @@ func main() {
 // run drives agents sessions for turns turns each and prints what every
 // session did.
 func run(ctx context.Context, w io.Writer, agents, turns int) error {
-	store := compact.NewMemoryStore()
+	store := session.NewMemoryStore()
 	logs := &strings.Builder{}
 	var logMu sync.Mutex
 	logger := slog.New(slog.NewTextHandler(lockedWriter{logs, &logMu}, nil))
 
 	// One engine per session: a small window so the demo compacts often.
-	m := compact.NewManager(func(id string) compact.ContextEngine {
+	m := session.NewManager(func(id string) compact.ContextEngine {
 		return compact.New(compact.WithContextWindow(3_000), compact.WithTokenCounter(compact.EstimateCounter{}))
-	}, compact.WithStore(store), compact.WithSessionLogger(logger))
+	}, session.WithStore(store), session.WithLogger(logger))
 	defer m.Close(ctx)
 
 	var wg sync.WaitGroup
@@ -85,7 +86,7 @@ func run(ctx context.Context, w io.Writer, agents, turns int) error {
 // converse plays one agent's conversation: each turn a user message and a
 // reply, compacting first whenever the session asks for it, as a host does
 // before every model request.
-func converse(ctx context.Context, m *compact.Manager, id string, turns int) error {
+func converse(ctx context.Context, m *session.Manager, id string, turns int) error {
 	s, err := m.Get(id)
 	if err != nil {
 		return err

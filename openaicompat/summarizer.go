@@ -1,4 +1,4 @@
-package compact
+package openaicompat
 
 import (
 	"context"
@@ -12,14 +12,15 @@ import (
 	"sync"
 	"time"
 
+	"github.com/contextkit/compact"
 	openai "github.com/sashabaranov/go-openai"
 )
 
-// Defaults of an OpenAISummarizer, each replaceable by an option.
+// Defaults of an Summarizer, each replaceable by an option.
 const (
 	// defaultOpenAIAttemptTimeout bounds one request. It is long enough for a
 	// hosted model to read ~100k tokens of material and write a few thousand;
-	// a local model on modest hardware may need WithOpenAIAttemptTimeout.
+	// a local model on modest hardware may need WithAttemptTimeout.
 	defaultOpenAIAttemptTimeout = 2 * time.Minute
 
 	// defaultOpenAIMaxRetries is how many times a transient failure is
@@ -33,7 +34,7 @@ const (
 )
 
 // Output ceiling derived from SummaryRequest.TargetTokens when
-// WithOpenAIMaxOutputTokens is not given. The prompt, not the ceiling, sets a
+// WithMaxOutputTokens is not given. The prompt, not the ceiling, sets a
 // summary's length, and the Compressor cuts one that runs far past its
 // target; the ceiling only stops a runaway generation. Reasoning models
 // count their hidden reasoning against it, hence the floor.
@@ -42,7 +43,7 @@ const (
 	minOutputTokens      = 4096
 )
 
-// OpenAISummarizer is a Summarizer that asks a model behind any
+// Summarizer is a Summarizer that asks a model behind any
 // OpenAI-compatible Chat Completions endpoint (OpenAI, Azure through a
 // configured client, vLLM, llama.cpp's server, Ollama's /v1, LiteLLM...) to
 // write the summary.
@@ -53,13 +54,13 @@ const (
 // markup the model added. Transient failures (rate limits, 408, 409, 5xx,
 // transport errors, an attempt that timed out) are retried with exponential
 // backoff and jitter, never past ctx's deadline; a Retry-After the endpoint
-// sends is honoured. Failures come back as *SummarizerError.
+// sends is honoured. Failures come back as *Error.
 //
 // The library reads no environment variables: the endpoint and key are what
 // the options say (the compact command reads OPENAI_API_KEY and
 // OPENAI_BASE_URL and passes them in). Nothing touches the network until
-// Summarize is called. An OpenAISummarizer is safe for concurrent use.
-type OpenAISummarizer struct {
+// Summarize is called. An Summarizer is safe for concurrent use.
+type Summarizer struct {
 	client          *openai.Client
 	model           string
 	apiKey          string // only to scrub from error text
@@ -77,12 +78,12 @@ type OpenAISummarizer struct {
 	rng *rand.Rand
 }
 
-// NewOpenAISummarizer returns a summarizer that asks model, behind the
+// New returns a summarizer that asks model, behind the
 // endpoint the options describe, to write summaries. model is required; it
 // is sent as is, so any name the endpoint serves works. It makes no network
 // call.
-func NewOpenAISummarizer(model string, opts ...OpenAIOption) (*OpenAISummarizer, error) {
-	cfg := openaiConfig{
+func New(model string, opts ...Option) (*Summarizer, error) {
+	cfg := config{
 		attemptTimeout: defaultOpenAIAttemptTimeout,
 		maxRetries:     defaultOpenAIMaxRetries,
 		backoffBase:    defaultOpenAIBackoffBase,
@@ -93,8 +94,8 @@ func NewOpenAISummarizer(model string, opts ...OpenAIOption) (*OpenAISummarizer,
 			opt(&cfg)
 		}
 	}
-	bad := func(format string, args ...any) (*OpenAISummarizer, error) {
-		return nil, fmt.Errorf("compact: NewOpenAISummarizer: "+format, args...)
+	bad := func(format string, args ...any) (*Summarizer, error) {
+		return nil, fmt.Errorf("compact: New: "+format, args...)
 	}
 	model = strings.TrimSpace(model)
 	switch {
@@ -124,7 +125,7 @@ func NewOpenAISummarizer(model string, opts ...OpenAIOption) (*OpenAISummarizer,
 	if !cfg.setSeed {
 		seed = time.Now().UnixNano()
 	}
-	return &OpenAISummarizer{
+	return &Summarizer{
 		client:          client,
 		model:           model,
 		apiKey:          cfg.apiKey,
@@ -142,17 +143,17 @@ func NewOpenAISummarizer(model string, opts ...OpenAIOption) (*OpenAISummarizer,
 }
 
 // Name returns "openai:" followed by the model name.
-func (s *OpenAISummarizer) Name() string { return "openai:" + s.model }
+func (s *Summarizer) Name() string { return "openai:" + s.model }
 
 // Summarize asks the model to summarise req. It follows the Summarizer
-// contract; its failures are *SummarizerError values, except a done ctx,
+// contract; its failures are *Error values, except a done ctx,
 // which yields an error wrapping both ErrSummarizer and ctx.Err().
-func (s *OpenAISummarizer) Summarize(ctx context.Context, req SummaryRequest) (string, error) {
+func (s *Summarizer) Summarize(ctx context.Context, req compact.SummaryRequest) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", s.ctxError(ctx, 0)
 	}
 	if len(req.Turns) == 0 && strings.TrimSpace(req.PreviousSummary) == "" {
-		return "", fmt.Errorf("%w: %s: the request has no turns and no previous summary", ErrNothingToCompress, s.Name())
+		return "", fmt.Errorf("%w: %s: the request has no turns and no previous summary", compact.ErrNothingToCompress, s.Name())
 	}
 	creq := s.request(req)
 	for attempt := 1; ; attempt++ {
@@ -186,8 +187,8 @@ func (s *OpenAISummarizer) Summarize(ctx context.Context, req SummaryRequest) (s
 }
 
 // request builds the chat completion request for req.
-func (s *OpenAISummarizer) request(req SummaryRequest) openai.ChatCompletionRequest {
-	instructions, material := SummaryPrompt(req)
+func (s *Summarizer) request(req compact.SummaryRequest) openai.ChatCompletionRequest {
+	instructions, material := compact.SummaryPrompt(req)
 	creq := openai.ChatCompletionRequest{
 		Model: s.model,
 		Messages: []openai.ChatCompletionMessage{
@@ -215,7 +216,7 @@ func (s *OpenAISummarizer) request(req SummaryRequest) openai.ChatCompletionRequ
 }
 
 // attempt sends creq once and returns the summary or what went wrong.
-func (s *OpenAISummarizer) attempt(ctx context.Context, creq openai.ChatCompletionRequest) (string, *failure) {
+func (s *Summarizer) attempt(ctx context.Context, creq openai.ChatCompletionRequest) (string, *failure) {
 	actx, cancel := ctx, context.CancelFunc(func() {})
 	if s.attemptTimeout > 0 {
 		actx, cancel = context.WithTimeout(ctx, s.attemptTimeout)
@@ -230,7 +231,7 @@ func (s *OpenAISummarizer) attempt(ctx context.Context, creq openai.ChatCompleti
 }
 
 // summary extracts the summary from a successful response.
-func (s *OpenAISummarizer) summary(resp openai.ChatCompletionResponse) (string, *failure) {
+func (s *Summarizer) summary(resp openai.ChatCompletionResponse) (string, *failure) {
 	if len(resp.Choices) == 0 {
 		return "", s.permanent("the response has no choices")
 	}
@@ -257,7 +258,7 @@ func (s *OpenAISummarizer) summary(resp openai.ChatCompletionResponse) (string, 
 // when it should not be retried: a permanent failure, no retries left, a
 // wait the endpoint asked for that is too long, or one that would end past
 // ctx's deadline.
-func (s *OpenAISummarizer) retryWait(ctx context.Context, attempt int, fail *failure) (time.Duration, bool) {
+func (s *Summarizer) retryWait(ctx context.Context, attempt int, fail *failure) (time.Duration, bool) {
 	if !fail.retry || attempt > s.maxRetries {
 		return 0, false
 	}
@@ -275,7 +276,7 @@ func (s *OpenAISummarizer) retryWait(ctx context.Context, attempt int, fail *fai
 // base doubled n-1 times, capped at the maximum, then drawn uniformly from
 // its upper half so concurrent callers spread out without ever retrying
 // immediately.
-func (s *OpenAISummarizer) backoff(n int) time.Duration {
+func (s *Summarizer) backoff(n int) time.Duration {
 	d := s.backoffBase
 	for i := 1; i < n && d < s.backoffMax; i++ {
 		d *= 2
@@ -291,6 +292,6 @@ func (s *OpenAISummarizer) backoff(n int) time.Duration {
 }
 
 // ctxError reports that ctx ended the call after attempts attempts.
-func (s *OpenAISummarizer) ctxError(ctx context.Context, attempts int) error {
-	return fmt.Errorf("%w: %s: stopped after %d attempts: %w", ErrSummarizer, s.Name(), attempts, ctx.Err())
+func (s *Summarizer) ctxError(ctx context.Context, attempts int) error {
+	return fmt.Errorf("%w: %s: stopped after %d attempts: %w", compact.ErrSummarizer, s.Name(), attempts, ctx.Err())
 }

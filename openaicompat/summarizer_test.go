@@ -1,4 +1,4 @@
-package compact
+package openaicompat
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/redact"
 	openai "github.com/sashabaranov/go-openai"
 	"github.com/stretchr/testify/assert"
@@ -86,17 +87,17 @@ func (f *fakeEndpoint) requests() []seenRequest {
 	return append([]seenRequest(nil), f.seen...)
 }
 
-// summarizer returns an OpenAISummarizer pointed at f, with tiny backoff.
-func (f *fakeEndpoint) summarizer(t *testing.T, opts ...OpenAIOption) *OpenAISummarizer {
+// summarizer returns an Summarizer pointed at f, with tiny backoff.
+func (f *fakeEndpoint) summarizer(t *testing.T, opts ...Option) *Summarizer {
 	t.Helper()
-	base := []OpenAIOption{
-		WithOpenAIBaseURL(f.srv.URL + "/v1"),
-		WithOpenAIAPIKey(testAPIKey),
-		WithOpenAIHTTPClient(f.srv.Client()),
-		WithOpenAIBackoff(time.Millisecond, 2*time.Millisecond),
-		WithOpenAIRetrySeed(1),
+	base := []Option{
+		WithBaseURL(f.srv.URL + "/v1"),
+		WithAPIKey(testAPIKey),
+		WithHTTPClient(f.srv.Client()),
+		WithBackoff(time.Millisecond, 2*time.Millisecond),
+		WithRetrySeed(1),
 	}
-	s, err := NewOpenAISummarizer("test-model", append(base, opts...)...)
+	s, err := New("test-model", append(base, opts...)...)
 	require.NoError(t, err)
 	return s
 }
@@ -132,19 +133,19 @@ func writeAPIError(w http.ResponseWriter, status int, code, typ, msg string) {
 }
 
 // sampleRequest is a small request whose turns hold secretTurn.
-func sampleRequest() SummaryRequest {
-	return SummaryRequest{
-		Turns:        []Message{user("deploy the service; " + secretTurn), call("", "c1", "bash"), result("c1", "deployed"), asst("done")},
+func sampleRequest() compact.SummaryRequest {
+	return compact.SummaryRequest{
+		Turns:        []compact.Message{user("deploy the service; " + secretTurn), call("", "c1", "bash"), result("c1", "deployed"), asst("done")},
 		TargetTokens: 3000,
 	}
 }
 
-func TestOpenAISummarizerSendsSummaryPromptAndReturnsTheSummary(t *testing.T) {
+func TestSummarizerSendsSummaryPromptAndReturnsTheSummary(t *testing.T) {
 	noLeaks(t)
 	f := newFakeEndpoint(t, replyWith("\n  The service was deployed.  \n"))
 	s := f.summarizer(t)
 	req := sampleRequest()
-	before := Clone(req.Turns)
+	before := compact.Clone(req.Turns)
 
 	got, err := s.Summarize(context.Background(), req)
 	require.NoError(t, err)
@@ -158,7 +159,7 @@ func TestOpenAISummarizerSendsSummaryPromptAndReturnsTheSummary(t *testing.T) {
 	assert.Equal(t, "/v1/chat/completions", r.path)
 	assert.Equal(t, "Bearer "+testAPIKey, r.auth)
 	assert.Equal(t, "test-model", r.body.Model)
-	instructions, material := SummaryPrompt(req)
+	instructions, material := compact.SummaryPrompt(req)
 	require.Len(t, r.body.Messages, 2)
 	assert.Equal(t, openai.ChatMessageRoleSystem, r.body.Messages[0].Role)
 	assert.Equal(t, instructions, r.body.Messages[0].Content)
@@ -169,13 +170,13 @@ func TestOpenAISummarizerSendsSummaryPromptAndReturnsTheSummary(t *testing.T) {
 	assert.NotContains(t, r.raw, "temperature", "no temperature is sent by default")
 	assert.NotEqual(t, "true", string(r.raw["stream"]))
 	assert.Equal(t, "openai:test-model", s.Name())
-	assert.Equal(t, "openai:test-model", summarizerName(s))
+	assert.Equal(t, "openai:test-model", s.Name())
 }
 
-func TestOpenAISummarizerRequestOptions(t *testing.T) {
+func TestSummarizerRequestOptions(t *testing.T) {
 	tests := []struct {
 		name   string
-		opts   []OpenAIOption
+		opts   []Option
 		target int
 		check  func(t *testing.T, r seenRequest)
 	}{
@@ -186,21 +187,21 @@ func TestOpenAISummarizerRequestOptions(t *testing.T) {
 			assert.NotContains(t, r.raw, "max_completion_tokens")
 			assert.NotContains(t, r.raw, "max_tokens")
 		}},
-		{"a fixed ceiling wins over the target", []OpenAIOption{WithOpenAIMaxOutputTokens(777)}, 3000, func(t *testing.T, r seenRequest) {
+		{"a fixed ceiling wins over the target", []Option{WithMaxOutputTokens(777)}, 3000, func(t *testing.T, r seenRequest) {
 			assert.Equal(t, 777, r.body.MaxCompletionTokens)
 		}},
-		{"legacy servers get max_tokens", []OpenAIOption{WithOpenAILegacyMaxTokens()}, 3000, func(t *testing.T, r seenRequest) {
+		{"legacy servers get max_tokens", []Option{WithLegacyMaxTokens(true)}, 3000, func(t *testing.T, r seenRequest) {
 			assert.JSONEq(t, "6000", string(r.raw["max_tokens"]))
 			assert.NotContains(t, r.raw, "max_completion_tokens")
 		}},
-		{"a temperature is sent", []OpenAIOption{WithOpenAITemperature(0.3)}, 0, func(t *testing.T, r seenRequest) {
+		{"a temperature is sent", []Option{WithTemperature(0.3)}, 0, func(t *testing.T, r seenRequest) {
 			assert.InDelta(t, 0.3, r.body.Temperature, 1e-6)
 		}},
-		{"temperature zero is sent, not omitted", []OpenAIOption{WithOpenAITemperature(0)}, 0, func(t *testing.T, r seenRequest) {
+		{"temperature zero is sent, not omitted", []Option{WithTemperature(0)}, 0, func(t *testing.T, r seenRequest) {
 			require.Contains(t, r.raw, "temperature")
 			assert.InDelta(t, 0, r.body.Temperature, 1e-30)
 		}},
-		{"no key sends no Authorization header", []OpenAIOption{WithOpenAIAPIKey("")}, 0, func(t *testing.T, r seenRequest) {
+		{"no key sends no Authorization header", []Option{WithAPIKey("")}, 0, func(t *testing.T, r seenRequest) {
 			assert.Empty(t, r.auth)
 		}},
 	}
@@ -218,20 +219,20 @@ func TestOpenAISummarizerRequestOptions(t *testing.T) {
 	}
 }
 
-func TestOpenAISummarizerReusesAClientOrConfig(t *testing.T) {
+func TestSummarizerReusesAClientOrConfig(t *testing.T) {
 	noLeaks(t)
 	f := newFakeEndpoint(t, replyWith("ok"))
 
 	cfg := openai.DefaultConfig("sk-from-config-0123456789abcdef")
 	cfg.BaseURL = f.srv.URL + "/v1"
 	cfg.HTTPClient = f.srv.Client()
-	viaClient, err := NewOpenAISummarizer("m", WithOpenAIClient(openai.NewClientWithConfig(cfg)))
+	viaClient, err := New("m", WithClient(openai.NewClientWithConfig(cfg)))
 	require.NoError(t, err)
 	_, err = viaClient.Summarize(context.Background(), sampleRequest())
 	require.NoError(t, err)
 
 	cfg.BaseURL = "http://unused.invalid/v1"
-	viaConfig, err := NewOpenAISummarizer("m", WithOpenAIClientConfig(cfg), WithOpenAIBaseURL(f.srv.URL+"/v1"))
+	viaConfig, err := New("m", WithClientConfig(cfg), WithBaseURL(f.srv.URL+"/v1"))
 	require.NoError(t, err)
 	_, err = viaConfig.Summarize(context.Background(), sampleRequest())
 	require.NoError(t, err)
@@ -243,31 +244,31 @@ func TestOpenAISummarizerReusesAClientOrConfig(t *testing.T) {
 	}
 }
 
-func TestNewOpenAISummarizerRejectsBadOptions(t *testing.T) {
+func TestNewRejectsBadOptions(t *testing.T) {
 	client := openai.NewClient("k")
 	tests := []struct {
 		name  string
 		model string
-		opts  []OpenAIOption
+		opts  []Option
 		want  string
 	}{
 		{"no model", " ", nil, "a model name is required"},
-		{"negative retries", "m", []OpenAIOption{WithOpenAIMaxRetries(-1)}, "max retries -1 is negative"},
-		{"negative attempt timeout", "m", []OpenAIOption{WithOpenAIAttemptTimeout(-time.Second)}, "attempt timeout -1s is negative"},
-		{"backoff max below base", "m", []OpenAIOption{WithOpenAIBackoff(time.Second, time.Millisecond)}, "want 0 <= base <= max"},
-		{"temperature above 2", "m", []OpenAIOption{WithOpenAITemperature(2.5)}, "temperature 2.5 is outside [0, 2]"},
-		{"temperature NaN", "m", []OpenAIOption{WithOpenAITemperature(float32(math.NaN()))}, "outside [0, 2]"},
-		{"negative output ceiling", "m", []OpenAIOption{WithOpenAIMaxOutputTokens(-5)}, "max output tokens -5 is negative"},
-		{"base URL without scheme", "m", []OpenAIOption{WithOpenAIBaseURL("localhost:8080/v1")}, "is not an http or https URL"},
-		{"base URL with another scheme", "m", []OpenAIOption{WithOpenAIBaseURL("ftp://host/v1")}, "is not an http or https URL"},
-		{"client and base URL", "m", []OpenAIOption{WithOpenAIClient(client), WithOpenAIBaseURL("http://h/v1")}, "WithOpenAIClient cannot be combined"},
-		{"client and key", "m", []OpenAIOption{WithOpenAIClient(client), WithOpenAIAPIKey("k")}, "WithOpenAIClient cannot be combined"},
-		{"config and key", "m", []OpenAIOption{WithOpenAIClientConfig(openai.DefaultConfig("a")), WithOpenAIAPIKey("b")}, "WithOpenAIAPIKey cannot be combined with WithOpenAIClientConfig"},
-		{"config without HTTP client", "m", []OpenAIOption{WithOpenAIClientConfig(openai.ClientConfig{BaseURL: "http://h/v1"})}, "no HTTP client"},
+		{"negative retries", "m", []Option{WithMaxRetries(-1)}, "max retries -1 is negative"},
+		{"negative attempt timeout", "m", []Option{WithAttemptTimeout(-time.Second)}, "attempt timeout -1s is negative"},
+		{"backoff max below base", "m", []Option{WithBackoff(time.Second, time.Millisecond)}, "want 0 <= base <= max"},
+		{"temperature above 2", "m", []Option{WithTemperature(2.5)}, "temperature 2.5 is outside [0, 2]"},
+		{"temperature NaN", "m", []Option{WithTemperature(float32(math.NaN()))}, "outside [0, 2]"},
+		{"negative output ceiling", "m", []Option{WithMaxOutputTokens(-5)}, "max output tokens -5 is negative"},
+		{"base URL without scheme", "m", []Option{WithBaseURL("localhost:8080/v1")}, "is not an http or https URL"},
+		{"base URL with another scheme", "m", []Option{WithBaseURL("ftp://host/v1")}, "is not an http or https URL"},
+		{"client and base URL", "m", []Option{WithClient(client), WithBaseURL("http://h/v1")}, "WithClient cannot be combined"},
+		{"client and key", "m", []Option{WithClient(client), WithAPIKey("k")}, "WithClient cannot be combined"},
+		{"config and key", "m", []Option{WithClientConfig(openai.DefaultConfig("a")), WithAPIKey("b")}, "WithAPIKey cannot be combined with WithClientConfig"},
+		{"config without HTTP client", "m", []Option{WithClientConfig(openai.ClientConfig{BaseURL: "http://h/v1"})}, "no HTTP client"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := NewOpenAISummarizer(tt.model, tt.opts...)
+			s, err := New(tt.model, tt.opts...)
 			require.Error(t, err)
 			assert.Nil(t, s)
 			assert.Contains(t, err.Error(), tt.want)
@@ -275,35 +276,35 @@ func TestNewOpenAISummarizerRejectsBadOptions(t *testing.T) {
 	}
 }
 
-func TestNewOpenAISummarizerRedactsAPasswordInABadBaseURL(t *testing.T) {
-	_, err := NewOpenAISummarizer("m", WithOpenAIBaseURL("ftp://user:hunter2hunter2@host/v1"))
+func TestNewRedactsAPasswordInABadBaseURL(t *testing.T) {
+	_, err := New("m", WithBaseURL("ftp://user:hunter2hunter2@host/v1"))
 	require.Error(t, err)
 	assert.NotContains(t, err.Error(), "hunter2hunter2")
 }
 
-func TestNewOpenAISummarizerMakesNoRequest(t *testing.T) {
+func TestNewMakesNoRequest(t *testing.T) {
 	noLeaks(t)
 	f := newFakeEndpoint(t, replyWith("ok"))
 	f.summarizer(t)
 	assert.Empty(t, f.requests())
 }
 
-func TestOpenAISummarizerSkipsTheCallWhenThereIsNothingToSummarise(t *testing.T) {
+func TestSummarizerSkipsTheCallWhenThereIsNothingToSummarise(t *testing.T) {
 	noLeaks(t)
 	f := newFakeEndpoint(t, replyWith("ok"))
-	_, err := f.summarizer(t).Summarize(context.Background(), SummaryRequest{TargetTokens: 100})
-	assert.ErrorIs(t, err, ErrNothingToCompress)
+	_, err := f.summarizer(t).Summarize(context.Background(), compact.SummaryRequest{TargetTokens: 100})
+	assert.ErrorIs(t, err, compact.ErrNothingToCompress)
 	assert.Empty(t, f.requests())
 }
 
-func TestOpenAISummarizerCleansTheModelsAnswer(t *testing.T) {
+func TestSummarizerCleansTheModelsAnswer(t *testing.T) {
 	tests := []struct{ name, content, want string }{
 		{"plain", "Deployed v2.", "Deployed v2."},
-		{"echoed prefix", SummaryPrefix + "\n\nDeployed v2.", "Deployed v2."},
-		{"echoed prefix twice", SummaryPrefix + "\n\n" + SummaryPrefix + "\n\nDeployed v2.", "Deployed v2."},
+		{"echoed prefix", compact.SummaryPrefix + "\n\nDeployed v2.", "Deployed v2."},
+		{"echoed prefix twice", compact.SummaryPrefix + "\n\n" + compact.SummaryPrefix + "\n\nDeployed v2.", "Deployed v2."},
 		{"reasoning block first", "<think>\nthe user wants...\n</think>\n\nDeployed v2.", "Deployed v2."},
 		{"summary tags", "<summary>\nDeployed v2.\n</summary>", "Deployed v2."},
-		{"prefix inside summary tags", "<summary>" + SummaryPrefix + "\nDeployed v2.</summary>", "Deployed v2."},
+		{"prefix inside summary tags", "<summary>" + compact.SummaryPrefix + "\nDeployed v2.</summary>", "Deployed v2."},
 		{"a fence around everything", "```markdown\n## Done\nDeployed v2.\n```", "## Done\nDeployed v2."},
 		{"a fence inside the text is kept", "Ran:\n```\nmake\n```\nthen deployed.", "Ran:\n```\nmake\n```\nthen deployed."},
 		{"two fenced blocks are kept", "```\na\n```\nand\n```\nb\n```", "```\na\n```\nand\n```\nb\n```"},
@@ -320,7 +321,7 @@ func TestOpenAISummarizerCleansTheModelsAnswer(t *testing.T) {
 	}
 }
 
-func TestOpenAISummarizerIsSafeForConcurrentUse(t *testing.T) {
+func TestSummarizerIsSafeForConcurrentUse(t *testing.T) {
 	noLeaks(t)
 	// Every other request fails, so concurrent calls retry and share the
 	// jitter source.
@@ -331,7 +332,7 @@ func TestOpenAISummarizerIsSafeForConcurrentUse(t *testing.T) {
 		}
 		writeCompletion(w, "ok", "stop")
 	})
-	s := f.summarizer(t, WithOpenAIMaxRetries(20))
+	s := f.summarizer(t, WithMaxRetries(20))
 	const callers = 8
 	errs := make(chan error, callers)
 	for i := 0; i < callers; i++ {
@@ -345,9 +346,9 @@ func TestOpenAISummarizerIsSafeForConcurrentUse(t *testing.T) {
 	}
 }
 
-func TestOpenAISummarizerBackoffIsJitteredCappedAndSeeded(t *testing.T) {
-	mk := func(seed int64) *OpenAISummarizer {
-		s, err := NewOpenAISummarizer("m", WithOpenAIBackoff(100*time.Millisecond, time.Second), WithOpenAIRetrySeed(seed))
+func TestSummarizerBackoffIsJitteredCappedAndSeeded(t *testing.T) {
+	mk := func(seed int64) *Summarizer {
+		s, err := New("m", WithBackoff(100*time.Millisecond, time.Second), WithRetrySeed(seed))
 		require.NoError(t, err)
 		return s
 	}
@@ -359,7 +360,7 @@ func TestOpenAISummarizerBackoffIsJitteredCappedAndSeeded(t *testing.T) {
 		assert.GreaterOrEqual(t, wa, full/2, "retry %d", n)
 		assert.LessOrEqual(t, wa, full, "retry %d", n)
 	}
-	zero, err := NewOpenAISummarizer("m", WithOpenAIBackoff(0, 0))
+	zero, err := New("m", WithBackoff(0, 0))
 	require.NoError(t, err)
 	assert.Zero(t, zero.backoff(3))
 }
@@ -388,16 +389,16 @@ func TestRetryAfter(t *testing.T) {
 	}
 }
 
-func TestSummarizerErrorUnwrapsToItsSentinels(t *testing.T) {
-	auth := &SummarizerError{Summarizer: "openai:m", StatusCode: 401, Message: "bad key", Attempts: 1, kind: ErrSummarizerAuth}
-	assert.True(t, errors.Is(auth, ErrSummarizerAuth))
-	assert.True(t, errors.Is(auth, ErrSummarizer), "every summarizer failure is an ErrSummarizer")
-	assert.False(t, errors.Is(auth, ErrSummarizerQuota))
+func TestErrorUnwrapsToItsSentinels(t *testing.T) {
+	auth := &Error{Summarizer: "openai:m", StatusCode: 401, Message: "bad key", Attempts: 1, kind: compact.ErrSummarizerAuth}
+	assert.True(t, errors.Is(auth, compact.ErrSummarizerAuth))
+	assert.True(t, errors.Is(auth, compact.ErrSummarizer), "every summarizer failure is an ErrSummarizer")
+	assert.False(t, errors.Is(auth, compact.ErrSummarizerQuota))
 	assert.Equal(t, "compact: summarizer rejected the credentials: openai:m: HTTP 401: bad key", auth.Error())
 
-	plain := &SummarizerError{Summarizer: "openai:m", StatusCode: 500, Code: "server_error", Message: "boom", Attempts: 3, kind: ErrSummarizer}
+	plain := &Error{Summarizer: "openai:m", StatusCode: 500, Code: "server_error", Message: "boom", Attempts: 3, kind: compact.ErrSummarizer}
 	assert.Equal(t, "compact: summarizer failed: openai:m: HTTP 500 (server_error): boom (after 3 attempts)", plain.Error())
-	assert.False(t, errors.Is(plain, ErrSummarizerAuth))
+	assert.False(t, errors.Is(plain, compact.ErrSummarizerAuth))
 }
 
 func TestShortTextScrubsAndShortens(t *testing.T) {

@@ -1,4 +1,4 @@
-package compact_test
+package session_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/session"
 )
 
 // conversation is a long exchange, enough to cross a small window.
@@ -30,10 +31,10 @@ func smallEngine() *compact.Compressor {
 		compact.WithTokenCounter(compact.EstimateCounter{}))
 }
 
-func ExampleNewSession() {
+func ExampleNew() {
 	ctx := context.Background()
-	store := compact.NewMemoryStore()
-	s, err := compact.NewSession("agent-7", smallEngine(), compact.WithStore(store))
+	store := session.NewMemoryStore()
+	s, err := session.New("agent-7", smallEngine(), session.WithStore(store))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -68,7 +69,7 @@ func ExampleSession_Compress() {
 	})
 	engine := compact.New(compact.WithContextWindow(4000), compact.WithThresholdBounds(0, 0),
 		compact.WithTokenCounter(compact.EstimateCounter{}), compact.WithSummarizer(slow))
-	s, _ := compact.NewSession("agent-7", engine)
+	s, _ := session.New("agent-7", engine)
 	s.Append(conversation(200)...)
 
 	done := make(chan error)
@@ -91,8 +92,8 @@ func ExampleSession_Compress() {
 
 func ExampleNewManager() {
 	ctx := context.Background()
-	m := compact.NewManager(func(id string) compact.ContextEngine { return smallEngine() },
-		compact.WithStore(compact.NewMemoryStore()))
+	m := session.NewManager(func(id string) compact.ContextEngine { return smallEngine() },
+		session.WithStore(session.NewMemoryStore()))
 	defer m.Close(ctx)
 
 	for _, id := range []string{"planner", "coder", "reviewer"} {
@@ -114,7 +115,7 @@ func ExampleNewManager() {
 	fmt.Println("coder compacted:", coder.Len() < 120, "planner untouched:", planner.Len() == 120)
 
 	_, err := m.Get("coder~snapshot-1")
-	fmt.Println(errors.Is(err, compact.ErrInvalidSessionID))
+	fmt.Println(errors.Is(err, session.ErrInvalidID))
 	// Output:
 	// [coder planner reviewer]
 	// coder compacted: true planner untouched: true
@@ -122,11 +123,11 @@ func ExampleNewManager() {
 }
 
 func ExampleSnapshotID() {
-	sid := compact.SnapshotID("agent-7", 2)
+	sid := session.SnapshotID("agent-7", 2)
 	fmt.Println(sid)
-	id, seq, ok := compact.ParseSnapshotID(sid)
+	id, seq, ok := session.ParseSnapshotID(sid)
 	fmt.Println(id, seq, ok)
-	_, _, ok = compact.ParseSnapshotID("agent-7")
+	_, _, ok = session.ParseSnapshotID("agent-7")
 	fmt.Println(ok)
 	// Output:
 	// agent-7~snapshot-2
@@ -136,13 +137,13 @@ func ExampleSnapshotID() {
 
 func ExampleNewMemoryStore() {
 	ctx := context.Background()
-	store := compact.NewMemoryStore()
+	store := session.NewMemoryStore()
 	history := []compact.Message{{Role: compact.RoleUser, Content: "hello"}}
 	sid, _ := store.SaveSnapshot(ctx, "agent-7", history)
 	fmt.Println(sid)
 
 	err := store.Save(ctx, sid, history)
-	fmt.Println(errors.Is(err, compact.ErrInvalidSessionID)) // a snapshot is never a live history
+	fmt.Println(errors.Is(err, session.ErrInvalidID)) // a snapshot is never a live history
 	saved, _ := store.Load(ctx, sid)
 	fmt.Println(saved[0].Content)
 	// Output:

@@ -1,9 +1,10 @@
-package compact
+package session
 
 import (
 	"context"
 	"testing"
 
+	"github.com/contextkit/compact"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -16,11 +17,11 @@ func TestSessionCompactionKeepsTheSessionID(t *testing.T) {
 	logs := &logSink{}
 	store := NewMemoryStore()
 	s := newTestSession(t, "agent-1", &recorder{out: "The agent fixed the build."},
-		WithSessionLogger(logs.logger()), WithStore(store))
+		WithLogger(logs.logger()), WithStore(store))
 	hist := chatHistory("agent-1", 200)
 	s.Append(hist...)
 	require.Equal(t, 200, s.Len())
-	require.Equal(t, CountMessages(byteCounter{}, hist), s.Tokens())
+	require.Equal(t, compact.CountMessages(byteCounter{}, hist), s.Tokens())
 	require.True(t, s.ShouldCompress(), "200 messages are over the threshold")
 
 	res, err := s.Compress(ctx)
@@ -34,14 +35,14 @@ func TestSessionCompactionKeepsTheSessionID(t *testing.T) {
 	assert.Equal(t, started[0].attrs["session"], done[0].attrs["session"], "done names the id started named")
 	assert.EqualValues(t, 200, done[0].attrs["messages_before"])
 	assert.EqualValues(t, len(res.Messages), done[0].attrs["messages_after"])
-	assert.EqualValues(t, CountMessages(byteCounter{}, hist), done[0].attrs["tokens_before"])
-	assert.EqualValues(t, CountMessages(byteCounter{}, res.Messages), done[0].attrs["tokens_after"])
+	assert.EqualValues(t, compact.CountMessages(byteCounter{}, hist), done[0].attrs["tokens_before"])
+	assert.EqualValues(t, compact.CountMessages(byteCounter{}, res.Messages), done[0].attrs["tokens_after"])
 
 	next := s.Messages()
 	assert.True(t, equalHistory(res.Messages, next), "the next request is the compacted history")
 	assert.Less(t, len(next), 200)
-	require.NoError(t, Validate(next))
-	assert.Equal(t, CountMessages(byteCounter{}, next), s.Tokens(), "the running count was reset")
+	require.NoError(t, compact.Validate(next))
+	assert.Equal(t, compact.CountMessages(byteCounter{}, next), s.Tokens(), "the running count was reset")
 	assert.False(t, s.ShouldCompress(), "the compacted history is under the threshold")
 
 	// The full history was kept under a derived id, never the live one.
@@ -70,8 +71,8 @@ func TestSessionsCompactOneAtATimeAndLogOnlyTheirOwnID(t *testing.T) {
 	ctx := context.Background()
 	logs := &logSink{}
 	gateA, gateB := newGate(1), newGate(1)
-	a := newTestSession(t, "agent-a", gateA, WithSessionLogger(logs.logger()))
-	b := newTestSession(t, "agent-b", gateB, WithSessionLogger(logs.logger()))
+	a := newTestSession(t, "agent-a", gateA, WithLogger(logs.logger()))
+	b := newTestSession(t, "agent-b", gateB, WithLogger(logs.logger()))
 	waiting := make(chan struct{})
 	a.onWait = func() { close(waiting) }
 	a.Append(chatHistory("agent-a", 200)...)
@@ -80,9 +81,9 @@ func TestSessionsCompactOneAtATimeAndLogOnlyTheirOwnID(t *testing.T) {
 	first := compactAsync(ctx, a)
 	await(t, gateA.entered, "the summarizer")
 	other := compactAsync(ctx, b)
-	await(t, gateB.entered, "the summarizer") // b compacts while a does: sessions never wait for each other
-	second := compactAsync(ctx, a)
-	await(t, waiting, "a compaction to wait") // the second compaction of a is waiting for the first
+	await(t, gateB.entered, "the summarizer")       // b compacts while a does: sessions never wait for each other
+	second := compactAsync(ctx, a, compact.Force()) // a /compress: the first leaves a under the threshold
+	await(t, waiting, "a compaction to wait")       // the second compaction of a is waiting for the first
 
 	assert.Len(t, logs.lines("compaction started"), 2, "a's second compaction has not started")
 	gateA.release <- struct{}{}
@@ -143,14 +144,14 @@ func TestSessionKeepsMessagesAppendedDuringCompaction(t *testing.T) {
 
 	done := compactAsync(ctx, s)
 	await(t, g.entered, "the summarizer") // the summarizer is running and holds the compaction open
-	late := []Message{
+	late := []compact.Message{
 		asst("agent-1 late 1: the build is green"),
 		user("agent-1 late 2: now run the linters"),
 		call("agent-1 late 3", "c9", "bash"),
 		result("c9", "agent-1 late 4: lint clean"),
-		partsMsg(RoleUser, "agent-1 late 5", "img:https://example.com/shot.png"),
+		partsMsg(compact.RoleUser, "agent-1 late 5", "img:https://example.com/shot.png"),
 	}
-	want := Clone(late)
+	want := compact.Clone(late)
 	s.Append(late[0])
 	s.Append(late[1])
 	s.Append(late[2:]...)
@@ -171,9 +172,9 @@ func TestSessionKeepsMessagesAppendedDuringCompaction(t *testing.T) {
 	assert.True(t, equalHistory(out.res.Messages, next[:k]), "the compacted history comes first")
 	assert.True(t, equalHistory(late, next[k:]), "then every late message, verbatim and in order")
 	assert.Less(t, out.res.SummaryIndex, k, "so the late messages follow the summary")
-	assert.True(t, IsSummary(next[out.res.SummaryIndex]))
-	require.NoError(t, Validate(next))
-	assert.Equal(t, CountMessages(byteCounter{}, next), s.Tokens(), "late messages are counted once")
+	assert.True(t, compact.IsSummary(next[out.res.SummaryIndex]))
+	require.NoError(t, compact.Validate(next))
+	assert.Equal(t, compact.CountMessages(byteCounter{}, next), s.Tokens(), "late messages are counted once")
 	assert.Equal(t, "agent-1", s.ID())
 }
 
@@ -202,7 +203,7 @@ func TestSessionWaitingCompressionHonoursItsContext(t *testing.T) {
 func TestSessionNoWaitRefusesASecondCompression(t *testing.T) {
 	noLeaks(t)
 	g := newGate(1)
-	s := newTestSession(t, "agent-1", g, WithNoWait())
+	s := newTestSession(t, "agent-1", g, WithWait(false))
 	s.Append(chatHistory("agent-1", 200)...)
 
 	first := compactAsync(context.Background(), s)

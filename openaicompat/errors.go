@@ -1,4 +1,4 @@
-package compact
+package openaicompat
 
 import (
 	"encoding/json"
@@ -14,15 +14,16 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/redact"
 	openai "github.com/sashabaranov/go-openai"
 )
 
-// SummarizerError is a failed call to a model-backed summarizer, with what
+// Error is a failed call to a model-backed summarizer, with what
 // the endpoint said about it. It unwraps to ErrSummarizer and, when retrying
 // cannot fix it, also to ErrSummarizerAuth or ErrSummarizerQuota. Its text
 // never holds the API key or the request body.
-type SummarizerError struct {
+type Error struct {
 	// Summarizer is the failing summarizer's name, "openai:gpt-4o-mini".
 	Summarizer string
 	// StatusCode is the HTTP status of the last attempt, 0 when no response
@@ -44,7 +45,7 @@ type SummarizerError struct {
 }
 
 // Error reports the failure in one line.
-func (e *SummarizerError) Error() string {
+func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString(e.kind.Error())
 	b.WriteString(": ")
@@ -65,11 +66,11 @@ func (e *SummarizerError) Error() string {
 }
 
 // Unwrap returns the sentinels the error matches.
-func (e *SummarizerError) Unwrap() []error {
-	if e.kind == ErrSummarizer {
-		return []error{ErrSummarizer}
+func (e *Error) Unwrap() []error {
+	if e.kind == compact.ErrSummarizer {
+		return []error{compact.ErrSummarizer}
 	}
-	return []error{e.kind, ErrSummarizer}
+	return []error{e.kind, compact.ErrSummarizer}
 }
 
 // maxRetryAfter is the longest wait an endpoint may ask for and still be
@@ -87,13 +88,13 @@ const quotaCode = "insufficient_quota"
 
 // failure is one failed attempt and whether another may succeed.
 type failure struct {
-	err   *SummarizerError
+	err   *Error
 	retry bool
 }
 
 // permanent is a failure no retry will fix.
-func (s *OpenAISummarizer) permanent(msg string) *failure {
-	return &failure{err: &SummarizerError{Summarizer: s.Name(), Message: msg, kind: ErrSummarizer}}
+func (s *Summarizer) permanent(msg string) *failure {
+	return &failure{err: &Error{Summarizer: s.Name(), Message: msg, kind: compact.ErrSummarizer}}
 }
 
 // classify turns an error from CreateChatCompletion into a failure. header
@@ -105,7 +106,7 @@ func (s *OpenAISummarizer) permanent(msg string) *failure {
 // from a proxy); either way the response headers are still set on the
 // returned response. Anything else is a transport failure, a body that did
 // not decode, or a request go-openai refused to send.
-func (s *OpenAISummarizer) classify(err error, header http.Header, timedOut bool) *failure {
+func (s *Summarizer) classify(err error, header http.Header, timedOut bool) *failure {
 	f := s.permanent("")
 	e := f.err
 	var reqErr *openai.RequestError
@@ -149,7 +150,7 @@ func (s *OpenAISummarizer) classify(err error, header http.Header, timedOut bool
 	}
 	e.RetryAfter = retryAfter(header, time.Now())
 	e.kind, f.retry = statusKind(e.StatusCode, e.Code, errType)
-	if e.kind == ErrSummarizer {
+	if e.kind == compact.ErrSummarizer {
 		// OpenAI says outright when a retry would help; trust it over the status.
 		switch header.Get("x-should-retry") {
 		case "true":
@@ -168,20 +169,20 @@ func (s *OpenAISummarizer) classify(err error, header http.Header, timedOut bool
 func statusKind(status int, code, errType string) (kind error, retry bool) {
 	switch {
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
-		return ErrSummarizerAuth, false
+		return compact.ErrSummarizerAuth, false
 	case status == http.StatusPaymentRequired:
-		return ErrSummarizerQuota, false
+		return compact.ErrSummarizerQuota, false
 	case status == http.StatusTooManyRequests:
 		if code == quotaCode || errType == quotaCode {
-			return ErrSummarizerQuota, false
+			return compact.ErrSummarizerQuota, false
 		}
-		return ErrSummarizer, true
+		return compact.ErrSummarizer, true
 	case status == http.StatusRequestTimeout || status == http.StatusConflict:
-		return ErrSummarizer, true
+		return compact.ErrSummarizer, true
 	case status >= 500:
-		return ErrSummarizer, true
+		return compact.ErrSummarizer, true
 	}
-	return ErrSummarizer, false
+	return compact.ErrSummarizer, false
 }
 
 // apiCode returns an API error's code, or its type when it has no code.
@@ -282,7 +283,7 @@ func cleanSummary(s string) string {
 			s = strings.TrimSpace(s[end+len(tag)+3:])
 		}
 	}
-	s = strings.TrimSpace(StripSummaryPrefix(s))
+	s = strings.TrimSpace(compact.StripSummaryPrefix(s))
 	if inner, ok := strings.CutPrefix(s, "<summary>"); ok {
 		if inner, ok := strings.CutSuffix(inner, "</summary>"); ok && !strings.Contains(inner, "<summary>") {
 			s = strings.TrimSpace(inner)
@@ -294,5 +295,5 @@ func cleanSummary(s string) string {
 			s = strings.TrimSpace(inner[nl+1:]) // the first line is the fence's language tag
 		}
 	}
-	return strings.TrimSpace(StripSummaryPrefix(s))
+	return strings.TrimSpace(compact.StripSummaryPrefix(s))
 }

@@ -1,4 +1,4 @@
-package compact
+package session
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/contextkit/compact"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -26,8 +27,8 @@ func TestManagerCompactsThirteenSessionsAtOnceWhileAppendsArrive(t *testing.T) {
 	logs := &logSink{}
 	store := NewMemoryStore()
 	g := newGate(sessions)
-	m := NewManager(func(string) ContextEngine { return newTestCompressor(g) },
-		WithSessionLogger(logs.logger()), WithStore(store))
+	m := NewManager(func(string) compact.ContextEngine { return newTestCompressor(g) },
+		WithLogger(logs.logger()), WithStore(store))
 
 	ids := make([]string, sessions)
 	for i := range ids {
@@ -90,7 +91,7 @@ func TestManagerCompactsThirteenSessionsAtOnceWhileAppendsArrive(t *testing.T) {
 	appends.Wait()
 
 	assert.Equal(t, ids, m.Sessions())
-	engines := map[ContextEngine]string{}
+	engines := map[compact.ContextEngine]string{}
 	for i, id := range ids {
 		require.NoError(t, results[i].err, id)
 		s, ok := m.Lookup(id)
@@ -102,7 +103,7 @@ func TestManagerCompactsThirteenSessionsAtOnceWhileAppendsArrive(t *testing.T) {
 		engines[s.Engine()] = id
 
 		msgs := s.Messages()
-		require.NoError(t, Validate(msgs))
+		require.NoError(t, compact.Validate(msgs))
 		k := len(results[i].res.Messages)
 		assert.True(t, equalHistory(results[i].res.Messages, msgs[:k]), "%s: the compacted history comes first", id)
 		next := make([]int, writers)
@@ -119,11 +120,11 @@ func TestManagerCompactsThirteenSessionsAtOnceWhileAppendsArrive(t *testing.T) {
 			assert.Equal(t, perWrite, next[w], "%s: writer %d lost messages", id, w)
 		}
 		for _, msg := range msgs {
-			if owner, _, found := strings.Cut(Text(msg), " "); found && strings.HasPrefix(owner, "agent-") {
+			if owner, _, found := strings.Cut(compact.Text(msg), " "); found && strings.HasPrefix(owner, "agent-") {
 				assert.Equal(t, id, owner, "%s holds another session's message", id)
 			}
 		}
-		assert.Equal(t, CountMessages(byteCounter{}, msgs), s.Tokens(), id)
+		assert.Equal(t, compact.CountMessages(byteCounter{}, msgs), s.Tokens(), id)
 
 		snaps, err := store.Snapshots(ctx, id)
 		require.NoError(t, err)
@@ -142,7 +143,7 @@ func TestManagerCompactsThirteenSessionsAtOnceWhileAppendsArrive(t *testing.T) {
 func TestManagerGetReturnsOneSessionPerID(t *testing.T) {
 	var mu sync.Mutex
 	built := 0
-	m := NewManager(func(string) ContextEngine {
+	m := NewManager(func(string) compact.ContextEngine {
 		mu.Lock()
 		built++
 		mu.Unlock()
@@ -175,9 +176,9 @@ func TestManagerSessionsShareNothing(t *testing.T) {
 	b, err := m.Get("b")
 	require.NoError(t, err)
 	assert.NotSame(t, a, b)
-	assert.NotSame(t, a.Engine().(*Compressor), b.Engine().(*Compressor), "each session has its own engine")
+	assert.NotSame(t, a.Engine().(*compact.Compressor), b.Engine().(*compact.Compressor), "each session has its own engine")
 
-	msg := partsMsg(RoleUser, "shared part")
+	msg := partsMsg(compact.RoleUser, "shared part")
 	a.Append(msg)
 	b.Append(msg)
 	ma := a.Messages()
@@ -191,7 +192,7 @@ func TestManagerSessionsShareNothing(t *testing.T) {
 
 func TestManagerRefusesAnEngineThatServesAnotherSession(t *testing.T) {
 	shared := newTestCompressor(&recorder{})
-	m := NewManager(func(string) ContextEngine { return shared })
+	m := NewManager(func(string) compact.ContextEngine { return shared })
 	_, err := m.Get("a")
 	require.NoError(t, err)
 	_, err = m.Get("b")
@@ -208,7 +209,7 @@ func TestManagerRejectsInvalidIDs(t *testing.T) {
 	m := NewManager(nil)
 	for _, id := range []string{"", "a~snapshot-1", "a\nb"} {
 		_, err := m.Get(id)
-		assert.ErrorIs(t, err, ErrInvalidSessionID, "%q", id)
+		assert.ErrorIs(t, err, ErrInvalidID, "%q", id)
 	}
 	assert.Empty(t, m.Sessions())
 }
@@ -217,7 +218,7 @@ func TestManagerRemoveAndClose(t *testing.T) {
 	ctx := context.Background()
 	store := NewMemoryStore()
 	var spies []*spyEngine
-	m := NewManager(func(string) ContextEngine {
+	m := NewManager(func(string) compact.ContextEngine {
 		e := &spyEngine{Compressor: newTestCompressor(&recorder{})}
 		spies = append(spies, e) // Gets below are sequential
 		return e
@@ -234,7 +235,7 @@ func TestManagerRemoveAndClose(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, saved, 1, "closing flushed the live history")
 	_, err = a.Compress(ctx)
-	assert.ErrorIs(t, err, ErrSessionClosed)
+	assert.ErrorIs(t, err, ErrClosed)
 	require.NoError(t, m.Remove(ctx, "a"), "removing an unknown id does nothing")
 
 	a2, err := m.Get("a")
@@ -247,5 +248,5 @@ func TestManagerRemoveAndClose(t *testing.T) {
 	require.NoError(t, m.Close(ctx))
 	assert.Empty(t, m.Sessions())
 	_, err = m.Get("c")
-	assert.ErrorIs(t, err, ErrSessionClosed)
+	assert.ErrorIs(t, err, ErrClosed)
 }

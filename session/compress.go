@@ -1,9 +1,12 @@
-package compact
+package session
 
 import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/redact"
 )
 
 // Compress compacts the live history with the session's engine and installs
@@ -35,7 +38,7 @@ import (
 // On error the live history is unchanged (messages appended meanwhile are
 // kept), and the error is the engine's (see its Compress), the store's
 // wrapped, an error wrapping ErrBusy or ErrSessionClosed, or ctx's.
-func (s *Session) Compress(ctx context.Context, opts ...CompressOption) (*Result, error) {
+func (s *Session) Compress(ctx context.Context, opts ...compact.CompressOption) (*compact.Result, error) {
 	if err := s.acquire(ctx, s.noWait); err != nil {
 		return nil, err
 	}
@@ -44,7 +47,7 @@ func (s *Session) Compress(ctx context.Context, opts ...CompressOption) (*Result
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
-		return nil, fmt.Errorf("compact: session %q: compress: %w", s.id, ErrSessionClosed)
+		return nil, fmt.Errorf("compact: session %q: compress: %w", s.id, ErrClosed)
 	}
 	// The messages up to n are never modified or moved out from under this
 	// prefix; only compaction and Reset replace the history, and they hold
@@ -63,22 +66,24 @@ func (s *Session) Compress(ctx context.Context, opts ...CompressOption) (*Result
 	log := s.log
 	start := time.Now()
 	log.Info("compaction started", "messages", n, "tokens", tokensBefore, "engine", s.engine.Name())
-	fail := func(err error) (*Result, error) {
-		log.Warn("compaction failed", "messages", n, "tokens", tokensBefore, "err", err)
+	fail := func(err error) (*compact.Result, error) {
+		// An engine's error can quote the conversation: the log line gets it
+		// redacted, the caller gets it whole.
+		log.Warn("compaction failed", "messages", n, "tokens", tokensBefore, "err", redact.String(err.Error()))
 		return nil, err
 	}
 
-	opts = append(opts[:len(opts):len(opts)], WithSessionID(s.id))
-	res, err := s.engine.Compress(ctx, Clone(snap), opts...)
+	opts = append(opts[:len(opts):len(opts)], compact.WithSessionID(s.id))
+	res, err := s.engine.Compress(ctx, compact.Clone(snap), opts...)
 	if err != nil {
 		return fail(err)
 	}
 	if res == nil {
 		return fail(fmt.Errorf("compact: session %q: engine %s returned neither a result nor an error: %w",
-			s.id, s.engine.Name(), ErrInvalidHistory))
+			s.id, s.engine.Name(), compact.ErrInvalidHistory))
 	}
 	// A private copy: the caller may do what it likes with res.
-	compacted := Clone(res.Messages)
+	compacted := compact.Clone(res.Messages)
 	sumCompacted := 0
 	for i := range compacted {
 		sumCompacted += s.counter.CountMessage(compacted[i])
@@ -121,7 +126,7 @@ func (s *Session) Compress(ctx context.Context, opts ...CompressOption) (*Result
 }
 
 // concat returns a new slice holding a then b.
-func concat(a, b []Message) []Message {
-	out := make([]Message, 0, len(a)+len(b))
+func concat(a, b []compact.Message) []compact.Message {
+	out := make([]compact.Message, 0, len(a)+len(b))
 	return append(append(out, a...), b...)
 }

@@ -1,4 +1,4 @@
-package compact
+package session
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+
+	"github.com/contextkit/compact"
 )
 
 // Session is one conversation: its live history, the engine that compacts
@@ -35,8 +37,8 @@ import (
 // builds one per session. All methods are safe for concurrent use.
 type Session struct {
 	id      string
-	engine  ContextEngine
-	counter TokenCounter
+	engine  compact.ContextEngine
+	counter compact.TokenCounter
 	store   Store
 	log     *slog.Logger // carries the session attribute
 	noWait  bool
@@ -53,7 +55,7 @@ type Session struct {
 	// never modified once appended: Append only appends, and compaction or
 	// Reset install a new slice. So a prefix taken under mu can be read
 	// after mu is released.
-	history      []Message
+	history      []compact.Message
 	tokens       int // the sum of counter.CountMessage over history
 	compacting   bool
 	closed       bool
@@ -65,14 +67,23 @@ type Session struct {
 	onWait func()
 }
 
-// SessionOption configures a Session, or every Session a Manager creates.
-type SessionOption func(*sessionConfig)
+// Option configures a Session, or every Session a Manager creates.
+type Option func(*config)
 
-type sessionConfig struct {
+type config struct {
 	store   Store
 	logger  *slog.Logger
 	noWait  bool
-	counter TokenCounter
+	counter compact.TokenCounter
+	meta    compact.SessionMeta
+}
+
+// WithMeta tells the engine what the host knows of the conversation as it
+// starts (its model, window, platform): an engine implementing
+// compact.SessionHooks receives it in OnSessionStart. A Compressor moves to
+// the model and window it names.
+func WithMeta(meta compact.SessionMeta) Option {
+	return func(c *config) { c.meta = meta }
 }
 
 // WithStore keeps the session's live history and its pre-compaction
@@ -83,56 +94,56 @@ type sessionConfig struct {
 // compacted history), on Flush, on Reset and on Close; Append only touches
 // memory, so a turn costs no store write. Flush writes the whole live
 // history, which is as large as the window allows.
-func WithStore(st Store) SessionOption {
-	return func(c *sessionConfig) { c.store = st }
+func WithStore(st Store) Option {
+	return func(c *config) { c.store = st }
 }
 
-// WithSessionLogger sets where the Session logs its compactions. The default
+// WithLogger sets where the Session logs its compactions. The default
 // discards. Every line carries a "session" attribute with the session's id.
-func WithSessionLogger(l *slog.Logger) SessionOption {
-	return func(c *sessionConfig) { c.logger = l }
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) { c.logger = l }
 }
 
-// WithNoWait makes a Compress that finds a compaction of the same session
-// running return at once with an error wrapping ErrBusy, instead of waiting
-// for it to end.
-func WithNoWait() SessionOption {
-	return func(c *sessionConfig) { c.noWait = true }
+// WithWait sets whether a Compress that finds a compaction of the same
+// session running waits for it to end (true, the default) or returns at once
+// with an error wrapping ErrBusy (false).
+func WithWait(wait bool) Option {
+	return func(c *config) { c.noWait = !wait }
 }
 
-// WithSessionCounter sets the counter behind Tokens. The default is the
+// WithCounter sets the counter behind Tokens. The default is the
 // engine's own when it has a Counter() TokenCounter method (the Compressor
 // does), so that Session and engine agree on sizes; EstimateCounter
 // otherwise.
-func WithSessionCounter(tc TokenCounter) SessionOption {
-	return func(c *sessionConfig) { c.counter = tc }
+func WithCounter(tc compact.TokenCounter) Option {
+	return func(c *config) { c.counter = tc }
 }
 
-// NewSession returns an empty session named id, compacted by engine. A nil
-// engine means New() with its defaults. The id must be non-empty valid
+// New returns an empty session named id, compacted by engine. A nil
+// engine means [compact.New] with its defaults. The id must be non-empty valid
 // UTF-8 without control characters or SnapshotMarker; otherwise the error
-// wraps ErrInvalidSessionID. An engine that implements SessionHooks is told
+// wraps ErrInvalidID. An engine that implements SessionHooks is told
 // the session started.
-func NewSession(id string, engine ContextEngine, opts ...SessionOption) (*Session, error) {
+func New(id string, engine compact.ContextEngine, opts ...Option) (*Session, error) {
 	if err := checkSessionID(id); err != nil {
 		return nil, err
 	}
-	var cfg sessionConfig
+	var cfg config
 	for _, opt := range opts {
 		if opt != nil {
 			opt(&cfg)
 		}
 	}
 	if engine == nil {
-		engine = New()
+		engine = compact.New()
 	}
 	if cfg.counter == nil {
-		if p, ok := engine.(interface{ Counter() TokenCounter }); ok {
+		if p, ok := engine.(interface{ Counter() compact.TokenCounter }); ok {
 			cfg.counter = p.Counter()
 		}
 	}
 	if cfg.counter == nil {
-		cfg.counter = EstimateCounter{}
+		cfg.counter = compact.EstimateCounter{}
 	}
 	if cfg.logger == nil {
 		cfg.logger = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -142,8 +153,8 @@ func NewSession(id string, engine ContextEngine, opts ...SessionOption) (*Sessio
 		log: cfg.logger.With("session", id), noWait: cfg.noWait,
 		slot: make(chan struct{}, 1),
 	}
-	if h, ok := engine.(SessionHooks); ok {
-		h.OnSessionStart(id)
+	if h, ok := engine.(compact.SessionHooks); ok {
+		h.OnSessionStart(id, cfg.meta)
 	}
 	return s, nil
 }
@@ -153,18 +164,18 @@ func (s *Session) ID() string { return s.id }
 
 // Engine returns the session's engine, for its optional interfaces
 // (ModelSwitcher, ToolProvider...).
-func (s *Session) Engine() ContextEngine { return s.engine }
+func (s *Session) Engine() compact.ContextEngine { return s.engine }
 
 // Append adds msgs, copied, to the end of the live history. It never waits
 // for a running compaction: messages appended meanwhile land after the
 // compacted history, in the order Append was called. Their cost is counted
 // once, here. Append never fails; on a closed session the messages are
 // still recorded, but no longer compacted or persisted.
-func (s *Session) Append(msgs ...Message) {
+func (s *Session) Append(msgs ...compact.Message) {
 	if len(msgs) == 0 {
 		return
 	}
-	c := Clone(msgs)
+	c := compact.Clone(msgs)
 	n := 0
 	for i := range c {
 		n += s.counter.CountMessage(c[i])
@@ -178,11 +189,11 @@ func (s *Session) Append(msgs ...Message) {
 // Messages returns a copy of the live history: the next request. It
 // includes every message appended so far, including during a running
 // compaction (which has not replaced the history yet).
-func (s *Session) Messages() []Message {
+func (s *Session) Messages() []compact.Message {
 	s.mu.Lock()
 	h := s.history
 	s.mu.Unlock()
-	return Clone(h)
+	return compact.Clone(h)
 }
 
 // Len returns the number of messages in the live history.
@@ -205,7 +216,7 @@ func (s *Session) totalLocked() int {
 	if len(s.history) == 0 {
 		return 0
 	}
-	return s.tokens + ReplyPrimingTokens
+	return s.tokens + compact.ReplyPrimingTokens
 }
 
 // ShouldCompress reports whether the engine wants the live history
@@ -222,27 +233,27 @@ func (s *Session) ShouldCompress() bool {
 }
 
 // UpdateUsage passes the usage a provider reported on to the engine.
-func (s *Session) UpdateUsage(u Usage) { s.engine.UpdateUsage(u) }
+func (s *Session) UpdateUsage(u compact.Usage) { s.engine.UpdateUsage(u) }
 
-// SessionStatus is a session's view of itself and its engine's view of the
+// Status is a session's view of itself and its engine's view of the
 // window.
-type SessionStatus struct {
-	Status              // the engine's
-	ID           string // the session's id
-	Messages     int    // messages in the live history
-	Tokens       int    // tokens of the live history, by the session's counter
-	Compacting   bool   // a compaction is running
-	Closed       bool
-	Compactions  int    // compactions this Session completed
-	LastSnapshot string // id of the last snapshot saved, "" if none
+type Status struct {
+	compact.Status        // the engine's
+	ID             string // the session's id
+	Messages       int    // messages in the live history
+	Tokens         int    // tokens of the live history, by the session's counter
+	Compacting     bool   // a compaction is running
+	Closed         bool
+	Compactions    int    // compactions this Session completed
+	LastSnapshot   string // id of the last snapshot saved, "" if none
 }
 
 // Status reports the session and its engine's Status.
-func (s *Session) Status() SessionStatus {
+func (s *Session) Status() Status {
 	st := s.engine.Status()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return SessionStatus{
+	return Status{
 		Status: st, ID: s.id, Messages: len(s.history), Tokens: s.totalLocked(),
 		Compacting: s.compacting, Closed: s.closed, Compactions: s.compactions,
 		LastSnapshot: s.lastSnapshot,
@@ -279,7 +290,7 @@ func (s *Session) Reset(ctx context.Context) error {
 	closed := s.closed
 	s.mu.Unlock()
 	if closed {
-		return fmt.Errorf("compact: session %q: reset: %w", s.id, ErrSessionClosed)
+		return fmt.Errorf("compact: session %q: reset: %w", s.id, ErrClosed)
 	}
 	s.persist.Lock()
 	defer s.persist.Unlock()
@@ -291,7 +302,7 @@ func (s *Session) Reset(ctx context.Context) error {
 	s.mu.Lock()
 	s.history, s.tokens = nil, 0
 	s.mu.Unlock()
-	if h, ok := s.engine.(SessionHooks); ok {
+	if h, ok := s.engine.(compact.SessionHooks); ok {
 		h.OnSessionReset(s.id)
 	}
 	return nil
@@ -319,8 +330,8 @@ func (s *Session) Close(ctx context.Context) error {
 	s.mu.Lock()
 	s.closed = true
 	s.mu.Unlock()
-	if h, ok := s.engine.(SessionHooks); ok {
-		h.OnSessionEnd(s.id)
+	if h, ok := s.engine.(compact.SessionHooks); ok {
+		h.OnSessionEnd(s.id, s.Messages())
 	}
 	return nil
 }

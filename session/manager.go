@@ -1,4 +1,4 @@
-package compact
+package session
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"sort"
 	"sync"
+
+	"github.com/contextkit/compact"
 )
 
 // Manager holds the sessions of a host that serves many conversations (a
@@ -15,12 +17,12 @@ import (
 // history, state or log lines. It is safe for concurrent use; its lock is
 // held only to look up and record sessions, never during a compaction.
 type Manager struct {
-	factory func(id string) ContextEngine
-	opts    []SessionOption
+	factory func(id string) compact.ContextEngine
+	opts    []Option
 
 	mu       sync.Mutex
 	sessions map[string]*Session
-	owners   map[ContextEngine]string // engines held by pointer, by session id
+	owners   map[compact.ContextEngine]string // engines held by pointer, by session id
 	closed   bool
 }
 
@@ -29,21 +31,21 @@ type Manager struct {
 // factory builds New() with its defaults. The factory must return a new
 // engine on every call: Get refuses an engine already serving another
 // session.
-func NewManager(factory func(id string) ContextEngine, opts ...SessionOption) *Manager {
+func NewManager(factory func(id string) compact.ContextEngine, opts ...Option) *Manager {
 	if factory == nil {
-		factory = func(string) ContextEngine { return New() }
+		factory = func(string) compact.ContextEngine { return compact.New() }
 	}
 	return &Manager{
 		factory:  factory,
-		opts:     append([]SessionOption(nil), opts...),
+		opts:     append([]Option(nil), opts...),
 		sessions: map[string]*Session{},
-		owners:   map[ContextEngine]string{},
+		owners:   map[compact.ContextEngine]string{},
 	}
 }
 
 // Get returns the session named id, creating it (and its engine) if there
 // is none. Every caller asking for the same id gets the same *Session.
-// Errors wrap ErrInvalidSessionID, ErrSharedEngine, or ErrSessionClosed once
+// Errors wrap ErrInvalidID, ErrSharedEngine, or ErrSessionClosed once
 // the Manager is closed.
 func (m *Manager) Get(id string) (*Session, error) {
 	if s, ok, err := m.lookup(id); ok || err != nil {
@@ -59,7 +61,7 @@ func (m *Manager) Get(id string) (*Session, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
-		return nil, fmt.Errorf("compact: manager: %w", ErrSessionClosed)
+		return nil, fmt.Errorf("compact: manager: %w", ErrClosed)
 	}
 	if s, ok := m.sessions[id]; ok {
 		return s, nil // created meanwhile; the engine just built is unused
@@ -70,7 +72,7 @@ func (m *Manager) Get(id string) (*Session, error) {
 			return nil, fmt.Errorf("compact: manager: engine for session %q: %w (%q)", id, ErrSharedEngine, other)
 		}
 	}
-	s, err := NewSession(id, engine, m.opts...)
+	s, err := New(id, engine, m.opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +94,7 @@ func (m *Manager) lookup(id string) (*Session, bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
-		return nil, false, fmt.Errorf("compact: manager: %w", ErrSessionClosed)
+		return nil, false, fmt.Errorf("compact: manager: %w", ErrClosed)
 	}
 	s, ok := m.sessions[id]
 	return s, ok, nil
@@ -101,7 +103,7 @@ func (m *Manager) lookup(id string) (*Session, bool, error) {
 // engineKey returns e as a map key when it is a pointer, the only kind of
 // engine that can be shared by mistake (a value engine is a copy, and some
 // values cannot be map keys at all).
-func engineKey(e ContextEngine) (ContextEngine, bool) {
+func engineKey(e compact.ContextEngine) (compact.ContextEngine, bool) {
 	if e == nil || reflect.ValueOf(e).Kind() != reflect.Pointer {
 		return nil, false
 	}

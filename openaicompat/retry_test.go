@@ -1,4 +1,4 @@
-package compact
+package openaicompat
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/contextkit/compact"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -61,7 +62,7 @@ func withReplyHeader(key, value string, h endpointHandler) endpointHandler {
 	}
 }
 
-func TestOpenAISummarizerMapsFailures(t *testing.T) {
+func TestSummarizerMapsFailures(t *testing.T) {
 	tests := []struct {
 		name       string
 		handle     endpointHandler
@@ -74,16 +75,16 @@ func TestOpenAISummarizerMapsFailures(t *testing.T) {
 	}{
 		{name: "401 is an auth failure and is not retried",
 			handle: errorReply(401, "invalid_api_key", "invalid_request_error", "Incorrect API key provided: "+testAPIKey+"."),
-			want:   ErrSummarizerAuth, status: 401, code: "invalid_api_key", attempts: 1, inMessage: "Incorrect API key provided"},
+			want:   compact.ErrSummarizerAuth, status: 401, code: "invalid_api_key", attempts: 1, inMessage: "Incorrect API key provided"},
 		{name: "403 is an auth failure", handle: errorReply(403, "", "permission_error", "not allowed"),
-			want: ErrSummarizerAuth, status: 403, code: "permission_error", attempts: 1},
+			want: compact.ErrSummarizerAuth, status: 403, code: "permission_error", attempts: 1},
 		{name: "402 is a quota failure", handle: errorReply(402, "", "billing_error", "add credits"),
-			want: ErrSummarizerQuota, status: 402, attempts: 1},
+			want: compact.ErrSummarizerQuota, status: 402, attempts: 1},
 		{name: "429 insufficient_quota is a quota failure, not retried",
 			handle: errorReply(429, "insufficient_quota", "insufficient_quota", "You exceeded your current quota"),
-			want:   ErrSummarizerQuota, status: 429, code: "insufficient_quota", attempts: 1},
+			want:   compact.ErrSummarizerQuota, status: 429, code: "insufficient_quota", attempts: 1},
 		{name: "429 insufficient_quota as a type only", handle: errorReply(429, "", "insufficient_quota", "quota"),
-			want: ErrSummarizerQuota, status: 429, attempts: 1},
+			want: compact.ErrSummarizerQuota, status: 429, attempts: 1},
 		{name: "429 rate limit is retried then given up", handle: errorReply(429, "rate_limit_exceeded", "requests", "slow down"),
 			status: 429, code: "rate_limit_exceeded", attempts: 3, inMessage: "slow down (after 3 attempts)"},
 		{name: "500 forever is retried then given up", handle: errorReply(500, "", "server_error", "boom"),
@@ -104,7 +105,7 @@ func TestOpenAISummarizerMapsFailures(t *testing.T) {
 		{name: "x-should-retry true retries a 400", handle: withReplyHeader("x-should-retry", "true", errorReply(400, "", "", "odd")),
 			status: 400, attempts: 3},
 		{name: "x-should-retry never retries a bad key", handle: withReplyHeader("x-should-retry", "true", errorReply(401, "", "", "bad key")),
-			want: ErrSummarizerAuth, status: 401, attempts: 1},
+			want: compact.ErrSummarizerAuth, status: 401, attempts: 1},
 		{name: "a Retry-After past the limit is not waited out",
 			handle: withReplyHeader("Retry-After", "120", errorReply(429, "rate_limit_exceeded", "", "later")),
 			status: 429, attempts: 1, retryAfter: 2 * time.Minute},
@@ -118,7 +119,7 @@ func TestOpenAISummarizerMapsFailures(t *testing.T) {
 			attempts: 1, inMessage: "the response has no choices"},
 		{name: "empty content", handle: replyWith(""), attempts: 1, inMessage: "the summary is empty"},
 		{name: "blank content", handle: replyWith(" \n\t "), attempts: 1, inMessage: "the summary is empty"},
-		{name: "only a prefix", handle: replyWith(SummaryPrefix), attempts: 1, inMessage: "the summary is empty"},
+		{name: "only a prefix", handle: replyWith(compact.SummaryPrefix), attempts: 1, inMessage: "the summary is empty"},
 		{name: "reasoning that never ended", handle: replyWith("<think>hmm, the user"), attempts: 1, inMessage: "the summary is empty"},
 		{name: "empty content at the output limit",
 			handle:   func(_ int, w http.ResponseWriter, _ *http.Request) { writeCompletion(w, "", "length") },
@@ -132,17 +133,17 @@ func TestOpenAISummarizerMapsFailures(t *testing.T) {
 			noLeaks(t)
 			f := newFakeEndpoint(t, tt.handle)
 			var logs bytes.Buffer
-			s := f.summarizer(t, WithOpenAILogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+			s := f.summarizer(t, WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 
 			got, err := s.Summarize(context.Background(), sampleRequest())
 			require.Error(t, err)
 			assert.Empty(t, got)
 			assert.Len(t, f.requests(), tt.attempts, "requests made")
 
-			var se *SummarizerError
+			var se *Error
 			require.ErrorAs(t, err, &se)
-			assert.ErrorIs(t, err, ErrSummarizer)
-			for _, sentinel := range []error{ErrSummarizerAuth, ErrSummarizerQuota} {
+			assert.ErrorIs(t, err, compact.ErrSummarizer)
+			for _, sentinel := range []error{compact.ErrSummarizerAuth, compact.ErrSummarizerQuota} {
 				assert.Equal(t, sentinel == tt.want, errors.Is(err, sentinel), "errors.Is(err, %v)", sentinel)
 			}
 			assert.Equal(t, tt.status, se.StatusCode)
@@ -162,7 +163,7 @@ func TestOpenAISummarizerMapsFailures(t *testing.T) {
 	}
 }
 
-func TestOpenAISummarizerRecoversFromTransientFailures(t *testing.T) {
+func TestSummarizerRecoversFromTransientFailures(t *testing.T) {
 	tooMany := errorReply(429, "rate_limit_exceeded", "requests", "slow down")
 	boom := errorReply(500, "", "server_error", "boom")
 	tests := []struct {
@@ -192,15 +193,15 @@ func TestOpenAISummarizerRecoversFromTransientFailures(t *testing.T) {
 	}
 }
 
-func TestOpenAISummarizerWithoutRetriesMakesOneAttempt(t *testing.T) {
+func TestSummarizerWithoutRetriesMakesOneAttempt(t *testing.T) {
 	noLeaks(t)
 	f := newFakeEndpoint(t, failThenSucceed(errorReply(500, "", "", "boom")))
-	_, err := f.summarizer(t, WithOpenAIMaxRetries(0)).Summarize(context.Background(), sampleRequest())
-	assert.ErrorIs(t, err, ErrSummarizer)
+	_, err := f.summarizer(t, WithMaxRetries(0)).Summarize(context.Background(), sampleRequest())
+	assert.ErrorIs(t, err, compact.ErrSummarizer)
 	assert.Len(t, f.requests(), 1)
 }
 
-func TestOpenAISummarizerHonoursRetryAfter(t *testing.T) {
+func TestSummarizerHonoursRetryAfter(t *testing.T) {
 	noLeaks(t)
 	const asked = 60 * time.Millisecond
 	f := newFakeEndpoint(t, failThenSucceed(
@@ -214,13 +215,13 @@ func TestOpenAISummarizerHonoursRetryAfter(t *testing.T) {
 	assert.GreaterOrEqual(t, seen[1].at.Sub(seen[0].at), asked)
 }
 
-func TestOpenAISummarizerDoesNotWaitPastTheDeadline(t *testing.T) {
+func TestSummarizerDoesNotWaitPastTheDeadline(t *testing.T) {
 	noLeaks(t)
 	f := newFakeEndpoint(t, withReplyHeader("Retry-After", "30", errorReply(429, "rate_limit_exceeded", "", "wait")))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	_, err := f.summarizer(t).Summarize(ctx, sampleRequest())
-	var se *SummarizerError
+	var se *Error
 	require.ErrorAs(t, err, &se, "the endpoint's error, not the deadline's")
 	assert.Equal(t, 429, se.StatusCode)
 	assert.Equal(t, 30*time.Second, se.RetryAfter)
@@ -239,7 +240,7 @@ func blockUntilGone(started chan<- int) endpointHandler {
 	}
 }
 
-func TestOpenAISummarizerRetriesAnAttemptThatTimesOut(t *testing.T) {
+func TestSummarizerRetriesAnAttemptThatTimesOut(t *testing.T) {
 	noLeaks(t)
 	f := newFakeEndpoint(t, func(n int, w http.ResponseWriter, r *http.Request) {
 		if n == 1 {
@@ -248,18 +249,18 @@ func TestOpenAISummarizerRetriesAnAttemptThatTimesOut(t *testing.T) {
 		}
 		writeCompletion(w, "ok", "stop")
 	})
-	got, err := f.summarizer(t, WithOpenAIAttemptTimeout(50*time.Millisecond)).Summarize(context.Background(), sampleRequest())
+	got, err := f.summarizer(t, WithAttemptTimeout(50*time.Millisecond)).Summarize(context.Background(), sampleRequest())
 	require.NoError(t, err)
 	assert.Equal(t, "ok", got)
 	assert.Len(t, f.requests(), 2)
 }
 
-func TestOpenAISummarizerGivesUpOnAnEndpointThatNeverAnswers(t *testing.T) {
+func TestSummarizerGivesUpOnAnEndpointThatNeverAnswers(t *testing.T) {
 	noLeaks(t)
 	f := newFakeEndpoint(t, blockUntilGone(nil))
-	s := f.summarizer(t, WithOpenAIAttemptTimeout(20*time.Millisecond), WithOpenAIMaxRetries(1))
+	s := f.summarizer(t, WithAttemptTimeout(20*time.Millisecond), WithMaxRetries(1))
 	_, err := s.Summarize(context.Background(), sampleRequest())
-	var se *SummarizerError
+	var se *Error
 	require.ErrorAs(t, err, &se)
 	assert.Zero(t, se.StatusCode)
 	assert.Equal(t, 2, se.Attempts)
@@ -270,7 +271,7 @@ func TestOpenAISummarizerGivesUpOnAnEndpointThatNeverAnswers(t *testing.T) {
 
 // summarizeAsync runs s.Summarize in a goroutine and returns its error on a
 // channel.
-func summarizeAsync(ctx context.Context, s Summarizer) <-chan error {
+func summarizeAsync(ctx context.Context, s compact.Summarizer) <-chan error {
 	done := make(chan error, 1)
 	go func() {
 		_, err := s.Summarize(ctx, sampleRequest())
@@ -292,18 +293,18 @@ func awaitResult(t *testing.T, done <-chan error) error {
 	}
 }
 
-func TestOpenAISummarizerReturnsWhenCancelledMidRequest(t *testing.T) {
+func TestSummarizerReturnsWhenCancelledMidRequest(t *testing.T) {
 	noLeaks(t)
 	started := make(chan int, 1)
 	f := newFakeEndpoint(t, blockUntilGone(started))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	done := summarizeAsync(ctx, f.summarizer(t, WithOpenAIAttemptTimeout(0)))
+	done := summarizeAsync(ctx, f.summarizer(t, WithAttemptTimeout(0)))
 	<-started
 	cancel()
 	err := awaitResult(t, done)
 	assert.ErrorIs(t, err, context.Canceled)
-	assert.ErrorIs(t, err, ErrSummarizer)
+	assert.ErrorIs(t, err, compact.ErrSummarizer)
 	assert.Len(t, f.requests(), 1, "no retry after the caller cancelled")
 }
 
@@ -321,11 +322,11 @@ func (h retryHook) Handle(_ context.Context, r slog.Record) error {
 	return nil
 }
 
-func TestOpenAISummarizerReturnsWhenCancelledDuringBackoff(t *testing.T) {
+func TestSummarizerReturnsWhenCancelledDuringBackoff(t *testing.T) {
 	noLeaks(t)
 	f := newFakeEndpoint(t, errorReply(500, "", "", "boom"))
 	waiting := make(chan struct{}, 1)
-	s := f.summarizer(t, WithOpenAIBackoff(time.Hour, time.Hour), WithOpenAILogger(slog.New(retryHook{waiting})))
+	s := f.summarizer(t, WithBackoff(time.Hour, time.Hour), WithLogger(slog.New(retryHook{waiting})))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := summarizeAsync(ctx, s)
@@ -336,27 +337,27 @@ func TestOpenAISummarizerReturnsWhenCancelledDuringBackoff(t *testing.T) {
 	assert.Len(t, f.requests(), 1)
 }
 
-func TestOpenAISummarizerSendsNothingWithADoneContext(t *testing.T) {
+func TestSummarizerSendsNothingWithADoneContext(t *testing.T) {
 	noLeaks(t)
 	f := newFakeEndpoint(t, replyWith("ok"))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err := f.summarizer(t).Summarize(ctx, sampleRequest())
 	assert.ErrorIs(t, err, context.Canceled)
-	assert.ErrorIs(t, err, ErrSummarizer)
+	assert.ErrorIs(t, err, compact.ErrSummarizer)
 	assert.Empty(t, f.requests())
 }
 
-func TestOpenAISummarizerReportsAnUnreachableEndpoint(t *testing.T) {
+func TestSummarizerReportsAnUnreachableEndpoint(t *testing.T) {
 	noLeaks(t)
 	f := newFakeEndpoint(t, replyWith("ok"))
 	url := f.srv.URL
 	f.srv.Close() // nothing listens there any more
-	s, err := NewOpenAISummarizer("m", WithOpenAIBaseURL(url+"/v1"), WithOpenAIAPIKey(testAPIKey),
-		WithOpenAIHTTPClient(&http.Client{Transport: &http.Transport{}}), WithOpenAIBackoff(time.Millisecond, time.Millisecond))
+	s, err := New("m", WithBaseURL(url+"/v1"), WithAPIKey(testAPIKey),
+		WithHTTPClient(&http.Client{Transport: &http.Transport{}}), WithBackoff(time.Millisecond, time.Millisecond))
 	require.NoError(t, err)
 	_, err = s.Summarize(context.Background(), sampleRequest())
-	var se *SummarizerError
+	var se *Error
 	require.ErrorAs(t, err, &se)
 	assert.Equal(t, 3, se.Attempts, "a transport failure is retried")
 	assert.Zero(t, se.StatusCode)
@@ -364,12 +365,12 @@ func TestOpenAISummarizerReportsAnUnreachableEndpoint(t *testing.T) {
 	assert.NotContains(t, err.Error(), "/chat/completions", "the request URL is left out")
 }
 
-func TestOpenAISummarizerLogsNoSecrets(t *testing.T) {
+func TestSummarizerLogsNoSecrets(t *testing.T) {
 	noLeaks(t)
 	var mu sync.Mutex
 	var logs bytes.Buffer
 	f := newFakeEndpoint(t, failThenSucceed(errorReply(500, "", "", "boom "+testAPIKey)))
-	s := f.summarizer(t, WithOpenAILogger(slog.New(slog.NewJSONHandler(lockedWriter{&mu, &logs}, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	s := f.summarizer(t, WithLogger(slog.New(slog.NewJSONHandler(lockedWriter{&mu, &logs}, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	_, err := s.Summarize(context.Background(), sampleRequest())
 	require.NoError(t, err)
 	mu.Lock()

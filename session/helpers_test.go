@@ -1,4 +1,4 @@
-package compact
+package session
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/contextkit/compact"
 	"github.com/stretchr/testify/require"
 )
 
@@ -86,7 +87,7 @@ func newGate(buffer int) *gate {
 	return &gate{entered: make(chan struct{}, buffer), release: make(chan struct{})}
 }
 
-func (g *gate) Summarize(ctx context.Context, req SummaryRequest) (string, error) {
+func (g *gate) Summarize(ctx context.Context, req compact.SummaryRequest) (string, error) {
 	g.entered <- struct{}{}
 	select {
 	case <-g.release:
@@ -99,8 +100,8 @@ func (g *gate) Summarize(ctx context.Context, req SummaryRequest) (string, error
 // chatHistory is a conversation of n messages (a system prompt, then user
 // and assistant turns in alternation), every one of them naming id, so a
 // message that lands in the wrong session is easy to spot.
-func chatHistory(id string, n int) []Message {
-	msgs := []Message{sys("You are agent " + id + ".")}
+func chatHistory(id string, n int) []compact.Message {
+	msgs := []compact.Message{sys("You are agent " + id + ".")}
 	for i := 1; i < n; i++ {
 		text := fmt.Sprintf("%s turn %d: %s", id, i, strings.Repeat("details ", 10))
 		if i%2 == 1 {
@@ -114,20 +115,20 @@ func chatHistory(id string, n int) []Message {
 
 // newTestSession is a session over a test Compressor (byteCounter, a 4,000
 // token window) with summarizer s.
-func newTestSession(t testing.TB, id string, s Summarizer, opts ...SessionOption) *Session {
+func newTestSession(t testing.TB, id string, s compact.Summarizer, opts ...Option) *Session {
 	t.Helper()
-	sess, err := NewSession(id, newTestCompressor(s), opts...)
+	sess, err := New(id, newTestCompressor(s), opts...)
 	require.NoError(t, err)
 	return sess
 }
 
 // compactAsync runs Compress in a goroutine and delivers its outcome.
 type outcome struct {
-	res *Result
+	res *compact.Result
 	err error
 }
 
-func compactAsync(ctx context.Context, s *Session, opts ...CompressOption) <-chan outcome {
+func compactAsync(ctx context.Context, s *Session, opts ...compact.CompressOption) <-chan outcome {
 	done := make(chan outcome, 1)
 	go func() {
 		res, err := s.Compress(ctx, opts...)
@@ -139,19 +140,32 @@ func compactAsync(ctx context.Context, s *Session, opts ...CompressOption) <-cha
 // spyEngine is a Compressor that records the session ids it is given and
 // the lifecycle hooks it receives.
 type spyEngine struct {
-	*Compressor
+	*compact.Compressor
 	mu     sync.Mutex
 	ids    []string
 	events []string
+	meta   compact.SessionMeta // what OnSessionStart was told
+	final  []compact.Message   // what OnSessionEnd was given
 }
 
-func (e *spyEngine) Compress(ctx context.Context, msgs []Message, opts ...CompressOption) (*Result, error) {
-	e.record(&e.ids, ApplyCompressOptions(opts...).SessionID)
+func (e *spyEngine) Compress(ctx context.Context, msgs []compact.Message, opts ...compact.CompressOption) (*compact.Result, error) {
+	e.record(&e.ids, compact.ApplyCompressOptions(opts...).SessionID)
 	return e.Compressor.Compress(ctx, msgs, opts...)
 }
 
-func (e *spyEngine) OnSessionStart(id string) { e.record(&e.events, "start "+id) }
-func (e *spyEngine) OnSessionEnd(id string)   { e.record(&e.events, "end "+id) }
+func (e *spyEngine) OnSessionStart(id string, meta compact.SessionMeta) {
+	e.record(&e.events, "start "+id)
+	e.mu.Lock()
+	e.meta = meta
+	e.mu.Unlock()
+	e.Compressor.OnSessionStart(id, meta)
+}
+func (e *spyEngine) OnSessionEnd(id string, msgs []compact.Message) {
+	e.record(&e.events, "end "+id)
+	e.mu.Lock()
+	e.final = msgs
+	e.mu.Unlock()
+}
 func (e *spyEngine) OnSessionReset(id string) {
 	e.record(&e.events, "reset "+id)
 	e.Compressor.OnSessionReset(id)
@@ -175,14 +189,14 @@ type failingStore struct {
 	snapshotErr, saveErr error
 }
 
-func (s *failingStore) SaveSnapshot(ctx context.Context, id string, msgs []Message) (string, error) {
+func (s *failingStore) SaveSnapshot(ctx context.Context, id string, msgs []compact.Message) (string, error) {
 	if s.snapshotErr != nil {
 		return "", s.snapshotErr
 	}
 	return s.MemoryStore.SaveSnapshot(ctx, id, msgs)
 }
 
-func (s *failingStore) Save(ctx context.Context, id string, msgs []Message) error {
+func (s *failingStore) Save(ctx context.Context, id string, msgs []compact.Message) error {
 	if s.saveErr != nil {
 		return s.saveErr
 	}

@@ -1,4 +1,4 @@
-package compact
+package session
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/contextkit/compact"
 )
 
 // SnapshotMarker separates a session id from a snapshot's sequence number in
@@ -52,16 +54,16 @@ func ParseSnapshotID(sid string) (id string, seq int, ok bool) {
 func checkSessionID(id string) error {
 	switch {
 	case id == "":
-		return fmt.Errorf("%w: empty", ErrInvalidSessionID)
+		return fmt.Errorf("%w: empty", ErrInvalidID)
 	case !utf8.ValidString(id):
-		return fmt.Errorf("%w: %q is not valid UTF-8", ErrInvalidSessionID, id)
+		return fmt.Errorf("%w: %q is not valid UTF-8", ErrInvalidID, id)
 	case strings.Contains(id, SnapshotMarker):
 		return fmt.Errorf("%w: %q contains %q, which is reserved for snapshot ids",
-			ErrInvalidSessionID, id, SnapshotMarker)
+			ErrInvalidID, id, SnapshotMarker)
 	}
 	for i, r := range id {
 		if unicode.IsControl(r) {
-			return fmt.Errorf("%w: %q has a control character at byte %d", ErrInvalidSessionID, id, i)
+			return fmt.Errorf("%w: %q has a control character at byte %d", ErrInvalidID, id, i)
 		}
 	}
 	return nil
@@ -78,8 +80,8 @@ func checkSessionID(id string) error {
 //   - Load returns the live history saved under a session id, or the
 //     snapshot saved under a snapshot id; nil and no error when nothing is.
 //   - Save replaces the live history of a session id. It refuses a snapshot
-//     id (or any id NewSession refuses) with an error wrapping
-//     ErrInvalidSessionID: a snapshot is never promoted to a live history.
+//     id (or any id New refuses) with an error wrapping
+//     ErrInvalidID: a snapshot is never promoted to a live history.
 //   - SaveSnapshot keeps msgs as the next snapshot of session id and returns
 //     its id, SnapshotID(id, seq) with seq one more than the last snapshot
 //     of id. It never overwrites a snapshot and never touches the live
@@ -88,9 +90,9 @@ func checkSessionID(id string) error {
 //   - Every method honours ctx, returning an error wrapping ctx.Err() when
 //     it gives up.
 type Store interface {
-	Load(ctx context.Context, id string) ([]Message, error)
-	Save(ctx context.Context, id string, msgs []Message) error
-	SaveSnapshot(ctx context.Context, id string, msgs []Message) (snapshotID string, err error)
+	Load(ctx context.Context, id string) ([]compact.Message, error)
+	Save(ctx context.Context, id string, msgs []compact.Message) error
+	SaveSnapshot(ctx context.Context, id string, msgs []compact.Message) (snapshotID string, err error)
 	Snapshots(ctx context.Context, id string) ([]string, error)
 }
 
@@ -100,23 +102,23 @@ type Store interface {
 // ages them out. It is safe for concurrent use.
 type MemoryStore struct {
 	mu    sync.Mutex
-	live  map[string][]Message
-	snaps map[string][][]Message
+	live  map[string][]compact.Message
+	snaps map[string][][]compact.Message
 }
 
 // NewMemoryStore returns an empty MemoryStore.
 func NewMemoryStore() *MemoryStore {
-	return &MemoryStore{live: map[string][]Message{}, snaps: map[string][][]Message{}}
+	return &MemoryStore{live: map[string][]compact.Message{}, snaps: map[string][][]compact.Message{}}
 }
 
 // Load returns a copy of the live history of a session id, or of the
 // snapshot a snapshot id names; nil when nothing is stored under id.
-func (s *MemoryStore) Load(ctx context.Context, id string) ([]Message, error) {
+func (s *MemoryStore) Load(ctx context.Context, id string) ([]compact.Message, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("compact: store: %w", err)
 	}
 	s.mu.Lock()
-	var msgs []Message
+	var msgs []compact.Message
 	if sid, seq, ok := ParseSnapshotID(id); ok {
 		if snaps := s.snaps[sid]; seq <= len(snaps) {
 			msgs = snaps[seq-1]
@@ -127,18 +129,18 @@ func (s *MemoryStore) Load(ctx context.Context, id string) ([]Message, error) {
 	s.mu.Unlock()
 	// The stored slices are never modified after they are stored, so the
 	// copy can be made outside the lock.
-	return Clone(msgs), nil
+	return compact.Clone(msgs), nil
 }
 
 // Save replaces the live history of session id with a copy of msgs.
-func (s *MemoryStore) Save(ctx context.Context, id string, msgs []Message) error {
+func (s *MemoryStore) Save(ctx context.Context, id string, msgs []compact.Message) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("compact: store: %w", err)
 	}
 	if err := checkSessionID(id); err != nil {
 		return fmt.Errorf("compact: store: save: %w", err)
 	}
-	c := Clone(msgs)
+	c := compact.Clone(msgs)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(c) == 0 {
@@ -151,14 +153,14 @@ func (s *MemoryStore) Save(ctx context.Context, id string, msgs []Message) error
 
 // SaveSnapshot keeps a copy of msgs as the next snapshot of session id and
 // returns the snapshot's id.
-func (s *MemoryStore) SaveSnapshot(ctx context.Context, id string, msgs []Message) (string, error) {
+func (s *MemoryStore) SaveSnapshot(ctx context.Context, id string, msgs []compact.Message) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", fmt.Errorf("compact: store: %w", err)
 	}
 	if err := checkSessionID(id); err != nil {
 		return "", fmt.Errorf("compact: store: snapshot: %w", err)
 	}
-	c := Clone(msgs)
+	c := compact.Clone(msgs)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.snaps[id] = append(s.snaps[id], c)

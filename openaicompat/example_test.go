@@ -1,4 +1,4 @@
-package compact_test
+package openaicompat_test
 
 import (
 	"context"
@@ -9,16 +9,17 @@ import (
 	"net/http/httptest"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/openaicompat"
 )
 
-// ExampleNewOpenAISummarizer points a summarizer at an OpenAI-compatible
+// ExampleNew points a summarizer at an OpenAI-compatible
 // endpoint. Here a test server stands in for it; for a local model, use its
 // base URL instead: "http://localhost:11434/v1" for Ollama,
 // "http://localhost:8080/v1" for llama.cpp's server, "http://localhost:8000/v1"
 // for vLLM. Local servers need no API key. The library reads no environment
 // variables: pass the key and URL in (the compact command reads
 // OPENAI_API_KEY and OPENAI_BASE_URL).
-func ExampleNewOpenAISummarizer() {
+func ExampleNew() {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// A real endpoint would read the system and user messages here.
 		w.Header().Set("Content-Type", "application/json")
@@ -31,8 +32,8 @@ func ExampleNewOpenAISummarizer() {
 	}))
 	defer srv.Close()
 
-	s, err := compact.NewOpenAISummarizer("llama3.1:8b",
-		compact.WithOpenAIBaseURL(srv.URL+"/v1"),
+	s, err := openaicompat.New("llama3.1:8b",
+		openaicompat.WithBaseURL(srv.URL+"/v1"),
 	)
 	if err != nil {
 		fmt.Println(err)
@@ -56,10 +57,10 @@ func ExampleNewOpenAISummarizer() {
 	// The user asked for a deploy; v2 is live.
 }
 
-// ExampleSummarizerError tells a failure that retrying cannot fix from one
+// ExampleError tells a failure that retrying cannot fix from one
 // it can: a rejected key wraps ErrSummarizerAuth, so a compaction aborts
 // instead of falling back to another summary.
-func ExampleSummarizerError() {
+func ExampleError() {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusUnauthorized)
@@ -67,9 +68,9 @@ func ExampleSummarizerError() {
 	}))
 	defer srv.Close()
 
-	s, err := compact.NewOpenAISummarizer("gpt-4o-mini",
-		compact.WithOpenAIBaseURL(srv.URL+"/v1"),
-		compact.WithOpenAIAPIKey("sk-not-a-real-key-0123456789"),
+	s, err := openaicompat.New("gpt-4o-mini",
+		openaicompat.WithBaseURL(srv.URL+"/v1"),
+		openaicompat.WithAPIKey("sk-not-a-real-key-0123456789"),
 	)
 	if err != nil {
 		fmt.Println(err)
@@ -78,7 +79,7 @@ func ExampleSummarizerError() {
 	_, err = s.Summarize(context.Background(), compact.SummaryRequest{
 		Turns: []compact.Message{{Role: compact.RoleUser, Content: "hello"}},
 	})
-	var se *compact.SummarizerError
+	var se *openaicompat.Error
 	if errors.As(err, &se) {
 		fmt.Println("status:", se.StatusCode, "code:", se.Code, "attempts:", se.Attempts)
 	}

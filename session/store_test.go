@@ -1,4 +1,4 @@
-package compact
+package session
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/contextkit/compact"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -67,7 +68,7 @@ func TestMemoryStore(t *testing.T) {
 	require.NoError(t, err)
 	assert.Nil(t, got, "nothing stored yet")
 
-	in := []Message{partsMsg(RoleUser, "first"), asst("second")}
+	in := []compact.Message{partsMsg(compact.RoleUser, "first"), asst("second")}
 	require.NoError(t, st.Save(ctx, "agent-1", in))
 	in[0].MultiContent[0].Text = "changed after Save"
 	got, err = st.Load(ctx, "agent-1")
@@ -79,7 +80,7 @@ func TestMemoryStore(t *testing.T) {
 	assert.Equal(t, "first", again[0].MultiContent[0].Text, "Load copies")
 
 	for i := 1; i <= 3; i++ {
-		sid, err := st.SaveSnapshot(ctx, "agent-1", []Message{user(fmt.Sprint("snapshot ", i))})
+		sid, err := st.SaveSnapshot(ctx, "agent-1", []compact.Message{user(fmt.Sprint("snapshot ", i))})
 		require.NoError(t, err)
 		assert.Equal(t, SnapshotID("agent-1", i), sid)
 	}
@@ -96,10 +97,10 @@ func TestMemoryStore(t *testing.T) {
 	require.NoError(t, err)
 	assert.Nil(t, missing)
 
-	err = st.Save(ctx, snaps[0], []Message{user("promoted?")})
-	assert.ErrorIs(t, err, ErrInvalidSessionID, "a snapshot is never written as a live history")
+	err = st.Save(ctx, snaps[0], []compact.Message{user("promoted?")})
+	assert.ErrorIs(t, err, ErrInvalidID, "a snapshot is never written as a live history")
 	_, err = st.SaveSnapshot(ctx, "", nil)
-	assert.ErrorIs(t, err, ErrInvalidSessionID)
+	assert.ErrorIs(t, err, ErrInvalidID)
 
 	require.NoError(t, st.Save(ctx, "agent-1", nil))
 	live, err = st.Load(ctx, "agent-1")
@@ -128,9 +129,9 @@ func TestMemoryStoreIsSafeForConcurrentUse(t *testing.T) {
 			defer wg.Done()
 			id := fmt.Sprint("agent-", g%2)
 			for i := 0; i < each; i++ {
-				_, err := st.SaveSnapshot(ctx, id, []Message{user(fmt.Sprint(g, " ", i))})
+				_, err := st.SaveSnapshot(ctx, id, []compact.Message{user(fmt.Sprint(g, " ", i))})
 				assert.NoError(t, err)
-				assert.NoError(t, st.Save(ctx, id, []Message{user("live")}))
+				assert.NoError(t, st.Save(ctx, id, []compact.Message{user("live")}))
 				_, err = st.Load(ctx, id)
 				assert.NoError(t, err)
 			}

@@ -1,10 +1,11 @@
-package compact
+package session
 
 import (
 	"context"
 	"errors"
 	"testing"
 
+	"github.com/contextkit/compact"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -27,20 +28,20 @@ func TestNewSessionChecksTheID(t *testing.T) {
 		{"bad\xffutf8", false},
 	}
 	for _, tt := range tests {
-		s, err := NewSession(tt.id, newTestCompressor(&recorder{}))
+		s, err := New(tt.id, newTestCompressor(&recorder{}))
 		if tt.ok {
 			require.NoError(t, err, "%q", tt.id)
 			assert.Equal(t, tt.id, s.ID())
 			continue
 		}
-		assert.ErrorIs(t, err, ErrInvalidSessionID, "%q", tt.id)
+		assert.ErrorIs(t, err, ErrInvalidID, "%q", tt.id)
 		assert.Nil(t, s)
 	}
 }
 
 func TestSessionAppendAndMessagesCopy(t *testing.T) {
 	s := newTestSession(t, "agent-1", &recorder{})
-	m := partsMsg(RoleUser, "look at this", "img:https://example.com/a.png")
+	m := partsMsg(compact.RoleUser, "look at this", "img:https://example.com/a.png")
 	s.Append(m)
 	m.MultiContent[0].Text = "changed by the caller"
 	got := s.Messages()
@@ -50,7 +51,7 @@ func TestSessionAppendAndMessagesCopy(t *testing.T) {
 
 	s.Append() // nothing
 	assert.Equal(t, 1, s.Len())
-	assert.Equal(t, CountMessages(byteCounter{}, s.Messages()), s.Tokens())
+	assert.Equal(t, compact.CountMessages(byteCounter{}, s.Messages()), s.Tokens())
 	empty := newTestSession(t, "agent-2", &recorder{})
 	assert.Zero(t, empty.Tokens(), "an empty history is no request")
 	assert.Nil(t, empty.Messages())
@@ -60,12 +61,12 @@ func TestSessionCountsWithTheEnginesCounter(t *testing.T) {
 	hist := chatHistory("agent-1", 10)
 	s := newTestSession(t, "agent-1", &recorder{})
 	s.Append(hist...)
-	assert.Equal(t, CountMessages(byteCounter{}, hist), s.Tokens())
+	assert.Equal(t, compact.CountMessages(byteCounter{}, hist), s.Tokens())
 
-	est, err := NewSession("agent-2", nil, WithSessionCounter(EstimateCounter{}))
+	est, err := New("agent-2", nil, WithCounter(compact.EstimateCounter{}))
 	require.NoError(t, err)
 	est.Append(hist...)
-	assert.Equal(t, CountMessages(EstimateCounter{}, hist), est.Tokens())
+	assert.Equal(t, compact.CountMessages(compact.EstimateCounter{}, hist), est.Tokens())
 }
 
 func TestSessionFailedCompactionKeepsEverything(t *testing.T) {
@@ -73,18 +74,18 @@ func TestSessionFailedCompactionKeepsEverything(t *testing.T) {
 	logs := &logSink{}
 	store := NewMemoryStore()
 	boom := errors.New("endpoint down")
-	s, err := NewSession("agent-1", newTestCompressor(&recorder{err: boom}, WithFailurePolicy(AbortOnFailure)),
-		WithSessionLogger(logs.logger()), WithStore(store))
+	s, err := New("agent-1", newTestCompressor(&recorder{err: boom}, compact.WithFailurePolicy(compact.AbortOnFailure)),
+		WithLogger(logs.logger()), WithStore(store))
 	require.NoError(t, err)
 	hist := chatHistory("agent-1", 200)
 	s.Append(hist...)
 
 	res, err := s.Compress(ctx)
 	assert.Nil(t, res)
-	assert.ErrorIs(t, err, ErrSummarizer)
+	assert.ErrorIs(t, err, compact.ErrSummarizer)
 	assert.ErrorIs(t, err, boom)
 	assert.True(t, equalHistory(hist, s.Messages()))
-	assert.Equal(t, CountMessages(byteCounter{}, hist), s.Tokens())
+	assert.Equal(t, compact.CountMessages(byteCounter{}, hist), s.Tokens())
 	snaps, err := store.Snapshots(ctx, "agent-1")
 	require.NoError(t, err)
 	assert.Empty(t, snaps, "no snapshot of a compaction that did not happen")
@@ -114,7 +115,7 @@ func TestSessionStoreFailureAbandonsTheCompaction(t *testing.T) {
 			assert.Nil(t, res)
 			assert.ErrorIs(t, err, full)
 			assert.True(t, equalHistory(hist, s.Messages()), "the live history is unchanged")
-			assert.Equal(t, CountMessages(byteCounter{}, hist), s.Tokens())
+			assert.Equal(t, compact.CountMessages(byteCounter{}, hist), s.Tokens())
 			snaps, err := tt.store.Snapshots(ctx, "agent-1")
 			require.NoError(t, err)
 			assert.Len(t, snaps, tt.snapshots, "a saved snapshot is kept, never removed")
@@ -126,10 +127,10 @@ func TestSessionStoreFailureAbandonsTheCompaction(t *testing.T) {
 func TestSessionPinsItsIDOnTheEngine(t *testing.T) {
 	logs := &logSink{}
 	e := &spyEngine{Compressor: newTestCompressor(&recorder{out: "summary"})}
-	s, err := NewSession("agent-1", e, WithSessionLogger(logs.logger()))
+	s, err := New("agent-1", e, WithLogger(logs.logger()))
 	require.NoError(t, err)
 	s.Append(chatHistory("agent-1", 200)...)
-	_, err = s.Compress(context.Background(), WithSessionID("agent-2"))
+	_, err = s.Compress(context.Background(), compact.WithSessionID("agent-2"))
 	require.NoError(t, err)
 	ids, events := e.seen()
 	assert.Equal(t, []string{"agent-1"}, ids, "a caller cannot compact under another session's id")
@@ -143,12 +144,12 @@ func TestSessionIncomingBecomesPartOfTheHistory(t *testing.T) {
 	s := newTestSession(t, "agent-1", &recorder{out: "summary"})
 	s.Append(chatHistory("agent-1", 200)...)
 	in := user("agent-1 incoming: and now the docs")
-	res, err := s.Compress(context.Background(), WithIncoming(in))
+	res, err := s.Compress(context.Background(), compact.WithIncoming(in))
 	require.NoError(t, err)
 	msgs := s.Messages()
 	assert.True(t, equalMessage(in, msgs[len(msgs)-1]), "the incoming message comes back last")
 	assert.True(t, equalHistory(res.Messages, msgs))
-	assert.Equal(t, CountMessages(byteCounter{}, msgs), s.Tokens())
+	assert.Equal(t, compact.CountMessages(byteCounter{}, msgs), s.Tokens())
 }
 
 func TestSessionReset(t *testing.T) {
@@ -157,7 +158,7 @@ func TestSessionReset(t *testing.T) {
 	store := NewMemoryStore()
 	g := newGate(1)
 	e := &spyEngine{Compressor: newTestCompressor(g)}
-	s, err := NewSession("agent-1", e, WithStore(store))
+	s, err := New("agent-1", e, WithStore(store))
 	require.NoError(t, err)
 	s.Append(chatHistory("agent-1", 200)...)
 
@@ -195,7 +196,7 @@ func TestSessionCloseAndFlush(t *testing.T) {
 	ctx := context.Background()
 	store := NewMemoryStore()
 	e := &spyEngine{Compressor: newTestCompressor(&recorder{out: "summary"})}
-	s, err := NewSession("agent-1", e, WithStore(store))
+	s, err := New("agent-1", e, WithStore(store))
 	require.NoError(t, err)
 	hist := chatHistory("agent-1", 6)
 	s.Append(hist[:3]...)
@@ -215,9 +216,9 @@ func TestSessionCloseAndFlush(t *testing.T) {
 
 	assert.True(t, s.Status().Closed)
 	assert.False(t, s.ShouldCompress())
-	_, err = s.Compress(ctx, Force())
-	assert.ErrorIs(t, err, ErrSessionClosed)
-	assert.ErrorIs(t, s.Reset(ctx), ErrSessionClosed)
+	_, err = s.Compress(ctx, compact.Force())
+	assert.ErrorIs(t, err, ErrClosed)
+	assert.ErrorIs(t, s.Reset(ctx), ErrClosed)
 	s.Append(user("after close"))
 	assert.Equal(t, 7, s.Len(), "Append never drops a message")
 
@@ -240,24 +241,39 @@ func TestSessionCloseFailsWhenTheFlushFails(t *testing.T) {
 
 func TestSessionUpdateUsageReachesTheEngine(t *testing.T) {
 	s := newTestSession(t, "agent-1", &recorder{})
-	s.UpdateUsage(Usage{PromptTokens: 1234})
+	s.UpdateUsage(compact.Usage{PromptTokens: 1234})
 	assert.Equal(t, 1234, s.Status().LastPromptTokens)
 }
 
 // engineWithoutResult breaks the ContextEngine contract: no result, no
 // error.
-type engineWithoutResult struct{ *Compressor }
+type engineWithoutResult struct{ *compact.Compressor }
 
-func (engineWithoutResult) Compress(context.Context, []Message, ...CompressOption) (*Result, error) {
+func (engineWithoutResult) Compress(context.Context, []compact.Message, ...compact.CompressOption) (*compact.Result, error) {
 	return nil, nil
 }
 
 func TestSessionSurvivesAnEngineThatReturnsNothing(t *testing.T) {
-	s, err := NewSession("agent-1", engineWithoutResult{newTestCompressor(&recorder{})})
+	s, err := New("agent-1", engineWithoutResult{newTestCompressor(&recorder{})})
 	require.NoError(t, err)
 	hist := chatHistory("agent-1", 20)
 	s.Append(hist...)
 	_, err = s.Compress(context.Background())
-	assert.ErrorIs(t, err, ErrInvalidHistory)
+	assert.ErrorIs(t, err, compact.ErrInvalidHistory)
 	assert.True(t, equalHistory(hist, s.Messages()))
+}
+
+// The engine hears what the host knows as the session starts, and gets the
+// final messages when it ends; a Compressor moves to the model it is told.
+func TestSessionHooksCarryMetadataAndTheFinalMessages(t *testing.T) {
+	e := &spyEngine{Compressor: newTestCompressor(&recorder{})}
+	meta := compact.SessionMeta{Model: "gpt-4.1", Window: 6000, Platform: "cli", Extra: map[string]string{"user": "u1"}}
+	s, err := New("agent-1", e, WithMeta(meta))
+	require.NoError(t, err)
+	assert.Equal(t, meta, e.meta)
+	assert.Equal(t, "gpt-4.1", e.Status().Model)
+	assert.Equal(t, 6000, e.Status().Window)
+	s.Append(user("hello"), asst("hi"))
+	require.NoError(t, s.Close(context.Background()))
+	assert.Equal(t, []compact.Message{user("hello"), asst("hi")}, e.final)
 }

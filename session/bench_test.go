@@ -1,8 +1,10 @@
-package compact
+package session
 
 import (
 	"fmt"
 	"testing"
+
+	"github.com/contextkit/compact"
 )
 
 // BenchmarkSessionAppendShouldCompress measures a host's per-turn
@@ -11,7 +13,7 @@ import (
 // "recount" rows are what a host pays without a running count (counting
 // the whole history each turn), for comparison.
 func BenchmarkSessionAppendShouldCompress(b *testing.B) {
-	turn := []Message{
+	turn := []compact.Message{
 		user("Run the tests again and tell me which ones still fail."),
 		asst("Two tests still fail: TestStoreFlush and TestStoreReopen. Both time out on the lock."),
 	}
@@ -20,8 +22,8 @@ func BenchmarkSessionAppendShouldCompress(b *testing.B) {
 	const refill = 2048
 	for _, n := range []int{1_000, 10_000} {
 		base := chatHistory("bench", n)
-		newEngine := func() *Compressor {
-			return New(WithContextWindow(1_000_000), WithTokenCounter(byteCounter{}))
+		newEngine := func() *compact.Compressor {
+			return compact.New(compact.WithContextWindow(1_000_000), compact.WithTokenCounter(byteCounter{}))
 		}
 		b.Run(fmt.Sprintf("session/messages=%d", n), func(b *testing.B) {
 			var s *Session
@@ -30,7 +32,7 @@ func BenchmarkSessionAppendShouldCompress(b *testing.B) {
 				if i%refill == 0 {
 					b.StopTimer()
 					var err error
-					if s, err = NewSession("bench", newEngine()); err != nil {
+					if s, err = New("bench", newEngine()); err != nil {
 						b.Fatal(err)
 					}
 					s.Append(base...)
@@ -41,13 +43,13 @@ func BenchmarkSessionAppendShouldCompress(b *testing.B) {
 			}
 		})
 		b.Run(fmt.Sprintf("recount/messages=%d", n), func(b *testing.B) {
-			var msgs []Message
+			var msgs []compact.Message
 			c := newEngine()
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
 				if i%refill == 0 {
 					b.StopTimer()
-					msgs = Clone(base)
+					msgs = compact.Clone(base)
 					b.StartTimer()
 				}
 				msgs = append(msgs, turn...)

@@ -1,0 +1,516 @@
+package compact
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"time"
+)
+
+// Option configures the package's constructors and transforms: [New] (the
+// Compressor), [Prune], [NewExtractiveSummarizer] and [NewTokenCounter].
+// Each reads the options that concern it and ignores the rest, so one list
+// of options can configure a Compressor and the standalone parts a host
+// uses beside it:
+//
+//	opts := []compact.Option{compact.WithTokenCounter(tc), compact.WithKeepToolUses(5)}
+//	c := compact.New(opts...)
+//	pr := compact.Prune(msgs, opts...)
+//
+// An option given an invalid value (a negative size, a fraction out of
+// range) changes nothing: the default stays in force, and [Status.Adjusted]
+// of a Compressor names the option and the value kept. A nil Option is
+// ignored.
+type Option func(*config)
+
+// config is every setting an Option can make. defaults sets each one in a
+// single place.
+type config struct {
+	// The Compressor.
+	model          string
+	window         int
+	reserve        int // <0: min(defaultReserveTokens, window/4)
+	fraction       float64
+	floor, cap     int
+	headMessages   int
+	tailFraction   float64
+	tailMin        int
+	carryTokens    int
+	summaryTokens  int
+	note           string
+	summarizer     Summarizer
+	fallback       Summarizer
+	policy         FailurePolicy
+	logger         *slog.Logger
+	now            func() time.Time
+	backoff        []time.Duration
+	strikeLimit    int
+	repair         bool
+	summaryTimeout time.Duration
+	handoff        HandoffPolicy
+	pruning        bool // prune before summarising (WithPruning)
+	summaryPrompt  string
+	trimOversized  bool
+
+	// Counting, for every part.
+	counter     TokenCounter // nil: each part's default
+	cacheSize   int
+	imageTokens int
+
+	// Prune, standalone and inside a Compressor.
+	prune pruneConfig
+
+	// The extractive summarizer.
+	limits extractiveLimits
+
+	// adjusted lists the invalid values options were given, and what stayed
+	// in force instead.
+	adjusted []string
+}
+
+// Defaults of the Compressor. Each names the behaviour it sets and where the
+// figure comes from.
+const (
+	// DefaultContextWindow is the window assumed when none is given: 128k
+	// tokens, the window of gpt-4o and gpt-4.1-mini class models.
+	DefaultContextWindow = 128_000
+
+	// defaultReserveTokens is the output reserved out of the window before
+	// the threshold is computed. It is capped at a quarter of the window so
+	// that small windows keep room for input.
+	defaultReserveTokens = 8_192
+
+	// DefaultThreshold is the fraction of the usable window (window minus
+	// reserve) at which compaction triggers, the figure most agent runtimes
+	// use.
+	DefaultThreshold = 0.75
+
+	// defaultThresholdFloor keeps a low threshold fraction from compacting a
+	// large window too early: the threshold is never below it, except on
+	// windows too small to hold it (there the floor becomes
+	// DefaultThreshold of the usable window).
+	defaultThresholdFloor = 64_000
+
+	// defaultThresholdCap bounds the threshold on very large windows: past
+	// about 256k tokens requests get slow and costly and models attend less
+	// well, so a million-token window still compacts there.
+	defaultThresholdCap = 256_000
+
+	// defaultHeadMessages is how many non-system messages at the start are
+	// kept verbatim on a first compaction (the task statement and the first
+	// exchange). Once a summary exists the head decays to the system prompt.
+	defaultHeadMessages = 3
+
+	// defaultTailFraction is the protected tail's token budget as a fraction
+	// of the threshold.
+	defaultTailFraction = 0.20
+
+	// defaultTailMinMessages is the fewest messages the tail keeps, however
+	// large they are.
+	defaultTailMinMessages = 4
+
+	// defaultCarriedUserTokens is the budget for recent real user messages
+	// carried verbatim into the compacted history (Codex keeps 20k). It is
+	// capped at a quarter of the threshold.
+	defaultCarriedUserTokens = 20_000
+
+	// defaultSummaryTokens bounds the summary's target length; the target is
+	// a fifth of what is being summarised, within [minSummaryTokens, this],
+	// and never more than a tenth of the threshold.
+	defaultSummaryTokens = 8_000
+
+	// defaultStrikeLimit is how many compactions in a row may leave usage
+	// over the threshold before automatic compaction pauses.
+	defaultStrikeLimit = 2
+)
+
+// minSummaryTokens is the smallest summary target, enough for a task line,
+// a few files and the last state.
+const minSummaryTokens = 128
+
+// defaultBackoff returns the waits after the first, second and later
+// summarizer failures before automatic compaction calls the summarizer
+// again. It is a function so that no Compressor shares, or can change,
+// another's.
+func defaultBackoff() []time.Duration {
+	return []time.Duration{60 * time.Second, 300 * time.Second, 900 * time.Second}
+}
+
+// Defaults of Prune. Each names the behaviour it sets and where the figure
+// comes from.
+const (
+	// defaultPruneKeepToolUses is how many of the most recent tool uses (a
+	// call and its result) are never masked or shortened, the default of
+	// Anthropic's context editing ("clear tool uses" keeps 3).
+	defaultPruneKeepToolUses = 3
+
+	// defaultPruneClearAtLeast is the fewest tokens a pruning must reclaim to
+	// be committed. Any change rewrites the provider's prompt cache from the
+	// first changed message on, so a pruning that saves little costs more
+	// than it saves. 2,000 tokens is about three large tool outputs: in 30
+	// real agent transcripts the median tool result is about 150 tokens and
+	// the 90th percentile about 600. (Anthropic leaves its clear_at_least
+	// to the caller.)
+	defaultPruneClearAtLeast = 2_000
+
+	// defaultPruneArgumentChars is the length, in characters, over which an
+	// old tool call's arguments are shortened. A file written or a patch
+	// sent through a tool is the model's own output and is on disk now; in
+	// 30 real agent transcripts 1 call in 100 has arguments this long, and
+	// those calls hold a quarter of all argument text.
+	defaultPruneArgumentChars = 2_000
+)
+
+// pruneConfig is Prune's settings; defaults sets them.
+type pruneConfig struct {
+	keep         int
+	from, to     int
+	rangeSet     bool
+	rules        map[string]ToolRule
+	argChars     int
+	clearAtLeast int
+	counter      TokenCounter
+	pressure     int
+	pressureSet  bool
+	kinds        map[PruneKind]bool // nil: every kind
+}
+
+// extractiveLimits caps what an ExtractiveSummarizer keeps. A zero field
+// takes its default, which (except ItemChars) grows in proportion to a
+// request's TargetTokens above defaultExtractiveTarget (2000); a negative
+// list cap leaves that list out. The byte limits are upper bounds: a
+// smaller target shortens the quoted fields further (see Summarize).
+type extractiveLimits struct {
+	Requests  int // earlier user requests listed (default 8)
+	Files     int // paths per file group (default 25)
+	Commands  int // shell commands (default 15)
+	ToolCalls int // other tool calls (default 12)
+	Errors    int // error lines (default 20)
+	Decisions int // decision sentences (default 10)
+	Pending   int // pending tool calls (default 8)
+
+	TaskChars    int // the current task's text, in bytes (default 2000)
+	StateChars   int // the current state's text (default 1200)
+	EarlierChars int // a previous summary kept verbatim (default 4000)
+	ItemChars    int // one list entry (default 300)
+}
+
+// defaults returns the documented defaults of every setting.
+func defaults() config {
+	return config{
+		window:        DefaultContextWindow,
+		reserve:       -1,
+		fraction:      DefaultThreshold,
+		floor:         defaultThresholdFloor,
+		cap:           defaultThresholdCap,
+		headMessages:  defaultHeadMessages,
+		tailFraction:  defaultTailFraction,
+		tailMin:       defaultTailMinMessages,
+		carryTokens:   defaultCarriedUserTokens,
+		summaryTokens: defaultSummaryTokens,
+		note:          CompactionNote,
+		policy:        FallbackExtractive,
+		now:           time.Now,
+		backoff:       defaultBackoff(),
+		strikeLimit:   defaultStrikeLimit,
+		pruning:       true,
+		cacheSize:     defaultCacheSize,
+		imageTokens:   defaultImageTokens,
+		prune: pruneConfig{
+			keep:         defaultPruneKeepToolUses,
+			argChars:     defaultPruneArgumentChars,
+			clearAtLeast: defaultPruneClearAtLeast,
+		},
+	}
+}
+
+// newConfig applies opts over the defaults.
+func newConfig(opts []Option) config {
+	cfg := defaults()
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&cfg)
+		}
+	}
+	if cfg.logger == nil {
+		cfg.logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return cfg
+}
+
+// reject records that option was given an invalid value and kept kept.
+func (c *config) reject(option string, value, kept any) {
+	c.adjusted = append(c.adjusted, fmt.Sprintf("%s(%v): invalid, %v kept", option, value, kept))
+}
+
+// WithModel names the model the conversation runs on. It picks the token
+// encoding of the default counter and shows in [Status]. The zero value ""
+// counts with o200k_base.
+func WithModel(name string) Option {
+	return func(c *config) { c.model = name }
+}
+
+// WithContextWindow sets the model's context window in tokens. The default
+// is 128,000 (gpt-4o and gpt-4.1-mini class models). It must be positive.
+func WithContextWindow(tokens int) Option {
+	return func(c *config) {
+		if tokens <= 0 {
+			c.reject("WithContextWindow", tokens, c.window)
+			return
+		}
+		c.window = tokens
+	}
+}
+
+// WithReserveTokens sets how many tokens of the window are kept for the
+// model's reply. The default is 8,192, at most a quarter of the window. It
+// must not be negative.
+func WithReserveTokens(tokens int) Option {
+	return func(c *config) {
+		if tokens < 0 {
+			c.reject("WithReserveTokens", tokens, "the default")
+			return
+		}
+		c.reserve = tokens
+	}
+}
+
+// WithThreshold sets the fraction of the usable window (window minus
+// reserve) at which compaction triggers, in (0, 1]. The default is 0.75, the
+// figure most agent runtimes use.
+func WithThreshold(fraction float64) Option {
+	return func(c *config) {
+		if !(fraction > 0 && fraction <= 1) {
+			c.reject("WithThreshold", fraction, c.fraction)
+			return
+		}
+		c.fraction = fraction
+	}
+}
+
+// WithThresholdBounds sets the threshold's floor and cap in tokens. The
+// defaults are 64,000 (so a low fraction does not compact a large window
+// early; on a window too small for it the floor gives way) and 256,000 (past
+// which requests get slow and costly). Zero turns either bound off; a
+// negative bound is invalid.
+func WithThresholdBounds(floor, cap int) Option {
+	return func(c *config) {
+		if floor < 0 || cap < 0 {
+			c.reject("WithThresholdBounds", fmt.Sprintf("%d, %d", floor, cap), fmt.Sprintf("%d, %d", c.floor, c.cap))
+			return
+		}
+		c.floor, c.cap = floor, cap
+	}
+}
+
+// WithHeadMessages sets how many non-system messages at the start stay
+// verbatim on a first compaction. The default is 3 (the task and the first
+// exchange); once a summary exists the head decays to the system prompt.
+// The latest real user message is never among them: the head ends before
+// it, and it follows the summary. Zero keeps no head.
+func WithHeadMessages(n int) Option {
+	return func(c *config) {
+		if n < 0 {
+			c.reject("WithHeadMessages", n, c.headMessages)
+			return
+		}
+		c.headMessages = n
+	}
+}
+
+// WithTail sets the protected tail: a token budget as a fraction of the
+// threshold, in (0, 1), and the fewest messages it keeps, at least 1. The
+// defaults are 0.20 and 4.
+func WithTail(fraction float64, minMessages int) Option {
+	return func(c *config) {
+		if !(fraction > 0 && fraction < 1) || minMessages < 1 {
+			c.reject("WithTail", fmt.Sprintf("%v, %d", fraction, minMessages), fmt.Sprintf("%v, %d", c.tailFraction, c.tailMin))
+			return
+		}
+		c.tailFraction, c.tailMin = fraction, minMessages
+	}
+}
+
+// WithCarriedUserTokens sets the budget for recent real user messages
+// carried verbatim into the compacted history. The default is 20,000 tokens
+// (Codex keeps 20k), at most a quarter of the threshold. Zero turns
+// carrying off.
+func WithCarriedUserTokens(tokens int) Option {
+	return func(c *config) {
+		if tokens < 0 {
+			c.reject("WithCarriedUserTokens", tokens, c.carryTokens)
+			return
+		}
+		c.carryTokens = tokens
+	}
+}
+
+// WithSummaryTokens bounds the summary's target length in tokens. The
+// target is a fifth of what is summarised, at most this bound (default
+// 8,000) and a tenth of the threshold. The bound must be at least 128.
+func WithSummaryTokens(tokens int) Option {
+	return func(c *config) {
+		if tokens < minSummaryTokens {
+			c.reject("WithSummaryTokens", tokens, c.summaryTokens)
+			return
+		}
+		c.summaryTokens = tokens
+	}
+}
+
+// WithCompactionNote sets the note appended once to the system prompt of a
+// compacted history. The default is [CompactionNote]; "" turns it off.
+func WithCompactionNote(note string) Option {
+	return func(c *config) { c.note = note }
+}
+
+// WithSummarizer sets the summarizer. The default (and nil) is the embedded
+// extractive summarizer, which makes no network calls.
+func WithSummarizer(s Summarizer) Option {
+	return func(c *config) { c.summarizer = s }
+}
+
+// WithFailurePolicy sets what happens when the summarizer fails. The default
+// is [FallbackExtractive].
+func WithFailurePolicy(p FailurePolicy) Option {
+	return func(c *config) {
+		if p != FallbackExtractive && p != AbortOnFailure {
+			c.reject("WithFailurePolicy", int(p), c.policy)
+			return
+		}
+		c.policy = p
+	}
+}
+
+// WithFallbackSummarizer replaces the deterministic summarizer used when the
+// main one fails under [FallbackExtractive]. The default (and nil) is the
+// extractive summarizer.
+func WithFallbackSummarizer(s Summarizer) Option {
+	return func(c *config) { c.fallback = s }
+}
+
+// WithTokenCounter sets how tokens are counted, everywhere options reach: a
+// Compressor, Prune, the extractive summarizer. The default (and nil) is,
+// for a Compressor, the exact counter for the model's encoding, and for
+// Prune and the extractive summarizer, [EstimateCounter].
+func WithTokenCounter(tc TokenCounter) Option {
+	return func(c *config) { c.counter = tc }
+}
+
+// WithLogger sets where a Compressor logs. The default (and nil) discards.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) { c.logger = l }
+}
+
+// WithClock replaces time.Now, for tests of backoff. nil is invalid.
+func WithClock(now func() time.Time) Option {
+	return func(c *config) {
+		if now == nil {
+			c.reject("WithClock", "nil", "time.Now")
+			return
+		}
+		c.now = now
+	}
+}
+
+// WithBackoff sets the waits after consecutive summarizer failures before
+// automatic compaction calls the summarizer again; the last repeats. The
+// default is 60 s, 300 s, 900 s. No waits turns backoff off; a negative wait
+// is invalid.
+func WithBackoff(waits ...time.Duration) Option {
+	return func(c *config) {
+		for _, w := range waits {
+			if w < 0 {
+				c.reject("WithBackoff", waits, c.backoff)
+				return
+			}
+		}
+		c.backoff = append([]time.Duration(nil), waits...)
+	}
+}
+
+// WithStrikeLimit sets how many compactions in a row may leave usage over
+// the threshold before automatic compaction pauses. The default is 2; zero
+// never pauses.
+func WithStrikeLimit(n int) Option {
+	return func(c *config) {
+		if n < 0 {
+			c.reject("WithStrikeLimit", n, c.strikeLimit)
+			return
+		}
+		c.strikeLimit = n
+	}
+}
+
+// WithRepair sets whether Compress repairs broken tool pairing in its input
+// (see [RepairToolPairs]) instead of rejecting it. The default is false;
+// Result.Repairs lists what was changed.
+func WithRepair(on bool) Option {
+	return func(c *config) { c.repair = on }
+}
+
+// WithSummaryTimeout bounds each summarizer call. Zero (the default) leaves
+// the caller's context as the only bound; a negative timeout is invalid.
+func WithSummaryTimeout(d time.Duration) Option {
+	return func(c *config) {
+		if d < 0 {
+			c.reject("WithSummaryTimeout", d, c.summaryTimeout)
+			return
+		}
+		c.summaryTimeout = d
+	}
+}
+
+// WithSummaryPrompt sets the instructions a model-backed summarizer sends
+// in place of its built-in ones (SummaryRequest.Prompt). The default ""
+// keeps [DefaultSummaryInstructions]; summarizers that do not prompt a model
+// ignore it.
+func WithSummaryPrompt(prompt string) Option {
+	return func(c *config) { c.summaryPrompt = prompt }
+}
+
+// WithTrimOversized sets whether a compaction that still does not fit the
+// usable window because the latest user message alone is too large
+// shortens that message in its middle until the request fits, as Codex
+// does. The default is false: the contract keeps the latest user message
+// verbatim, and Result then reports the overflow instead (Fits, Overflow,
+// TooLarge). When on, Result.Shortened names the message shortened.
+func WithTrimOversized(on bool) Option {
+	return func(c *config) { c.trimOversized = on }
+}
+
+// withCacheSize bounds the memo of per-message counts of a counter
+// [NewTokenCounter] builds (and a Compressor's default counter) to about n
+// entries. The default is 65,536. The memo keeps two generations of n/2:
+// when the newer one is full the older is dropped, so the counts of a
+// history being recounted stay while stale ones age out. Zero disables the
+// memo; a negative size is invalid.
+func withCacheSize(n int) Option {
+	return func(c *config) {
+		if n < 0 {
+			c.reject("withCacheSize", n, c.cacheSize)
+			return
+		}
+		c.cacheSize = n
+	}
+}
+
+// WithImageTokens sets what an image of detail "high" or "auto" costs in a
+// counter [NewTokenCounter] builds (and a Compressor's default counter). The
+// default is 765 (one 1024x1024 image by OpenAI's vision pricing); an image
+// of detail "low" always costs 85. A negative cost is invalid.
+func WithImageTokens(n int) Option {
+	return func(c *config) {
+		if n < 0 {
+			c.reject("WithImageTokens", n, c.imageTokens)
+			return
+		}
+		c.imageTokens = n
+	}
+}
+
+// withLimits sets the caps on each list of the extractive summary (see
+// [extractiveLimits]); zero fields keep their defaults.
+func withLimits(l extractiveLimits) Option {
+	return func(c *config) { c.limits = l }
+}
