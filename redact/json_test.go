@@ -231,3 +231,11 @@ func FuzzUnescapeJSON(f *testing.F) {
 		}
 	})
 }
+
+func TestRunCacheHoldsEveryBodyClass(t *testing.T) {
+	classes := map[*byteClass]bool{}
+	for _, k := range keyShapes {
+		classes[k.body] = true
+	}
+	assert.LessOrEqual(t, len(classes), maxCachedClasses, "a class past the cache is measured again at every candidate")
+}

@@ -110,17 +110,14 @@ var bearerClass = newClass(alnumChars, "._~+/=-")
 // keyShapes order.
 func redactKeyShapes(s string) string {
 	sp := splicer{src: s}
-	var runs []bodyRun // per shape, the last body run measured
+	var runs runCache
 	for i := 0; i+1 < len(s); i++ {
 		g := shapeIndex.table[uint16(s[i])<<8|uint16(s[i+1])]
 		if g == 0 {
 			continue
 		}
-		if runs == nil {
-			runs = make([]bodyRun, len(keyShapes))
-		}
 		for _, k := range shapeIndex.groups[g-1] {
-			if end, ok := keyShapes[k].redactAt(&sp, s, i, &runs[k]); ok {
+			if end, ok := keyShapes[k].redactAt(&sp, s, i, runs.of(keyShapes[k].body)); ok {
 				i = end - 1
 				break
 			}
@@ -132,6 +129,35 @@ func redactKeyShapes(s string) string {
 // bodyRun remembers a run of body bytes already measured: a later candidate
 // starting inside it ends where it ends, so no run is scanned twice.
 type bodyRun struct{ start, end int }
+
+// runCache keeps, per body class, the last run measured: where a run of a
+// class ends depends only on the class and where it starts, so shapes that
+// share a class share it. It lives on the stack: no allocation per text.
+type runCache struct {
+	n       int
+	classes [maxCachedClasses]*byteClass
+	runs    [maxCachedClasses]bodyRun
+	spare   bodyRun // for a class past the cache's size: never reused
+}
+
+// maxCachedClasses is more than the distinct body classes of keyShapes.
+const maxCachedClasses = 64
+
+// of returns the run remembered for class.
+func (c *runCache) of(class *byteClass) *bodyRun {
+	for i := 0; i < c.n; i++ {
+		if c.classes[i] == class {
+			return &c.runs[i]
+		}
+	}
+	if c.n == maxCachedClasses {
+		c.spare = bodyRun{}
+		return &c.spare
+	}
+	c.classes[c.n] = class
+	c.n++
+	return &c.runs[c.n-1]
+}
 
 // redactAt tries the shape at s[p:] and, when it matches, replaces the
 // secret and returns the index after it.
