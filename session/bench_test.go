@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -20,6 +21,7 @@ func BenchmarkSessionAppendShouldCompress(b *testing.B) {
 	// The history is rebuilt every refill turns so that a long benchmark
 	// measures a session of about n messages, not of n plus 2·b.N.
 	const refill = 2048
+	ctx := context.Background()
 	for _, n := range []int{1_000, 10_000} {
 		base := chatHistory("bench", n)
 		newEngine := func() *compact.Compressor {
@@ -35,10 +37,14 @@ func BenchmarkSessionAppendShouldCompress(b *testing.B) {
 					if s, err = New("bench", newEngine()); err != nil {
 						b.Fatal(err)
 					}
-					s.Append(base...)
+					if err := s.Append(ctx, base...); err != nil {
+						b.Fatal(err)
+					}
 					b.StartTimer()
 				}
-				s.Append(turn...)
+				if err := s.Append(ctx, turn...); err != nil {
+					b.Fatal(err)
+				}
 				_ = s.ShouldCompress()
 			}
 		})

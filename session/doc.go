@@ -9,15 +9,26 @@
 // compacts:
 //
 //	s, _ := session.New("agent-7", compact.New(), session.WithStore(store))
-//	s.Append(userMsg)
+//	if err := s.Append(ctx, userMsg); err != nil { ... } // logged in the store
 //	if s.ShouldCompress() {
 //		_, err := s.Compress(ctx) // on error the history is untouched
 //	}
 //	req := s.Messages() // the next request
 //
 // A session compacts one at a time; messages appended while it does land
-// after the compacted history, verbatim and in order. With a [Store], the
-// full history is saved as a snapshot under [SnapshotID](id, seq) before it
-// is replaced. A [Manager] gets or creates sessions by id for a host serving
-// many at once.
+// after the compacted history, verbatim and in order. With a [Store], every
+// message is kept in an append-only log, the archive, and each compaction
+// is committed beside it; the live history is derived from the two, the
+// history each compaction read stays addressable under [SnapshotID](id, n),
+// and a store that is also a [Leaser] keeps one compaction per session
+// across processes and hosts. [MemoryStore] keeps all this in memory;
+// packages session/sqlitestore and session/pgstore keep it on disk. A
+// [Manager] gets or creates sessions by id for a host serving many at once.
+//
+// Nothing a summary folds is lost: with [WithRecall], a Session offers the
+// model tools that read its archive back ([Session.Tools]:
+// context_search, context_expand, context_describe), and each summary ends
+// with a line naming the messages it stands for and those tools. The host
+// adds the tools to its requests and answers the model's calls with them;
+// they read only their own session's log.
 package session

@@ -5,7 +5,8 @@ import "errors"
 // Errors a caller can test with errors.Is.
 var (
 	// ErrBusy reports that a compaction of the same session is already
-	// running and the caller asked not to wait for it.
+	// running (here, or under a lease another holder has on a shared
+	// Store) and the caller asked not to wait for it.
 	ErrBusy = errors.New("session: a compaction of this session is running")
 
 	// ErrInvalidID reports a session id a Session cannot take: empty,
@@ -21,4 +22,29 @@ var (
 	// session, an engine already serving another one. Engines hold
 	// per-conversation state; sharing one would mix two conversations.
 	ErrSharedEngine = errors.New("session: engine already serves another session")
+
+	// ErrLeaseLost reports a lease that is no longer held: it expired or
+	// was released. A commit under it is refused and nothing is changed.
+	ErrLeaseLost = errors.New("session: lease lost")
+
+	// ErrStaleFence reports a lease superseded by a later grant with a
+	// greater fencing token: its holder paused past its expiry and another
+	// took over. A commit under it is refused and nothing is changed.
+	ErrStaleFence = errors.New("session: stale fencing token")
+
+	// ErrConflict reports a compaction that does not follow the session's
+	// latest one (its number or its range), as when two holders compacted
+	// the same history on a store without leases. Nothing is changed.
+	ErrConflict = errors.New("session: conflicting compaction")
+
+	// ErrNotFound reports a snapshot that does not exist.
+	ErrNotFound = errors.New("session: not found")
+
+	// ErrInvalidRange reports a Read range that cannot be: from below 1,
+	// or to below from.
+	ErrInvalidRange = errors.New("session: invalid range")
+
+	// ErrCorrupt reports a stored row a store cannot read back; the error
+	// names the session and the row.
+	ErrCorrupt = errors.New("session: corrupt store")
 )

@@ -39,7 +39,10 @@ func ExampleNew() {
 		fmt.Println(err)
 		return
 	}
-	s.Append(conversation(200)...)
+	if err := s.Append(ctx, conversation(200)...); err != nil {
+		fmt.Println(err)
+		return
+	}
 
 	// Before every model request:
 	if s.ShouldCompress() {
@@ -49,12 +52,15 @@ func ExampleNew() {
 	}
 	fmt.Println("id:", s.ID())
 	fmt.Println("fewer messages:", s.Len() < 200)
-	snaps, _ := store.Snapshots(ctx, s.ID())
-	fmt.Println("snapshots:", snaps)
+	comps, _ := store.Compactions(ctx, s.ID())
+	fmt.Printf("compaction %d folded records %d-%d\n", comps[0].N, comps[0].From, comps[0].Through)
+	before, _ := store.Snapshot(ctx, session.SnapshotID(s.ID(), 1))
+	fmt.Println("snapshot before it:", len(before), "messages")
 	// Output:
 	// id: agent-7
 	// fewer messages: true
-	// snapshots: [agent-7~snapshot-1]
+	// compaction 1 folded records 1-200
+	// snapshot before it: 200 messages
 }
 
 // A message that arrives while a compaction runs lands after the compacted
@@ -70,7 +76,7 @@ func ExampleSession_Compress() {
 	engine := compact.New(compact.WithContextWindow(4000), compact.WithThresholdBounds(0, 0),
 		compact.WithTokenCounter(compact.EstimateCounter{}), compact.WithSummarizer(slow))
 	s, _ := session.New("agent-7", engine)
-	s.Append(conversation(200)...)
+	_ = s.Append(ctx, conversation(200)...) // without a store, Append never fails
 
 	done := make(chan error)
 	go func() {
@@ -78,7 +84,7 @@ func ExampleSession_Compress() {
 		done <- err
 	}()
 	<-summarizing
-	s.Append(compact.Message{Role: compact.RoleAssistant, Content: "Done: all tests pass."})
+	_ = s.Append(ctx, compact.Message{Role: compact.RoleAssistant, Content: "Done: all tests pass."})
 	close(release)
 	if err := <-done; err != nil {
 		fmt.Println(err)
@@ -102,7 +108,10 @@ func ExampleNewManager() {
 			fmt.Println(err)
 			return
 		}
-		s.Append(conversation(120)...)
+		if err := s.Append(ctx, conversation(120)...); err != nil {
+			fmt.Println(err)
+			return
+		}
 	}
 	coder, _ := m.Get("coder") // the same session, not a new one
 	if coder.ShouldCompress() {
@@ -138,16 +147,24 @@ func ExampleSnapshotID() {
 func ExampleNewMemoryStore() {
 	ctx := context.Background()
 	store := session.NewMemoryStore()
-	history := []compact.Message{{Role: compact.RoleUser, Content: "hello"}}
-	sid, _ := store.SaveSnapshot(ctx, "agent-7", history)
-	fmt.Println(sid)
+	last, _ := store.Append(ctx, "agent-7",
+		compact.Message{Role: compact.RoleUser, Content: "hello"},
+		compact.Message{Role: compact.RoleAssistant, Content: "hi"})
+	fmt.Println("last record:", last)
 
-	err := store.Save(ctx, sid, history)
-	fmt.Println(errors.Is(err, session.ErrInvalidID)) // a snapshot is never a live history
-	saved, _ := store.Load(ctx, sid)
-	fmt.Println(saved[0].Content)
+	// A compaction replaces the live history; the log keeps every message.
+	_ = store.Commit(ctx, "agent-7", session.Compaction{N: 1, Through: last,
+		Live: []compact.Message{{Role: compact.RoleUser, Content: "[summary] greetings"}}}, session.Lease{})
+	_, _ = store.Append(ctx, "agent-7", compact.Message{Role: compact.RoleUser, Content: "next"})
+	live, through, n, _ := store.Live(ctx, "agent-7")
+	fmt.Println(len(live), "live messages through record", through, "after compaction", n)
+	recs, _ := store.Read(ctx, "agent-7", 1, 0)
+	fmt.Println(len(recs), "records, the first:", recs[0].Message.Content)
+	before, _ := store.Snapshot(ctx, session.SnapshotID("agent-7", 1))
+	fmt.Println("before compaction 1:", len(before), "messages")
 	// Output:
-	// agent-7~snapshot-1
-	// true
-	// hello
+	// last record: 2
+	// 2 live messages through record 3 after compaction 1
+	// 3 records, the first: hello
+	// before compaction 1: 2 messages
 }

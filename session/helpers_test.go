@@ -186,21 +186,30 @@ func (e *spyEngine) seen() (ids, events []string) {
 // failingStore is a MemoryStore whose writes fail as told.
 type failingStore struct {
 	*MemoryStore
-	snapshotErr, saveErr error
+	appendErr, commitErr error
 }
 
-func (s *failingStore) SaveSnapshot(ctx context.Context, id string, msgs []compact.Message) (string, error) {
-	if s.snapshotErr != nil {
-		return "", s.snapshotErr
+func (s *failingStore) Append(ctx context.Context, id string, msgs ...compact.Message) (int64, error) {
+	if s.appendErr != nil {
+		return 0, s.appendErr
 	}
-	return s.MemoryStore.SaveSnapshot(ctx, id, msgs)
+	return s.MemoryStore.Append(ctx, id, msgs...)
 }
 
-func (s *failingStore) Save(ctx context.Context, id string, msgs []compact.Message) error {
-	if s.saveErr != nil {
-		return s.saveErr
+func (s *failingStore) Commit(ctx context.Context, id string, c Compaction, lease Lease) error {
+	if s.commitErr != nil {
+		return s.commitErr
 	}
-	return s.MemoryStore.Save(ctx, id, msgs)
+	return s.MemoryStore.Commit(ctx, id, c, lease)
+}
+
+// messagesOf returns the messages of recs.
+func messagesOf(recs []Record) []compact.Message {
+	out := make([]compact.Message, len(recs))
+	for i, r := range recs {
+		out[i] = r.Message
+	}
+	return out
 }
 
 // awaitLimit bounds how long a test waits for an event that synchronises it,
@@ -220,4 +229,10 @@ func await[T any](t testing.TB, ch <-chan T, what string) T {
 		t.Fatalf("gave up waiting for %s", what)
 		panic("unreachable")
 	}
+}
+
+// mustAppend appends msgs to s, failing the test if the store refuses.
+func mustAppend(t testing.TB, s *Session, msgs ...compact.Message) {
+	t.Helper()
+	require.NoError(t, s.Append(context.Background(), msgs...))
 }

@@ -42,14 +42,14 @@ func TestNewSessionChecksTheID(t *testing.T) {
 func TestSessionAppendAndMessagesCopy(t *testing.T) {
 	s := newTestSession(t, "agent-1", &recorder{})
 	m := partsMsg(compact.RoleUser, "look at this", "img:https://example.com/a.png")
-	s.Append(m)
+	mustAppend(t, s, m)
 	m.MultiContent[0].Text = "changed by the caller"
 	got := s.Messages()
 	assert.Equal(t, "look at this", got[0].MultiContent[0].Text, "Append copies")
 	got[0].MultiContent[0].Text = "changed by a reader"
 	assert.Equal(t, "look at this", s.Messages()[0].MultiContent[0].Text, "Messages copies")
 
-	s.Append() // nothing
+	mustAppend(t, s) // nothing
 	assert.Equal(t, 1, s.Len())
 	assert.Equal(t, compact.CountMessages(byteCounter{}, s.Messages()), s.Tokens())
 	empty := newTestSession(t, "agent-2", &recorder{})
@@ -60,12 +60,12 @@ func TestSessionAppendAndMessagesCopy(t *testing.T) {
 func TestSessionCountsWithTheEnginesCounter(t *testing.T) {
 	hist := chatHistory("agent-1", 10)
 	s := newTestSession(t, "agent-1", &recorder{})
-	s.Append(hist...)
+	mustAppend(t, s, hist...)
 	assert.Equal(t, compact.CountMessages(byteCounter{}, hist), s.Tokens())
 
 	est, err := New("agent-2", nil, WithCounter(compact.EstimateCounter{}))
 	require.NoError(t, err)
-	est.Append(hist...)
+	mustAppend(t, est, hist...)
 	assert.Equal(t, compact.CountMessages(compact.EstimateCounter{}, hist), est.Tokens())
 }
 
@@ -78,7 +78,7 @@ func TestSessionFailedCompactionKeepsEverything(t *testing.T) {
 		WithLogger(logs.logger()), WithStore(store))
 	require.NoError(t, err)
 	hist := chatHistory("agent-1", 200)
-	s.Append(hist...)
+	mustAppend(t, s, hist...)
 
 	res, err := s.Compress(ctx)
 	assert.Nil(t, res)
@@ -86,9 +86,9 @@ func TestSessionFailedCompactionKeepsEverything(t *testing.T) {
 	assert.ErrorIs(t, err, boom)
 	assert.True(t, equalHistory(hist, s.Messages()))
 	assert.Equal(t, compact.CountMessages(byteCounter{}, hist), s.Tokens())
-	snaps, err := store.Snapshots(ctx, "agent-1")
+	comps, err := store.Compactions(ctx, "agent-1")
 	require.NoError(t, err)
-	assert.Empty(t, snaps, "no snapshot of a compaction that did not happen")
+	assert.Empty(t, comps, "no record of a compaction that did not happen")
 	failed := logs.lines("compaction failed")
 	require.Len(t, failed, 1)
 	assert.Equal(t, "agent-1", failed[0].attrs["session"])
@@ -98,30 +98,36 @@ func TestSessionFailedCompactionKeepsEverything(t *testing.T) {
 func TestSessionStoreFailureAbandonsTheCompaction(t *testing.T) {
 	ctx := context.Background()
 	full := errors.New("disk full")
-	tests := []struct {
-		name      string
-		store     *failingStore
-		snapshots int
-	}{
-		{"snapshot refused", &failingStore{MemoryStore: NewMemoryStore(), snapshotErr: full}, 0},
-		{"live history refused", &failingStore{MemoryStore: NewMemoryStore(), saveErr: full}, 1},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			s := newTestSession(t, "agent-1", &recorder{out: "summary"}, WithStore(tt.store))
-			hist := chatHistory("agent-1", 200)
-			s.Append(hist...)
-			res, err := s.Compress(ctx)
-			assert.Nil(t, res)
-			assert.ErrorIs(t, err, full)
-			assert.True(t, equalHistory(hist, s.Messages()), "the live history is unchanged")
-			assert.Equal(t, compact.CountMessages(byteCounter{}, hist), s.Tokens())
-			snaps, err := tt.store.Snapshots(ctx, "agent-1")
-			require.NoError(t, err)
-			assert.Len(t, snaps, tt.snapshots, "a saved snapshot is kept, never removed")
-			assert.Zero(t, s.Status().Compactions)
-		})
-	}
+	st := &failingStore{MemoryStore: NewMemoryStore(), commitErr: full}
+	s := newTestSession(t, "agent-1", &recorder{out: "summary"}, WithStore(st))
+	hist := chatHistory("agent-1", 200)
+	mustAppend(t, s, hist...)
+	res, err := s.Compress(ctx)
+	assert.Nil(t, res)
+	assert.ErrorIs(t, err, full)
+	assert.True(t, equalHistory(hist, s.Messages()), "the live history is unchanged")
+	assert.Equal(t, compact.CountMessages(byteCounter{}, hist), s.Tokens())
+	live, _, _, err := st.Live(ctx, "agent-1")
+	require.NoError(t, err)
+	assert.True(t, equalHistory(hist, live), "the store's live history is unchanged")
+	assert.Zero(t, s.Status().Compactions)
+}
+
+func TestSessionAppendFailsWhenTheStoreRefuses(t *testing.T) {
+	ctx := context.Background()
+	full := errors.New("disk full")
+	st := &failingStore{MemoryStore: NewMemoryStore()}
+	s := newTestSession(t, "agent-1", &recorder{out: "summary"}, WithStore(st))
+	mustAppend(t, s, user("agent-1 kept"))
+	st.appendErr = full
+	assert.ErrorIs(t, s.Append(ctx, user("agent-1 refused")), full)
+	assert.Equal(t, 1, s.Len(), "a refused message is not recorded")
+	st.appendErr = nil
+	mustAppend(t, s, user("agent-1 retried"))
+	logged, err := st.Read(ctx, "agent-1", 1, 0)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"agent-1 kept", "agent-1 retried"}, []string{logged[0].Message.Content, logged[1].Message.Content})
+	assert.Len(t, logged, 2)
 }
 
 func TestSessionPinsItsIDOnTheEngine(t *testing.T) {
@@ -129,7 +135,7 @@ func TestSessionPinsItsIDOnTheEngine(t *testing.T) {
 	e := &spyEngine{Compressor: newTestCompressor(&recorder{out: "summary"})}
 	s, err := New("agent-1", e, WithLogger(logs.logger()))
 	require.NoError(t, err)
-	s.Append(chatHistory("agent-1", 200)...)
+	mustAppend(t, s, chatHistory("agent-1", 200)...)
 	_, err = s.Compress(context.Background(), compact.WithSessionID("agent-2"))
 	require.NoError(t, err)
 	ids, events := e.seen()
@@ -142,7 +148,7 @@ func TestSessionPinsItsIDOnTheEngine(t *testing.T) {
 
 func TestSessionIncomingBecomesPartOfTheHistory(t *testing.T) {
 	s := newTestSession(t, "agent-1", &recorder{out: "summary"})
-	s.Append(chatHistory("agent-1", 200)...)
+	mustAppend(t, s, chatHistory("agent-1", 200)...)
 	in := user("agent-1 incoming: and now the docs")
 	res, err := s.Compress(context.Background(), compact.WithIncoming(in))
 	require.NoError(t, err)
@@ -160,7 +166,7 @@ func TestSessionReset(t *testing.T) {
 	e := &spyEngine{Compressor: newTestCompressor(g)}
 	s, err := New("agent-1", e, WithStore(store))
 	require.NoError(t, err)
-	s.Append(chatHistory("agent-1", 200)...)
+	mustAppend(t, s, chatHistory("agent-1", 200)...)
 
 	// Reset waits for a running compaction; a Reset that gives up clears
 	// nothing.
@@ -181,35 +187,38 @@ func TestSessionReset(t *testing.T) {
 	assert.Equal(t, "agent-1", s.ID())
 	_, events := e.seen()
 	assert.Equal(t, []string{"start agent-1", "reset agent-1"}, events)
-	live, err := store.Load(ctx, "agent-1")
+	live, _, _, err := store.Live(ctx, "agent-1")
 	require.NoError(t, err)
 	assert.Empty(t, live)
-	snaps, err := store.Snapshots(ctx, "agent-1")
+	comps, err := store.Compactions(ctx, "agent-1")
 	require.NoError(t, err)
-	assert.Len(t, snaps, 1, "snapshots outlive a reset")
+	require.Len(t, comps, 2, "a reset is recorded as a compaction to nothing")
+	assert.Equal(t, ResetSummarizer, comps[1].Summarizer)
+	before, err := store.Snapshot(ctx, SnapshotID("agent-1", 2))
+	require.NoError(t, err)
+	assert.NotEmpty(t, before, "the history before the reset stays addressable")
+	logged, err := store.Read(ctx, "agent-1", 1, 0)
+	require.NoError(t, err)
+	assert.Len(t, logged, 200, "the log keeps every message")
 
-	s.Append(user("agent-1 starts over"))
+	mustAppend(t, s, user("agent-1 starts over"))
 	assert.Equal(t, 1, s.Len())
 }
 
-func TestSessionCloseAndFlush(t *testing.T) {
+func TestSessionClose(t *testing.T) {
 	ctx := context.Background()
 	store := NewMemoryStore()
 	e := &spyEngine{Compressor: newTestCompressor(&recorder{out: "summary"})}
 	s, err := New("agent-1", e, WithStore(store))
 	require.NoError(t, err)
 	hist := chatHistory("agent-1", 6)
-	s.Append(hist[:3]...)
-	require.NoError(t, s.Flush(ctx))
-	saved, err := store.Load(ctx, "agent-1")
+	mustAppend(t, s, hist[:3]...)
+	saved, _, _, err := store.Live(ctx, "agent-1")
 	require.NoError(t, err)
-	assert.True(t, equalHistory(hist[:3], saved))
+	assert.True(t, equalHistory(hist[:3], saved), "Append writes through")
 
-	s.Append(hist[3:]...)
+	mustAppend(t, s, hist[3:]...)
 	require.NoError(t, s.Close(ctx))
-	saved, err = store.Load(ctx, "agent-1")
-	require.NoError(t, err)
-	assert.True(t, equalHistory(hist, saved), "Close flushes")
 	require.NoError(t, s.Close(ctx), "closing twice does nothing")
 	_, events := e.seen()
 	assert.Equal(t, []string{"start agent-1", "end agent-1"}, events)
@@ -219,24 +228,36 @@ func TestSessionCloseAndFlush(t *testing.T) {
 	_, err = s.Compress(ctx, compact.Force())
 	assert.ErrorIs(t, err, ErrClosed)
 	assert.ErrorIs(t, s.Reset(ctx), ErrClosed)
-	s.Append(user("after close"))
+	mustAppend(t, s, user("after close"))
 	assert.Equal(t, 7, s.Len(), "Append never drops a message")
-
-	noStore := newTestSession(t, "agent-2", &recorder{})
-	assert.NoError(t, noStore.Flush(ctx), "without a store Flush does nothing")
+	saved, _, _, err = store.Live(ctx, "agent-1")
+	require.NoError(t, err)
+	assert.Len(t, saved, 7)
 }
 
-func TestSessionCloseFailsWhenTheFlushFails(t *testing.T) {
+func TestSessionCarriesOnFromItsStore(t *testing.T) {
 	ctx := context.Background()
-	full := errors.New("disk full")
-	st := &failingStore{MemoryStore: NewMemoryStore(), saveErr: full}
-	s := newTestSession(t, "agent-1", &recorder{}, WithStore(st))
-	s.Append(user("keep me"))
-	assert.ErrorIs(t, s.Close(ctx), full)
-	assert.False(t, s.Status().Closed, "the session stays open so Close can be retried")
-	st.saveErr = nil
-	require.NoError(t, s.Close(ctx))
-	assert.True(t, s.Status().Closed)
+	store := NewMemoryStore()
+	first := newTestSession(t, "agent-1", &recorder{out: "summary"}, WithStore(store))
+	mustAppend(t, first, chatHistory("agent-1", 200)...)
+	_, err := first.Compress(ctx)
+	require.NoError(t, err)
+	mustAppend(t, first, user("agent-1 after the compaction"))
+
+	// A second process (here a second Session on the same store) carries on.
+	second := newTestSession(t, "agent-1", &recorder{out: "summary"}, WithStore(store))
+	require.NoError(t, second.Sync(ctx))
+	assert.True(t, equalHistory(first.Messages(), second.Messages()))
+	assert.Equal(t, first.Tokens(), second.Tokens())
+
+	// Each sees the other's appends on its next append.
+	mustAppend(t, second, user("agent-1 from the second"))
+	mustAppend(t, first, user("agent-1 from the first"))
+	want, _, _, err := store.Live(ctx, "agent-1")
+	require.NoError(t, err)
+	assert.True(t, equalHistory(want, first.Messages()), "the first re-read the log when it found it had grown")
+	require.NoError(t, second.Sync(ctx))
+	assert.True(t, equalHistory(want, second.Messages()))
 }
 
 func TestSessionUpdateUsageReachesTheEngine(t *testing.T) {
@@ -257,7 +278,7 @@ func TestSessionSurvivesAnEngineThatReturnsNothing(t *testing.T) {
 	s, err := New("agent-1", engineWithoutResult{newTestCompressor(&recorder{})})
 	require.NoError(t, err)
 	hist := chatHistory("agent-1", 20)
-	s.Append(hist...)
+	mustAppend(t, s, hist...)
 	_, err = s.Compress(context.Background())
 	assert.ErrorIs(t, err, compact.ErrInvalidHistory)
 	assert.True(t, equalHistory(hist, s.Messages()))
@@ -273,7 +294,7 @@ func TestSessionHooksCarryMetadataAndTheFinalMessages(t *testing.T) {
 	assert.Equal(t, meta, e.meta)
 	assert.Equal(t, "gpt-4.1", e.Status().Model)
 	assert.Equal(t, 6000, e.Status().Window)
-	s.Append(user("hello"), asst("hi"))
+	mustAppend(t, s, user("hello"), asst("hi"))
 	require.NoError(t, s.Close(context.Background()))
 	assert.Equal(t, []compact.Message{user("hello"), asst("hi")}, e.final)
 }

@@ -45,8 +45,9 @@ func NewManager(factory func(id string) compact.ContextEngine, opts ...Option) *
 
 // Get returns the session named id, creating it (and its engine) if there
 // is none. Every caller asking for the same id gets the same *Session.
-// Errors wrap ErrInvalidID, ErrSharedEngine, or ErrSessionClosed once
-// the Manager is closed.
+// Errors wrap ErrInvalidID, ErrSharedEngine, or ErrClosed once the
+// Manager is closed. With a Store, a new Session reads its history from the
+// store on its first call that takes a ctx (see WithStore).
 func (m *Manager) Get(id string) (*Session, error) {
 	if s, ok, err := m.lookup(id); ok || err != nil {
 		return s, err
@@ -146,8 +147,8 @@ func (m *Manager) Remove(ctx context.Context, id string) error {
 	return nil
 }
 
-// Close closes every session (waiting for running compactions and flushing
-// to the store) and refuses further Gets with ErrSessionClosed. It returns
+// Close closes every session (waiting for running compactions) and refuses
+// further Gets with ErrClosed. It returns
 // the sessions' errors joined; sessions that failed to close stay held and
 // Close can be retried.
 func (m *Manager) Close(ctx context.Context) error {

@@ -35,7 +35,7 @@ func TestManagerCompactsThirteenSessionsAtOnceWhileAppendsArrive(t *testing.T) {
 		ids[i] = fmt.Sprintf("agent-%02d", i)
 		s, err := m.Get(ids[i])
 		require.NoError(t, err)
-		s.Append(chatHistory(ids[i], 200)...)
+		mustAppend(t, s, chatHistory(ids[i], 200)...)
 		require.True(t, s.ShouldCompress())
 	}
 
@@ -78,7 +78,7 @@ func TestManagerCompactsThirteenSessionsAtOnceWhileAppendsArrive(t *testing.T) {
 					if err != nil {
 						return
 					}
-					s.Append(user(fmt.Sprintf("%s writer %d message %d", id, w, k)))
+					assert.NoError(t, s.Append(ctx, user(fmt.Sprintf("%s writer %d message %d", id, w, k))))
 				}
 			}(id, w)
 		}
@@ -126,10 +126,10 @@ func TestManagerCompactsThirteenSessionsAtOnceWhileAppendsArrive(t *testing.T) {
 		}
 		assert.Equal(t, compact.CountMessages(byteCounter{}, msgs), s.Tokens(), id)
 
-		snaps, err := store.Snapshots(ctx, id)
+		comps, err := store.Compactions(ctx, id)
 		require.NoError(t, err)
-		require.Equal(t, []string{SnapshotID(id, 1)}, snaps)
-		saved, err := store.Load(ctx, snaps[0])
+		require.Len(t, comps, 1)
+		saved, err := store.Snapshot(ctx, SnapshotID(id, 1))
 		require.NoError(t, err)
 		assert.True(t, equalHistory(chatHistory(id, 200), saved), "%s: the snapshot is its own history", id)
 	}
@@ -179,13 +179,13 @@ func TestManagerSessionsShareNothing(t *testing.T) {
 	assert.NotSame(t, a.Engine().(*compact.Compressor), b.Engine().(*compact.Compressor), "each session has its own engine")
 
 	msg := partsMsg(compact.RoleUser, "shared part")
-	a.Append(msg)
-	b.Append(msg)
+	mustAppend(t, a, msg)
+	mustAppend(t, b, msg)
 	ma := a.Messages()
 	ma[0].MultiContent[0].Text = "edited in a's copy"
 	assert.Equal(t, "shared part", b.Messages()[0].MultiContent[0].Text)
 	assert.Equal(t, "shared part", a.Messages()[0].MultiContent[0].Text)
-	a.Append(user("only a"))
+	mustAppend(t, a, user("only a"))
 	assert.Equal(t, 2, a.Len())
 	assert.Equal(t, 1, b.Len())
 }
@@ -226,14 +226,14 @@ func TestManagerRemoveAndClose(t *testing.T) {
 
 	a, err := m.Get("a")
 	require.NoError(t, err)
-	a.Append(user("hello from a"))
+	mustAppend(t, a, user("hello from a"))
 	require.NoError(t, m.Remove(ctx, "a"))
 	assert.Empty(t, m.Sessions())
 	_, events := spies[0].seen()
 	assert.Equal(t, []string{"start a", "end a"}, events)
-	saved, err := store.Load(ctx, "a")
+	saved, _, _, err := store.Live(ctx, "a")
 	require.NoError(t, err)
-	assert.Len(t, saved, 1, "closing flushed the live history")
+	assert.Len(t, saved, 1, "the store keeps what was appended")
 	_, err = a.Compress(ctx)
 	assert.ErrorIs(t, err, ErrClosed)
 	require.NoError(t, m.Remove(ctx, "a"), "removing an unknown id does nothing")
@@ -241,7 +241,8 @@ func TestManagerRemoveAndClose(t *testing.T) {
 	a2, err := m.Get("a")
 	require.NoError(t, err)
 	assert.NotSame(t, a, a2)
-	assert.Zero(t, a2.Len(), "a fresh session")
+	require.NoError(t, a2.Sync(ctx))
+	assert.Equal(t, 1, a2.Len(), "a new Session on the same store carries on")
 
 	_, err = m.Get("b")
 	require.NoError(t, err)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/contextkit/compact"
 )
@@ -16,16 +17,18 @@ import (
 // A Session keeps three promises that a host juggling many agents would
 // otherwise have to keep by hand:
 //   - One compaction at a time. A second Compress waits for the first to end
-//     (honouring its ctx), or with WithNoWait returns an error wrapping
+//     (honouring its ctx), or with WithWait(false) returns an error wrapping
 //     ErrBusy. Sessions share nothing, so different sessions never wait for
-//     each other.
+//     each other. With a Store that is a Leaser this holds across processes
+//     and hosts: a compaction runs under the session's lease.
 //   - Nothing said during a compaction is lost. Append never waits for a
-//     compaction; messages appended while one runs land after the compacted
-//     history, verbatim and in arrival order, and the next Messages sees
-//     them.
-//   - Nothing compacted is lost either. With a Store, the full history is
-//     saved as a snapshot under SnapshotID(id, seq) before the compacted one
-//     replaces it; a snapshot is never promoted to the live id.
+//     compaction; messages appended while one runs (here, or on another
+//     host sharing the Store) land after the compacted history, verbatim
+//     and in the order they were appended, and the next Messages sees them.
+//   - Nothing compacted is lost either. With a Store, every message is
+//     logged as it is appended and a compaction never deletes from the log;
+//     the history each compaction read stays addressable under
+//     SnapshotID(id, n), and a snapshot is never promoted to the live id.
 //
 // The Session logs "compaction started" and "compaction done" (or
 // "compaction failed") itself, whatever the engine, each line with a
@@ -36,27 +39,39 @@ import (
 // strikes, backoff), so each Session needs an engine of its own; a Manager
 // builds one per session. All methods are safe for concurrent use.
 type Session struct {
-	id      string
-	engine  compact.ContextEngine
-	counter compact.TokenCounter
-	store   Store
-	log     *slog.Logger // carries the session attribute
-	noWait  bool
+	id       string
+	engine   compact.ContextEngine
+	counter  compact.TokenCounter
+	store    Store
+	leaser   Leaser // store's, when it is one
+	leaseTTL time.Duration
+	log      *slog.Logger // carries the session attribute
+	noWait   bool
+	// recall offers the recall tools; toolBudget bounds their answers,
+	// searchTimeout a search (SearchTimeout, shorter in tests).
+	recall        bool
+	toolBudget    int
+	searchTimeout time.Duration
 
 	// slot holds a token while a compaction, a Reset or a Close runs: a
 	// channel rather than a mutex so that waiting can honour a context.
 	slot chan struct{}
-	// persist orders writes of the live history to the store, so an older
-	// copy never overwrites a newer one. Taken before mu, never inside it.
-	persist sync.Mutex
+	// order serialises, with a store, each write to the log with the update
+	// of the cached history that follows it, so that the cache keeps the
+	// log's order. Taken before mu, never inside it.
+	order sync.Mutex
 
 	mu sync.Mutex
-	// history is the live history. Its messages are private copies and are
-	// never modified once appended: Append only appends, and compaction or
-	// Reset install a new slice. So a prefix taken under mu can be read
-	// after mu is released.
-	history      []compact.Message
-	tokens       int // the sum of counter.CountMessage over history
+	// history is the live history (with a store, this process's copy of
+	// it). Its messages are private copies and are never modified once
+	// appended: Append only appends, and compaction or Reset install a new
+	// slice. So a prefix taken under mu can be read after mu is released.
+	history []compact.Message
+	tokens  int // the sum of counter.CountMessage over history
+	// With a store: loaded is set once history has been read from it, and
+	// seq is the number of the last log record history holds.
+	loaded       bool
+	seq          int64
 	compacting   bool
 	closed       bool
 	compactions  int
@@ -71,11 +86,15 @@ type Session struct {
 type Option func(*config)
 
 type config struct {
-	store   Store
-	logger  *slog.Logger
-	noWait  bool
-	counter compact.TokenCounter
-	meta    compact.SessionMeta
+	store    Store
+	logger   *slog.Logger
+	noWait   bool
+	counter  compact.TokenCounter
+	leaseTTL time.Duration
+	meta     compact.SessionMeta
+	// recall and toolBudget: see WithRecall and WithToolBudget.
+	recall     bool
+	toolBudget int
 }
 
 // WithMeta tells the engine what the host knows of the conversation as it
@@ -86,16 +105,31 @@ func WithMeta(meta compact.SessionMeta) Option {
 	return func(c *config) { c.meta = meta }
 }
 
-// WithStore keeps the session's live history and its pre-compaction
-// snapshots in st. Without a store nothing is persisted and no snapshot is
-// kept: the Session holds its live history in memory only.
+// DefaultLeaseTTL is how long a compaction's lease lasts between renewals
+// when WithLeaseTTL does not say: long enough that a busy store never makes
+// a live holder lose it, short enough that a session whose compacting
+// process died is compacted again within a minute.
+const DefaultLeaseTTL = 30 * time.Second
+
+// WithStore keeps the session in st: every message Append is given is
+// logged there before Append returns, and each compaction is committed
+// there, so the conversation survives the process and can be shared by
+// processes and hosts (see Store). The first call that takes a ctx (Append,
+// Compress, Reset, Sync) reads the live history from st, so a Session
+// created for an id the store knows carries on where it left off.
 //
-// A Session writes to the store when it compacts (the snapshot, then the
-// compacted history), on Flush, on Reset and on Close; Append only touches
-// memory, so a turn costs no store write. Flush writes the whole live
-// history, which is as large as the window allows.
+// Without a store nothing is persisted and nothing compacted is kept: the
+// Session holds its live history in memory only.
 func WithStore(st Store) Option {
 	return func(c *config) { c.store = st }
+}
+
+// WithLeaseTTL sets how long the lease a compaction holds on a Leaser store
+// lasts between renewals (the Session renews it every third of that while
+// the engine runs): a process that dies mid-compaction holds the session up
+// for at most this long. Zero means DefaultLeaseTTL.
+func WithLeaseTTL(ttl time.Duration) Option {
+	return func(c *config) { c.leaseTTL = ttl }
 }
 
 // WithLogger sets where the Session logs its compactions. The default
@@ -148,11 +182,23 @@ func New(id string, engine compact.ContextEngine, opts ...Option) (*Session, err
 	if cfg.logger == nil {
 		cfg.logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	if cfg.leaseTTL <= 0 {
+		cfg.leaseTTL = DefaultLeaseTTL
+	}
+	if cfg.recall && cfg.store == nil {
+		cfg.store = NewMemoryStore() // recall reads the log
+	}
+	if cfg.toolBudget <= 0 {
+		cfg.toolBudget = DefaultToolBudget
+	}
+	cfg.toolBudget = max(cfg.toolBudget, minToolBudget)
 	s := &Session{
-		id: id, engine: engine, counter: cfg.counter, store: cfg.store,
+		id: id, engine: engine, counter: cfg.counter, store: cfg.store, leaseTTL: cfg.leaseTTL,
 		log: cfg.logger.With("session", id), noWait: cfg.noWait,
+		recall: cfg.recall, toolBudget: cfg.toolBudget, searchTimeout: SearchTimeout,
 		slot: make(chan struct{}, 1),
 	}
+	s.leaser, _ = cfg.store.(Leaser)
 	if h, ok := engine.(compact.SessionHooks); ok {
 		h.OnSessionStart(id, cfg.meta)
 	}
@@ -169,20 +215,97 @@ func (s *Session) Engine() compact.ContextEngine { return s.engine }
 // Append adds msgs, copied, to the end of the live history. It never waits
 // for a running compaction: messages appended meanwhile land after the
 // compacted history, in the order Append was called. Their cost is counted
-// once, here. Append never fails; on a closed session the messages are
-// still recorded, but no longer compacted or persisted.
-func (s *Session) Append(msgs ...compact.Message) {
+// once, here.
+//
+// With a store, Append logs msgs there before it returns, and fails (with
+// nothing recorded) when the store does; if it finds that another process
+// appended to or compacted the session since this one last looked, it reads
+// the live history again. Without one it never fails. On a closed session
+// the messages are still recorded, but no longer compacted.
+func (s *Session) Append(ctx context.Context, msgs ...compact.Message) error {
 	if len(msgs) == 0 {
-		return
+		return nil
 	}
 	c := compact.Clone(msgs)
 	n := 0
 	for i := range c {
 		n += s.counter.CountMessage(c[i])
 	}
+	if s.store == nil {
+		s.mu.Lock()
+		s.history = append(s.history, c...)
+		s.tokens += n
+		s.mu.Unlock()
+		return nil
+	}
+	s.order.Lock()
+	defer s.order.Unlock()
+	if err := s.loadLocked(ctx, false); err != nil {
+		return err
+	}
+	last, err := s.store.Append(ctx, s.id, c...)
+	if err != nil {
+		return fmt.Errorf("compact: session %q: append: %w", s.id, err)
+	}
 	s.mu.Lock()
-	s.history = append(s.history, c...)
-	s.tokens += n
+	current := last-int64(len(c)) == s.seq
+	if current {
+		s.history = append(s.history, c...)
+		s.tokens += n
+		s.seq = last
+	}
+	s.mu.Unlock()
+	if !current {
+		// Another process appended to this session's log: read it again.
+		// msgs are logged either way; if the read fails, the next call
+		// that takes a ctx tries again.
+		if err := s.loadLocked(ctx, true); err != nil {
+			s.mu.Lock()
+			s.loaded = false
+			s.mu.Unlock()
+			s.log.Warn("re-reading the live history failed", errAttr(err))
+		}
+	}
+	return nil
+}
+
+// Sync reads the live history from the store again, to see what other
+// processes appended or compacted. Without a store it does nothing.
+func (s *Session) Sync(ctx context.Context) error {
+	if s.store == nil {
+		return nil
+	}
+	s.order.Lock()
+	defer s.order.Unlock()
+	return s.loadLocked(ctx, true)
+}
+
+// loadLocked reads the live history from the store, if it has not been
+// read yet or if again is set. The caller holds order.
+func (s *Session) loadLocked(ctx context.Context, again bool) error {
+	s.mu.Lock()
+	loaded := s.loaded
+	s.mu.Unlock()
+	if loaded && !again {
+		return nil
+	}
+	live, through, _, err := s.store.Live(ctx, s.id)
+	if err != nil {
+		return fmt.Errorf("compact: session %q: reading the live history: %w", s.id, err)
+	}
+	s.install(live, through)
+	return nil
+}
+
+// install makes msgs, private copies, the live history, holding the log up
+// to record through.
+func (s *Session) install(msgs []compact.Message, through int64) {
+	n := 0
+	for i := range msgs {
+		n += s.counter.CountMessage(msgs[i])
+	}
+	s.mu.Lock()
+	s.history, s.tokens, s.seq, s.loaded = msgs, n, through, true
 	s.mu.Unlock()
 }
 
@@ -260,27 +383,13 @@ func (s *Session) Status() Status {
 	}
 }
 
-// Flush writes the live history to the store, if there is one. Writes are
-// ordered: a Flush never overwrites what a later one, or a compaction, wrote.
-func (s *Session) Flush(ctx context.Context) error {
-	if s.store == nil {
-		return nil
-	}
-	s.persist.Lock()
-	defer s.persist.Unlock()
-	s.mu.Lock()
-	h := s.history
-	s.mu.Unlock()
-	if err := s.store.Save(ctx, s.id, h); err != nil {
-		return fmt.Errorf("compact: session %q: saving history: %w", s.id, err)
-	}
-	return nil
-}
-
 // Reset clears the live history so the conversation starts over under the
 // same id: it waits for a running compaction to end (or ctx to be done),
-// clears the store's live history (snapshots stay), and tells an engine
-// that implements SessionHooks. If the store refuses, nothing is cleared.
+// and tells an engine that implements SessionHooks. With a store, it
+// commits a compaction with an empty Live (Summarizer ResetSummarizer), so
+// the log keeps every message and the history before the reset stays
+// addressable as a snapshot; messages another process appends meanwhile
+// stay live. If the store refuses, nothing is cleared.
 func (s *Session) Reset(ctx context.Context) error {
 	if err := s.acquire(ctx, false); err != nil {
 		return err
@@ -292,16 +401,15 @@ func (s *Session) Reset(ctx context.Context) error {
 	if closed {
 		return fmt.Errorf("compact: session %q: reset: %w", s.id, ErrClosed)
 	}
-	s.persist.Lock()
-	defer s.persist.Unlock()
-	if s.store != nil {
-		if err := s.store.Save(ctx, s.id, nil); err != nil {
-			return fmt.Errorf("compact: session %q: reset: %w", s.id, err)
-		}
+	if s.store == nil {
+		s.mu.Lock()
+		s.history, s.tokens = nil, 0
+		s.mu.Unlock()
+	} else if _, err := s.compactStored(ctx, false, func(context.Context, []compact.Message) (*compact.Result, error) {
+		return &compact.Result{Summarizer: ResetSummarizer}, nil
+	}); err != nil {
+		return fmt.Errorf("compact: session %q: reset: %w", s.id, err)
 	}
-	s.mu.Lock()
-	s.history, s.tokens = nil, 0
-	s.mu.Unlock()
 	if h, ok := s.engine.(compact.SessionHooks); ok {
 		h.OnSessionReset(s.id)
 	}
@@ -309,10 +417,10 @@ func (s *Session) Reset(ctx context.Context) error {
 }
 
 // Close ends the session: it waits for a running compaction to end (or ctx
-// to be done), flushes the live history to the store, and tells an engine
-// that implements SessionHooks. If the flush fails the session stays open
-// and Close can be retried. Closing a closed session does nothing. After
-// Close, Compress and Reset return an error wrapping ErrSessionClosed.
+// to be done) and tells an engine that implements SessionHooks. Everything
+// appended is already in the store, if there is one. Closing a closed
+// session does nothing. After Close, Compress and Reset return an error
+// wrapping ErrClosed.
 func (s *Session) Close(ctx context.Context) error {
 	if err := s.acquire(ctx, false); err != nil {
 		return err
@@ -320,16 +428,11 @@ func (s *Session) Close(ctx context.Context) error {
 	defer s.release()
 	s.mu.Lock()
 	closed := s.closed
+	s.closed = true
 	s.mu.Unlock()
 	if closed {
 		return nil
 	}
-	if err := s.Flush(ctx); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	s.closed = true
-	s.mu.Unlock()
 	if h, ok := s.engine.(compact.SessionHooks); ok {
 		h.OnSessionEnd(s.id, s.Messages())
 	}

@@ -19,7 +19,7 @@ func TestSessionCompactionKeepsTheSessionID(t *testing.T) {
 	s := newTestSession(t, "agent-1", &recorder{out: "The agent fixed the build."},
 		WithLogger(logs.logger()), WithStore(store))
 	hist := chatHistory("agent-1", 200)
-	s.Append(hist...)
+	mustAppend(t, s, hist...)
 	require.Equal(t, 200, s.Len())
 	require.Equal(t, compact.CountMessages(byteCounter{}, hist), s.Tokens())
 	require.True(t, s.ShouldCompress(), "200 messages are over the threshold")
@@ -46,15 +46,25 @@ func TestSessionCompactionKeepsTheSessionID(t *testing.T) {
 	assert.False(t, s.ShouldCompress(), "the compacted history is under the threshold")
 
 	// The full history was kept under a derived id, never the live one.
-	snaps, err := store.Snapshots(ctx, "agent-1")
+	comps, err := store.Compactions(ctx, "agent-1")
 	require.NoError(t, err)
-	assert.Equal(t, []string{"agent-1~snapshot-1"}, snaps)
-	saved, err := store.Load(ctx, snaps[0])
+	require.Len(t, comps, 1)
+	assert.Equal(t, 1, comps[0].N)
+	assert.EqualValues(t, 1, comps[0].From)
+	assert.EqualValues(t, 200, comps[0].Through)
+	assert.True(t, equalHistory(res.Messages, comps[0].Live))
+	saved, err := store.Snapshot(ctx, "agent-1~snapshot-1")
 	require.NoError(t, err)
 	assert.True(t, equalHistory(hist, saved), "the snapshot is the whole pre-compaction history")
-	live, err := store.Load(ctx, "agent-1")
+	live, through, n, err := store.Live(ctx, "agent-1")
 	require.NoError(t, err)
 	assert.True(t, equalHistory(next, live), "the store's live history is the compacted one")
+	assert.EqualValues(t, 200, through)
+	assert.Equal(t, 1, n)
+	logged, err := store.Read(ctx, "agent-1", 1, 0)
+	require.NoError(t, err)
+	require.Len(t, logged, 200, "the log keeps every message")
+	assert.True(t, equalHistory(hist, messagesOf(logged)))
 
 	st := s.Status()
 	assert.Equal(t, "agent-1", st.ID)
@@ -75,8 +85,8 @@ func TestSessionsCompactOneAtATimeAndLogOnlyTheirOwnID(t *testing.T) {
 	b := newTestSession(t, "agent-b", gateB, WithLogger(logs.logger()))
 	waiting := make(chan struct{})
 	a.onWait = func() { close(waiting) }
-	a.Append(chatHistory("agent-a", 200)...)
-	b.Append(chatHistory("agent-b", 120)...)
+	mustAppend(t, a, chatHistory("agent-a", 200)...)
+	mustAppend(t, b, chatHistory("agent-b", 120)...)
 
 	first := compactAsync(ctx, a)
 	await(t, gateA.entered, "the summarizer")
@@ -140,7 +150,7 @@ func TestSessionKeepsMessagesAppendedDuringCompaction(t *testing.T) {
 	ctx := context.Background()
 	g := newGate(1)
 	s := newTestSession(t, "agent-1", g)
-	s.Append(chatHistory("agent-1", 200)...)
+	mustAppend(t, s, chatHistory("agent-1", 200)...)
 
 	done := compactAsync(ctx, s)
 	await(t, g.entered, "the summarizer") // the summarizer is running and holds the compaction open
@@ -152,9 +162,9 @@ func TestSessionKeepsMessagesAppendedDuringCompaction(t *testing.T) {
 		partsMsg(compact.RoleUser, "agent-1 late 5", "img:https://example.com/shot.png"),
 	}
 	want := compact.Clone(late)
-	s.Append(late[0])
-	s.Append(late[1])
-	s.Append(late[2:]...)
+	mustAppend(t, s, late[0])
+	mustAppend(t, s, late[1])
+	mustAppend(t, s, late[2:]...)
 	late[1].Content = "changed by the caller after Append"
 	late[4].MultiContent[0].Text = "changed through a shared slice"
 	late = want
@@ -184,7 +194,7 @@ func TestSessionWaitingCompressionHonoursItsContext(t *testing.T) {
 	s := newTestSession(t, "agent-1", g)
 	waiting := make(chan struct{})
 	s.onWait = func() { close(waiting) }
-	s.Append(chatHistory("agent-1", 200)...)
+	mustAppend(t, s, chatHistory("agent-1", 200)...)
 
 	first := compactAsync(context.Background(), s)
 	await(t, g.entered, "the summarizer")
@@ -204,7 +214,7 @@ func TestSessionNoWaitRefusesASecondCompression(t *testing.T) {
 	noLeaks(t)
 	g := newGate(1)
 	s := newTestSession(t, "agent-1", g, WithWait(false))
-	s.Append(chatHistory("agent-1", 200)...)
+	mustAppend(t, s, chatHistory("agent-1", 200)...)
 
 	first := compactAsync(context.Background(), s)
 	await(t, g.entered, "the summarizer")

@@ -2,184 +2,160 @@ package session
 
 import (
 	"context"
-	"fmt"
-	"strconv"
-	"strings"
-	"sync"
-	"unicode"
-	"unicode/utf8"
+	"time"
 
 	"github.com/contextkit/compact"
 )
 
-// SnapshotMarker separates a session id from a snapshot's sequence number in
-// a snapshot id: the first snapshot of session "agent-7" is
-// "agent-7~snapshot-1". A session id may not contain the marker, so a
-// snapshot id can never be taken for, or promoted to, a live session id, and
-// two different (id, seq) pairs never make the same snapshot id.
-const SnapshotMarker = "~snapshot-"
-
-// SnapshotID returns the id under which the seq-th snapshot (counting from
-// 1) of session id is kept: id, SnapshotMarker, then seq in decimal.
-func SnapshotID(id string, seq int) string {
-	return id + SnapshotMarker + strconv.Itoa(seq)
+// Store keeps sessions durably: for each session id an append-only log of
+// every message the session was given (the archive), and the list of its
+// compactions. The live history, the next request, is derived from the two:
+// the Live of the latest compaction followed by every logged message after
+// that compaction's Through, or the whole log when there has been none. A
+// compaction never deletes or edits the log, so every message a summary
+// folded stays readable verbatim, and messages appended while a compaction
+// runs (on any process or host) land after the compacted history, in log
+// order.
+//
+// An implementation must keep these rules; package session/storetest checks
+// them:
+//   - It is safe for concurrent use, from many goroutines and, for a store
+//     shared by processes or hosts, from all of them at once.
+//   - Every method refuses a session id that New refuses (and a snapshot id
+//     where a session id is expected) with an error wrapping ErrInvalidID,
+//     and honours ctx, returning an error wrapping ctx.Err() when it gives
+//     up.
+//   - It never keeps or modifies a slice or message it is given, nor hands
+//     out one it keeps: what goes in and what comes out are copies.
+//   - Append adds msgs to the end of the session's log, in order and all or
+//     nothing, numbering them with the next sequence numbers (the first
+//     message of a session is 1, and numbers are dense), and returns the
+//     number of the last. Concurrent appends to one session never
+//     interleave within one call and never share a number. Nothing is
+//     overwritten.
+//   - Read returns the records numbered from through to, inclusive, oldest
+//     first, verbatim as appended; to 0 means through the last. A range past
+//     the end returns what exists. from below 1 or to below from (other
+//     than 0) is refused with an error wrapping ErrInvalidRange.
+//   - Live returns the live history; through, the sequence number of the
+//     last logged message it includes (0 when the log is empty); and n, the
+//     number of the latest compaction (0 when there is none), all read
+//     atomically: never a compaction without the log records it covers. An
+//     unknown session has an empty history, through 0 and n 0.
+//   - Commit records c as the session's next compaction. It refuses, with
+//     nothing changed, an error wrapping ErrLeaseLost or ErrStaleFence when
+//     the store is a Leaser and lease is no longer held or has been
+//     superseded, and an error wrapping ErrConflict when c.N is not one
+//     more than the number of the latest compaction or c.Through lies
+//     before that compaction's Through or past the end of the log (see
+//     CheckCompaction). The store sets c.From to one past the latest
+//     compaction's Through (1 for the first), c.Fence to lease.Fence, and
+//     c.At, when zero, to now; it keeps the other fields as given.
+//   - Compactions returns every compaction of the session, oldest first.
+//   - Snapshot takes a snapshot id, SnapshotID(id, n), and returns the live
+//     history as it stood just before compaction n: the input that
+//     compaction read. An unknown snapshot is an error wrapping
+//     ErrNotFound; a string that is no snapshot id, one wrapping
+//     ErrInvalidID.
+//
+// A store shared by more than one process should also be a Leaser, so that
+// a session compacts in one place at a time.
+type Store interface {
+	Append(ctx context.Context, id string, msgs ...compact.Message) (last int64, err error)
+	Read(ctx context.Context, id string, from, to int64) ([]Record, error)
+	Live(ctx context.Context, id string) (msgs []compact.Message, through int64, n int, err error)
+	Commit(ctx context.Context, id string, c Compaction, lease Lease) error
+	Compactions(ctx context.Context, id string) ([]Compaction, error)
+	Snapshot(ctx context.Context, sid string) ([]compact.Message, error)
 }
 
-// ParseSnapshotID splits a snapshot id made by SnapshotID into the session
-// id and the sequence number. ok is false for anything else, including
-// every valid session id.
-func ParseSnapshotID(sid string) (id string, seq int, ok bool) {
-	i := strings.LastIndex(sid, SnapshotMarker)
-	if i < 0 {
-		return "", 0, false
-	}
-	id, digits := sid[:i], sid[i+len(SnapshotMarker):]
-	if checkSessionID(id) != nil || digits == "" || digits[0] == '0' {
-		return "", 0, false
-	}
-	for _, r := range digits {
-		if r < '0' || r > '9' {
-			return "", 0, false
-		}
-	}
-	seq, err := strconv.Atoi(digits)
-	if err != nil {
-		return "", 0, false
-	}
-	return id, seq, true
+// Record is one message of a session's log, as appended.
+type Record struct {
+	// Seq numbers the message in its session's log: 1 for the first
+	// message, dense, never reused.
+	Seq     int64
+	Message compact.Message
+	// At is when the store appended it, by the store's clock.
+	At time.Time
 }
 
-// checkSessionID reports why id cannot name a live session, or nil. Control
-// characters are refused because ids go into log lines and store keys.
-func checkSessionID(id string) error {
-	switch {
-	case id == "":
-		return fmt.Errorf("%w: empty", ErrInvalidID)
-	case !utf8.ValidString(id):
-		return fmt.Errorf("%w: %q is not valid UTF-8", ErrInvalidID, id)
-	case strings.Contains(id, SnapshotMarker):
-		return fmt.Errorf("%w: %q contains %q, which is reserved for snapshot ids",
-			ErrInvalidID, id, SnapshotMarker)
-	}
-	for i, r := range id {
-		if unicode.IsControl(r) {
-			return fmt.Errorf("%w: %q has a control character at byte %d", ErrInvalidID, id, i)
-		}
-	}
-	return nil
+// Compaction is one compaction of a session, as committed to its Store.
+type Compaction struct {
+	// N numbers the compaction within its session, from 1. The snapshot of
+	// the history it compacted is SnapshotID(id, N).
+	N int
+	// From and Through are the sequence numbers of the log records this
+	// compaction took in for the first time: From is one past the previous
+	// compaction's Through (1 for the first), Through the last record in
+	// its input. Every record up to Through is now either folded into the
+	// summary or carried verbatim in Live; From is greater than Through
+	// when a forced compaction had no new records.
+	From, Through int64
+	// Live is the compacted history, the engine's Result.Messages: the live
+	// history starts with it until the next compaction.
+	Live []compact.Message
+	// At is when the compaction was committed.
+	At time.Time
+	// TokensBefore and TokensAfter are the sizes of the compaction's input
+	// and of Live, as the session's counter measured them.
+	TokensBefore, TokensAfter int
+	// Summarizer names the summarizer whose summary was used, "" when none
+	// was (pruning was enough), or ResetSummarizer for a Reset.
+	Summarizer string
+	// Fence is the fencing token of the lease the compaction was committed
+	// under; 0 for a store that is not a Leaser. Fences of one session's
+	// compactions never decrease.
+	Fence int64
 }
 
-// Store keeps the live histories of sessions and the snapshots taken before
-// each compaction. A Session writes to it; a host reads from it to restore a
-// conversation or to recover what a compaction folded away.
+// ResetSummarizer is the Summarizer of the compaction a Session commits when
+// it is Reset: a compaction whose Live is empty.
+const ResetSummarizer = "reset"
+
+// Leaser is a Store that can grant a lease on one session, so that
+// processes and hosts sharing the store compact a session one at a time. A
+// Session uses it whenever its store offers it: it acquires the lease before
+// reading the history it compacts, renews it while the engine runs, and
+// commits under it.
 //
 // An implementation must keep these rules:
-//   - It is safe for concurrent use by many sessions.
-//   - It never keeps or modifies a slice it is given, nor hands out one it
-//     keeps: what goes in and what comes out are copies (see Clone).
-//   - Load returns the live history saved under a session id, or the
-//     snapshot saved under a snapshot id; nil and no error when nothing is.
-//   - Save replaces the live history of a session id. It refuses a snapshot
-//     id (or any id New refuses) with an error wrapping
-//     ErrInvalidID: a snapshot is never promoted to a live history.
-//   - SaveSnapshot keeps msgs as the next snapshot of session id and returns
-//     its id, SnapshotID(id, seq) with seq one more than the last snapshot
-//     of id. It never overwrites a snapshot and never touches the live
-//     history.
-//   - Snapshots lists the snapshot ids of a session, oldest first.
-//   - Every method honours ctx, returning an error wrapping ctx.Err() when
-//     it gives up.
-type Store interface {
-	Load(ctx context.Context, id string) ([]compact.Message, error)
-	Save(ctx context.Context, id string, msgs []compact.Message) error
-	SaveSnapshot(ctx context.Context, id string, msgs []compact.Message) (snapshotID string, err error)
-	Snapshots(ctx context.Context, id string) ([]string, error)
+//   - Acquire grants the lease on session id for ttl when no unexpired lease
+//     is held on it, and otherwise fails at once with an error wrapping
+//     ErrBusy (it never waits). Every grant carries a fence greater than
+//     any fence granted before on that session, in any process.
+//   - A lease is held until its Expires, by the store's clock, or until it
+//     is released or superseded. Renew extends a lease still held to ttl
+//     from now; a lease no longer held cannot be renewed (an error wrapping
+//     ErrLeaseLost or ErrStaleFence).
+//   - Commit under a lease no longer held is refused (see Store).
+//   - Release gives up a lease still held, so that another may acquire it
+//     at once; releasing a lease no longer held does nothing.
+type Leaser interface {
+	Acquire(ctx context.Context, id string, ttl time.Duration) (Lease, error)
+	Renew(ctx context.Context, id string, lease Lease, ttl time.Duration) (Lease, error)
+	Release(ctx context.Context, id string, lease Lease) error
 }
 
-// MemoryStore is a Store in memory, for tests and for hosts that need no
-// persistence across restarts. Snapshots are kept until the store is
-// dropped: a long-running host that compacts often should use a store that
-// ages them out. It is safe for concurrent use.
-type MemoryStore struct {
-	mu    sync.Mutex
-	live  map[string][]compact.Message
-	snaps map[string][][]compact.Message
+// Lease is a grant of one session's compaction to one holder.
+type Lease struct {
+	// ID identifies the grant; only its holder knows it.
+	ID string
+	// Fence is the fencing token: it grows with every grant on the
+	// session, so a store refuses a commit under an older one.
+	Fence int64
+	// Expires is when the lease lapses unless renewed, by the store's
+	// clock.
+	Expires time.Time
 }
 
-// NewMemoryStore returns an empty MemoryStore.
-func NewMemoryStore() *MemoryStore {
-	return &MemoryStore{live: map[string][]compact.Message{}, snaps: map[string][][]compact.Message{}}
+// Searcher is a Store that can find logged messages by their text faster
+// than reading the whole log, for recall tools over a long archive.
+//
+// Search returns the records of session id numbered after after whose
+// SearchText contains text, ignoring case (as strings.ToLower folds it),
+// oldest first, at most limit of them (limit 0 or less means no limit). The
+// match is exact: a store that uses an index checks each candidate. An
+// empty text matches every record.
+type Searcher interface {
+	Search(ctx context.Context, id, text string, after int64, limit int) ([]Record, error)
 }
-
-// Load returns a copy of the live history of a session id, or of the
-// snapshot a snapshot id names; nil when nothing is stored under id.
-func (s *MemoryStore) Load(ctx context.Context, id string) ([]compact.Message, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("compact: store: %w", err)
-	}
-	s.mu.Lock()
-	var msgs []compact.Message
-	if sid, seq, ok := ParseSnapshotID(id); ok {
-		if snaps := s.snaps[sid]; seq <= len(snaps) {
-			msgs = snaps[seq-1]
-		}
-	} else {
-		msgs = s.live[id]
-	}
-	s.mu.Unlock()
-	// The stored slices are never modified after they are stored, so the
-	// copy can be made outside the lock.
-	return compact.Clone(msgs), nil
-}
-
-// Save replaces the live history of session id with a copy of msgs.
-func (s *MemoryStore) Save(ctx context.Context, id string, msgs []compact.Message) error {
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("compact: store: %w", err)
-	}
-	if err := checkSessionID(id); err != nil {
-		return fmt.Errorf("compact: store: save: %w", err)
-	}
-	c := compact.Clone(msgs)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(c) == 0 {
-		delete(s.live, id)
-		return nil
-	}
-	s.live[id] = c
-	return nil
-}
-
-// SaveSnapshot keeps a copy of msgs as the next snapshot of session id and
-// returns the snapshot's id.
-func (s *MemoryStore) SaveSnapshot(ctx context.Context, id string, msgs []compact.Message) (string, error) {
-	if err := ctx.Err(); err != nil {
-		return "", fmt.Errorf("compact: store: %w", err)
-	}
-	if err := checkSessionID(id); err != nil {
-		return "", fmt.Errorf("compact: store: snapshot: %w", err)
-	}
-	c := compact.Clone(msgs)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.snaps[id] = append(s.snaps[id], c)
-	return SnapshotID(id, len(s.snaps[id])), nil
-}
-
-// Snapshots lists the snapshot ids of session id, oldest first.
-func (s *MemoryStore) Snapshots(ctx context.Context, id string) ([]string, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("compact: store: %w", err)
-	}
-	s.mu.Lock()
-	n := len(s.snaps[id])
-	s.mu.Unlock()
-	ids := make([]string, n)
-	for i := range ids {
-		ids[i] = SnapshotID(id, i+1)
-	}
-	return ids, nil
-}
-
-var _ Store = (*MemoryStore)(nil)

@@ -31,7 +31,7 @@ const (
 	stressSessions      = 1000
 	stressShortSessions = 100
 	stressWriters       = 3
-	stressPairs         = 12
+	stressPairs         = 16
 	stressForced        = 4
 	stressSleep         = 2 * time.Millisecond
 	stressFailEvery     = 5
@@ -159,7 +159,7 @@ func (e *stressEngine) Compress(ctx context.Context, msgs []compact.Message, opt
 	}
 	res, err := e.Compressor.Compress(ctx, msgs, opts...)
 	switch {
-	case err != nil:
+	case err != nil || res.Skipped != "":
 	case o.Force:
 		e.tally.forced.Add(1)
 	default:
@@ -211,7 +211,7 @@ func TestStressConcurrentSessions(t *testing.T) {
 	for _, id := range ids {
 		s, err := m.Get(id)
 		require.NoError(t, err)
-		s.Append(compact.Message{Role: compact.RoleSystem, Content: stressPrompt})
+		require.NoError(t, s.Append(ctx, compact.Message{Role: compact.RoleSystem, Content: stressPrompt}))
 		compactErr := func(err error) {
 			switch {
 			case err == nil:
@@ -229,10 +229,13 @@ func TestStressConcurrentSessions(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				for p := 0; p < stressPairs; p++ {
-					s.Append(
+					if err := s.Append(ctx,
 						compact.Message{Role: compact.RoleUser, Content: tag(w, 2*p) + " " + padding},
 						compact.Message{Role: compact.RoleAssistant, Content: tag(w, 2*p+1) + " " + padding},
-					)
+					); err != nil {
+						tally.unexpected.Add(1)
+						t.Errorf("session %s: append: %v", id, err)
+					}
 					if s.ShouldCompress() {
 						_, err := s.Compress(ctx)
 						compactErr(err)
@@ -288,8 +291,8 @@ func TestStressConcurrentSessions(t *testing.T) {
 // checkStressSession checks one session's live history against everything
 // its writers appended: each message is either verbatim in the history
 // (once) or listed by its single summary (once), never both; each writer's
-// verbatim messages keep their order; the id, the store and the snapshots
-// agree.
+// verbatim messages keep their order; the id, the store's log, its
+// compactions and their snapshots agree.
 func checkStressSession(t *testing.T, ctx context.Context, s *Session, id string, store *MemoryStore, tally *stressTally) {
 	t.Helper()
 	if s.ID() != id || s.Status().ID != id {
@@ -331,36 +334,69 @@ func checkStressSession(t *testing.T, ctx context.Context, s *Session, id string
 	if summaries > 1 {
 		t.Errorf("session %s: %d summaries stacked", id, summaries)
 	}
+	countEach(t, id, "live history", seen, tally)
+
+	// The archive: the store's log holds every message verbatim, once, each
+	// writer's in order.
+	records, err := store.Read(ctx, id, 1, 0)
+	require.NoError(t, err)
+	logged, order := map[string]int{}, map[int]int{}
+	for i, r := range records {
+		if r.Seq != int64(i+1) {
+			t.Errorf("session %s: record %d numbered %d", id, i+1, r.Seq)
+		}
+		for _, tg := range tagRE.FindAllStringSubmatch(r.Message.Content, -1) {
+			w, _ := strconv.Atoi(tg[1])
+			item, _ := strconv.Atoi(tg[2])
+			logged[tg[0]]++
+			if prev, ok := order[w]; ok && item <= prev {
+				tally.reordered.Add(1)
+				t.Errorf("session %s: the log has writer %d's item %d after its item %d", id, w, item, prev)
+			}
+			order[w] = item
+		}
+	}
+	countEach(t, id, "log", logged, tally)
+
+	// Every compaction is this session's, numbered in order, under fences
+	// that never decrease, its snapshot readable under its id; the store's
+	// live history is the session's.
+	comps, err := store.Compactions(ctx, id)
+	require.NoError(t, err)
+	assert.Len(t, comps, s.Status().Compactions, "session %s: the store has every compaction", id)
+	for i, c := range comps {
+		sid := SnapshotID(id, c.N)
+		got, n, ok := ParseSnapshotID(sid)
+		if c.N != i+1 || !ok || got != id || n != c.N || (i > 0 && c.Fence < comps[i-1].Fence) {
+			tally.idChanges.Add(1)
+			t.Errorf("session %s: compaction %d is numbered %d, fenced %d, snapshot %q", id, i+1, c.N, c.Fence, sid)
+		}
+		if _, err := store.Snapshot(ctx, sid); err != nil {
+			t.Errorf("session %s: snapshot %s: %v", id, sid, err)
+		}
+	}
+	stored, _, _, err := store.Live(ctx, id)
+	require.NoError(t, err)
+	assert.Equal(t, live, stored, "session %s: the store derives the live history the session holds", id)
+}
+
+// countEach checks that every message the writers appended was seen once.
+func countEach(t *testing.T, id, where string, seen map[string]int, tally *stressTally) {
+	t.Helper()
 	for w := 0; w < stressWriters; w++ {
 		for item := 0; item < 2*stressPairs; item++ {
 			switch c := seen[tag(w, item)]; {
 			case c == 0:
 				tally.lost.Add(1)
-				t.Errorf("session %s: %s lost", id, tag(w, item))
+				t.Errorf("session %s: %s lost from the %s", id, tag(w, item), where)
 			case c > 1:
 				tally.duplicated.Add(1)
-				t.Errorf("session %s: %s appears %d times", id, tag(w, item), c)
+				t.Errorf("session %s: %s appears %d times in the %s", id, tag(w, item), c, where)
 			}
 		}
 	}
 	if len(seen) != stressWriters*2*stressPairs {
 		tally.duplicated.Add(1)
-		t.Errorf("session %s: %d distinct messages, want %d", id, len(seen), stressWriters*2*stressPairs)
+		t.Errorf("session %s: %d distinct messages in the %s, want %d", id, len(seen), where, stressWriters*2*stressPairs)
 	}
-
-	// Every snapshot is this session's, one per compaction, and the store's
-	// live history is the session's once flushed.
-	snaps, err := store.Snapshots(ctx, id)
-	require.NoError(t, err)
-	for _, sid := range snaps {
-		if got, _, ok := ParseSnapshotID(sid); !ok || got != id {
-			tally.idChanges.Add(1)
-			t.Errorf("session %s: snapshot %q belongs to %q", id, sid, got)
-		}
-	}
-	assert.Len(t, snaps, s.Status().Compactions, "session %s: a snapshot per compaction", id)
-	require.NoError(t, s.Flush(ctx))
-	stored, err := store.Load(ctx, id)
-	require.NoError(t, err)
-	assert.Equal(t, live, stored, "session %s: the store holds the live history", id)
 }

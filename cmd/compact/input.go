@@ -7,10 +7,8 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strings"
 
 	"github.com/contextkit/compact"
-	openai "github.com/sashabaranov/go-openai"
 )
 
 // The input formats the command reads.
@@ -139,6 +137,11 @@ func decodeObject(data []byte) (*transcript, error) {
 		if err != nil {
 			return nil, err
 		}
+		// The messages are checked; what is around them must not hide a
+		// second "messages" either.
+		if err := checkLossless(first); err != nil {
+			return nil, &inputError{index: -1, msg: err.Error()}
+		}
 		t.format = formatRequest
 		_ = json.Unmarshal(fields["model"], &t.model)
 		return t, nil
@@ -171,159 +174,6 @@ func decodeJSONL(data []byte) (*transcript, error) {
 	}
 	t.dropped = sortedKeys(dropped)
 	return t, nil
-}
-
-// knownRoles are the roles a valid history may use.
-var knownRoles = map[string]bool{
-	compact.RoleSystem: true, openai.ChatMessageRoleDeveloper: true, compact.RoleUser: true,
-	compact.RoleAssistant: true, compact.RoleTool: true,
-}
-
-// stringFields are the message fields that must be strings (or null).
-var stringFields = []string{"name", "refusal", "reasoning_content", "tool_call_id"}
-
-// messageFields are the fields the output carries; others are dropped.
-var messageFields = map[string]bool{
-	"role": true, "content": true, "name": true, "refusal": true, "reasoning_content": true,
-	"function_call": true, "tool_calls": true, "tool_call_id": true,
-}
-
-// decodeMessage checks one message's shape, records the fields it has that
-// the output will not carry, and decodes it. Its errors name the problem;
-// the caller adds the index.
-func decodeMessage(raw json.RawMessage, dropped map[string]bool) (compact.Message, error) {
-	var m compact.Message
-	var fields map[string]json.RawMessage
-	if kind := kindOf(raw); kind != "an object" {
-		return m, fmt.Errorf("not a message object but %s", kind)
-	}
-	if err := json.Unmarshal(raw, &fields); err != nil {
-		return m, err
-	}
-	var role string
-	switch r, ok := fields["role"]; {
-	case !ok || isNull(r):
-		return m, errors.New("no role")
-	case json.Unmarshal(r, &role) != nil:
-		return m, fmt.Errorf("role is %s; want a string", kindOf(r))
-	case !knownRoles[role]:
-		return m, fmt.Errorf("unknown role %q (want system, developer, user, assistant or tool)", role)
-	}
-	if err := checkContent(fields["content"], dropped); err != nil {
-		return m, err
-	}
-	for _, f := range stringFields {
-		if v, ok := fields[f]; ok && !isNull(v) && kindOf(v) != "a string" {
-			return m, fmt.Errorf("%s is %s; want a string", f, kindOf(v))
-		}
-	}
-	if role == compact.RoleTool {
-		var id string
-		_ = json.Unmarshal(fields["tool_call_id"], &id)
-		if strings.TrimSpace(id) == "" {
-			return m, errors.New("tool message has no tool_call_id")
-		}
-	}
-	if err := checkToolCalls(fields["tool_calls"]); err != nil {
-		return m, err
-	}
-	for k := range fields {
-		switch {
-		case messageFields[k]:
-		case messageFields[strings.ToLower(k)]:
-			// encoding/json matches field names in any case: "ROLE" would
-			// silently override "role".
-			return m, fmt.Errorf("field %q: message fields are lower case (%q)", k, strings.ToLower(k))
-		default:
-			dropped[k] = true
-		}
-	}
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return m, err
-	}
-	return m, nil
-}
-
-// checkContent accepts null, a string, or an array of text and image parts.
-func checkContent(raw json.RawMessage, dropped map[string]bool) error {
-	if raw == nil || isNull(raw) {
-		return nil
-	}
-	switch kind := kindOf(raw); kind {
-	case "a string":
-		return nil
-	case "an array":
-	default:
-		return fmt.Errorf("content is %s; want a string, an array of parts or null", kind)
-	}
-	var parts []json.RawMessage
-	if err := json.Unmarshal(raw, &parts); err != nil {
-		return err
-	}
-	for k, p := range parts {
-		var f map[string]json.RawMessage
-		if kindOf(p) != "an object" || json.Unmarshal(p, &f) != nil {
-			return fmt.Errorf("content part %d is %s; want an object", k, kindOf(p))
-		}
-		var typ string
-		_ = json.Unmarshal(f["type"], &typ)
-		switch typ {
-		case "text":
-			// A missing text is empty text: go-openai leaves an empty
-			// "text" out when it writes, so our own output must read back.
-			if v, ok := f["text"]; ok && kindOf(v) != "a string" {
-				return fmt.Errorf("content part %d: text is %s; want a string", k, kindOf(f["text"]))
-			}
-		case "image_url":
-			var img map[string]json.RawMessage
-			if kindOf(f["image_url"]) != "an object" || json.Unmarshal(f["image_url"], &img) != nil ||
-				kindOf(img["url"]) != "a string" {
-				return fmt.Errorf("content part %d: image_url has no url", k)
-			}
-		default:
-			return fmt.Errorf("content part %d has type %q; only text and image_url parts can be carried", k, typ)
-		}
-		for name := range f {
-			if name != "type" && name != "text" && name != "image_url" {
-				dropped["content[]."+name] = true
-			}
-		}
-	}
-	return nil
-}
-
-// checkToolCalls accepts null or an array of function calls whose
-// arguments are a string.
-func checkToolCalls(raw json.RawMessage) error {
-	if raw == nil || isNull(raw) {
-		return nil
-	}
-	if kind := kindOf(raw); kind != "an array" {
-		return fmt.Errorf("tool_calls is %s; want an array", kind)
-	}
-	var calls []json.RawMessage
-	if err := json.Unmarshal(raw, &calls); err != nil {
-		return err
-	}
-	for k, c := range calls {
-		var f map[string]json.RawMessage
-		if kindOf(c) != "an object" || json.Unmarshal(c, &f) != nil {
-			return fmt.Errorf("tool call %d is %s; want an object", k, kindOf(c))
-		}
-		if v, ok := f["id"]; ok && !isNull(v) && kindOf(v) != "a string" {
-			return fmt.Errorf("tool call %d: id is %s; want a string", k, kindOf(v))
-		}
-		var fn map[string]json.RawMessage
-		if kindOf(f["function"]) != "an object" || json.Unmarshal(f["function"], &fn) != nil {
-			return fmt.Errorf("tool call %d has no function object", k)
-		}
-		for _, name := range []string{"name", "arguments"} {
-			if v, ok := fn[name]; ok && !isNull(v) && kindOf(v) != "a string" {
-				return fmt.Errorf("tool call %d: function %s is %s; want a string", k, name, kindOf(v))
-			}
-		}
-	}
-	return nil
 }
 
 // kindOf names the JSON type of raw, with its article.

@@ -1,17 +1,52 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
-
-	"github.com/contextkit/compact"
+	"unicode/utf8"
 )
 
-// FuzzDecodeTranscript feeds the decoder arbitrary bytes: it never panics,
-// a failure is an *inputError (one line naming where), and a success
-// decodes to messages with known roles, tool results that carry their
-// call id, and an encoding the decoder reads back to the same messages.
+// oddInputs are inputs encoding/json reads without a word but changes on
+// the way, and their neighbours that must still be read: seeds for the
+// fuzz target.
+var oddInputs = []string{
+	`[{"role":"system","content":"be \ud800 brief"},{"role":"user","content":"hi"}]`,
+	`[{"role":"user","content":"a"},{"role":"user","content":"last \udfff"}]`,
+	`[{"role":"user","content":"\ud83d\ude00 paired"}]`,
+	`[{"role":"user","content":"\ud83d\u0041"}]`,
+	`[{"role":"user","content":"\ude00\ud83d"}]`,
+	"[{\"role\":\"user\",\"content\":\"raw \xff byte\"}]",
+	"[{\"role\":\"user\",\"content\":\"raw \xef\xbf\xbd is fine\"}]",
+	`[{"role":"user","content":[{"type":"text","text":"\udc00"}]}]`,
+	`[{"role":"user","content":"a","x\ud800":null}]`,
+	`[{"role":"user","content":"a","content":"b"}]`,
+	`{"messages":[{"role":"user","content":"a"}],"messages":[{"role":"user","content":"b"}]}`,
+	`{"model":"\ud800","messages":[{"role":"user","content":"a"}]}`,
+	`[{"role":"user","content":"a"},{"role":"assistant","tool_calls":[{"id":"c","type":"function","function":{"arguments":"{}"}}]},{"role":"tool","tool_call_id":"c","content":"r"}]`,
+	`[{"role":"assistant","tool_calls":[{"id":"c","type":"function","function":{"name":"","arguments":"{}"}}]}]`,
+	`[{"role":"assistant","tool_calls":[{"id":"c\ud800","type":"function","function":{"name":"f","arguments":"{\"a\":\"\ud800\"}"}}]}]`,
+	`[{"role":"assistant","tool_calls":[{"index":0,"id":"c","type":"function","function":{"name":"f"}}]}]`,
+	`[{"role":"assistant","tool_calls":[{"index":1.5,"id":"c","type":"function","function":{"name":"f"}}]}]`,
+	`[{"role":"assistant","function_call":{"arguments":"{}"}}]`,
+	`[{"role":"user","content":[{"type":"text","text":"a","cache_control":{"type":"ephemeral"}}]}]`,
+	`[{"role":"user","content":[{"type":"text","text":"a","cache_control":null}],"audio":null,"annotations":[]}]`,
+	`[{"role":"user","content":[{"type":"image_url","image_url":{"url":""}}]}]`,
+	`[{"role":"user","content":[{"type":"text","Text":"a"}]}]`,
+	`[{"role":"user","content":"a","MultiContent":[{"type":"text","text":"b"}]}]`,
+	`[{"role":"user","name":"","content":"","refusal":null,"tool_calls":[]}]`,
+	"{\"role\":\"user\",\"content\":\"a\"}\n{\"role\":\"user\",\"content\":\"\\ud800\"}\n",
+}
+
+// FuzzDecodeTranscript feeds the decoder arbitrary bytes. It never panics;
+// a refusal is an *inputError of one line, naming the message when the
+// input is an array of messages; and whatever it accepts comes back from
+// the command's encoder as it went in (see checkRoundTrip).
 func FuzzDecodeTranscript(f *testing.F) {
 	for _, s := range []string{
 		`[{"role":"user","content":"hi"}]`,
@@ -21,35 +56,44 @@ func FuzzDecodeTranscript(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
+	for _, s := range oddInputs {
+		f.Add([]byte(s))
+	}
+	own, _ := filepath.Glob("../../testdata/transcripts/*.json")
+	for _, p := range own {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tr, err := decodeTranscript(data)
 		if err != nil {
-			var ie *inputError
-			if !errors.As(err, &ie) {
-				t.Fatalf("error %v (%T) is not an *inputError", err, err)
-			}
+			checkRefusal(t, data, err)
 			return
 		}
-		for i, m := range tr.msgs {
-			if !knownRoles[m.Role] {
-				t.Fatalf("message %d: role %q accepted", i, m.Role)
-			}
-			if m.Role == compact.RoleTool && m.ToolCallID == "" {
-				t.Fatalf("message %d: tool message without tool_call_id accepted", i)
-			}
-		}
-		out, err := encodeMessages(tr.msgs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		again, err := decodeTranscript(out)
-		if err != nil {
-			t.Fatalf("the encoding does not read back: %v\n%s", err, out)
-		}
-		a, _ := json.Marshal(tr.msgs)
-		b, _ := json.Marshal(again.msgs)
-		if len(tr.msgs) > 0 && string(a) != string(b) {
-			t.Fatalf("round trip changed the messages:\n%s\n%s", a, b)
-		}
+		checkRoundTrip(t, data, tr)
 	})
+}
+
+// checkRefusal checks that err, the decoder's refusal of data, is one line
+// that says where: a message, when data is an array of messages.
+func checkRefusal(t *testing.T, data []byte, err error) {
+	t.Helper()
+	var ie *inputError
+	if !errors.As(err, &ie) {
+		t.Fatalf("error %v (%T) is not an *inputError", err, err)
+	}
+	if msg := err.Error(); strings.ContainsAny(msg, "\n\r") || !utf8.ValidString(msg) {
+		t.Fatalf("error is not one clean line: %q", msg)
+	}
+	if ie.index >= 0 && !strings.HasPrefix(err.Error(), fmt.Sprintf("message %d", ie.index)) {
+		t.Fatalf("error %q does not start with its message", err)
+	}
+	var elems []json.RawMessage
+	if trimmed := bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")); json.Unmarshal(trimmed, &elems) == nil &&
+		len(elems) > 0 && ie.index < 0 {
+		t.Fatalf("an array of messages refused without naming one: %v", err)
+	}
 }

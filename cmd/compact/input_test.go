@@ -43,6 +43,58 @@ func TestBadInputWritesNothing(t *testing.T) {
 		{"unanswered call mid history", `[{"role":"user","content":"a"},{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"bash","arguments":"{}"}}]},{"role":"user","content":"b"}]`, `message 1: tool call "c1" (bash) is never answered`},
 		{"JSONL bad line", "{\"role\":\"user\",\"content\":\"a\"}\n\n{\"role\":\"assistant\",\"content\":{}}\n", "message 1 (line 3): content is an object"},
 		{"JSONL broken line", "{\"role\":\"user\",\"content\":\"a\"}\n{\"role\":\n", "message 1 (line 2): not JSON"},
+
+		// Strings encoding/json would turn into U+FFFD, in any field.
+		{"lone surrogate in the system prompt", `[{"role":"system","content":"be \ud800 brief"},{"role":"user","content":"hi"}]`, `message 0: content: a lone UTF-16 surrogate \ud800, which would come back as U+FFFD`},
+		{"lone low surrogate in the last message", `[{"role":"user","content":"a"},{"role":"user","content":"last \udfff"}]`, `message 1: content: a lone UTF-16 surrogate \udfff`},
+		{"high surrogate before a letter", `[{"role":"user","content":"\ud83d\u0041"}]`, `message 0: content: a lone UTF-16 surrogate \ud83d`},
+		{"high surrogate ending the string", `[{"role":"user","content":"x\ud83d"}]`, `message 0: content: a lone UTF-16 surrogate \ud83d`},
+		{"surrogates in the wrong order", `[{"role":"user","content":"\ude00\ud83d"}]`, `message 0: content: a lone UTF-16 surrogate \ude00`},
+		{"lone surrogate in a text part", `[{"role":"user","content":[{"type":"text","text":"ok"},{"type":"text","text":"\udc00"}]}]`, `message 0: content[1].text: a lone UTF-16 surrogate \udc00`},
+		{"lone surrogate in tool arguments", `[{"role":"assistant","tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{\"a\":\"\ud800\"}"}}]}]`, `message 0: tool_calls[0].function.arguments: a lone UTF-16 surrogate \ud800`},
+		{"lone surrogate in a tool call id", `[{"role":"user","content":"a"},{"role":"tool","tool_call_id":"c\udbff","content":"r"}]`, `message 1: tool_call_id: a lone UTF-16 surrogate \udbff`},
+		{"lone surrogate in a name", `[{"role":"user","name":"\ud800","content":"a"}]`, `message 0: name: a lone UTF-16 surrogate`},
+		{"lone surrogate in a key", `[{"role":"user","content":"a","x\ud800":null}]`, `message 0: a key has a lone UTF-16 surrogate \ud800`},
+		{"lone surrogate in a JSONL line", "{\"role\":\"user\",\"content\":\"a\"}\n{\"role\":\"user\",\"content\":\"\\ud800\"}\n", `message 1 (line 2): content: a lone UTF-16 surrogate \ud800`},
+		{"lone surrogate around the messages", `{"model":"\ud800","messages":[{"role":"user","content":"a"}]}`, `model: a lone UTF-16 surrogate \ud800`},
+		{"invalid UTF-8", "[{\"role\":\"user\",\"content\":\"raw \xff byte\"}]", "message 0: content: invalid UTF-8 (byte 0xff), which would come back as U+FFFD"},
+		{"invalid UTF-8 in JSONL", "{\"role\":\"user\",\"content\":\"\xc3\"}\n", "message 0 (line 1): content: invalid UTF-8 (byte 0xc3)"},
+
+		// A tool call the output would write without a name.
+		{"tool call without a name", `[{"role":"user","content":"a"},{"role":"assistant","tool_calls":[{"id":"c","type":"function","function":{"arguments":"{}"}}]},{"role":"tool","tool_call_id":"c","content":"r"}]`, "message 1: tool call 0 has no function name"},
+		{"tool call with an empty name", `[{"role":"assistant","tool_calls":[{"id":"c","type":"function","function":{"name":"","arguments":"{}"}}]}]`, "message 0: tool call 0 has no function name"},
+		{"tool call with a null name", `[{"role":"assistant","tool_calls":[{"id":"c","type":"function","function":{"name":null}}]}]`, "message 0: tool call 0 has no function name"},
+		{"function_call without a name", `[{"role":"assistant","function_call":{"arguments":"{}"}}]`, "message 0: function_call has no function name"},
+		{"function_call a string", `[{"role":"assistant","function_call":"f"}]`, "message 0: function_call is a string; want an object"},
+		{"tool call function a string", `[{"role":"assistant","tool_calls":[{"id":"c","function":"f"}]}]`, "message 0: tool call 0 has no function object"},
+
+		// Keys given twice: only the last would be kept.
+		{"content twice", `[{"role":"user","content":"a","content":"b"}]`, `message 0: key "content" appears twice; only the last would be kept`},
+		{"text twice in a part", `[{"role":"user","content":[{"type":"text","text":"a","text":"b"}]}]`, `message 0: content[0]: key "text" appears twice`},
+		{"arguments twice", `[{"role":"assistant","tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"1","arguments":"2"}}]}]`, `message 0: tool_calls[0].function: key "arguments" appears twice`},
+		{"messages twice", `{"messages":[{"role":"user","content":"a"}],"messages":[{"role":"user","content":"b"}]}`, `key "messages" appears twice`},
+
+		// Values the output has no place for.
+		{"unknown message field", `[{"role":"user","content":"a","audio":{"id":"x"}}]`, `message 0: field "audio" cannot be carried into the output`},
+		{"unknown part field", `[{"role":"user","content":[{"type":"text","text":"a","cache_control":{"type":"ephemeral"}}]}]`, `message 0: content part 0: field "cache_control" cannot be carried into the output`},
+		{"unknown image_url field", `[{"role":"user","content":[{"type":"image_url","image_url":{"url":"u","size":3}}]}]`, `message 0: content part 0: field "size" cannot be carried`},
+		{"text in an image part", `[{"role":"user","content":[{"type":"image_url","image_url":{"url":"u"},"text":"caption"}]}]`, `message 0: content part 0: field "text" cannot be carried`},
+		{"unknown tool call field", `[{"role":"assistant","tool_calls":[{"id":"c","type":"function","function":{"name":"f"},"extra":1}]}]`, `message 0: tool call 0: field "extra" cannot be carried`},
+		{"unknown function field", `[{"role":"assistant","tool_calls":[{"id":"c","type":"function","function":{"name":"f","strict":true}}]}]`, `message 0: tool call 0: field "strict" cannot be carried`},
+		{"MultiContent beside content", `[{"role":"user","content":"a","MultiContent":[{"type":"text","text":"b"}]}]`, `message 0: field "MultiContent" cannot be carried`},
+		{"a part field in upper case", `[{"role":"user","content":[{"type":"text","Text":"a"}]}]`, `message 0: content part 0: field "Text": part fields are lower case ("text")`},
+		{"image without a url", `[{"role":"user","content":[{"type":"image_url","image_url":{"url":""}}]}]`, "message 0: content part 0: image_url has no url"},
+		{"a null part", `[{"role":"user","content":[null]}]`, "message 0: content part 0 is null; want an object"},
+
+		// Other kinds where strings (or whole numbers) are expected.
+		{"refusal a number", `[{"role":"assistant","refusal":1}]`, "message 0: refusal is a number; want a string"},
+		{"reasoning a boolean", `[{"role":"assistant","content":"a","reasoning_content":false}]`, "message 0: reasoning_content is a boolean; want a string"},
+		{"tool_call_id a number", `[{"role":"user","content":"a"},{"role":"tool","tool_call_id":7,"content":"r"}]`, "message 1: tool_call_id is a number; want a string"},
+		{"tool call type a number", `[{"role":"assistant","tool_calls":[{"id":"c","type":1,"function":{"name":"f"}}]}]`, "message 0: tool call 0: type is a number; want a string"},
+		{"tool call index a fraction", `[{"role":"assistant","tool_calls":[{"index":1.5,"id":"c","type":"function","function":{"name":"f"}}]}]`, "message 0: tool call 0: index is the number 1.5; want a whole number"},
+		{"tool call index a string", `[{"role":"assistant","tool_calls":[{"index":"0","id":"c","type":"function","function":{"name":"f"}}]}]`, "message 0: tool call 0: index is a string; want a whole number"},
+		{"image detail a number", `[{"role":"user","content":[{"type":"image_url","image_url":{"url":"u","detail":1}}]}]`, "message 0: content part 0: image_url detail is a number; want a string"},
+		{"a part type a number", `[{"role":"user","content":[{"type":1,"text":"a"}]}]`, `message 0: content part 0 has type ""`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -121,11 +173,14 @@ func TestRequestModelPicksTheEncoding(t *testing.T) {
 	assert.Equal(t, "o200k_base", decodeReport(t, rep)["encoding"], "-model wins over the request's model")
 }
 
-func TestDroppedFieldsAreNamed(t *testing.T) {
-	in := `[{"role":"user","content":[{"type":"text","text":"a","cache_control":{"type":"ephemeral"}}],"audio":null}]`
+// TestEmptyFieldsAreDroppedAndNamed: a field the output has no place for
+// is read when it carries nothing (null, "", [] or {}: the API reads them
+// as absent), and the command names it.
+func TestEmptyFieldsAreDroppedAndNamed(t *testing.T) {
+	in := `[{"role":"user","content":[{"type":"text","text":"a","cache_control":null}],"audio":null,"annotations":[]}]`
 	r := runCLI(t, in, "-")
 	require.Equal(t, 0, r.code, r.stderr)
-	assert.Contains(t, r.stderr, "fields not carried into the output: [audio content[].cache_control]")
+	assert.Contains(t, r.stderr, "fields not carried into the output: [annotations audio content[].cache_control]")
 }
 
 func TestPosition(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/session"
 )
 
 // score counts one kind of fact over one or more transcripts: how many
@@ -62,6 +63,7 @@ type probeRow struct {
 	fallback      bool
 	ask, paths    score
 	errors, cmd   score
+	recall        recall // of the facts lost, those context_search finds
 }
 
 // probe compacts every transcript given with every summarizer -summarizer
@@ -180,6 +182,13 @@ func probeOne(ctx context.Context, e *engine, t *transcript, window int) (probeR
 	if f.command != "" {
 		check(&row.cmd, f.command)
 	}
+	r, err := newRecaller(ctx, hist)
+	if err != nil {
+		return probeRow{}, err
+	}
+	if row.recall, err = probeRecall(ctx, r, &row.ask, &row.paths, &row.errors, &row.cmd); err != nil {
+		return probeRow{}, fmt.Errorf("recall: %w", err)
+	}
 	return row, nil
 }
 
@@ -188,7 +197,7 @@ func probeOne(ctx context.Context, e *engine, t *transcript, window int) (probeR
 func writeProbeTable(w io.Writer, name string, window int, rows []probeRow, verbose bool) {
 	fmt.Fprintf(w, "summarizer %s, window %s, forced\n", name, thousands(window))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "transcript\tmsgs\ttokens\tafter\task\tpaths\terrors\tlast command\t")
+	fmt.Fprintln(tw, "transcript\tmsgs\ttokens\tafter\task\tpaths\terrors\tlast command\trecoverable\t")
 	var total probeRow
 	compacted, fallbacks := 0, 0
 	for _, r := range rows {
@@ -198,8 +207,8 @@ func writeProbeTable(w io.Writer, name string, window int, rows []probeRow, verb
 		} else if r.fallback {
 			after += "*"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t\n", shortName(r.file), r.messages, thousands(r.before), after,
-			r.ask.cell(), r.paths.cell(), r.errors.cell(), r.cmd.cell())
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", shortName(r.file), r.messages, thousands(r.before), after,
+			r.ask.cell(), r.paths.cell(), r.errors.cell(), r.cmd.cell(), r.recall.cell())
 		if !r.compacted {
 			continue
 		}
@@ -211,6 +220,8 @@ func writeProbeTable(w io.Writer, name string, window int, rows []probeRow, verb
 		total.paths.merge(r.paths)
 		total.errors.merge(r.errors)
 		total.cmd.merge(r.cmd)
+		total.recall.lost += r.recall.lost
+		total.recall.found += r.recall.found
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "%s: %d of %d transcripts compacted", name, compacted, len(rows))
@@ -224,6 +235,7 @@ func writeProbeTable(w io.Writer, name string, window int, rows []probeRow, verb
 	}{{"latest ask", total.ask}, {"paths", total.paths}, {"error lines", total.errors}, {"last command", total.cmd}} {
 		fmt.Fprintf(w, "  %-13s kept %s, at risk kept %s\n", s.label, rate(s.sc.kept, s.sc.n), rate(s.sc.riskKept, s.sc.risk))
 	}
+	fmt.Fprintf(w, "  %-13s %s found verbatim by %s\n", "facts lost", rate(total.recall.found, total.recall.lost), session.ToolSearch)
 	if verbose {
 		for _, r := range rows {
 			for _, s := range []struct {
@@ -233,6 +245,9 @@ func writeProbeTable(w io.Writer, name string, window int, rows []probeRow, verb
 				for _, m := range s.sc.missing {
 					fmt.Fprintf(w, "  lost %s in %s: %.100q\n", s.label, r.file, m)
 				}
+			}
+			for _, m := range r.recall.missing {
+				fmt.Fprintf(w, "  not recoverable in %s: %.100q\n", r.file, m)
 			}
 		}
 	}

@@ -113,6 +113,8 @@ func TestProbeScoresWhatTheSummaryKeeps(t *testing.T) {
 	assert.Zero(t, drop.paths.riskKept, "the baseline keeps none")
 	assert.Equal(t, score{n: 1, kept: 1, risk: 1, riskKept: 1}, scoreOnly(ext.errors))
 	assert.Equal(t, score{n: 1, risk: 1}, scoreOnly(drop.errors))
+	require.Positive(t, drop.recall.lost, "the baseline loses facts")
+	assert.Equal(t, drop.recall.lost, drop.recall.found, "context_search finds every one: %q", drop.recall.missing)
 }
 
 func scoreOnly(s score) score { s.missing = nil; return s }
@@ -121,7 +123,8 @@ func TestProbeCommand(t *testing.T) {
 	r := runCLI(t, "", "-probe", "../../testdata/transcripts", "-summarizer", "extractive,drop")
 	require.Equal(t, 0, r.code, r.stderr)
 	for _, want := range []string{"summarizer extractive, window 8,000, forced", "summarizer drop, window 8,000, forced",
-		"coding_session", "latest ask    kept", "paths         kept", "error lines   kept", "last command  kept"} {
+		"coding_session", "latest ask    kept", "paths         kept", "error lines   kept", "last command  kept",
+		"recoverable", "facts lost    "} {
 		assert.Contains(t, r.stdout, want)
 	}
 	assert.Regexp(t, regexp.MustCompile(`extractive: \d+ of 4 transcripts compacted`), r.stdout)

@@ -1,0 +1,55 @@
+package session
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestSnapshotIDs(t *testing.T) {
+	assert.Equal(t, "agent-7~snapshot-3", SnapshotID("agent-7", 3))
+	id, seq, ok := ParseSnapshotID("agent-7~snapshot-3")
+	assert.True(t, ok)
+	assert.Equal(t, "agent-7", id)
+	assert.Equal(t, 3, seq)
+
+	for _, s := range []string{
+		"agent-7",              // a live id
+		"agent-7~snapshot-",    // no number
+		"agent-7~snapshot-03",  // not as SnapshotID writes it
+		"agent-7~snapshot-0",   // sequences start at 1
+		"agent-7~snapshot-3a",  // not a number
+		"~snapshot-3",          // no session id
+		"a\nb~snapshot-3",      // not a valid session id
+		"agent-7~snapshot--3",  // negative
+		"agent-7~snapshot- 3",  // space
+		"agent-7~snapshot-1~x", // trailing text
+	} {
+		_, _, ok := ParseSnapshotID(s)
+		assert.False(t, ok, "%q", s)
+	}
+}
+
+// FuzzSnapshotID checks that a snapshot id round-trips, is never a valid
+// live id, and that ParseSnapshotID accepts only what SnapshotID makes.
+func FuzzSnapshotID(f *testing.F) {
+	f.Add("agent-7", 1)
+	f.Add("a~snapshot", 12)
+	f.Add("x~snapshot-1", 2)
+	f.Add("用户", 99)
+	f.Fuzz(func(t *testing.T, id string, seq int) {
+		if checkSessionID(id) == nil && seq > 0 {
+			sid := SnapshotID(id, seq)
+			gotID, gotSeq, ok := ParseSnapshotID(sid)
+			if !ok || gotID != id || gotSeq != seq {
+				t.Fatalf("ParseSnapshotID(%q) = %q, %d, %v; want %q, %d", sid, gotID, gotSeq, ok, id, seq)
+			}
+			if checkSessionID(sid) == nil {
+				t.Fatalf("snapshot id %q is accepted as a live session id", sid)
+			}
+		}
+		if gotID, gotSeq, ok := ParseSnapshotID(id); ok && SnapshotID(gotID, gotSeq) != id {
+			t.Fatalf("ParseSnapshotID accepted %q, which SnapshotID writes as %q", id, SnapshotID(gotID, gotSeq))
+		}
+	})
+}

@@ -1,0 +1,282 @@
+package fleet
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/session"
+	"go.uber.org/goleak"
+)
+
+// The environment a worker process reads; the parent sets it.
+const (
+	envWorker   = "FLEET_WORKER"   // the worker's number; unset in the parent
+	envStore    = "FLEET_STORE"    // "sqlite" or "postgres"
+	envTarget   = "FLEET_TARGET"   // the SQLite path or the Postgres DSN
+	envSchema   = "FLEET_SCHEMA"   // the Postgres schema
+	envSessions = "FLEET_SESSIONS" // how many sessions
+	envOps      = "FLEET_OPS"      // appends per goroutine
+	envEvents   = "FLEET_EVENTS"   // the file the worker records events in
+	envVictim   = "FLEET_VICTIM"   // set for the worker that will be killed
+	envMarker   = "FLEET_MARKER"   // the file the victim writes when it is mid-compaction
+)
+
+// goroutines is how many goroutines of a worker append and compact at once.
+const goroutines = 3
+
+// leaseTTL is short so that the session the victim held is taken over
+// quickly, and long enough that a live holder, renewing every third of
+// it, keeps its lease on a busy machine.
+const leaseTTL = 2 * time.Second
+
+// event is one line of a worker's events file.
+type event struct {
+	Kind    string `json:"kind"` // "append" or "compaction"
+	Session string `json:"session"`
+	Content string `json:"content,omitempty"` // append: the message
+	Fence   int64  `json:"fence,omitempty"`   // compaction: its lease's fence
+	N       int    `json:"n,omitempty"`       // compaction: its number
+	Start   int64  `json:"start,omitempty"`   // compaction: after its lease was granted, unix ns
+	End     int64  `json:"end,omitempty"`     // compaction: before its commit was sent, unix ns
+}
+
+// recorder writes events, one line each, straight to the file, so that a
+// killed worker loses at most the line it was writing.
+type recorder struct {
+	mu sync.Mutex
+	f  *os.File
+}
+
+func (r *recorder) record(e event) {
+	b, _ := json.Marshal(e)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, _ = r.f.Write(append(b, '\n'))
+}
+
+// watched is a store that records when each compaction held its lease:
+// from just after Acquire returned to just before Commit was sent, an
+// interval inside the one the lease really covered.
+type watched struct {
+	session.Store
+	leaser session.Leaser
+	rec    *recorder
+
+	mu    sync.Mutex
+	start map[string]event
+}
+
+func (w *watched) Acquire(ctx context.Context, id string, ttl time.Duration) (session.Lease, error) {
+	l, err := w.leaser.Acquire(ctx, id, ttl)
+	if err == nil {
+		w.mu.Lock()
+		w.start[id] = event{Kind: "compaction", Session: id, Fence: l.Fence, Start: time.Now().UnixNano()}
+		w.mu.Unlock()
+	}
+	return l, err
+}
+
+func (w *watched) Renew(ctx context.Context, id string, l session.Lease, ttl time.Duration) (session.Lease, error) {
+	return w.leaser.Renew(ctx, id, l, ttl)
+}
+
+func (w *watched) Release(ctx context.Context, id string, l session.Lease) error {
+	return w.leaser.Release(ctx, id, l)
+}
+
+func (w *watched) Commit(ctx context.Context, id string, c session.Compaction, l session.Lease) error {
+	w.mu.Lock()
+	e := w.start[id]
+	w.mu.Unlock()
+	e.End, e.N = time.Now().UnixNano(), c.N
+	err := w.Store.Commit(ctx, id, c, l)
+	if err == nil && e.Fence == l.Fence {
+		w.rec.record(e)
+	}
+	return err
+}
+
+// fence is the fence of the latest lease granted here on session id.
+func (w *watched) fence(id string) int64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.start[id].Fence
+}
+
+// TestWorker is the body of a worker process; it does nothing unless the
+// parent started it.
+func TestWorker(t *testing.T) {
+	me := os.Getenv(envWorker)
+	if me == "" {
+		t.Skip("run by TestFleetSQLite and TestFleetPostgres in processes of their own")
+	}
+	ctx := context.Background()
+	sessions, _ := strconv.Atoi(os.Getenv(envSessions))
+	ops, _ := strconv.Atoi(os.Getenv(envOps))
+	f, err := os.OpenFile(os.Getenv(envEvents), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rec := &recorder{f: f}
+
+	st, closeStore, err := openStore(ctx, os.Getenv(envStore), os.Getenv(envTarget), os.Getenv(envSchema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &watched{Store: st, leaser: st.(session.Leaser), rec: rec, start: map[string]event{}}
+
+	victim := os.Getenv(envVictim) != ""
+	var armed atomic.Bool
+	block := make(chan struct{}) // never closed: the victim waits here to be killed
+	m := session.NewManager(func(id string) compact.ContextEngine {
+		return engine(func() {
+			if victim && armed.CompareAndSwap(true, false) {
+				marker := fmt.Sprintf("%s %d\n", id, w.fence(id))
+				if err := os.WriteFile(os.Getenv(envMarker), []byte(marker), 0o600); err != nil {
+					t.Error(err)
+				}
+				<-block
+			}
+		})
+	}, session.WithStore(w), session.WithLeaseTTL(leaseTTL))
+
+	var wg sync.WaitGroup
+	errs := make(chan error, goroutines)
+	for g := 0; g < goroutines; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			rng := rand.New(rand.NewSource(time.Now().UnixNano() + int64(g)))
+			next := map[string]int{}
+			for i := 0; i < ops; i++ {
+				arm := victim && g == 0 && i == ops/2
+				if arm {
+					armed.Store(true) // the next compaction of this worker blocks
+				}
+				id := fmt.Sprintf("fleet-%d", rng.Intn(sessions))
+				s, err := m.Get(id)
+				if err != nil {
+					errs <- err
+					return
+				}
+				if s.ID() != id {
+					errs <- fmt.Errorf("Get(%q) returned session %q", id, s.ID())
+					return
+				}
+				content := fmt.Sprintf("w%s g%d %s n%d %s", me, g, id, next[id], filler)
+				if err := s.Append(ctx, compact.Message{Role: role(next[id]), Content: content}); err != nil {
+					errs <- fmt.Errorf("append to %s: %w", id, err)
+					return
+				}
+				rec.record(event{Kind: "append", Session: id, Content: content})
+				next[id]++
+				force := arm || rng.Intn(20) == 0
+				if force || s.ShouldCompress() {
+					var opts []compact.CompressOption
+					if force {
+						opts = append(opts, compact.Force())
+					}
+					_, err := s.Compress(ctx, opts...)
+					switch {
+					case errors.Is(err, session.ErrLeaseLost) || errors.Is(err, session.ErrStaleFence):
+						// A holder that stalled past its lease cannot save;
+						// the store refused, and nothing was lost.
+						t.Logf("%s: %v", id, err)
+					case err != nil && !declined(err):
+						errs <- fmt.Errorf("compress %s: %w", id, err)
+						return
+					}
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	// Each session this worker holds sees the store's live history. Other
+	// workers may still be compacting the same sessions, so the check is
+	// made between two reads of the store that agree.
+	for _, id := range m.Sessions() {
+		s, _ := m.Get(id)
+		if err := syncedLen(ctx, st, s); err != nil {
+			t.Errorf("%s: %v", id, err)
+		}
+	}
+	if err := m.Close(ctx); err != nil {
+		t.Error(err)
+	}
+	closeStore()
+	if err := goleak.Find(); err != nil {
+		t.Errorf("worker %s leaked goroutines: %v", me, err)
+	}
+}
+
+// declined reports an engine's refusal to compact a history it finds too
+// short or too small to gain from: no fault of the store's.
+func declined(err error) bool {
+	return errors.Is(err, compact.ErrNothingToCompress) || errors.Is(err, compact.ErrNoSavings) ||
+		errors.Is(err, compact.ErrPaused) || errors.Is(err, compact.ErrBackoff)
+}
+
+// filler makes each message about 150 tokens, so that a session crosses
+// the small engine's threshold every ten messages or so.
+var filler = strings.Repeat("the build log says every step passed. ", 16)
+
+func role(n int) string {
+	if n%2 == 0 {
+		return compact.RoleUser
+	}
+	return compact.RoleAssistant
+}
+
+// engine is a small-window engine whose summarizer calls hook first.
+func engine(hook func()) compact.ContextEngine {
+	return compact.New(compact.WithContextWindow(2000), compact.WithThresholdBounds(0, 0),
+		compact.WithTokenCounter(compact.EstimateCounter{}),
+		compact.WithSummarizer(compact.SummarizerFunc(func(_ context.Context, req compact.SummaryRequest) (string, error) {
+			hook()
+			return fmt.Sprintf("Summary of %d messages.", len(req.Turns)), nil
+		})))
+}
+
+// syncedLen syncs s with st and checks that it then holds the store's live
+// history, retrying while another process changes that history meanwhile.
+func syncedLen(ctx context.Context, st session.Store, s *session.Session) error {
+	var held, stored int
+	for try := 0; try < 20; try++ {
+		before, _, _, err := st.Live(ctx, s.ID())
+		if err != nil {
+			return err
+		}
+		if err := s.Sync(ctx); err != nil {
+			return err
+		}
+		after, _, _, err := st.Live(ctx, s.ID())
+		if err != nil {
+			return err
+		}
+		held, stored = s.Len(), len(after)
+		if len(before) != len(after) {
+			continue // another process changed it between the reads
+		}
+		if held != stored {
+			return fmt.Errorf("the session holds %d messages, the store %d", held, stored)
+		}
+		return nil
+	}
+	return nil
+}

@@ -1,0 +1,206 @@
+package pgstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/session/internal/codec"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// uniqueViolation is Postgres's SQLSTATE for a duplicate key: a compaction
+// number committed twice.
+const uniqueViolation = "23505"
+
+// locked is a session row read under FOR UPDATE: its lease, the database's
+// clock, and its counters.
+type locked struct {
+	held session.Lease
+	now  time.Time
+	head head
+}
+
+// lock creates session id's row if need be and locks it for the rest of tx.
+func (s *Store) lock(ctx context.Context, tx pgx.Tx, id string) (locked, error) {
+	if _, err := tx.Exec(ctx, s.q.ensure, id); err != nil {
+		return locked{}, err
+	}
+	var (
+		l       locked
+		leaseID *string
+	)
+	err := tx.QueryRow(ctx, s.q.lockLease, id).Scan(&leaseID, &l.held.Fence, &l.held.Expires, &l.now,
+		&l.head.last, &l.head.n, &l.head.through)
+	if leaseID != nil {
+		l.held.ID = *leaseID
+	}
+	return l, err
+}
+
+// Commit records c as session id's next compaction, under lease, by the
+// database's clock.
+func (s *Store) Commit(ctx context.Context, id string, c session.Compaction, lease session.Lease) error {
+	if err := begin(ctx, "commit", id); err != nil {
+		return err
+	}
+	live, err := codec.Messages(c.Live)
+	if err != nil {
+		return fmt.Errorf("pgstore: commit %q compaction %d: live history: %w", id, c.N, err)
+	}
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		l, err := s.lock(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if err := session.CheckLease(l.held, lease, l.now); err != nil {
+			return err
+		}
+		if err := session.CheckCompaction(session.Compaction{N: l.head.n, Through: l.head.through}, c, l.head.last); err != nil {
+			return err
+		}
+		at := c.At
+		if at.IsZero() {
+			at = l.now
+		}
+		if _, err := tx.Exec(ctx, s.q.insertCompaction, id, c.N, l.head.through+1, c.Through, string(live), at,
+			c.TokensBefore, c.TokensAfter, c.Summarizer, lease.Fence); err != nil {
+			var pgErr *pgconn.PgError
+			if errors.As(err, &pgErr) && pgErr.Code == uniqueViolation {
+				return fmt.Errorf("%w: compaction %d exists: %w", session.ErrConflict, c.N, err)
+			}
+			return err
+		}
+		_, err = tx.Exec(ctx, s.q.setHead, id, c.N, c.Through)
+		return err
+	})
+	if err != nil {
+		return fail(ctx, fmt.Sprintf("commit compaction %d of", c.N), id, err)
+	}
+	return nil
+}
+
+// Compactions returns session id's compactions, oldest first.
+func (s *Store) Compactions(ctx context.Context, id string) ([]session.Compaction, error) {
+	if err := begin(ctx, "compactions", id); err != nil {
+		return nil, err
+	}
+	rows, err := s.pool.Query(ctx, s.q.compactions, id)
+	if err != nil {
+		return nil, fail(ctx, "compactions", id, err)
+	}
+	defer rows.Close()
+	var out []session.Compaction
+	for rows.Next() {
+		var (
+			c    session.Compaction
+			live string
+		)
+		if err := rows.Scan(&c.N, &c.From, &c.Through, &live, &c.At, &c.TokensBefore, &c.TokensAfter, &c.Summarizer, &c.Fence); err != nil {
+			return nil, fmt.Errorf("pgstore: compactions: session %q compaction %d: %w: %v", id, len(out)+1, session.ErrCorrupt, err)
+		}
+		if c.Live, err = codec.DecodeMessages([]byte(live)); err != nil {
+			return nil, fmt.Errorf("pgstore: compactions: session %q compaction %d: %w: %v", id, c.N, session.ErrCorrupt, err)
+		}
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fail(ctx, "compactions", id, err)
+	}
+	return out, nil
+}
+
+// Acquire grants the lease on session id for ttl, by the database's clock,
+// unless another holds it.
+func (s *Store) Acquire(ctx context.Context, id string, ttl time.Duration) (session.Lease, error) {
+	if err := begin(ctx, "acquire", id); err != nil {
+		return session.Lease{}, err
+	}
+	var granted session.Lease
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		l, err := s.lock(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if l.held.ID != "" && l.now.Before(l.held.Expires) {
+			return &session.LeaseHeldError{Fence: l.held.Fence, Expires: l.held.Expires}
+		}
+		granted.ID = session.NewLeaseID()
+		return tx.QueryRow(ctx, s.q.grant, id, granted.ID, ttl.Microseconds()).Scan(&granted.Fence, &granted.Expires)
+	})
+	if err != nil {
+		return session.Lease{}, fail(ctx, "acquire", id, err)
+	}
+	return granted, nil
+}
+
+// Renew extends lease, still held, to ttl from now by the database's clock.
+func (s *Store) Renew(ctx context.Context, id string, lease session.Lease, ttl time.Duration) (session.Lease, error) {
+	if err := begin(ctx, "renew", id); err != nil {
+		return session.Lease{}, err
+	}
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		l, err := s.lock(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if err := session.CheckLease(l.held, lease, l.now); err != nil {
+			return err
+		}
+		return tx.QueryRow(ctx, s.q.renew, id, ttl.Microseconds()).Scan(&lease.Expires)
+	})
+	if err != nil {
+		return session.Lease{}, fail(ctx, "renew", id, err)
+	}
+	return lease, nil
+}
+
+// Release gives up lease if it is still held.
+func (s *Store) Release(ctx context.Context, id string, lease session.Lease) error {
+	if err := begin(ctx, "release", id); err != nil {
+		return err
+	}
+	if _, err := s.pool.Exec(ctx, s.q.release, id, lease.ID, lease.Fence); err != nil {
+		return fail(ctx, "release", id, err)
+	}
+	return nil
+}
+
+// Search returns the records of session id after after whose
+// session.SearchText contains text, ignoring case, oldest first, at most
+// limit: Postgres finds the candidates in a lower-cased copy of each
+// message's text, and each is checked exactly.
+func (s *Store) Search(ctx context.Context, id, text string, after int64, limit int) ([]session.Record, error) {
+	if err := begin(ctx, "search", id); err != nil {
+		return nil, err
+	}
+	want := strings.ToLower(text)
+	var (
+		rows pgx.Rows
+		err  error
+	)
+	if needle := postgresText(want); needle != "" {
+		rows, err = s.pool.Query(ctx, s.q.search, id, after, needle)
+	} else {
+		rows, err = s.pool.Query(ctx, s.q.scan, id, after)
+	}
+	if err != nil {
+		return nil, fail(ctx, "search", id, err)
+	}
+	n := 0
+	recs, err := collect(rows, id, func(r session.Record) (bool, bool) {
+		if !strings.Contains(strings.ToLower(session.SearchText(r.Message)), want) {
+			return false, true
+		}
+		n++
+		return true, limit <= 0 || n < limit
+	})
+	if err != nil {
+		return nil, fail(ctx, "search", id, err)
+	}
+	return recs, nil
+}

@@ -1,0 +1,173 @@
+// Package pgstore keeps sessions in Postgres: a session.Store, a
+// session.Leaser and a session.Searcher on github.com/jackc/pgx/v5, for
+// hosts that share one database, so that any replica of a gateway can serve
+// any conversation and each conversation compacts in one place at a time.
+//
+//	st, err := pgstore.Open(ctx, os.Getenv("DATABASE_URL"))
+//	if err != nil { ... }
+//	defer st.Close()
+//	m := session.NewManager(newEngine, session.WithStore(st))
+//
+// The tables live in their own schema (default "compact"), created and
+// migrated by Open under an advisory lock, so replicas starting together
+// migrate once. Appends are one statement each; a session's lease is a row
+// with a fencing token that only grows, timed by the database's clock, so
+// hosts whose clocks differ still agree on who holds it. Errors never hold
+// the DSN or its password.
+package pgstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strings"
+
+	"github.com/contextkit/compact/session"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Store is a session.Store in a Postgres database. It is safe for
+// concurrent use; any number of processes and hosts may share the database.
+type Store struct {
+	pool *pgxpool.Pool
+	q    queries
+}
+
+// Option configures a Store.
+type Option func(*config)
+
+type config struct {
+	schema   string
+	maxConns int32
+}
+
+// DefaultSchema is the schema that holds the Store's tables unless
+// WithSchema says otherwise.
+const DefaultSchema = "compact"
+
+// WithSchema keeps the tables in the named schema, created if need be: two
+// applications (or two test runs) sharing a database can keep apart.
+func WithSchema(name string) Option {
+	return func(c *config) { c.schema = name }
+}
+
+// WithMaxConns caps the pool's connections (pgxpool's default, the larger
+// of 4 and the number of CPUs, when zero).
+func WithMaxConns(n int32) Option {
+	return func(c *config) { c.maxConns = n }
+}
+
+// ErrDSN reports a DSN that does not parse. The error says why without
+// repeating the DSN, which holds the password.
+var ErrDSN = errors.New("pgstore: invalid DSN")
+
+// ErrConnect reports a database Open could not reach or log in to. The
+// error names the host but never the password.
+var ErrConnect = errors.New("pgstore: cannot connect")
+
+// Open connects to the database dsn names (a postgres:// URL or key=value
+// pairs, as pgx takes them), checks the connection, and creates or migrates
+// the Store's tables.
+func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
+	cfg := config{schema: DefaultSchema}
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&cfg)
+		}
+	}
+	if cfg.schema == "" {
+		cfg.schema = DefaultSchema
+	}
+	secrets := secretsOf(dsn)
+	pcfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s", ErrDSN, scrub(reason(err), secrets))
+	}
+	if cfg.maxConns > 0 {
+		pcfg.MaxConns = cfg.maxConns
+	}
+	secrets = append(secrets, pcfg.ConnConfig.Password)
+	where := fmt.Sprintf("%s@%s:%d/%s", pcfg.ConnConfig.User, pcfg.ConnConfig.Host, pcfg.ConnConfig.Port, pcfg.ConnConfig.Database)
+	pool, err := pgxpool.NewWithConfig(ctx, pcfg)
+	if err != nil {
+		return nil, connectError(ctx, where, err, secrets)
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, connectError(ctx, where, err, secrets)
+	}
+	s := &Store{pool: pool, q: newQueries(pgx.Identifier{cfg.schema}.Sanitize())}
+	if err := s.migrate(ctx, cfg.schema); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("pgstore: open %s: %w", where, err) // no DSN in it
+	}
+	return s, nil
+}
+
+// Close closes the pool, waiting for connections in use to be returned.
+func (s *Store) Close() { s.pool.Close() }
+
+// connectError reports a failed connection to where without a secret; it
+// wraps ctx's error when ctx is done, ErrConnect otherwise.
+func connectError(ctx context.Context, where string, err error, secrets []string) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("pgstore: connecting to %s: %w", where, ctx.Err())
+	}
+	return fmt.Errorf("%w to %s: %s", ErrConnect, where, scrub(err.Error(), secrets))
+}
+
+// reason is why pgx refused a DSN, without the DSN (which pgx's message
+// quotes, password redacted).
+func reason(err error) string {
+	if inner := errors.Unwrap(err); inner != nil {
+		return inner.Error()
+	}
+	msg := err.Error()
+	if i := strings.LastIndex(msg, "`: "); i >= 0 {
+		return msg[i+3:]
+	}
+	return "it does not parse"
+}
+
+// keyValuePassword finds a password in key=value DSNs, quoted or not.
+var keyValuePassword = regexp.MustCompile(`password\s*=\s*('(?:[^'\\]|\\.)*'|\S+)`)
+
+// secretsOf finds what in dsn must never be printed, even when it does not
+// parse: a URL's password (raw and unescaped) and key=value passwords.
+func secretsOf(dsn string) []string {
+	var out []string
+	if i := strings.Index(dsn, "://"); i >= 0 {
+		rest := dsn[i+3:]
+		if at := strings.LastIndex(rest, "@"); at >= 0 {
+			if _, pw, ok := strings.Cut(rest[:at], ":"); ok && pw != "" {
+				out = append(out, pw)
+				if u, err := url.PathUnescape(pw); err == nil {
+					out = append(out, u)
+				}
+			}
+		}
+	}
+	for _, m := range keyValuePassword.FindAllStringSubmatch(dsn, -1) {
+		out = append(out, m[1], strings.Trim(m[1], "'"))
+	}
+	return out
+}
+
+// scrub replaces every secret in msg.
+func scrub(msg string, secrets []string) string {
+	for _, s := range secrets {
+		if len(s) > 0 {
+			msg = strings.ReplaceAll(msg, s, "xxxxx")
+		}
+	}
+	return msg
+}
+
+var (
+	_ session.Store    = (*Store)(nil)
+	_ session.Leaser   = (*Store)(nil)
+	_ session.Searcher = (*Store)(nil)
+)

@@ -1,0 +1,186 @@
+package sqlitestore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/session/internal/codec"
+)
+
+// ensure creates session id's row if there is none.
+func ensure(ctx context.Context, tx *sql.Tx, id string) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO sessions (id) VALUES (?) ON CONFLICT (id) DO NOTHING`, id)
+	return err
+}
+
+// readLease reads session id's latest grant (ID "" once released).
+func readLease(ctx context.Context, tx *sql.Tx, id string) (session.Lease, error) {
+	var (
+		leaseID sql.NullString
+		l       session.Lease
+		expires int64
+	)
+	err := tx.QueryRowContext(ctx, `SELECT lease_id, lease_fence, lease_expires FROM sessions WHERE id = ?`, id).
+		Scan(&leaseID, &l.Fence, &expires)
+	if errors.Is(err, sql.ErrNoRows) {
+		return session.Lease{}, nil
+	}
+	l.ID, l.Expires = leaseID.String, time.Unix(0, expires)
+	return l, err
+}
+
+// Commit records c as session id's next compaction, under lease.
+func (s *Store) Commit(ctx context.Context, id string, c session.Compaction, lease session.Lease) error {
+	if err := begin(ctx, "commit", id); err != nil {
+		return err
+	}
+	live, err := codec.Messages(c.Live)
+	if err != nil {
+		return fmt.Errorf("sqlitestore: commit %q compaction %d: live history: %w", id, c.N, err)
+	}
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		if err := ensure(ctx, tx, id); err != nil {
+			return err
+		}
+		held, err := readLease(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		now := s.now()
+		if err := session.CheckLease(held, lease, now); err != nil {
+			return err
+		}
+		h, err := readHead(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if err := session.CheckCompaction(session.Compaction{N: h.n, Through: h.through}, c, h.last); err != nil {
+			return err
+		}
+		at := c.At
+		if at.IsZero() {
+			at = now
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO compactions
+			(session, n, from_seq, through_seq, live, at, tokens_before, tokens_after, summarizer, fence)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			id, c.N, h.through+1, c.Through, string(live), at.UnixNano(), c.TokensBefore, c.TokensAfter, c.Summarizer, lease.Fence); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE sessions SET compactions = ?, live_through = ? WHERE id = ?`, c.N, c.Through, id)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("sqlitestore: commit %q compaction %d: %w", id, c.N, err)
+	}
+	return nil
+}
+
+// Compactions returns session id's compactions, oldest first.
+func (s *Store) Compactions(ctx context.Context, id string) ([]session.Compaction, error) {
+	if err := begin(ctx, "compactions", id); err != nil {
+		return nil, err
+	}
+	var out []session.Compaction
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT n, from_seq, through_seq, live, at, tokens_before, tokens_after, summarizer, fence
+			FROM compactions WHERE session = ? ORDER BY n`, id)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var (
+				c    session.Compaction
+				live []byte
+				at   int64
+			)
+			if err := rows.Scan(&c.N, &c.From, &c.Through, &live, &at, &c.TokensBefore, &c.TokensAfter, &c.Summarizer, &c.Fence); err != nil {
+				return fmt.Errorf("session %q compaction %d: %w: %v", id, len(out)+1, session.ErrCorrupt, err)
+			}
+			if c.Live, err = codec.DecodeMessages(live); err != nil {
+				return fmt.Errorf("session %q compaction %d: %w: %v", id, c.N, session.ErrCorrupt, err)
+			}
+			c.At = time.Unix(0, at)
+			out = append(out, c)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("sqlitestore: compactions %q: %w", id, err)
+	}
+	return out, nil
+}
+
+// Acquire grants the lease on session id for ttl, unless another holds it.
+func (s *Store) Acquire(ctx context.Context, id string, ttl time.Duration) (session.Lease, error) {
+	if err := begin(ctx, "acquire", id); err != nil {
+		return session.Lease{}, err
+	}
+	var granted session.Lease
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		if err := ensure(ctx, tx, id); err != nil {
+			return err
+		}
+		held, err := readLease(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		now := s.now()
+		if held.ID != "" && now.Before(held.Expires) {
+			return &session.LeaseHeldError{Fence: held.Fence, Expires: held.Expires}
+		}
+		granted = session.Lease{ID: session.NewLeaseID(), Fence: held.Fence + 1, Expires: now.Add(ttl)}
+		_, err = tx.ExecContext(ctx, `UPDATE sessions SET lease_id = ?, lease_fence = ?, lease_expires = ? WHERE id = ?`,
+			granted.ID, granted.Fence, granted.Expires.UnixNano(), id)
+		return err
+	})
+	if err != nil {
+		return session.Lease{}, fmt.Errorf("sqlitestore: acquire %q: %w", id, err)
+	}
+	return granted, nil
+}
+
+// Renew extends lease, still held, to ttl from now.
+func (s *Store) Renew(ctx context.Context, id string, lease session.Lease, ttl time.Duration) (session.Lease, error) {
+	if err := begin(ctx, "renew", id); err != nil {
+		return session.Lease{}, err
+	}
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		held, err := readLease(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		now := s.now()
+		if err := session.CheckLease(held, lease, now); err != nil {
+			return err
+		}
+		lease.Expires = now.Add(ttl)
+		_, err = tx.ExecContext(ctx, `UPDATE sessions SET lease_expires = ? WHERE id = ?`, lease.Expires.UnixNano(), id)
+		return err
+	})
+	if err != nil {
+		return session.Lease{}, fmt.Errorf("sqlitestore: renew %q: %w", id, err)
+	}
+	return lease, nil
+}
+
+// Release gives up lease if it is still held.
+func (s *Store) Release(ctx context.Context, id string, lease session.Lease) error {
+	if err := begin(ctx, "release", id); err != nil {
+		return err
+	}
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE sessions SET lease_id = NULL WHERE id = ? AND lease_id = ? AND lease_fence = ?`,
+			id, lease.ID, lease.Fence)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("sqlitestore: release %q: %w", id, err)
+	}
+	return nil
+}

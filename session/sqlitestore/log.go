@@ -1,0 +1,241 @@
+package sqlitestore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/session/internal/codec"
+)
+
+// begin checks what every method checks first: ctx, then the session id.
+func begin(ctx context.Context, op, id string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("sqlitestore: %s %q: %w", op, id, err)
+	}
+	if err := session.CheckID(id); err != nil {
+		return fmt.Errorf("sqlitestore: %s: %w", op, err)
+	}
+	return nil
+}
+
+// Append adds msgs to the end of session id's log in one transaction and
+// returns the number of the last.
+func (s *Store) Append(ctx context.Context, id string, msgs ...compact.Message) (int64, error) {
+	if err := begin(ctx, "append", id); err != nil {
+		return 0, err
+	}
+	bodies := make([][]byte, len(msgs))
+	for i, m := range msgs {
+		b, err := codec.Message(i, m)
+		if err != nil {
+			return 0, fmt.Errorf("sqlitestore: append %q: %w", id, err)
+		}
+		bodies[i] = b
+	}
+	var last int64
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		if len(msgs) == 0 {
+			err := tx.QueryRowContext(ctx, `SELECT last_seq FROM sessions WHERE id = ?`, id).Scan(&last)
+			if errors.Is(err, sql.ErrNoRows) {
+				return nil
+			}
+			return err
+		}
+		if err := tx.StmtContext(ctx, s.nextSeq).QueryRowContext(ctx, id, len(msgs)).Scan(&last); err != nil {
+			return err
+		}
+		at := s.now().UnixNano()
+		first := last - int64(len(msgs)) + 1
+		insertMessage := tx.StmtContext(ctx, s.insertMessage)
+		for i := range msgs {
+			if _, err := insertMessage.ExecContext(ctx, id, first+int64(i), at, string(bodies[i])); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("sqlitestore: append %q: %w", id, err)
+	}
+	return last, nil
+}
+
+// Read returns the records of session id numbered from through to.
+func (s *Store) Read(ctx context.Context, id string, from, to int64) ([]session.Record, error) {
+	if err := begin(ctx, "read", id); err != nil {
+		return nil, err
+	}
+	if err := session.CheckRange(from, to); err != nil {
+		return nil, fmt.Errorf("sqlitestore: read %q: %w", id, err)
+	}
+	var recs []session.Record
+	err := s.read(ctx, func(tx *sql.Tx) (err error) {
+		recs, err = records(ctx, tx, id, from, to)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("sqlitestore: read %q: %w", id, err)
+	}
+	return recs, nil
+}
+
+// records reads the records of session id numbered from through to (0: the
+// last).
+func records(ctx context.Context, tx *sql.Tx, id string, from, to int64) ([]session.Record, error) {
+	if to == 0 {
+		to = 1<<63 - 1
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT seq, at, body FROM messages
+		WHERE session = ? AND seq BETWEEN ? AND ? ORDER BY seq`, id, from, to)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var recs []session.Record
+	for rows.Next() {
+		r, err := scanRecord(rows, id)
+		if err != nil {
+			return nil, err
+		}
+		recs = append(recs, r)
+	}
+	return recs, rows.Err()
+}
+
+// scanRecord reads one row of seq, at, body.
+func scanRecord(rows *sql.Rows, id string) (session.Record, error) {
+	var (
+		r    session.Record
+		at   int64
+		body []byte
+	)
+	if err := rows.Scan(&r.Seq, &at, &body); err != nil {
+		return r, fmt.Errorf("session %q: a record: %w: %v", id, session.ErrCorrupt, err)
+	}
+	m, err := codec.DecodeMessage(body)
+	if err != nil {
+		return r, fmt.Errorf("session %q record %d: %w: %v", id, r.Seq, session.ErrCorrupt, err)
+	}
+	r.Message, r.At = m, time.Unix(0, at)
+	return r, nil
+}
+
+// head is a session's row: its counters.
+type head struct {
+	last, through int64 // the log's last record; the latest compaction's Through
+	n             int   // the latest compaction's N
+}
+
+// readHead reads session id's counters; zero for an unknown session.
+func readHead(ctx context.Context, tx *sql.Tx, id string) (head, error) {
+	var h head
+	err := tx.QueryRowContext(ctx, `SELECT last_seq, compactions, live_through FROM sessions WHERE id = ?`, id).
+		Scan(&h.last, &h.n, &h.through)
+	if errors.Is(err, sql.ErrNoRows) {
+		return head{}, nil
+	}
+	return h, err
+}
+
+// compactionLive reads the Live and Through of compaction n of session id.
+func compactionLive(ctx context.Context, tx *sql.Tx, id string, n int) ([]compact.Message, int64, error) {
+	var (
+		body    []byte
+		through int64
+	)
+	err := tx.QueryRowContext(ctx, `SELECT live, through_seq FROM compactions WHERE session = ? AND n = ?`, id, n).
+		Scan(&body, &through)
+	if err != nil {
+		return nil, 0, fmt.Errorf("session %q compaction %d: %w", id, n, err)
+	}
+	live, err := codec.DecodeMessages(body)
+	if err != nil {
+		return nil, 0, fmt.Errorf("session %q compaction %d: %w: %v", id, n, session.ErrCorrupt, err)
+	}
+	return live, through, nil
+}
+
+// history reads the live history just after compaction n (0: before any)
+// followed by the log up to through.
+func history(ctx context.Context, tx *sql.Tx, id string, n int, through int64) ([]compact.Message, error) {
+	var msgs []compact.Message
+	from := int64(1)
+	if n > 0 {
+		live, t, err := compactionLive(ctx, tx, id, n)
+		if err != nil {
+			return nil, err
+		}
+		msgs, from = live, t+1
+	}
+	if from > through {
+		return msgs, nil
+	}
+	recs, err := records(ctx, tx, id, from, through)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range recs {
+		msgs = append(msgs, r.Message)
+	}
+	return msgs, nil
+}
+
+// Live returns session id's live history, the number of the last record in
+// it and of the latest compaction, from one snapshot of the file.
+func (s *Store) Live(ctx context.Context, id string) ([]compact.Message, int64, int, error) {
+	if err := begin(ctx, "live", id); err != nil {
+		return nil, 0, 0, err
+	}
+	var (
+		msgs []compact.Message
+		h    head
+	)
+	err := s.read(ctx, func(tx *sql.Tx) (err error) {
+		if h, err = readHead(ctx, tx, id); err != nil {
+			return err
+		}
+		msgs, err = history(ctx, tx, id, h.n, h.last)
+		return err
+	})
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("sqlitestore: live %q: %w", id, err)
+	}
+	return msgs, h.last, h.n, nil
+}
+
+// Snapshot returns the history compaction n of a session read, for sid =
+// session.SnapshotID(id, n).
+func (s *Store) Snapshot(ctx context.Context, sid string) ([]compact.Message, error) {
+	id, n, ok := session.ParseSnapshotID(sid)
+	if !ok {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("sqlitestore: snapshot %q: %w", sid, err)
+		}
+		return nil, fmt.Errorf("sqlitestore: snapshot: %w: %q is not a snapshot id", session.ErrInvalidID, sid)
+	}
+	if err := begin(ctx, "snapshot", id); err != nil {
+		return nil, err
+	}
+	var msgs []compact.Message
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		var through int64
+		err := tx.QueryRowContext(ctx, `SELECT through_seq FROM compactions WHERE session = ? AND n = ?`, id, n).Scan(&through)
+		if errors.Is(err, sql.ErrNoRows) {
+			return session.ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		msgs, err = history(ctx, tx, id, n-1, through)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("sqlitestore: snapshot %q: %w", sid, err)
+	}
+	return msgs, nil
+}

@@ -1,0 +1,93 @@
+package sqlitestore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// ErrSchemaVersion reports a file whose schema is newer than this package
+// knows: written by a later version, it must not be written by this one.
+var ErrSchemaVersion = errors.New("sqlitestore: unknown schema version")
+
+// migrations are the numbered schema steps: migrations[i] takes a file from
+// version i to i+1. A step is never edited once released; a change is a new
+// step. Each is idempotent, so a step half-applied by hand can be re-run.
+var migrations = []string{
+	// 1: the log, the compactions, and a row per session holding its
+	// counters and its lease.
+	`CREATE TABLE IF NOT EXISTS sessions (
+		id            TEXT PRIMARY KEY,
+		last_seq      INTEGER NOT NULL DEFAULT 0,  -- the log's last record
+		compactions   INTEGER NOT NULL DEFAULT 0,  -- the latest compaction's N
+		live_through  INTEGER NOT NULL DEFAULT 0,  -- and its Through
+		lease_id      TEXT,                        -- the current grant; NULL once released
+		lease_fence   INTEGER NOT NULL DEFAULT 0,  -- the latest fence granted
+		lease_expires INTEGER NOT NULL DEFAULT 0   -- unix nanoseconds
+	) STRICT;
+	CREATE TABLE IF NOT EXISTS messages (
+		rowid   INTEGER PRIMARY KEY,
+		session TEXT NOT NULL REFERENCES sessions (id),
+		seq     INTEGER NOT NULL,
+		at      INTEGER NOT NULL,                  -- unix nanoseconds
+		body    TEXT NOT NULL,                     -- the message's JSON
+		UNIQUE (session, seq)
+	) STRICT;
+	CREATE TABLE IF NOT EXISTS compactions (
+		session       TEXT NOT NULL REFERENCES sessions (id),
+		n             INTEGER NOT NULL,
+		from_seq      INTEGER NOT NULL,
+		through_seq   INTEGER NOT NULL,
+		live          TEXT NOT NULL,               -- JSON array of messages
+		at            INTEGER NOT NULL,
+		tokens_before INTEGER NOT NULL,
+		tokens_after  INTEGER NOT NULL,
+		summarizer    TEXT NOT NULL,
+		fence         INTEGER NOT NULL,
+		PRIMARY KEY (session, n)
+	) STRICT, WITHOUT ROWID;
+	-- The search index: each message's SearchText under the message's
+	-- rowid, brought up to date by searches (see Search), not by appends,
+	-- so that a turn does not pay for it. indexed is the last rowid in it.
+	CREATE VIRTUAL TABLE IF NOT EXISTS message_text USING fts5 (
+		text, content = '', tokenize = 'trigram'
+	);
+	CREATE TABLE IF NOT EXISTS search_index (indexed INTEGER NOT NULL) STRICT;
+	INSERT INTO search_index (indexed) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM search_index);`,
+}
+
+// migrate brings the file's schema to len(migrations) in one transaction,
+// or reports a version it does not know.
+func (s *Store) migrate(ctx context.Context) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL) STRICT`); err != nil {
+			return fmt.Errorf("schema_version: %w", err)
+		}
+		var version int
+		err := tx.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&version)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			if _, err := tx.ExecContext(ctx, `INSERT INTO schema_version (version) VALUES (0)`); err != nil {
+				return fmt.Errorf("schema_version: %w", err)
+			}
+		case err != nil:
+			return fmt.Errorf("schema_version: %w", err)
+		}
+		if version < 0 || version > len(migrations) {
+			return fmt.Errorf("%w: the file is at version %d; this program knows versions up to %d",
+				ErrSchemaVersion, version, len(migrations))
+		}
+		for v := version; v < len(migrations); v++ {
+			if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
+				return fmt.Errorf("migration %d: %w", v+1, err)
+			}
+		}
+		if version < len(migrations) {
+			if _, err := tx.ExecContext(ctx, `UPDATE schema_version SET version = ?`, len(migrations)); err != nil {
+				return fmt.Errorf("schema_version: %w", err)
+			}
+		}
+		return nil
+	})
+}

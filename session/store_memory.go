@@ -1,0 +1,301 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/contextkit/compact"
+)
+
+// MemoryStore is a Store and a Leaser in memory, for tests and for hosts
+// that need no persistence across restarts. Every message and compaction is
+// kept until the store is dropped. It is safe for concurrent use.
+type MemoryStore struct {
+	mu       sync.Mutex
+	sessions map[string]*memSession
+}
+
+type memSession struct {
+	log   []Record     // log[i].Seq == i+1
+	text  []string     // text[i] is log[i]'s SearchText, lower-cased, for Search
+	comps []Compaction // comps[i].N == i+1
+	lease Lease        // the latest grant; ID "" once released
+	fence int64        // the latest fence granted
+}
+
+// NewMemoryStore returns an empty MemoryStore.
+func NewMemoryStore() *MemoryStore {
+	return &MemoryStore{sessions: map[string]*memSession{}}
+}
+
+// begin checks ctx and id and returns the session's state (nil when the
+// session is unknown and create is false) with the store locked; the caller
+// unlocks.
+func (s *MemoryStore) begin(ctx context.Context, op, id string, create bool) (*memSession, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("compact: store: %s %q: %w", op, id, err)
+	}
+	if err := checkSessionID(id); err != nil {
+		return nil, fmt.Errorf("compact: store: %s: %w", op, err)
+	}
+	s.mu.Lock()
+	ms := s.sessions[id]
+	if ms == nil && create {
+		ms = &memSession{}
+		s.sessions[id] = ms
+	}
+	return ms, nil
+}
+
+// Append adds copies of msgs to the end of session id's log.
+func (s *MemoryStore) Append(ctx context.Context, id string, msgs ...compact.Message) (int64, error) {
+	// Folded once here, outside the lock, so a search only compares.
+	texts := make([]string, len(msgs))
+	for i, m := range msgs {
+		texts[i] = strings.ToLower(SearchText(m))
+	}
+	ms, err := s.begin(ctx, "append", id, true)
+	if err != nil {
+		return 0, err
+	}
+	defer s.mu.Unlock()
+	now := time.Now()
+	for i, m := range msgs {
+		ms.log = append(ms.log, Record{Seq: int64(len(ms.log)) + 1, Message: cloneMessage(m), At: now})
+		ms.text = append(ms.text, texts[i])
+	}
+	return int64(len(ms.log)), nil
+}
+
+// Read returns copies of the records of session id numbered from through to.
+func (s *MemoryStore) Read(ctx context.Context, id string, from, to int64) ([]Record, error) {
+	if err := CheckRange(from, to); err != nil {
+		return nil, fmt.Errorf("compact: store: read %q: %w", id, err)
+	}
+	ms, err := s.begin(ctx, "read", id, false)
+	if err != nil {
+		return nil, err
+	}
+	defer s.mu.Unlock()
+	if ms == nil {
+		return nil, nil
+	}
+	return ms.records(from, to), nil
+}
+
+// records copies the records numbered from through to (0: the last).
+func (ms *memSession) records(from, to int64) []Record {
+	last := int64(len(ms.log))
+	if to == 0 || to > last {
+		to = last
+	}
+	if from > to {
+		return nil
+	}
+	out := make([]Record, 0, to-from+1)
+	for _, r := range ms.log[from-1 : to] {
+		r.Message = cloneMessage(r.Message)
+		out = append(out, r)
+	}
+	return out
+}
+
+// history returns a copy of the live history just after compaction n (0:
+// before the first) followed by the log up to through.
+func (ms *memSession) history(n int, through int64) []compact.Message {
+	var out []compact.Message
+	from := int64(1)
+	if n > 0 {
+		c := ms.comps[n-1]
+		out = compact.Clone(c.Live)
+		from = c.Through + 1
+	}
+	for _, r := range ms.records(from, through) {
+		out = append(out, r.Message)
+	}
+	return out
+}
+
+// Live returns a copy of session id's live history, the number of the last
+// log record in it, and the number of the latest compaction.
+func (s *MemoryStore) Live(ctx context.Context, id string) ([]compact.Message, int64, int, error) {
+	ms, err := s.begin(ctx, "live", id, false)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	defer s.mu.Unlock()
+	if ms == nil {
+		return nil, 0, 0, nil
+	}
+	last := int64(len(ms.log))
+	return ms.history(len(ms.comps), last), last, len(ms.comps), nil
+}
+
+// Commit records a copy of c as session id's next compaction, under lease.
+func (s *MemoryStore) Commit(ctx context.Context, id string, c Compaction, lease Lease) error {
+	ms, err := s.begin(ctx, "commit", id, true)
+	if err != nil {
+		return err
+	}
+	defer s.mu.Unlock()
+	now := time.Now()
+	if err := CheckLease(ms.lease, lease, now); err != nil {
+		return fmt.Errorf("compact: store: commit %q compaction %d: %w", id, c.N, err)
+	}
+	var prev Compaction
+	if len(ms.comps) > 0 {
+		prev = ms.comps[len(ms.comps)-1]
+	}
+	if err := CheckCompaction(prev, c, int64(len(ms.log))); err != nil {
+		return fmt.Errorf("compact: store: commit %q: %w", id, err)
+	}
+	c.Live = compact.Clone(c.Live)
+	c.From, c.Fence = prev.Through+1, lease.Fence
+	if c.At.IsZero() {
+		c.At = now
+	}
+	ms.comps = append(ms.comps, c)
+	return nil
+}
+
+// Compactions returns copies of session id's compactions, oldest first.
+func (s *MemoryStore) Compactions(ctx context.Context, id string) ([]Compaction, error) {
+	ms, err := s.begin(ctx, "compactions", id, false)
+	if err != nil {
+		return nil, err
+	}
+	defer s.mu.Unlock()
+	if ms == nil {
+		return nil, nil
+	}
+	out := make([]Compaction, len(ms.comps))
+	for i, c := range ms.comps {
+		c.Live = compact.Clone(c.Live)
+		out[i] = c
+	}
+	return out, nil
+}
+
+// Snapshot returns a copy of the history compaction n of a session read,
+// for sid = SnapshotID(id, n).
+func (s *MemoryStore) Snapshot(ctx context.Context, sid string) ([]compact.Message, error) {
+	id, n, ok := ParseSnapshotID(sid)
+	if !ok {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("compact: store: snapshot %q: %w", sid, err)
+		}
+		return nil, fmt.Errorf("compact: store: snapshot: %w: %q is not a snapshot id", ErrInvalidID, sid)
+	}
+	ms, err := s.begin(ctx, "snapshot", id, false)
+	if err != nil {
+		return nil, err
+	}
+	defer s.mu.Unlock()
+	if ms == nil || n > len(ms.comps) {
+		return nil, fmt.Errorf("compact: store: snapshot %q: %w", sid, ErrNotFound)
+	}
+	return ms.history(n-1, ms.comps[n-1].Through), nil
+}
+
+// Acquire grants the lease on session id for ttl, unless another holds it.
+func (s *MemoryStore) Acquire(ctx context.Context, id string, ttl time.Duration) (Lease, error) {
+	ms, err := s.begin(ctx, "acquire", id, true)
+	if err != nil {
+		return Lease{}, err
+	}
+	defer s.mu.Unlock()
+	now := time.Now()
+	if ms.lease.ID != "" && now.Before(ms.lease.Expires) {
+		return Lease{}, fmt.Errorf("compact: store: acquire %q: %w", id, &LeaseHeldError{Fence: ms.lease.Fence, Expires: ms.lease.Expires})
+	}
+	ms.fence++
+	ms.lease = Lease{ID: NewLeaseID(), Fence: ms.fence, Expires: now.Add(ttl)}
+	return ms.lease, nil
+}
+
+// Renew extends lease, still held, to ttl from now.
+func (s *MemoryStore) Renew(ctx context.Context, id string, lease Lease, ttl time.Duration) (Lease, error) {
+	ms, err := s.begin(ctx, "renew", id, true)
+	if err != nil {
+		return Lease{}, err
+	}
+	defer s.mu.Unlock()
+	now := time.Now()
+	if err := CheckLease(ms.lease, lease, now); err != nil {
+		return Lease{}, fmt.Errorf("compact: store: renew %q: %w", id, err)
+	}
+	ms.lease.Expires = now.Add(ttl)
+	return ms.lease, nil
+}
+
+// Release gives up lease if it is still held.
+func (s *MemoryStore) Release(ctx context.Context, id string, lease Lease) error {
+	ms, err := s.begin(ctx, "release", id, true)
+	if err != nil {
+		return err
+	}
+	defer s.mu.Unlock()
+	if ms.lease.ID != "" && ms.lease.ID == lease.ID && ms.lease.Fence == lease.Fence {
+		ms.lease.ID = ""
+	}
+	return nil
+}
+
+// SearchText is the text a Searcher matches for m: its content as Text
+// reads it, then each tool call as name(arguments) on a line of its own,
+// then the string values of those arguments that JSON shows escaped (see
+// EscapedArguments), so that a command is found as it ran.
+func SearchText(m compact.Message) string {
+	text, calls := compact.Text(m), compact.ToolCallText(m)
+	if esc := EscapedArguments(m); esc != "" {
+		calls += "\n" + esc
+	}
+	switch {
+	case calls == "":
+		return text
+	case text == "":
+		return calls
+	}
+	return text + "\n" + calls
+}
+
+// Search returns the records of session id after after whose SearchText
+// contains text, ignoring case, by reading them all (their text folded
+// when they were appended).
+func (s *MemoryStore) Search(ctx context.Context, id, text string, after int64, limit int) ([]Record, error) {
+	ms, err := s.begin(ctx, "search", id, false)
+	if err != nil {
+		return nil, err
+	}
+	defer s.mu.Unlock()
+	if ms == nil {
+		return nil, nil
+	}
+	want := strings.ToLower(text)
+	var out []Record
+	for i := min(max(after, 0), int64(len(ms.log))); i < int64(len(ms.log)); i++ {
+		if limit > 0 && len(out) == limit {
+			break
+		}
+		if strings.Contains(ms.text[i], want) {
+			r := ms.log[i]
+			r.Message = cloneMessage(r.Message)
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+var (
+	_ Store    = (*MemoryStore)(nil)
+	_ Leaser   = (*MemoryStore)(nil)
+	_ Searcher = (*MemoryStore)(nil)
+)
+
+// cloneMessage returns a copy of m that shares nothing mutable with it.
+func cloneMessage(m compact.Message) compact.Message {
+	return compact.Clone([]compact.Message{m})[0]
+}

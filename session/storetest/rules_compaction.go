@@ -1,0 +1,183 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/session"
+)
+
+var idRules = []rule{
+	{
+		name:        "bad-ids-refused",
+		explanation: "a store takes exactly the ids session.New takes: an empty id, invalid UTF-8, a control character or a snapshot id is refused with ErrInvalidID by every method, so a snapshot can never be written as a live session",
+		check: func(ctx context.Context, st session.Store, id string) error {
+			for _, bad := range []string{"", "a\nb", "tab\there", "bad\xffutf8", session.SnapshotID(id, 1)} {
+				errs := callAll(ctx, st, bad)
+				delete(errs, "Snapshot") // takes a snapshot id; checked below
+				for _, name := range sortedKeys(errs) {
+					if !errors.Is(errs[name], session.ErrInvalidID) {
+						return fmt.Errorf("%s(%q): %v, want an error wrapping ErrInvalidID", name, bad, errs[name])
+					}
+				}
+			}
+			for _, bad := range []string{id, "", session.SnapshotMarker + "1", id + session.SnapshotMarker + "0"} {
+				if _, err := st.Snapshot(ctx, bad); !errors.Is(err, session.ErrInvalidID) {
+					return fmt.Errorf("store.Snapshot(%q): %v, want an error wrapping ErrInvalidID", bad, err)
+				}
+			}
+			return nil
+		},
+	},
+}
+
+var compactionRules = []rule{
+	{
+		name:        "live-derivation",
+		explanation: "the live history is the latest compaction's Live followed by every record after its Through, so messages appended during a compaction land after the compacted history, in log order",
+		check: func(ctx context.Context, st session.Store, id string) error {
+			if _, err := appendAll(ctx, st, id, text("old", 5)...); err != nil {
+				return err
+			}
+			live, through, n, err := st.Live(ctx, id)
+			if err != nil {
+				return fmt.Errorf("store.Live: %w", err)
+			}
+			if err := sameMessages("Live before any compaction", text("old", 5), live); err != nil || through != 5 || n != 0 {
+				return fmt.Errorf("store.Live before any compaction: through %d after %d: %v", through, n, err)
+			}
+			// A compaction read records 1..3; 4 and 5, then 6 and 7, arrived
+			// while it ran.
+			if _, err := appendAll(ctx, st, id, text("new", 2)...); err != nil {
+				return err
+			}
+			summary := []compact.Message{{Role: compact.RoleUser, Content: "[summary] old 1-3"}}
+			if err := commit(ctx, st, id, 1, 3, summary, session.Lease{}); err != nil {
+				return err
+			}
+			want := append(append(append([]compact.Message{}, summary...), text("old", 5)[3:]...), text("new", 2)...)
+			live, through, n, err = st.Live(ctx, id)
+			if err != nil {
+				return fmt.Errorf("store.Live: %w", err)
+			}
+			if err := sameMessages("Live after the compaction", want, live); err != nil {
+				return err
+			}
+			if through != 7 || n != 1 {
+				return fmt.Errorf("store.Live after the compaction: through %d after compaction %d, want 7 after 1", through, n)
+			}
+			comps, err := st.Compactions(ctx, id)
+			if err != nil {
+				return fmt.Errorf("store.Compactions: %w", err)
+			}
+			if len(comps) != 1 || comps[0].N != 1 || comps[0].From != 1 || comps[0].Through != 3 || comps[0].At.IsZero() ||
+				comps[0].TokensBefore != 100 || comps[0].TokensAfter != 10 || comps[0].Summarizer != "test" {
+				return fmt.Errorf("store.Compactions: %+v, want compaction 1 of records 1-3 as committed", comps)
+			}
+			if err := sameMessages("the compaction's Live", summary, comps[0].Live); err != nil {
+				return err
+			}
+			// A second compaction takes in the rest; From follows on.
+			if err := commit(ctx, st, id, 2, 7, nil, session.Lease{}); err != nil {
+				return err
+			}
+			comps, err = st.Compactions(ctx, id)
+			if err != nil || len(comps) != 2 || comps[1].From != 4 || comps[1].Through != 7 {
+				return fmt.Errorf("store.Compactions: %+v, %v; want compaction 2 of records 4-7", comps, err)
+			}
+			live, through, n, err = st.Live(ctx, id)
+			if err != nil || len(live) != 0 || through != 7 || n != 2 {
+				return fmt.Errorf("store.Live after compacting to nothing: %d messages through %d after %d, %v", len(live), through, n, err)
+			}
+			return nil
+		},
+	},
+	{
+		name:        "commit-follows-the-latest",
+		explanation: "a compaction must follow the latest one: a wrong number, or a range that ends before the latest's or past the log, is refused with ErrConflict and changes nothing",
+		check: func(ctx context.Context, st session.Store, id string) error {
+			if _, err := appendAll(ctx, st, id, text("m", 6)...); err != nil {
+				return err
+			}
+			if err := commit(ctx, st, id, 1, 4, text("s", 1), session.Lease{}); err != nil {
+				return err
+			}
+			for _, c := range []struct {
+				n       int
+				through int64
+				why     string
+			}{{1, 5, "a second compaction 1"}, {3, 5, "compaction 3 after 1"}, {2, 3, "a range ending before the latest's"}, {2, 7, "a range past the log"}} {
+				err := commit(ctx, st, id, c.n, c.through, text("x", 1), session.Lease{})
+				if !errors.Is(err, session.ErrConflict) {
+					return fmt.Errorf("%s: %v, want an error wrapping ErrConflict", c.why, err)
+				}
+			}
+			comps, err := st.Compactions(ctx, id)
+			if err != nil || len(comps) != 1 {
+				return fmt.Errorf("store.Compactions after refused commits: %d, %v; want 1", len(comps), err)
+			}
+			return commit(ctx, st, id, 2, 4, text("s", 1), session.Lease{})
+		},
+	},
+	{
+		name:        "snapshots",
+		explanation: "SnapshotID(id, n) stays addressable: it is the live history compaction n read, derived from the log and the compaction before it, so a compaction never loses what it replaced",
+		check: func(ctx context.Context, st session.Store, id string) error {
+			if _, err := appendAll(ctx, st, id, text("a", 4)...); err != nil {
+				return err
+			}
+			first := text("first summary", 1)
+			if err := commit(ctx, st, id, 1, 4, first, session.Lease{}); err != nil {
+				return err
+			}
+			if _, err := appendAll(ctx, st, id, text("b", 3)...); err != nil {
+				return err
+			}
+			if err := commit(ctx, st, id, 2, 6, text("second summary", 1), session.Lease{}); err != nil {
+				return err
+			}
+			got, err := st.Snapshot(ctx, session.SnapshotID(id, 1))
+			if err != nil {
+				return fmt.Errorf("store.Snapshot 1: %w", err)
+			}
+			if err := sameMessages("snapshot 1", text("a", 4), got); err != nil {
+				return err
+			}
+			got, err = st.Snapshot(ctx, session.SnapshotID(id, 2))
+			if err != nil {
+				return fmt.Errorf("store.Snapshot 2: %w", err)
+			}
+			if err := sameMessages("snapshot 2", append(first, text("b", 2)...), got); err != nil {
+				return err
+			}
+			if _, err := st.Snapshot(ctx, session.SnapshotID(id, 3)); !errors.Is(err, session.ErrNotFound) {
+				return fmt.Errorf("store.Snapshot 3: %v, want an error wrapping ErrNotFound", err)
+			}
+			return nil
+		},
+	},
+}
+
+// commit commits compaction n of records up to through, with made-up
+// sizes, under lease.
+func commit(ctx context.Context, st session.Store, id string, n int, through int64, live []compact.Message, lease session.Lease) error {
+	err := st.Commit(ctx, id, session.Compaction{
+		N: n, Through: through, Live: live, TokensBefore: 100, TokensAfter: 10, Summarizer: "test",
+	}, lease)
+	if err != nil {
+		return fmt.Errorf("store.Commit compaction %d through %d: %w", n, through, err)
+	}
+	return nil
+}
+
+func sortedKeys(m map[string]error) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,158 @@
+// Package storetest checks that a session.Store keeps the contract written
+// on that interface, and on session.Leaser and session.Searcher when the
+// store is one.
+//
+// A store proves itself with one call in its tests:
+//
+//	func TestMyStore(t *testing.T) {
+//		storetest.Run(t, func(t *testing.T) session.Store {
+//			return mystore.Open(t.TempDir())
+//		})
+//	}
+//
+// Each rule is a subtest named after it, and a failure says which rule was
+// broken and why it matters. newStore may return a new store for every rule
+// or the same one each time: every rule works on session ids of its own,
+// made unique per run, so a shared database needs no cleaning between runs.
+// The lease rules sleep past short leases, so the suite takes a few
+// seconds.
+package storetest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/session"
+)
+
+// rule is one contract of a Store, checked on a fresh session id.
+type rule struct {
+	name        string
+	explanation string
+	// leaser and searcher mark rules that apply only to a store that is
+	// one.
+	leaser, searcher bool
+	check            func(ctx context.Context, st session.Store, id string) error
+}
+
+// Run runs every rule as a subtest of t, each on a store newStore returns.
+// Rules for session.Leaser and session.Searcher are skipped, with a reason,
+// for a store that is not one.
+func Run(t *testing.T, newStore func(t *testing.T) session.Store) {
+	t.Helper()
+	run := randomTag()
+	for _, r := range rules() {
+		t.Run(r.name, func(t *testing.T) {
+			st := newStore(t)
+			if _, ok := st.(session.Leaser); r.leaser && !ok {
+				t.Skipf("%T is not a session.Leaser", st)
+			}
+			if _, ok := st.(session.Searcher); r.searcher && !ok {
+				t.Skipf("%T is not a session.Searcher", st)
+			}
+			id := fmt.Sprintf("storetest-%s-%s", run, r.name)
+			if err := r.check(context.Background(), st, id); err != nil {
+				t.Errorf("%s\nrule: %s", err, r.explanation)
+			}
+		})
+	}
+}
+
+// rules returns every rule, in the order a reader meets the contract.
+func rules() []rule {
+	var all []rule
+	for _, group := range [][]rule{logRules, idRules, compactionRules, leaseRules, searchRules, sessionRules} {
+		all = append(all, group...)
+	}
+	return all
+}
+
+// Check runs every rule on st, outside a test, and returns the broken ones
+// joined, each naming its rule and why it matters; nil when st keeps them
+// all. Rules that st's optional interfaces do not cover are skipped.
+func Check(ctx context.Context, st session.Store) error {
+	run := randomTag()
+	var errs []error
+	for _, r := range rules() {
+		if _, ok := st.(session.Leaser); r.leaser && !ok {
+			continue
+		}
+		if _, ok := st.(session.Searcher); r.searcher && !ok {
+			continue
+		}
+		if err := r.check(ctx, st, fmt.Sprintf("storetest-%s-%s", run, r.name)); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w (rule: %s)", r.name, err, r.explanation))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// randomTag makes ids of one run unlike those of any other.
+func randomTag() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// sameMessages reports how got differs from want, message by message,
+// comparing their JSON, which is what a message means to a provider (a
+// store may bring back an empty slice as nil).
+func sameMessages(what string, want, got []compact.Message) error {
+	if len(want) != len(got) {
+		return fmt.Errorf("%s: %d messages, want %d", what, len(got), len(want))
+	}
+	for i := range want {
+		if err := sameMessage(want[i], got[i]); err != nil {
+			return fmt.Errorf("%s: message %d: %w", what, i, err)
+		}
+	}
+	return nil
+}
+
+func sameMessage(want, got compact.Message) error {
+	w, err := json.Marshal(want)
+	if err != nil {
+		return err
+	}
+	g, err := json.Marshal(got)
+	if err != nil {
+		return err
+	}
+	if string(w) != string(g) {
+		return fmt.Errorf("got %s, want %s", g, w)
+	}
+	return nil
+}
+
+// messages returns the messages of recs.
+func messages(recs []session.Record) []compact.Message {
+	out := make([]compact.Message, len(recs))
+	for i, r := range recs {
+		out[i] = r.Message
+	}
+	return out
+}
+
+// text makes n plain user messages labelled label.
+func text(label string, n int) []compact.Message {
+	out := make([]compact.Message, n)
+	for i := range out {
+		out[i] = compact.Message{Role: compact.RoleUser, Content: fmt.Sprintf("%s %d", label, i+1)}
+	}
+	return out
+}
+
+// appendAll appends msgs to id, failing on an error.
+func appendAll(ctx context.Context, st session.Store, id string, msgs ...compact.Message) (int64, error) {
+	last, err := st.Append(ctx, id, msgs...)
+	if err != nil {
+		return 0, fmt.Errorf("store.Append: %w", err)
+	}
+	return last, nil
+}
