@@ -29,8 +29,14 @@ type Compressor struct {
 
 	run sync.Mutex // held for the length of a compaction
 
+	// own is the counter the Compressor built for its model (nil when the
+	// host set one): SwitchModel swaps its encoding, UpdateUsage calibrates
+	// it.
+	own *modelCounter
+
 	mu    sync.Mutex // guards everything below
 	model string
+	setup modelSetup // what the model table says of model
 	win   int
 	th    thresholds
 	st    state
@@ -47,6 +53,7 @@ type handoffState struct {
 type state struct {
 	lastPrompt                int
 	lastCompletion, lastTotal int // the provider's last report
+	lastCounted               int // the last request ShouldCompressMessages or Preflight counted
 	compressions              int
 	prunes                    int // compactions pruning alone achieved (among compressions)
 	strikes                   int
@@ -64,8 +71,13 @@ type state struct {
 // and Status().Adjusted says so.
 func New(opts ...Option) *Compressor {
 	cfg := newConfig(opts)
+	setup := setupFor(cfg.model)
+	if !cfg.windowSet && setup.window > 0 {
+		cfg.window = setup.window
+	}
+	var own *modelCounter
 	if cfg.counter == nil {
-		cfg.counter = defaultCounter(cfg)
+		own, cfg.counter = defaultCounter(cfg, setup)
 	}
 	if cfg.fallback == nil {
 		cfg.fallback = defaultSummarizer()
@@ -73,21 +85,21 @@ func New(opts ...Option) *Compressor {
 	if cfg.summarizer == nil {
 		cfg.summarizer = cfg.fallback
 	}
-	c := &Compressor{cfg: cfg, model: cfg.model, win: cfg.window}
+	c := &Compressor{cfg: cfg, model: cfg.model, win: cfg.window, own: own, setup: setup}
 	c.th = computeThresholds(cfg, cfg.window)
 	return c
 }
 
-// defaultCounter is the exact counter for model, or the estimator if the
+// defaultCounter is the counter for the model setup describes, or the estimator if the
 // encoding cannot be built (it is embedded, so that does not happen in
 // practice; the fallback keeps New from ever failing).
-func defaultCounter(cfg config) TokenCounter {
-	tc, err := newTokenCounter(EncodingForModel(cfg.model), cfg)
+func defaultCounter(cfg config, setup modelSetup) (*modelCounter, TokenCounter) {
+	tc, err := newModelCounter(setup, cfg)
 	if err != nil {
 		cfg.logger.Warn("compact: exact token counting unavailable, estimating", "err", errText(err))
-		return EstimateCounter{}
+		return nil, EstimateCounter{}
 	}
-	return tc
+	return tc, tc
 }
 
 // thresholds are the token figures derived from a window.
@@ -155,6 +167,12 @@ func (c *Compressor) UpdateUsage(u Usage) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.st.lastCompletion, c.st.lastTotal = u.CompletionTokens, u.TotalTokens
+	if c.own != nil && c.st.lastCounted > 0 {
+		// The provider's count of the request last counted here tunes the
+		// calibration of a model whose tokenizer we do not have.
+		c.own.calibrate(u.PromptTokens, c.st.lastCounted)
+		c.st.lastCounted = 0
+	}
 	c.observeLocked(u.PromptTokens)
 }
 
@@ -204,7 +222,11 @@ func (c *Compressor) ShouldCompress(promptTokens int) bool {
 // definitions opts name (WithIncoming, WithTools), and reports
 // ShouldCompress for that size.
 func (c *Compressor) ShouldCompressMessages(msgs []Message, opts ...CompressOption) bool {
-	return c.ShouldCompress(c.count(msgs) + c.extraTokens(ApplyCompressOptions(opts...)))
+	n := c.count(msgs) + c.extraTokens(ApplyCompressOptions(opts...))
+	c.mu.Lock()
+	c.st.lastCounted = n
+	c.mu.Unlock()
+	return c.ShouldCompress(n)
 }
 
 func (c *Compressor) backingOffLocked() bool {
@@ -231,6 +253,14 @@ func (c *Compressor) Status() Status {
 		Strikes: c.st.strikes, Paused: c.st.paused, PauseReason: c.st.pauseReason,
 		LastError: c.st.lastError,
 	}
+	s.ModelNote = modelNote(c.model, c.setup)
+	s.Encoding, s.Calibration = "", 1
+	if e, ok := c.cfg.counter.(interface{ Encoding() string }); ok {
+		s.Encoding = e.Encoding()
+	}
+	if c.own != nil {
+		s.Calibration = c.own.cur.Load().factor
+	}
 	if len(c.cfg.adjusted) > 0 {
 		s.Adjusted = append([]string(nil), c.cfg.adjusted...)
 	}
@@ -243,16 +273,29 @@ func (c *Compressor) Status() Status {
 
 // SwitchModel moves the conversation to another model and window: the
 // threshold is recomputed and an anti-thrash pause is lifted. A window of
-// zero keeps the current one. The token counter set at New is kept.
+// zero means the model table's window for the model, or the current one
+// when the table does not know it. A counter the Compressor built for
+// itself moves to the new model's encoding and calibration; one the host
+// set (WithTokenCounter) is kept.
 func (c *Compressor) SwitchModel(model string, window int) {
+	setup := setupFor(model)
+	if c.own != nil {
+		if err := c.own.switchTo(setup, c.cfg); err != nil {
+			c.cfg.logger.Warn("compact: keeping the previous encoding", "model", model, "err", errText(err))
+		}
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.model = model
-	if window > 0 {
+	c.model, c.setup = model, setup
+	switch {
+	case window > 0:
 		c.win = window
+	case setup.window > 0:
+		c.win = setup.window
 	}
 	c.th = computeThresholds(c.cfg, c.win)
 	c.st.paused, c.st.pauseReason, c.st.strikes, c.st.checkNext = false, "", 0, false
+	c.st.lastCounted = 0
 }
 
 // OnSessionStart moves the Compressor to the conversation's model and
@@ -291,6 +334,7 @@ func (c *Compressor) Preflight(msgs []Message, opts ...CompressOption) Preflight
 	n := c.count(msgs) + c.extraTokens(o)
 	c.mu.Lock()
 	th := c.th
+	c.st.lastCounted = n
 	c.mu.Unlock()
 	p := Preflight{Tokens: n, Threshold: th.threshold, Usable: th.usable, Compress: c.ShouldCompress(n),
 		HasContent: c.HasContentToCompress(msgs), Fits: n <= th.usable, TooLarge: -1}

@@ -129,7 +129,7 @@ func (c *Compressor) trimOversized(res *Result, th thresholds) {
 	if want <= 0 {
 		return
 	}
-	short := ReplaceText(m, shortenToTokens(Text(m), want, c.cfg.counter))
+	short := replaceText(m, shortenToTokens(Text(m), want, c.cfg.counter))
 	out := Clone(res.Messages)
 	out[i] = short
 	res.Messages = out
@@ -460,7 +460,7 @@ func appendNote(m Message, note string) Message {
 		joinContent(&out, m, Message{Content: note}, compactionNoteSep)
 		return out
 	}
-	return ReplaceText(m, m.Content+compactionNoteSep+note)
+	return replaceText(m, m.Content+compactionNoteSep+note)
 }
 
 // summaryRole picks the summary message's role: user, or assistant where a

@@ -326,7 +326,7 @@ func TestCarriedUserMessages(t *testing.T) {
 	_, rest, ok := splitMerged(res.Messages[res.SummaryIndex])
 	require.True(t, ok)
 	assert.True(t, isBlank(rest))
-	summary, _, _ := SplitSummary(Text(res.Messages[res.SummaryIndex]))
+	summary, _, _ := splitSummary(Text(res.Messages[res.SummaryIndex]))
 	_, carried := splitCarried(summary)
 	require.Len(t, carried, res.Carried)
 	used := 0
@@ -351,7 +351,7 @@ func TestCarriedUserMessages(t *testing.T) {
 func TestSplitCarriedRoundTrip(t *testing.T) {
 	carried := []string{"first", "", "has [user message, 3 bytes]\nfake entry", "ends\n"}
 	text := summaryText("the body mentions "+carriedHeader, carried)
-	summary, _, ok := SplitSummary(text)
+	summary, _, ok := splitSummary(text)
 	require.True(t, ok)
 	body, got := splitCarried(summary)
 	assert.Equal(t, carried, got)
@@ -514,7 +514,7 @@ func TestStatusAndPreflight(t *testing.T) {
 	assert.True(t, p.HasContent)
 
 	c.OnSessionReset("s")
-	assert.Equal(t, Status{Engine: "compressor", Window: 4000, Threshold: th}, c.Status())
+	assert.Equal(t, Status{Engine: "compressor", Window: 4000, Threshold: th, Calibration: 1}, c.Status())
 }
 
 func TestUsageFrom(t *testing.T) {

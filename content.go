@@ -112,9 +112,9 @@ func isBlank(m Message) bool {
 	return strings.TrimSpace(Text(m)) == "" && strings.TrimSpace(m.Refusal) == ""
 }
 
-// ReplaceText returns a copy of m whose content is s, held in Content; its
+// replaceText returns a copy of m whose content is s, held in Content; its
 // MultiContent is cleared, so the two are never both set.
-func ReplaceText(m Message, s string) Message {
+func replaceText(m Message, s string) Message {
 	out := cloneMessage(m)
 	out.Content = s
 	out.MultiContent = nil

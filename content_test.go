@@ -40,7 +40,7 @@ func TestToolCallText(t *testing.T) {
 
 func TestWithTextClearsMultiContent(t *testing.T) {
 	in := partsMsg(RoleUser, "a", "img:https://x.test/i.png")
-	out := ReplaceText(in, "replaced")
+	out := replaceText(in, "replaced")
 	assert.Equal(t, "replaced", out.Content)
 	assert.Nil(t, out.MultiContent, "Content and MultiContent must never both be set")
 	_, err := json.Marshal(out)

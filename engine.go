@@ -181,6 +181,14 @@ type Status struct {
 	// value kept in force instead ("WithThreshold(1.5): invalid, 0.75
 	// kept"). It is nil when every value was taken.
 	Adjusted []string
+	// Encoding is the token encoding counted with ("" for a host's own
+	// counter that does not say), and Calibration the factor its counts are
+	// scaled by for a model whose tokenizer the package does not have (1
+	// when counts are exact). ModelNote says when the model is not in the
+	// table (package models) or is counted by calibration; "" otherwise.
+	Encoding    string
+	Calibration float64
+	ModelNote   string
 }
 
 // CompressOptions are the per-call settings of a compaction. Engines read

@@ -148,7 +148,7 @@ func withoutNote(m Message, note string) Message {
 		return out
 	}
 	if strings.Contains(m.Content, compactionNoteSep+note) {
-		return ReplaceText(m, strings.Replace(m.Content, compactionNoteSep+note, "", 1))
+		return replaceText(m, strings.Replace(m.Content, compactionNoteSep+note, "", 1))
 	}
 	return m
 }

@@ -76,7 +76,7 @@ func FuzzHandoffPacket(f *testing.F) {
 		}
 		msgs := randomHistory(data)
 		if len(msgs) > 0 {
-			msgs[len(msgs)/2] = ReplaceText(msgs[len(msgs)/2], note) // adversarial text among the messages
+			msgs[len(msgs)/2] = replaceText(msgs[len(msgs)/2], note) // adversarial text among the messages
 		}
 		in := HandoffInput{SessionID: "s", Note: note, Summary: "summary", Messages: msgs,
 			MaxBytes: int(maxBytes), MaxMessages: int(kind%12) + 1, MessageBytes: int(maxBytes) / 4}

@@ -29,7 +29,8 @@ type config struct {
 	// The Compressor.
 	model          string
 	window         int
-	reserve        int // <0: min(defaultReserveTokens, window/4)
+	windowSet      bool // WithContextWindow was given a valid window
+	reserve        int  // <0: min(defaultReserveTokens, window/4)
 	fraction       float64
 	floor, cap     int
 	headMessages   int
@@ -243,8 +244,12 @@ func (c *config) reject(option string, value, kept any) {
 	c.adjusted = append(c.adjusted, fmt.Sprintf("%s(%v): invalid, %v kept", option, value, kept))
 }
 
-// WithModel names the model the conversation runs on. It picks the token
-// encoding of the default counter and shows in [Status]. The zero value ""
+// WithModel names the model the conversation runs on. The model table
+// (package models) gives its context window, unless WithContextWindow sets
+// one, and how its tokens are counted: with its own encoding for OpenAI
+// models, otherwise with o200k_base times a calibration factor that the
+// provider's usage reports (UpdateUsage) keep tuning. A name the table does
+// not know keeps the default window, and [Status] says so. The zero value ""
 // counts with o200k_base.
 func WithModel(name string) Option {
 	return func(c *config) { c.model = name }
@@ -258,7 +263,7 @@ func WithContextWindow(tokens int) Option {
 			c.reject("WithContextWindow", tokens, c.window)
 			return
 		}
-		c.window = tokens
+		c.window, c.windowSet = tokens, true
 	}
 }
 

@@ -94,11 +94,11 @@ func PrefixSummary(summary string) string {
 	return SummaryPrefix + "\n\n" + body
 }
 
-// SplitSummary separates a text that starts with a summary into the summary's
+// splitSummary separates a text that starts with a summary into the summary's
 // body (prefix stripped, carried user messages included) and the content
 // that follows it when the summary was merged in front of another message.
 // ok is false when s holds no summary.
-func SplitSummary(s string) (summary, rest string, ok bool) {
+func splitSummary(s string) (summary, rest string, ok bool) {
 	if !hasSummaryHeader(s) {
 		return "", s, false
 	}
@@ -158,7 +158,7 @@ func splitMerged(m Message) (summary string, rest Message, ok bool) {
 	rest = cloneMessage(m)
 	if len(m.MultiContent) > 0 && m.Content == "" {
 		first := m.MultiContent[0]
-		summary, tail, _ := SplitSummary(first.Text)
+		summary, tail, _ := splitSummary(first.Text)
 		rest.MultiContent = rest.MultiContent[1:]
 		if tail != "" {
 			first.Text = tail
@@ -169,6 +169,6 @@ func splitMerged(m Message) (summary string, rest Message, ok bool) {
 		}
 		return summary, rest, true
 	}
-	summary, rest.Content, _ = SplitSummary(m.Content)
+	summary, rest.Content, _ = splitSummary(m.Content)
 	return summary, rest, true
 }

@@ -90,11 +90,11 @@ func TestIsRealUser(t *testing.T) {
 }
 
 func TestSplitSummary(t *testing.T) {
-	_, rest, ok := SplitSummary("plain")
+	_, rest, ok := splitSummary("plain")
 	assert.False(t, ok)
 	assert.Equal(t, "plain", rest)
 
-	summary, rest, ok := SplitSummary(PrefixSummary("just notes"))
+	summary, rest, ok := splitSummary(PrefixSummary("just notes"))
 	assert.True(t, ok)
 	assert.Equal(t, "just notes", summary)
 	assert.Equal(t, "", rest)

@@ -27,17 +27,17 @@ func inflate(msgs []Message, data []byte) []Message {
 		case m.Role == RoleTool:
 			switch b % 7 {
 			case 0, 1:
-				*m = ReplaceText(*m, strings.Repeat(Text(*m)+" ", 20+int(b)))
+				*m = replaceText(*m, strings.Repeat(Text(*m)+" ", 20+int(b)))
 			case 2:
-				*m = ReplaceText(*m, shared[b>>7])
+				*m = replaceText(*m, shared[b>>7])
 			case 3:
-				*m = ReplaceText(*m, "")
+				*m = replaceText(*m, "")
 				m.MultiContent = []openai.ChatMessagePart{
 					{Type: openai.ChatMessagePartTypeText, Text: shared[0]},
 					{Type: openai.ChatMessagePartTypeImageURL, ImageURL: &openai.ChatMessageImageURL{URL: "data:image/png;base64,AAAA"}},
 				}
 			case 4:
-				*m = ReplaceText(*m, prunedPrefix+" an earlier stand-in "+strings.Repeat("x", 600))
+				*m = replaceText(*m, prunedPrefix+" an earlier stand-in "+strings.Repeat("x", 600))
 			}
 		case m.Role == RoleAssistant && len(m.ToolCalls) > 0:
 			for k := range m.ToolCalls {

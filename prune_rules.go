@@ -50,13 +50,13 @@ func (p *pruner) results() {
 			desc := p.describe(i)
 			if j, ok := stays[key]; ok && p.cfg.on(kindDeduplicated) {
 				text := dedupText(desc, p.msgs[j].ToolCallID, Text(m))
-				if p.set(i, ReplaceText(m, text), kindDeduplicated, m.ToolCallID, u.name, "same as the result of "+p.msgs[j].ToolCallID) {
+				if p.set(i, replaceText(m, text), kindDeduplicated, m.ToolCallID, u.name, "same as the result of "+p.msgs[j].ToolCallID) {
 					continue
 				}
 			}
 			if p.cfg.on(kindMasked) {
 				text, note := maskText(desc, Text(m))
-				if p.set(i, ReplaceText(m, text), kindMasked, m.ToolCallID, u.name, note) {
+				if p.set(i, replaceText(m, text), kindMasked, m.ToolCallID, u.name, note) {
 					continue
 				}
 			}
@@ -119,7 +119,7 @@ func (p *pruner) pressure() {
 		m := p.msgs[i]
 		u, _ := p.use(i)
 		text, note := demoteText(p.describe(i), Text(m))
-		if p.set(i, ReplaceText(m, text), kindDemoted, m.ToolCallID, u.name, note) {
+		if p.set(i, replaceText(m, text), kindDemoted, m.ToolCallID, u.name, note) {
 			tail -= p.changes[len(p.changes)-1].saved()
 		}
 	}
@@ -172,7 +172,7 @@ func withoutImages(m Message) (Message, int) {
 		}
 	}
 	if texts {
-		out = ReplaceText(out, Text(out))
+		out = replaceText(out, Text(out))
 	}
 	return out, k
 }

@@ -309,12 +309,12 @@ func RepairToolPairs(msgs []Message) ([]Message, []Repair) {
 			if len(calls) != len(m.ToolCalls) {
 				m.ToolCalls = calls
 				if isBlank(m) {
-					m = ReplaceText(m, toolCallPlaceholder)
+					m = replaceText(m, toolCallPlaceholder)
 					repairs = append(repairs, Repair{Index: i, Kind: repairPlaceholder, Detail: "all its tool calls were removed"})
 				}
 			}
 		} else if m.Role == RoleAssistant && isBlank(m) {
-			m = ReplaceText(m, emptyAssistantPlaceholder)
+			m = replaceText(m, emptyAssistantPlaceholder)
 			repairs = append(repairs, Repair{Index: i, Kind: repairPlaceholder, Detail: "assistant turn was empty"})
 		}
 		if removedBefore && len(out) > 0 && clashes(out[len(out)-1], m) {

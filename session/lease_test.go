@@ -95,12 +95,12 @@ func TestRenewalKeepsALongCompactionsLease(t *testing.T) {
 	ctx := context.Background()
 	store := NewMemoryStore()
 	g := newGate(1)
-	s := newTestSession(t, "agent-1", g, WithStore(store), WithLeaseTTL(150*time.Millisecond))
+	s := newTestSession(t, "agent-1", g, WithStore(store), WithLeaseTTL(400*time.Millisecond))
 	mustAppend(t, s, chatHistory("agent-1", 200)...)
 
 	done := compactAsync(ctx, s)
 	await(t, g.entered, "the summarizer")
-	time.Sleep(450 * time.Millisecond) // several TTLs: only renewals keep it
+	time.Sleep(1200 * time.Millisecond) // several TTLs: only renewals keep it
 	_, err := store.Acquire(ctx, "agent-1", time.Minute)
 	require.ErrorIs(t, err, ErrBusy, "the running compaction still holds the lease")
 	close(g.release)

@@ -309,18 +309,18 @@ func checkStressSession(t *testing.T, ctx context.Context, s *Session, id string
 	summaries := 0
 	last := map[int]int{} // writer → last verbatim item
 	for _, msg := range live {
-		verbatim := msg.Content
-		if summary, rest, ok := compact.SplitSummary(msg.Content); ok {
-			// A summary, on its own or merged in front of a message.
+		if compact.IsSummary(msg) {
+			// A summary, on its own or merged in front of a message: its
+			// ranges are the folded messages, and a tag after them is the
+			// message it was merged into, verbatim.
 			summaries++
-			for w, items := range coveredItems(summary) {
+			for w, items := range coveredItems(msg.Content) {
 				for _, item := range items {
 					seen[tag(w, item)]++
 				}
 			}
-			verbatim = rest
 		}
-		for _, tg := range tagRE.FindAllStringSubmatch(verbatim, -1) {
+		for _, tg := range tagRE.FindAllStringSubmatch(msg.Content, -1) {
 			w, _ := strconv.Atoi(tg[1])
 			item, _ := strconv.Atoi(tg[2])
 			seen[tg[0]]++

@@ -1,0 +1,294 @@
+//lint:file-ignore SA1019 deprecated function calling is converted too, so histories that use it round-trip
+
+package openaigo
+
+import (
+	"strings"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/packages/param"
+	goopenai "github.com/sashabaranov/go-openai"
+
+	"github.com/contextkit/compact"
+)
+
+// This file restores messages the engine changed: as much of the original
+// as still holds.
+
+// changed converts a message the engine changed or wrote. cand is the
+// input message it took the place of, or -1. A tool result or a
+// tool-calling assistant turn whose id names an input message no other
+// message reproduced keeps that message's other fields; a user message
+// that reads part for part as the one it replaced keeps the parts it kept;
+// a system or developer message that extends the one it replaced keeps its
+// fields and parts. false means the role has no place in a request.
+func (c *Conversion) changed(m compact.Message, cand int, used []bool, x ids) (openai.ChatCompletionMessageParamUnion, bool) {
+	origin := func(id string, in map[string]int) (int, bool) {
+		j, ok := in[id]
+		if !ok || j < 0 || used[j] {
+			return 0, false
+		}
+		used[j] = true
+		return j, true
+	}
+	replaced := func(role string) bool {
+		return cand >= 0 && !used[cand] && c.views[cand].Role == role
+	}
+	switch m.Role {
+	case compact.RoleTool:
+		if j, ok := origin(m.ToolCallID, x.results); ok {
+			t := *c.hist[j].OfTool
+			t.Content.OfString, t.Content.OfArrayOfContentParts = sameForm(t.Content.OfArrayOfContentParts != nil, m)
+			return openai.ChatCompletionMessageParamUnion{OfTool: &t}, true
+		}
+	case compact.RoleAssistant:
+		if len(m.ToolCalls) > 0 {
+			if j, ok := origin(m.ToolCalls[0].ID, x.calls); ok {
+				return c.changedAssistant(m, j), true
+			}
+		}
+	case compact.RoleUser:
+		if replaced(compact.RoleUser) {
+			if u, ok := c.changedUser(m, cand); ok {
+				used[cand] = true
+				return u, true
+			}
+		}
+	case compact.RoleSystem, roleDeveloper:
+		if replaced(m.Role) {
+			if u, ok := c.extended(m, cand); ok {
+				used[cand] = true
+				return u, true
+			}
+		}
+	}
+	return newMessage(m)
+}
+
+// sameForm is m's content as text, in the form the original had: parts
+// when array, else a string.
+func sameForm(array bool, m compact.Message) (param.Opt[string], []openai.ChatCompletionContentPartTextParam) {
+	if !array {
+		return param.NewOpt(compact.Text(m)), nil
+	}
+	var parts []openai.ChatCompletionContentPartTextParam
+	for _, p := range contentParts(m) {
+		t := p.Text
+		if isImage(p) {
+			t = imageText(p)
+		}
+		parts = append(parts, openai.ChatCompletionContentPartTextParam{Text: t})
+	}
+	if parts == nil {
+		parts = []openai.ChatCompletionContentPartTextParam{}
+	}
+	return param.Opt[string]{}, parts
+}
+
+// changedAssistant is an assistant message the engine changed, as input
+// message j with what changed replaced: its content, refusal and function
+// call only when those changed, and each call by id, an unchanged call
+// being the original one and a changed call the original with the new name
+// and arguments.
+func (c *Conversion) changedAssistant(m compact.Message, j int) openai.ChatCompletionMessageParamUnion {
+	a := *c.hist[j].OfAssistant
+	v := c.views[j]
+	mc, vc := m, v
+	mc.ToolCalls, vc.ToolCalls = nil, nil
+	if !sameMessage(mc, vc) {
+		a.Content = assistantContent(m)
+		a.Refusal = opt(m.Refusal)
+		a.FunctionCall = openai.ChatCompletionAssistantMessageParamFunctionCall{}
+		if fc := m.FunctionCall; fc != nil {
+			a.FunctionCall.Name, a.FunctionCall.Arguments = fc.Name, fc.Arguments
+		}
+		if m.Name != v.Name {
+			a.Name = opt(m.Name)
+		}
+	}
+	byID := make(map[string]openai.ChatCompletionMessageToolCallUnionParam, len(a.ToolCalls))
+	for _, tc := range a.ToolCalls {
+		byID[toolCall(tc).ID] = tc
+	}
+	a.ToolCalls = nil
+	for _, tc := range m.ToolCalls {
+		a.ToolCalls = append(a.ToolCalls, updatedCall(byID[tc.ID], tc))
+	}
+	return openai.ChatCompletionMessageParamUnion{OfAssistant: &a}
+}
+
+// updatedCall is orig with the name and arguments of tc: orig itself when
+// they are the same, a new call when there is no orig.
+func updatedCall(orig openai.ChatCompletionMessageToolCallUnionParam, tc goopenai.ToolCall) openai.ChatCompletionMessageToolCallUnionParam {
+	switch {
+	case orig.OfFunction != nil && tc.Type != toolTypeCustom:
+		if sameCall(toolCall(orig), tc) {
+			return orig
+		}
+		f := *orig.OfFunction
+		f.Function.Name, f.Function.Arguments = tc.Function.Name, tc.Function.Arguments
+		return openai.ChatCompletionMessageToolCallUnionParam{OfFunction: &f}
+	case orig.OfCustom != nil && tc.Type == toolTypeCustom:
+		if sameCall(toolCall(orig), tc) {
+			return orig
+		}
+		f := *orig.OfCustom
+		f.Custom.Name, f.Custom.Input = tc.Function.Name, tc.Function.Arguments
+		return openai.ChatCompletionMessageToolCallUnionParam{OfCustom: &f}
+	}
+	return toolCallParam(tc)
+}
+
+// changedUser is a user message the engine changed, as input message j
+// with each content part the engine kept the original part and each part
+// it rewrote (an image it replaced by a note) a new one. The message is
+// read part for part against the original's view: as parts when it still
+// has as many, or as the view's parts joined by newlines (how the
+// Compressor writes a message whose images it replaced), each rewritten
+// part one line. ok is false when it cannot be read so, or keeps no part.
+func (c *Conversion) changedUser(m compact.Message, j int) (openai.ChatCompletionMessageParamUnion, bool) {
+	orig := c.hist[j].OfUser
+	if orig == nil {
+		return openai.ChatCompletionMessageParamUnion{}, false
+	}
+	origParts := orig.Content.OfArrayOfContentParts
+	view := contentParts(c.views[j])
+	if len(view) != len(origParts) || len(view) < 2 {
+		return openai.ChatCompletionMessageParamUnion{}, false
+	}
+	parts := m.MultiContent
+	if len(parts) != len(view) {
+		var ok bool
+		if parts, ok = readAsParts(m.Content, view); !ok || len(m.MultiContent) > 0 {
+			return openai.ChatCompletionMessageParamUnion{}, false
+		}
+	}
+	u := *orig
+	u.Content.OfArrayOfContentParts = make([]openai.ChatCompletionContentPartUnionParam, 0, len(parts))
+	kept := false
+	for i, p := range parts {
+		if samePart(view[i], p) {
+			u.Content.OfArrayOfContentParts = append(u.Content.OfArrayOfContentParts, origParts[i])
+			kept = kept || strings.TrimSpace(p.Text) != "" || p.ImageURL != nil
+			continue
+		}
+		u.Content.OfArrayOfContentParts = append(u.Content.OfArrayOfContentParts, userContentPart(p))
+	}
+	if !kept {
+		return openai.ChatCompletionMessageParamUnion{}, false
+	}
+	if m.Name != c.views[j].Name {
+		u.Name = opt(m.Name)
+	}
+	return openai.ChatCompletionMessageParamUnion{OfUser: &u}, true
+}
+
+// readAsParts reads s as view's parts joined by newlines, where a text
+// part is there as it was and any other part is one line of text. It
+// returns the parts read, the unchanged ones as view's own.
+func readAsParts(s string, view []goopenai.ChatMessagePart) ([]goopenai.ChatMessagePart, bool) {
+	out := make([]goopenai.ChatMessagePart, 0, len(view))
+	rest := s
+	for i, v := range view {
+		if i > 0 {
+			var ok bool
+			if rest, ok = strings.CutPrefix(rest, "\n"); !ok {
+				return nil, false
+			}
+		}
+		if !isImage(v) {
+			var ok bool
+			if rest, ok = strings.CutPrefix(rest, v.Text); !ok {
+				return nil, false
+			}
+			out = append(out, v)
+			continue
+		}
+		line, _, _ := strings.Cut(rest, "\n")
+		rest = rest[len(line):]
+		out = append(out, textPart(line))
+	}
+	return out, rest == ""
+}
+
+// extended is a system or developer message that is input message j with
+// text added at its end (as the Compressor adds its note): the original
+// with the longer string, or with its parts and the added ones.
+func (c *Conversion) extended(m compact.Message, j int) (openai.ChatCompletionMessageParamUnion, bool) {
+	extra, ok := extension(c.views[j], m)
+	if !ok || m.Name != c.views[j].Name {
+		return openai.ChatCompletionMessageParamUnion{}, false
+	}
+	u := copyUnion(c.hist[j])
+	var content *openai.ChatCompletionSystemMessageParamContentUnion
+	switch {
+	case u.OfSystem != nil:
+		content = &u.OfSystem.Content
+	case u.OfDeveloper != nil:
+		dev := &u.OfDeveloper.Content
+		if dev.OfArrayOfContentParts == nil {
+			dev.OfString = param.NewOpt(compact.Text(m))
+			return u, true
+		}
+		dev.OfArrayOfContentParts = appendText(dev.OfArrayOfContentParts, extra)
+		return u, true
+	default:
+		return openai.ChatCompletionMessageParamUnion{}, false
+	}
+	if content.OfArrayOfContentParts == nil {
+		content.OfString = param.NewOpt(compact.Text(m))
+		return u, true
+	}
+	content.OfArrayOfContentParts = appendText(content.OfArrayOfContentParts, extra)
+	return u, true
+}
+
+// appendText returns parts, copied, with a text part for each of texts.
+func appendText(parts []openai.ChatCompletionContentPartTextParam, texts []string) []openai.ChatCompletionContentPartTextParam {
+	out := append([]openai.ChatCompletionContentPartTextParam(nil), parts...)
+	for _, t := range texts {
+		out = append(out, openai.ChatCompletionContentPartTextParam{Text: t})
+	}
+	return out
+}
+
+// extension reports whether m is v with text added at its end, and
+// returns the additions: the rest of v's last part without the newlines
+// that start it, and any parts after it. Blank additions are left out.
+func extension(v, m compact.Message) ([]string, bool) {
+	vp, ok1 := partTexts(v)
+	mp, ok2 := partTexts(m)
+	n := len(vp)
+	if !ok1 || !ok2 || n == 0 || len(mp) < n {
+		return nil, false
+	}
+	for i := 0; i < n-1; i++ {
+		if vp[i] != mp[i] {
+			return nil, false
+		}
+	}
+	rest, ok := strings.CutPrefix(mp[n-1], vp[n-1])
+	if !ok {
+		return nil, false
+	}
+	var extra []string
+	for _, s := range append([]string{strings.TrimLeft(rest, "\n")}, mp[n:]...) {
+		if strings.TrimSpace(s) != "" {
+			extra = append(extra, s)
+		}
+	}
+	return extra, true
+}
+
+// partTexts is m's content as the texts of its parts; false when a part is
+// not text.
+func partTexts(m compact.Message) ([]string, bool) {
+	var out []string
+	for _, p := range contentParts(m) {
+		if isImage(p) {
+			return nil, false
+		}
+		out = append(out, p.Text)
+	}
+	return out, true
+}
