@@ -96,7 +96,7 @@ func New(opts ...Option) *Compressor {
 func defaultCounter(cfg config, setup modelSetup) (*modelCounter, TokenCounter) {
 	tc, err := newModelCounter(setup, cfg)
 	if err != nil {
-		cfg.logger.Warn("compact: exact token counting unavailable, estimating", "err", err)
+		cfg.logger.Warn("compact: exact token counting unavailable, estimating", "err", errText(err))
 		return nil, EstimateCounter{}
 	}
 	return tc, tc
@@ -281,7 +281,7 @@ func (c *Compressor) SwitchModel(model string, window int) {
 	setup := setupFor(model)
 	if c.own != nil {
 		if err := c.own.switchTo(setup, c.cfg); err != nil {
-			c.cfg.logger.Warn("compact: keeping the previous encoding", "model", model, "err", err)
+			c.cfg.logger.Warn("compact: keeping the previous encoding", "model", model, "err", errText(err))
 		}
 	}
 	c.mu.Lock()

@@ -261,7 +261,7 @@ func (c *Compressor) summarise(ctx context.Context, log *slog.Logger, work []Mes
 
 	body, name, fallback, err := c.runSummarizer(ctx, req, o.Force)
 	if err != nil {
-		log.Warn("compaction failed", "err", err)
+		log.Warn("compaction failed", "err", errText(err))
 		return nil, err
 	}
 	body = shortenToTokens(strings.TrimSpace(StripSummaryPrefix(body)), 2*req.TargetTokens, c.cfg.counter)
@@ -341,7 +341,7 @@ func (c *Compressor) runSummarizer(ctx context.Context, req SummaryRequest, forc
 		if c.cfg.policy != FallbackExtractive || errors.Is(err, ErrSummarizerAuth) || errors.Is(err, ErrSummarizerQuota) {
 			return "", "", "", wrapSummarizerErr(err)
 		}
-		fallback = "summarizer failed: " + err.Error()
+		fallback = "summarizer failed: " + errText(err)
 	}
 	body, err = c.summarize(ctx, c.cfg.fallback, req)
 	if err == nil && strings.TrimSpace(body) == "" {
@@ -365,7 +365,7 @@ func (c *Compressor) fail(err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.st.failures++
-	c.st.lastError = err.Error()
+	c.st.lastError = errText(err)
 	if n := len(c.cfg.backoff); n > 0 {
 		c.st.backoffUntil = c.cfg.now().Add(c.cfg.backoff[min(c.st.failures, n)-1])
 	}

@@ -54,7 +54,7 @@ func newDraft(d *digest, focus string, lim extractiveLimits, target int) *draft 
 	dr.floor = min(max(budget/8, minBlockFloor), maxBlockFloor)
 	if focus != "" {
 		n := min(maxFocusChars, max(budget/8, minBlockFloor))
-		dr.focus = cutMiddle(redact.String(oneLine(redactWindows(focus, n))), n, inBytes, twoThirds, shortenMark)
+		dr.focus = cutMiddle(redact.JSON(oneLine(redactWindows(focus, n))), n, inBytes, twoThirds, shortenMark)
 	}
 	share := func(limit, pct int) int { return max(dr.floor, min(limit, budget*pct/100)) }
 

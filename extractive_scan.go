@@ -191,6 +191,7 @@ func (d *digest) scan(ctx context.Context, turns []Message) error {
 				return fmt.Errorf("compact: extractive summary stopped at message %d: %w", i, err)
 			}
 		}
+		m = scanView(m)
 		d.turns++
 		switch m.Role {
 		case RoleUser:

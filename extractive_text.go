@@ -3,6 +3,8 @@ package compact
 import (
 	"strings"
 
+	openai "github.com/sashabaranov/go-openai"
+
 	"github.com/contextkit/compact/redact"
 )
 
@@ -11,13 +13,42 @@ import (
 // redaction that stays cheap on huge texts without letting a secret
 // through at a cut.
 
+// scanView returns m as the extractive summary reads it: its text, refusal
+// and tool-call arguments redacted (JSON as JSON), so that nothing picked
+// out of it (a path, an error line, a sentence) can be a piece of a secret
+// cut from the context that said secret ("Bearer abc/x.py" is no path). m
+// is left alone: the copy shares nothing that is changed.
+func scanView(m Message) Message {
+	out := m
+	out.Content = redact.JSON(m.Content)
+	out.Refusal = redact.JSON(m.Refusal)
+	if len(m.MultiContent) > 0 {
+		out.MultiContent = append([]openai.ChatMessagePart(nil), m.MultiContent...)
+		for i := range out.MultiContent {
+			out.MultiContent[i].Text = redact.JSON(out.MultiContent[i].Text)
+		}
+	}
+	if len(m.ToolCalls) > 0 {
+		out.ToolCalls = append([]openai.ToolCall(nil), m.ToolCalls...)
+		for i := range out.ToolCalls {
+			out.ToolCalls[i].Function.Arguments = redact.JSON(out.ToolCalls[i].Function.Arguments)
+		}
+	}
+	if m.FunctionCall != nil {
+		fc := *m.FunctionCall
+		fc.Arguments = redact.JSON(fc.Arguments)
+		out.FunctionCall = &fc
+	}
+	return out
+}
+
 // shortenMark replaces what shorten cuts from the middle of a text.
 const shortenMark = " […] "
 
 // itemText is how a list entry is written: redacted, on one line (line
 // breaks shown as ⏎), and shortened to n bytes.
 func itemText(raw string, n int) string {
-	return cutMiddle(redact.String(oneLine(redactWindows(raw, n))), n, inBytes, twoThirds, shortenMark)
+	return cutMiddle(redact.JSON(oneLine(redactWindows(raw, n))), n, inBytes, twoThirds, shortenMark)
 }
 
 // redactMargin is how far past what shortening keeps redaction looks, so a
@@ -30,14 +61,14 @@ const redactMargin = 1024
 // huge text: when s is far longer than keep it returns its first and last
 // keep+redactMargin bytes, each redacted, joined by shortenMark; shorten
 // then takes its head and tail from those windows. Shorter texts are
-// redacted whole.
+// redacted whole. Text that is JSON is read as JSON (redact.JSON).
 func redactWindows(s string, keep int) string {
 	w := keep + redactMargin
 	if len(s) <= 2*w+len(shortenMark) {
-		return redact.String(s)
+		return redact.JSON(s)
 	}
-	head := cutUnclosedKey(redact.String(runeHead(s, w)), true)
-	tail := cutUnclosedKey(redact.String(runeTail(s, w)), false)
+	head := cutUnclosedKey(redact.JSON(runeHead(s, w)), true)
+	tail := cutUnclosedKey(redact.JSON(runeTail(s, w)), false)
 	return head + shortenMark + tail
 }
 

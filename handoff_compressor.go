@@ -62,8 +62,8 @@ func (c *Compressor) maybeHandoff(ctx context.Context, log *slog.Logger, in []Me
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err != nil {
-		c.st.handoff.lastErr = err.Error()
-		log.Warn("handoff failed, compacted as usual", "mode", pol.Mode.String(), "err", err)
+		c.st.handoff.lastErr = errText(err)
+		log.Warn("handoff failed, compacted as usual", "mode", pol.Mode.String(), "err", errText(err))
 		return nil
 	}
 	c.st.handoff.done++

@@ -66,9 +66,10 @@ const handoffRules = `## How to continue
 // BuildHandoffPacket renders in as a Markdown handoff packet: the session,
 // the operator's note, the open tasks, the latest summary, the other recent
 // messages, the latest user request (however far back it lies) and the
-// rules for continuing. Every field is redacted ([redact.String])
-// and stripped of control characters (StripControl) before it is cut, so no
-// cut can leave half a secret behind; quoted text sits in code fences
+// rules for continuing. Every field is redacted and stripped of control
+// characters before it is cut, so no cut can leave half a secret behind
+// (text with [redact.String], JSON such as tool-call arguments and JSON
+// tool output with [redact.JSON], string by string); quoted text sits in code fences
 // longer than any backtick run it holds, so it cannot forge a section. The
 // packet never exceeds in.MaxBytes: each part has its own bound, the
 // summary and the messages share the rest (the oldest messages go first).
@@ -130,8 +131,8 @@ func BuildHandoffPacket(in HandoffInput) string {
 const packetCutLine = "\n[packet cut to its size bound]\n"
 
 // sanitize is the cleaning every field of a packet gets: control
-// characters out, then secrets.
-func sanitize(s string) string { return redact.String(redact.StripControl(s)) }
+// characters out, then secrets, reading JSON as JSON.
+func sanitize(s string) string { return redact.JSON(s) }
 
 // packetLine cleans s into one line of at most maxBytes bytes.
 func packetLine(s string, maxBytes int) string {
@@ -255,14 +256,28 @@ func messageParts(m Message) (label, body string) {
 	if m.ToolCallID != "" {
 		label += " (answers " + packetLine(m.ToolCallID, handoffRoleBytes) + ")"
 	}
-	text := strings.TrimSpace(Text(m))
-	if calls := ToolCallText(m); calls != "" {
+	text := sanitize(strings.TrimSpace(Text(m)))
+	if calls := redactedCalls(m); calls != "" {
 		if text != "" {
 			text += "\n"
 		}
 		text += "[tool calls]\n" + calls
 	}
-	return label + "\n\n", sanitize(text)
+	return label + "\n\n", text
+}
+
+// redactedCalls renders m's tool calls as ToolCallText does, each call's
+// name and arguments redacted on their own, while the arguments still are
+// JSON.
+func redactedCalls(m Message) string {
+	var b strings.Builder
+	for i, c := range m.ToolCalls {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(sanitize(c.Function.Name) + "(" + sanitize(c.Function.Arguments) + ")")
+	}
+	return b.String()
 }
 
 // fenced puts s in a code fence with info string info, the fence longer

@@ -53,9 +53,14 @@ type RenderOptions struct {
 	// below minRenderChars counts as minRenderChars.
 	MaxChars int
 
-	// Redact removes secrets from every text rendered. Nil means [redact.String]; a
-	// host with secrets of its own can wrap it. Control characters are
-	// stripped (StripControl) before and after it, whatever it does.
+	// Redact removes secrets from every text rendered. Nil means
+	// [redact.String]; a host with secrets of its own can wrap it. Text that
+	// is JSON (tool-call arguments, a tool's JSON output) is read as JSON
+	// ([redact.JSONFunc]): Redact is applied to each string in it, decoded,
+	// so a secret inside a quoted shell command goes as it would in plain
+	// text, and a value under a key that names a secret ({"api_key": ...})
+	// goes whole. Control characters are stripped (StripControl) before and
+	// after it, whatever it does.
 	Redact func(string) string
 
 	// Reasoning includes assistants' reasoning content, capped like a
@@ -84,12 +89,13 @@ func (o RenderOptions) withDefaults() RenderOptions {
 	return o
 }
 
-// clean strips control characters and redacts s as o says.
+// clean strips control characters and redacts s as o says, reading JSON
+// as JSON.
 func (o RenderOptions) clean(s string) string {
 	if o.Redact == nil {
-		return redact.String(s)
+		return redact.JSON(s)
 	}
-	return redact.StripControl(o.Redact(redact.StripControl(s)))
+	return redact.StripControl(redact.JSONFunc(s, o.Redact))
 }
 
 // RenderTurns lays turns out as plain text for a summarizer to read.

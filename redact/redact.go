@@ -14,30 +14,44 @@ const Marker = "[REDACTED]"
 // header name and auth scheme ("Authorization: Bearer [REDACTED]"), the key
 // name ("DB_PASSWORD=[REDACTED]", `"api_key": "[REDACTED]"`), a URL's user
 // ("https://bob:[REDACTED]@host"), a cookie's name, a well-known key's public
-// prefix ("ghp_[REDACTED]"). It recognises:
+// prefix ("ghp_[REDACTED]", for prefixes under 12 bytes). It recognises
+// secrets by class:
 //   - private key blocks (PEM, OpenSSH, PGP), whole, even when cut off;
-//   - passwords in URLs, and secret query parameters (token, key, sig,
-//     X-Amz-Signature, code, ...);
+//   - credentials in URLs and data source names of any scheme (https,
+//     postgres, mongodb+srv, amqp, redis://:password@...), a key written as
+//     a URL's user (a Sentry DSN's https://<key>@o1.ingest.sentry.io/2), Go
+//     DSNs (user:password@tcp(host)/db), and secret query parameters
+//     (token, key, sig, X-Amz-Signature, code, ...);
 //   - Authorization and Proxy-Authorization headers of any scheme, Cookie and
 //     Set-Cookie values, and API-key headers, written as headers, as curl
 //     arguments or as JSON;
-//   - assignments whose name says secret (password, passwd, pwd, secret,
-//     token, api_key, access_key, private_key, client_secret, auth,
-//     credentials, ...) in env, shell, YAML, JSON, code, XML and command-line
-//     flag form, including connection strings;
-//   - keys with a known shape: OpenAI, Anthropic, GitHub, GitLab, AWS access
-//     keys (and the secret key written next to one), Slack tokens and
-//     webhooks, Hugging Face, Google, Stripe, npm, PyPI, SendGrid, Twilio,
-//     Shopify, DigitalOcean, JWTs and bare bearer tokens.
+//   - assignments (name = value, name: value, "name": "value", --name value,
+//     <name>value</name>) whose name says secret in any casing and with any
+//     separator (password, passwd, pwd, secret, token, api_key, access_key,
+//     private_key, client_secret, auth, credentials: aws_secret_access_key,
+//     AWS-SECRET-ACCESS-KEY, secretKey, "x-api-token"), in env, shell, YAML,
+//     JSON, code, XML and command-line form, connection strings included,
+//     and name-value records ({"name": "DB_PASSWORD", "value": "..."});
+//   - keys with a known shape, the prefix (or infix) a provider publishes:
+//     OpenAI, Anthropic, GitHub, GitLab, AWS access keys (and the secret key
+//     written next to one), Slack tokens and webhooks, Hugging Face, Google,
+//     Stripe, npm, PyPI, SendGrid, Twilio, Shopify, DigitalOcean, Docker Hub,
+//     Databricks, Telegram bot tokens, age secret keys, Vault, Doppler,
+//     Grafana, Atlassian, Azure AD client secrets and more: 172 rules for
+//     about 80 providers (redact_providers.go), JWTs and bare bearer tokens.
 //
 // Look-alikes are left alone: "scikit-learn", "task-1234", git hashes, UUIDs,
-// "max_tokens=4096", "token_count: 17", "the password reset email", a
-// placeholder such as "$TOKEN" or "<your key>", a Python "password: str".
+// checksums and the hashes of lockfiles (integrity=sha512-...), paths,
+// base64 data, "max_tokens=4096", "token_count: 17", "the password reset
+// email", a placeholder such as "$TOKEN" or "<your key>", a Python
+// "password: str".
 // Stripe publishable test keys (pk_test_) are public by design and kept;
 // live ones (pk_live_) are redacted, since a summary never needs them and
 // they tie the text to a live account. String does not guess: a random
 // string with no name, prefix or shape saying secret is kept, since ids,
-// hashes and encoded data look the same. String is idempotent:
+// hashes and encoded data look the same. Text that is JSON (tool-call
+// arguments, JSON tool output) is better read by JSON, which decodes each
+// string first. String is idempotent:
 // String(String(s)) == String(s). It never panics, whatever s holds.
 func String(s string) string {
 	s = StripControl(s)
@@ -269,10 +283,13 @@ func skipLineBreak(s string, i int) int {
 }
 
 // redactURLPasswords replaces the password in scheme://user:password@host,
-// keeping the user. A password holding an unescaped "@" is taken whole: the
-// userinfo runs to the last "@" before the host.
+// keeping the user, for any scheme (https, postgres, mongodb+srv, amqp,
+// redis://:password@...). A password holding an unescaped "@" is taken
+// whole: the userinfo runs to the last "@" before the host. A user that is
+// itself a key (a Sentry DSN's https://<key>@o1.ingest.sentry.io/2, a token
+// in https://<token>@github.com) goes too.
 func redactURLPasswords(s string) string {
-	if !strings.Contains(s, "://") || !strings.Contains(s, "@") {
+	if !strings.Contains(s, "@") {
 		return s
 	}
 	sp := splicer{src: s}
@@ -297,7 +314,14 @@ func redactURLPasswords(s string) string {
 		at += start
 		colon := strings.IndexByte(s[start:at], ':')
 		if colon < 0 {
+			if isTokenUser(s[start:at]) {
+				sp.replace(start, at, Marker)
+			}
+			i = at
 			continue
+		}
+		if isTokenUser(s[start : start+colon]) {
+			sp.replace(start, start+colon, Marker)
 		}
 		pw := s[start+colon+1 : at]
 		if pw != "" && pw != Marker && !isPlaceholder(pw) {
@@ -305,8 +329,67 @@ func redactURLPasswords(s string) string {
 		}
 		i = at
 	}
+	redactDSNPasswords(&sp, s)
 	return sp.String()
 }
+
+// isTokenUser reports whether a URL's user is a key rather than a name: at
+// least minTokenUser characters of letters, digits, "_" and "-", mixing
+// letters and digits.
+func isTokenUser(u string) bool {
+	if len(u) < minTokenUser || b64urlClass.run(u, 0) != len(u) {
+		return false
+	}
+	_, _, digit := classes(u)
+	return digit && strings.Trim(u, digitChars) != ""
+}
+
+// minTokenUser is the shortest URL user taken for a key: user names are
+// shorter, keys (a Sentry DSN's 32 hex digits) longer.
+const minTokenUser = 20
+
+// redactDSNPasswords replaces the password of a Go-style data source name
+// with no scheme, user:password@tcp(host:3306)/db (the MySQL driver's form),
+// with the network written right after the "@".
+func redactDSNPasswords(sp *splicer, s string) {
+	for i := 0; ; {
+		k := strings.Index(s[i:], "@")
+		if k < 0 {
+			return
+		}
+		at := i + k
+		i = at + 1
+		if !dsnNetwork(s[at+1:]) {
+			continue
+		}
+		// The userinfo: back to white space, a quote or "=", and the first
+		// ":" in it ends the user.
+		from := at
+		for from > 0 && !dsnStop[s[from-1]] && at-from < maxQuotedLen {
+			from--
+		}
+		colon := strings.IndexByte(s[from:at], ':')
+		if colon < 0 {
+			continue
+		}
+		if pw := s[from+colon+1 : at]; pw != "" && pw != Marker && !isPlaceholder(pw) {
+			sp.replace(from+colon+1, at, Marker)
+		}
+	}
+}
+
+// dsnNetwork reports whether s starts with a Go DSN's network: tcp(, unix(,
+// tcp6(, or a bare "(".
+func dsnNetwork(s string) bool {
+	for _, n := range [...]string{"tcp(", "tcp4(", "tcp6(", "unix(", "("} {
+		if strings.HasPrefix(s, n) {
+			return true
+		}
+	}
+	return false
+}
+
+var dsnStop = newClass(" \t\n\"'`=<>")
 
 // urlStop holds the bytes that end a URL's authority.
 var urlStop = newClass("/?#\"'<>` \t\n\\")

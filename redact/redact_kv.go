@@ -1,6 +1,9 @@
 package redact
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // secretKind says how the value after a name is redacted.
 type secretKind int
@@ -36,6 +39,9 @@ func redactAssignments(s string) string {
 			continue
 		}
 		kind := classifyName(name, inQuery)
+		if kind == notSecret && strings.EqualFold(name, "value") && recordNamesSecret(s, start) {
+			kind = plainSecret
+		}
 		if kind == notSecret {
 			continue
 		}
@@ -177,7 +183,7 @@ func secretValue(s string, v int, name string, spaced bool) (a, b int, secret bo
 		return v, b, false // a call: getpass(), os.getenv("X")
 	case isExpression(val) || strings.EqualFold(val, strings.Trim(name, "-$@")):
 		return v, b, false // code: token=self.token, password=password
-	case spaced && moreCode(s, b):
+	case spaced && moreCode(s, b) && !(shellOperatorAt(s, b) && randomValue(val)):
 		return v, b, false
 	case strings.EqualFold(strings.Trim(name, "$"), "PWD") || strings.EqualFold(name, "OLDPWD"):
 		if val[0] == '/' || val[0] == '~' {
@@ -188,18 +194,45 @@ func secretValue(s string, v int, name string, spaced bool) (a, b int, secret bo
 }
 
 // moreCode reports whether the line goes on after s[b] with something other
-// than a comment.
+// than a comment. A quote, or an escaped line break or quote, ends the line
+// as well: the value closes the string it sits in, as in a shell command
+// quoted inside JSON ({"command": "echo token = abc"}).
 func moreCode(s string, b int) bool {
 	for ; b < len(s) && s[b] != '\n'; b++ {
 		switch s[b] {
 		case ' ', '\t', '\r':
-		case '#', ';':
+		case '#', ';', '"', '\'', '`':
 			return false
+		case '\\':
+			return b+1 >= len(s) || strings.IndexByte(`nrt"'`, s[b+1]) < 0
 		default:
 			return true
 		}
 	}
 	return false
+}
+
+// shellOperatorAt reports whether, after white space, s[b:] goes on with a
+// shell pipe, list or redirection (|, &&, >, >>, 2>, <): in a command line
+// such as "echo aws_secret_access_key = X >> ~/.aws/credentials" the value
+// ends there.
+func shellOperatorAt(s string, b int) bool {
+	for b < len(s) && (s[b] == ' ' || s[b] == '\t') {
+		b++
+	}
+	if b < len(s) && s[b] >= '0' && s[b] <= '9' {
+		b++ // 2> 1>&2
+	}
+	return b < len(s) && (s[b] == '|' || s[b] == '>' || s[b] == '<' || strings.HasPrefix(s[b:], "&&"))
+}
+
+// randomValue reports whether an unquoted value reads as a key rather than
+// a variable: a digit in it, base64's "+", "/" or "=", or a long mix of
+// upper and lower case. Code such as "token = fallback || other" keeps its
+// variable.
+func randomValue(v string) bool {
+	upper, lower, digit := classes(v)
+	return digit || strings.ContainsAny(v, "+/=") || (upper && lower && len(v) >= 20)
 }
 
 // valueStop holds the bytes that end an unquoted value.
@@ -367,3 +400,24 @@ var authSchemes = map[string]bool{
 	"bearer": true, "basic": true, "token": true, "digest": true, "negotiate": true,
 	"ntlm": true, "apikey": true, "key": true, "dpop": true, "aws4-hmac-sha256": true,
 }
+
+// recordNamesSecret reports whether the "value" whose name starts at s[at]
+// sits in a name-value record whose name says secret, written before it in
+// the same braces: {"name": "DB_PASSWORD", "value": "..."}, as Kubernetes
+// env entries, CI variables and parameter stores write them.
+func recordNamesSecret(s string, at int) bool {
+	from := max(0, at-maxRecordLookBack)
+	open := strings.LastIndexByte(s[from:at], '{')
+	if open < 0 || strings.IndexByte(s[from+open:at], '}') >= 0 {
+		return false
+	}
+	m := recordName.FindStringSubmatch(s[from+open : at])
+	return m != nil && classifyName(m[1], false) == plainSecret
+}
+
+// maxRecordLookBack bounds how far before a "value" its record's name is
+// looked for.
+const maxRecordLookBack = 256
+
+// recordName finds the name member of a name-value record.
+var recordName = regexp.MustCompile(`(?i)\b(?:name|key)\\?["']?\s*[:=]>?\s*\\?["']([A-Za-z0-9_.$-]{1,64})\\?["']`)

@@ -17,12 +17,25 @@ type keyShape struct {
 	// paired marks an AWS access key id: a 40-character secret access key
 	// written just after it goes too.
 	paired bool
+	// lead, when set, finds the part of the secret written before the
+	// prefix (a shape known by an infix, such as a Telegram bot token's
+	// ":AA"): it returns where the secret starts, or -1 when the bytes
+	// before the prefix do not fit, a word included. Such a secret goes
+	// whole.
+	lead func(s string, p int) int
+	// b64Edge rejects a prefix that continues a run of base64 ("+", "/" or
+	// "=" just before it): short generic prefixes such as "EAA" turn up in
+	// encoded data.
+	b64Edge bool
 }
 
 // keyShapes lists the credentials String knows by shape. A prefix comes
 // before any shorter prefix it starts with, so "sk-ant-" keys are named as
 // Anthropic's before the generic "sk-" rule sees them.
-var keyShapes = []keyShape{
+var keyShapes = append(coreShapes, providerShapes...)
+
+// coreShapes are the keys of the providers agents meet most.
+var coreShapes = []keyShape{
 	// Anthropic, then OpenAI (project, service account, admin keys; plain
 	// sk- keys only when the body looks random), OpenRouter.
 	{prefix: "sk-ant-", body: b64urlClass, min: 20, keep: true},
@@ -97,17 +110,14 @@ var bearerClass = newClass(alnumChars, "._~+/=-")
 // keyShapes order.
 func redactKeyShapes(s string) string {
 	sp := splicer{src: s}
-	var runs []bodyRun // per shape, the last body run measured
+	var runs runCache
 	for i := 0; i+1 < len(s); i++ {
 		g := shapeIndex.table[uint16(s[i])<<8|uint16(s[i+1])]
 		if g == 0 {
 			continue
 		}
-		if runs == nil {
-			runs = make([]bodyRun, len(keyShapes))
-		}
 		for _, k := range shapeIndex.groups[g-1] {
-			if end, ok := keyShapes[k].redactAt(&sp, s, i, &runs[k]); ok {
+			if end, ok := keyShapes[k].redactAt(&sp, s, i, runs.of(keyShapes[k].body)); ok {
 				i = end - 1
 				break
 			}
@@ -120,14 +130,52 @@ func redactKeyShapes(s string) string {
 // starting inside it ends where it ends, so no run is scanned twice.
 type bodyRun struct{ start, end int }
 
+// runCache keeps, per body class, the last run measured: where a run of a
+// class ends depends only on the class and where it starts, so shapes that
+// share a class share it. It lives on the stack: no allocation per text.
+type runCache struct {
+	n       int
+	classes [maxCachedClasses]*byteClass
+	runs    [maxCachedClasses]bodyRun
+	spare   bodyRun // for a class past the cache's size: never reused
+}
+
+// maxCachedClasses is more than the distinct body classes of keyShapes.
+const maxCachedClasses = 64
+
+// of returns the run remembered for class.
+func (c *runCache) of(class *byteClass) *bodyRun {
+	for i := 0; i < c.n; i++ {
+		if c.classes[i] == class {
+			return &c.runs[i]
+		}
+	}
+	if c.n == maxCachedClasses {
+		c.spare = bodyRun{}
+		return &c.spare
+	}
+	c.classes[c.n] = class
+	c.n++
+	return &c.runs[c.n-1]
+}
+
 // redactAt tries the shape at s[p:] and, when it matches, replaces the
 // secret and returns the index after it.
 func (k *keyShape) redactAt(sp *splicer, s string, p int, run *bodyRun) (int, bool) {
 	if !strings.HasPrefix(s[p:], k.prefix) {
 		return 0, false
 	}
-	if p > 0 && wordClass[k.prefix[0]] && wordClass[s[p-1]] {
+	first := p // where the secret starts
+	if k.lead != nil {
+		if first = k.lead(s, p); first < 0 {
+			return 0, false
+		}
+	}
+	if k.lead == nil && first > 0 && wordClass[s[first]] && wordClass[s[first-1]] && !escapedBreak(s, first) {
 		return 0, false // inside a longer word: "task-...", "disk-..."
+	}
+	if first > 0 && k.b64Edge && strings.IndexByte("+/=", s[first-1]) >= 0 {
+		return 0, false
 	}
 	start := p + len(k.prefix)
 	end := run.end
@@ -145,8 +193,8 @@ func (k *keyShape) redactAt(sp *splicer, s string, p int, run *bodyRun) (int, bo
 		}
 		end = start + n
 	}
-	from := p
-	if k.keep {
+	from := first
+	if k.keep && k.lead == nil {
 		from = start
 	}
 	sp.replace(from, end, Marker)
@@ -157,6 +205,14 @@ func (k *keyShape) redactAt(sp *splicer, s string, p int, run *bodyRun) (int, bo
 		}
 	}
 	return end, true
+}
+
+// escapedBreak reports whether s[i] follows an escaped line break or tab
+// ("\\n", "\\t", "\\r" in JSON or a quoted string): a word starts there,
+// though the byte before it is a letter.
+func escapedBreak(s string, i int) bool {
+	return i >= 2 && s[i-2] == '\\' && strings.IndexByte("ntr", s[i-1]) >= 0 &&
+		(i < 3 || s[i-3] != '\\')
 }
 
 // shapeIndex maps the first two bytes of a position to the shapes whose

@@ -118,9 +118,9 @@ func (s *Session) begin(msgs []compact.Message) *compaction {
 
 func (s *Session) fail(c *compaction, err error) error {
 	if c != nil {
-		s.log.Warn("compaction failed", "messages", c.messagesBefore, "tokens", c.tokensBefore, "err", err)
+		s.log.Warn("compaction failed", "messages", c.messagesBefore, "tokens", c.tokensBefore, errAttr(err))
 	} else {
-		s.log.Warn("compaction failed", "err", err)
+		s.log.Warn("compaction failed", errAttr(err))
 	}
 	return err
 }

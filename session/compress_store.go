@@ -62,7 +62,7 @@ func (s *Session) compactStored(ctx context.Context, count bool,
 	if err != nil {
 		// The compaction is committed; this process's copy of the history
 		// is stale until the next call that takes a ctx reads it again.
-		s.log.Warn("re-reading the live history after a compaction failed", "err", err)
+		s.log.Warn("re-reading the live history after a compaction failed", errAttr(err))
 	}
 	if count {
 		c.res, c.snapshot = res, SnapshotID(s.id, n+1)
@@ -124,7 +124,7 @@ func (s *Session) lease(ctx context.Context) (Lease, context.Context, func(), er
 		rctx, done := context.WithTimeout(context.WithoutCancel(ctx), releaseTimeout)
 		defer done()
 		if err := s.leaser.Release(rctx, s.id, lease); err != nil {
-			s.log.Warn("releasing the compaction lease failed", "fence", lease.Fence, "err", err)
+			s.log.Warn("releasing the compaction lease failed", "fence", lease.Fence, errAttr(err))
 		}
 	}
 	return lease, runCtx, stop, nil
@@ -200,7 +200,7 @@ func (s *Session) renew(ctx context.Context, cancel context.CancelCauseFunc, lea
 		default:
 			// A store that failed once may answer next time; if the lease
 			// lapses meanwhile, the commit is refused and nothing is lost.
-			s.log.Warn("renewing the compaction lease failed", "fence", lease.Fence, "err", err)
+			s.log.Warn("renewing the compaction lease failed", "fence", lease.Fence, errAttr(err))
 		}
 	}
 }

@@ -92,7 +92,7 @@ func (s *Session) handler(name string, op recallOp) func(context.Context, string
 		case errors.As(err, &bad):
 			return errorResult(name + ": " + bad.msg), nil
 		case err != nil:
-			s.log.Warn("recall tool failed", "tool", name, "err", err)
+			s.log.Warn("recall tool failed", "tool", name, errAttr(err))
 			return errorResult(name + ": the archive could not be read; try again later"),
 				fmt.Errorf("compact: session %q: %s: %w", s.id, name, err)
 		}

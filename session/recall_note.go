@@ -209,7 +209,7 @@ func (s *Session) foldedRange(ctx context.Context, live []compact.Message, throu
 	}
 	seqs, err := s.alignSeqs(ctx, live, through)
 	if err != nil {
-		s.log.Warn("placing the folded range in the log failed; naming the whole log", "err", err)
+		s.log.Warn("placing the folded range in the log failed; naming the whole log", errAttr(err))
 		return 1, through
 	}
 	to = through

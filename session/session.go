@@ -263,7 +263,7 @@ func (s *Session) Append(ctx context.Context, msgs ...compact.Message) error {
 			s.mu.Lock()
 			s.loaded = false
 			s.mu.Unlock()
-			s.log.Warn("re-reading the live history failed", "err", err)
+			s.log.Warn("re-reading the live history failed", errAttr(err))
 		}
 	}
 	return nil

@@ -20,11 +20,11 @@ type batchItem struct {
 func (c *cli) batch(ctx context.Context, e *engine) int {
 	items, err := c.batchItems()
 	if err != nil {
-		fmt.Fprintf(c.stderr, "compact: %v\n", err)
+		fmt.Fprintf(c.stderr, "compact: %s\n", errText(err))
 		return exitUsage
 	}
 	if err := os.MkdirAll(c.o.out, 0o755); err != nil {
-		fmt.Fprintf(c.stderr, "compact: %v\n", err)
+		fmt.Fprintf(c.stderr, "compact: %s\n", errText(err))
 		return exitError
 	}
 	p := startProgress(c.stderr, c.progress, len(items), "")
@@ -38,8 +38,8 @@ func (c *cli) batch(ctx context.Context, e *engine) int {
 		r, err := c.batchOne(ctx, e, it)
 		if err != nil {
 			failed++
-			p.println("compact: %s: %v", it.in, err)
-			reports = append(reports, report{File: it.in, Error: err.Error(),
+			p.println("compact: %s: %s", it.in, errText(err))
+			reports = append(reports, report{File: it.in, Error: errText(err),
 				SummarizedFrom: -1, SummarizedTo: -1, SummaryIndex: -1, Lifted: -1})
 			continue
 		}
@@ -65,7 +65,7 @@ func (c *cli) batch(ctx context.Context, e *engine) int {
 			err = writeFiles(map[string][]byte{c.o.jsonReport: data})
 		}
 		if err != nil {
-			fmt.Fprintf(c.stderr, "compact: %v\n", err)
+			fmt.Fprintf(c.stderr, "compact: %s\n", errText(err))
 			code = exitError
 		}
 	}

@@ -114,7 +114,7 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
 	o.paths = paths
 	if err := o.check(); err != nil {
-		fmt.Fprintf(stderr, "compact: %v\n", err)
+		fmt.Fprintf(stderr, "compact: %s\n", errText(err))
 		return nil, errUsage
 	}
 	return o, nil

@@ -92,7 +92,7 @@ var kindNames = [numKinds]struct{ column, total, lost string }{
 func (c *cli) probe(ctx context.Context) int {
 	files, err := probeFiles(c.o.paths)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "compact: %v\n", err)
+		fmt.Fprintf(c.stderr, "compact: %s\n", errText(err))
 		return exitUsage
 	}
 	windows := []int{probeWindowSmall, probeWindowLarge}
@@ -103,7 +103,7 @@ func (c *cli) probe(ctx context.Context) int {
 	engines := make([]*engine, len(names))
 	for i, n := range names {
 		if engines[i], err = newEngine(c.o, n, c.logger()); err != nil {
-			fmt.Fprintf(c.stderr, "compact: %v\n", err)
+			fmt.Fprintf(c.stderr, "compact: %s\n", errText(err))
 			return exitUsage
 		}
 	}

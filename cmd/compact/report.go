@@ -67,7 +67,7 @@ type pruneReport struct {
 	Note         string `json:"note,omitempty"`
 }
 
-// newReport describes oc.
+// newReport describes oc, redacted.
 func newReport(oc *outcome) report {
 	r := report{
 		Format:         oc.in.format,
@@ -101,7 +101,7 @@ func newReport(oc *outcome) report {
 			r.SummaryTokens = oc.tc.CountMessage(res.Messages[res.SummaryIndex])
 		}
 	}
-	return r
+	return r.redacted()
 }
 
 func millis(d time.Duration) float64 {

@@ -49,12 +49,12 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	}
 	batch, err := c.isBatch()
 	if err != nil {
-		fmt.Fprintf(stderr, "compact: %v\n", err)
+		fmt.Fprintf(stderr, "compact: %s\n", errText(err))
 		return exitUsage
 	}
 	e, err := newEngine(o, o.summarizers()[0], c.logger())
 	if err != nil {
-		fmt.Fprintf(stderr, "compact: %v\n", err)
+		fmt.Fprintf(stderr, "compact: %s\n", errText(err))
 		return exitUsage
 	}
 	if batch {
@@ -99,7 +99,7 @@ func (c *cli) single(ctx context.Context, e *engine, path string) int {
 		name = "standard input"
 	}
 	fail := func(err error) int {
-		fmt.Fprintf(c.stderr, "compact: %s: %v\n", name, err)
+		fmt.Fprintf(c.stderr, "compact: %s: %s\n", name, errText(err))
 		return exitError
 	}
 	t, err := c.read(path)

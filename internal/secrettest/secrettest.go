@@ -128,6 +128,19 @@ var Cases = []Case{
 	{"JWT", "id_token_hint " + FakeJWT + " expired", []string{FakeJWT, "K777pzNk8cL6j5IX"}, []string{"id_token_hint ", " expired"}},
 	{"bare bearer token", "retrying with Bearer 9a8b7c6d5e4f3a2b1c", []string{"9a8b7c6d5e4f3a2b1c"}, []string{"retrying with Bearer "}},
 
+	// Issue 17: shapes that passed, and secrets inside JSON-quoted commands.
+	{"Docker Hub token", "docker login -u ci --password-stdin <<< dckr_pat_8yenbnN3G_2tTjkY_zbx_lRT2bF", []string{"8yenbnN3G_2tTjkY_zbx_lRT2bF"}, []string{"docker login -u ci --password-stdin <<< dckr_pat_"}},
+	{"Sentry DSN", `SENTRY_DSN=https://25815225e34e793bb9cf4e091f612dcd@o4506123.ingest.sentry.io/4507456`, []string{"25815225e34e793bb9cf4e091f612dcd"}, []string{"SENTRY_DSN=https://", "@o4506123.ingest.sentry.io/4507456"}},
+	{"Telegram bot token", "curl https://api.telegram.org/bot7384096921:AAEu3tuXBk1A2b7MqcH5uaqpfEdFEifgOgq/getMe", []string{"AAEu3tuXBk1A2b7MqcH5uaqpfEdFEifgOgq", "7384096921:AA"}, []string{"curl https://api.telegram.org/bot", "/getMe"}},
+	{"age secret key", "# created: 2024-01-01\nAGE-SECRET-KEY-18PH0WAG2VLZJW2A778NLWPWUY7QUCJQJFL5M7L858AMZETY4ZCFGRTKC76\n", []string{"AGE-SECRET-KEY-1", "8PH0WAG2VLZJW2A778NLWPWUY7"}, []string{"# created: 2024-01-01\n"}},
+	{"Databricks token", "databricks configure --host https://dbc.cloud.databricks.com dapic335e138cd2950c584ed55a56168f9a5", []string{"c335e138cd2950c584ed55a56168f9a5"}, []string{"--host https://dbc.cloud.databricks.com dapi"}},
+	{"spaced assignment in a JSON command", `{"command": "echo aws_secret_access_key = Zk3+Ab9/Qw7xLm2Np8Rt5Vy1Uc4Ei6Oa0Sd3Fg7H"}`, []string{"Zk3+Ab9/Qw7xLm2Np8Rt5Vy1Uc4Ei6Oa0Sd3Fg7H"}, []string{`{"command": "echo aws_secret_access_key = `, `"}`}},
+	{"spaced assignment before a redirection", "echo aws_secret_access_key = Zk3+Ab9/Qw7xLm2Np8Rt5Vy1Uc4Ei6Oa0Sd3Fg7H >> ~/.aws/credentials", []string{"Zk3+Ab9/Qw7xLm2Np8Rt5Vy1Uc4Ei6Oa0Sd3Fg7H"}, []string{"echo aws_secret_access_key = ", " >> ~/.aws/credentials"}},
+	{"name-value record", `{"name": "DB_PASSWORD", "value": "kzvMpU8dXs2ZZ5mUNQqZLHVq"}`, []string{"kzvMpU8dXs2ZZ5mUNQqZLHVq"}, []string{`{"name": "DB_PASSWORD", "value": "`}},
+	{"Go MySQL DSN", `dsn := "app:FAsrPpx4LiIY5GCt@tcp(db:3306)/shop"`, []string{"FAsrPpx4LiIY5GCt"}, []string{`dsn := "app:`, `@tcp(db:3306)/shop"`}},
+	{"token as a URL user", "git clone https://bNxBBEjjsEYUCF8uxzRzskQe@git.example.com/team/repo.git", []string{"bNxBBEjjsEYUCF8uxzRzskQe"}, []string{"git clone https://", "@git.example.com/team/repo.git"}},
+	{"Mailchimp key", "MC 744b806bd28a2dbb76a4fd115d112ad5-us21 ok", []string{"744b806bd28a2dbb76a4fd115d112ad5"}, []string{"MC ", " ok"}},
+
 	// Private keys
 	{"RSA private key", "key:\n-----BEGIN RSA PRIVATE KEY-----\n" + FakeKeyBody + "\n-----END RSA PRIVATE KEY-----\ndone", []string{"MIIEowIBAAKCAQEA", "ygWyF8PbnGy0AHB7", "ZMUcqBy1lZ"}, []string{"key:\n-----BEGIN RSA PRIVATE KEY-----", "-----END RSA PRIVATE KEY-----\ndone"}},
 	{"OpenSSH private key", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----", []string{"b3BlbnNzaC1rZXktdjEAAAAABG5vbmUA"}, []string{"-----BEGIN OPENSSH PRIVATE KEY-----", "-----END OPENSSH PRIVATE KEY-----"}},
@@ -171,6 +184,28 @@ var LookAlikes = []LookAlike{
 	{"booleans", `{"auth": true, "password": null, "token": ""}`},
 	{"Rust scope", "use crate::auth::token::Verifier;"},
 	{"data URL", `<img src="data:image/png;base64,` + strings.Repeat("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", 200) + `">`},
+
+	// Hashes, ids and encoded data: random to the eye, never secret.
+	{"git log", "commit 9fceb02d0ae598e95dc970b74767f19372d61af8\nMerge: 1c002dd 35cfb2b\ntree 4b825dc642cb6eb9a060e54bf8d69288fbee4904\nparent 5d1c3e0f6a3b8e2f9c7d1a4b6e8f0a2c4e6b8d0f"},
+	{"UUIDs in JSON", `{"id": "f47ac10b-58cc-4372-a567-0e02b2c3d479", "request_id": "9b2f4c1e-3d5a-4e7b-8c9d-0a1b2c3d4e5f", "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736"}`},
+	{"paths", "cat ~/.aws/credentials.example /var/run/secrets/kubernetes.io/serviceaccount/token src/auth/token_store.go C:\\Users\\ci\\secrets\\README.md --token-file /etc/app/token"},
+	{"npm lockfile", `"node_modules/lodash": {"version": "4.17.21", "resolved": "https://registry.npmjs.org/lodash/-/lodash-4.17.21.tgz", "integrity": "sha512-v2kDEe57lecTulaDIuNTPy3Ry4gLGJ6Z1O3vE1krgXZNrsQ+LFTGHVxVjcXPs17LhbZVGedAJv8XZ1tvj5FvSg=="}`},
+	{"yarn and pnpm lockfiles", "lodash@^4.17.21:\n  version \"4.17.21\"\n  integrity sha512-v2kDEe57lecTulaDIuNTPy3Ry4gLGJ6Z1O3vE1krgXZNrsQ+LFTGHVxVjcXPs17LhbZVGedAJv8XZ1tvj5FvSg==\nresolution: {integrity: sha512-v2kDEe57lecTulaDIuNTPy3Ry4gLGJ6Z1O3vE1krgXZNrsQ+LFTGHVxVjcXPs17LhbZVGedAJv8XZ1tvj5FvSg==}"},
+	{"go.sum", "github.com/stretchr/testify v1.9.0 h1:HtqpIVDClZ4nwg75+xbYdKU9yPwnXGiX/mbi3fIQ8HY=\ngithub.com/stretchr/testify v1.9.0/go.mod h1:r2ic/lqez/lEtzL7wO/rwa5dbSLXVDPFyf8C91i36aY="},
+	{"Python hashes", "requests==2.32.3 --hash=sha256:70761cfe03c773ceb22aa2f671b4757976145175cdfca038c02654d061d6dcc6\n{file = \"requests-2.32.3.tar.gz\", hash = \"sha256:55365417734eb18255590a9ff9eb97e9e1da868d4ccd6402399eaf68af20a760\"}"},
+	{"Cargo.lock", "[[package]]\nname = \"serde\"\nversion = \"1.0.210\"\nsource = \"registry+https://github.com/rust-lang/crates.io-index\"\nchecksum = \"c8e3592472072e6e22e0a54d5904d9febf8508f65fb8552499a1abc7d1078c3a\""},
+	{"subresource integrity", `<script src="https://cdn.jsdelivr.net/npm/bootstrap@5.3.3/dist/js/bootstrap.bundle.min.js" integrity="sha384-YvpcrYf0tY3lHB60NNkmXc5s9fDVZLESaAA55NDzOxhy9GkcIdslK1eN7N6jIeHz" crossorigin="anonymous"></script>`},
+	{"image digests", "docker pull nginx@sha256:0d17b565c37bcbd895e9d92315a05c1c3c9a29f762b011a10c54a66cd53c9b31\nDigest: sha256:0d17b565c37bcbd895e9d92315a05c1c3c9a29f762b011a10c54a66cd53c9b31"},
+	{"checksums", "d41d8cd98f00b204e9800998ecf8427e  empty.txt\ne3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  empty.bin\nETag: \"33a64df551425fcc55e4d42a148795d9f25f89d4\""},
+	{"ssh and gpg fingerprints", "ED25519 key fingerprint is SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8.\ngpg: using RSA key 4AEE18F83AFDEB23\nFingerprint: 5F1A 2C3B 4D5E 6F70 8192  A3B4 C5D6 E7F8 0912 3A4B"},
+	{"base64 test fixtures", `want := "SGVsbG8sIHdvcmxkISBUaGlzIGlzIGEgdGVzdCBmaXh0dXJlIGZvciB0aGUgZGVjb2Rlci4="` + "\n" + `blob := "/EAAAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEB+AKCpAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"`},
+	{"cloud ids", "arn:aws:iam::123456789012:role/deploy AIDAJQABLZS4A3QDU576Q i-0abcd1234efgh5678 projects/my-proj/secrets/db-password/versions/3"},
+	{"Kubernetes secret references", "env:\n  - name: DB_PASSWORD\n    valueFrom:\n      secretKeyRef:\n        name: db-credentials\n        key: password\nsecretName: tls-cert"},
+	{"URL users", "ssh://deploy@10.0.0.1:22/srv https://user@example.com/login ftp://anonymous@ftp.example.com/pub mailto:ops@example.com"},
+	{"times, versions and addresses", "2024-05-15T15:00:00Z build 1712345678:OK v1.2.3-rc.1+build.5 fe80::1ff:fe23:4567:890a 00:1B:44:11:3A:B7 0x7ffe5c3d2a10"},
+	{"token prose in strings", `{"text": "the token = the unit a model reads", "doc": "set password = something long"}`},
+	{"code with shell-like operators", "token = cached || fresh\nsecret = left | right\npassword = input > limit"},
+	{"words that start like keys", "dapi is not a word; pat. on the back; sat. morning; EAAA scores; ops_eyJ? r8_ fw_ key-value store"},
 }
 
 // Maker builds a secret of one shape from fuzz bytes. It returns the
@@ -247,5 +282,48 @@ var Makers = []Maker{
 	func(seed []byte) (string, string) {
 		pw := Fill(seed, fuzzAlnum, "q", 16)
 		return `{"client_secret": "` + pw + `"}`, pw
+	},
+	// The classes issue 17 added: more prefixes, infixes, URLs and DSNs,
+	// spaced assignments, name-value records.
+	prefixed("dckr_pat_", fuzzB64url, "", 27),
+	prefixed("dapi", fuzzHex, "a1", 32),
+	prefixed("gsk_", fuzzAlnum, "Aa1", 52),
+	prefixed("hvs.", fuzzB64url, "", 90),
+	prefixed("glsa_", fuzzAlnum, "", 40),
+	func(seed []byte) (string, string) {
+		tok := "7" + Fill(seed, digitChars, "", 9) + ":AA" + Fill(seed, fuzzB64url, "", 33)
+		return tok, tok
+	},
+	func(seed []byte) (string, string) {
+		key := "AGE-SECRET-KEY-1" + Fill(seed, "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", "", 58)
+		return key, key
+	},
+	func(seed []byte) (string, string) {
+		key := Fill(seed, fuzzHex, "a1", 32)
+		return "https://" + key + "@o4506123.ingest.sentry.io/4507456", key
+	},
+	func(seed []byte) (string, string) {
+		key := Fill(seed, fuzzHex, "b2", 32) + "-us21"
+		return key, key
+	},
+	func(seed []byte) (string, string) {
+		pw := Fill(seed, fuzzAlnum, "m", 16)
+		return "app:" + pw + "@tcp(db:3306)/shop", pw
+	},
+	func(seed []byte) (string, string) {
+		pw := Fill(seed, fuzzAlnum, "r", 20)
+		return "amqp://worker:" + pw + "@rabbit:5672/", pw
+	},
+	func(seed []byte) (string, string) {
+		key := Fill(seed, alnumChars+"+/", "Zk3", 40)
+		return "aws_secret_access_key = " + key, key
+	},
+	func(seed []byte) (string, string) {
+		key := Fill(seed, fuzzAlnum, "s", 32)
+		return "secretKey: " + key, key
+	},
+	func(seed []byte) (string, string) {
+		v := Fill(seed, fuzzAlnum, "v", 24)
+		return `{"name": "STRIPE_API_KEY", "value": "` + v + `"}`, v
 	},
 }

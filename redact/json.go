@@ -1,0 +1,445 @@
+package redact
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// JSON returns s with its secrets removed, reading s as JSON when it is JSON:
+// tool-call arguments and the JSON a tool returns. Every string in it, object
+// keys included, is decoded, redacted as String redacts text, and encoded
+// again, so a secret inside a shell command ({"command": "export
+// TOKEN=..."}) goes as it would in plain text, and the result is still valid
+// JSON with the same shape: the same keys (unless a key is itself a secret),
+// the same nesting, the layout of s between the strings kept byte for byte.
+//
+// The pair a JSON object makes of a name and a value counts as well: the
+// value of a key that names a secret ({"api_key": "..."}, {"password":
+// 1234}) goes whole, however it reads, as does the "value" next to a "name"
+// or "key" that names one ({"name": "DB_PASSWORD", "value": "..."}), and each
+// string in an array under such a key. A string that holds JSON itself is
+// read the same way, a few levels deep. Lines of JSON (JSON Lines, a log of
+// JSON records) are read one by one; text that is not JSON is redacted by
+// String.
+//
+// Like String, JSON strips control characters, never panics and is
+// idempotent.
+func JSON(s string) string { return JSONFunc(s, String) }
+
+// JSONFunc is JSON with f in place of String: f redacts each string of the
+// JSON (decoded), or the whole of s when s is not JSON. It lets a host with
+// secrets of its own extend the rules (f typically calls String first) and
+// keep the JSON valid. The values of keys that name a secret go whatever f
+// does. Control characters are stripped before f sees a string.
+func JSONFunc(s string, f func(string) string) string {
+	return redactJSON(s, func(t string) string { return f(StripControl(t)) }, 0)
+}
+
+// maxJSONNesting bounds how many times a string holding JSON is itself read
+// as JSON (arguments that carry an encoded payload, a tool result wrapping
+// another).
+const maxJSONNesting = 3
+
+// redactJSON redacts s as JSONFunc documents, f stripping control
+// characters before it redacts; depth counts the JSON strings s sits
+// inside.
+func redactJSON(s string, f func(string) string, depth int) string {
+	if doc, ok := asJSON(s); ok {
+		return redactJSONValue(doc, f, depth)
+	}
+	if !strings.Contains(s, "\n{") && !strings.Contains(s, "\n[") && !(mayBeJSON(s) && strings.Contains(s, "\n")) {
+		return f(s)
+	}
+	return redactJSONLines(s, f, depth)
+}
+
+// asJSON returns s when it is a JSON text worth reading as JSON, or s
+// stripped of control characters when that is one (a raw escape
+// character makes JSON invalid; StripControl takes it out, as it would in
+// any text). The JSON text itself is read as it stands, never stripped
+// whole when it is valid: an 8-bit CSI would take the quote and brace after
+// it for its parameters.
+func asJSON(s string) (string, bool) {
+	if !mayBeJSON(s) {
+		return "", false
+	}
+	if json.Valid([]byte(s)) {
+		return s, true
+	}
+	if c := StripControl(s); c != s && json.Valid([]byte(c)) {
+		return c, true
+	}
+	return "", false
+}
+
+// mayBeJSON reports whether s starts, after white space, the way a JSON text
+// worth reading as JSON does: an object, an array or a string. A bare number
+// or boolean holds nothing to redact.
+func mayBeJSON(s string) bool {
+	t := strings.TrimLeft(s, " \t\r\n")
+	return t != "" && (t[0] == '{' || t[0] == '[' || t[0] == '"')
+}
+
+// redactJSONLines redacts text some of whose lines are JSON values: each
+// such line is read as JSON, and each run of other lines goes to f whole, so
+// that a secret spanning lines (a private key block) is still seen whole.
+func redactJSONLines(s string, f func(string) string, depth int) string {
+	lines := strings.SplitAfter(s, "\n")
+	var b strings.Builder
+	b.Grow(len(s))
+	run := 0 // start of the pending run of non-JSON lines
+	flush := func(end int) {
+		if end > run {
+			b.WriteString(f(strings.Join(lines[run:end], "")))
+		}
+	}
+	for i, l := range lines {
+		doc, ok := asJSON(strings.TrimRight(l, "\r\n"))
+		if !ok {
+			continue
+		}
+		flush(i)
+		b.WriteString(redactJSONValue(doc, f, depth))
+		if strings.HasSuffix(l, "\n") {
+			b.WriteByte('\n') // for a "\r\n" too, as StripControl ends a line
+		}
+		run = i + 1
+	}
+	if run == 0 {
+		return f(s)
+	}
+	flush(len(lines))
+	return b.String()
+}
+
+// redactJSONValue redacts the valid JSON text s.
+func redactJSONValue(s string, f func(string) string, depth int) string {
+	if strings.IndexByte(s, '\r') >= 0 {
+		// White space, since a string cannot hold a raw carriage return:
+		// it ends a line, as StripControl has it.
+		s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+	}
+	w := jsonWalker{src: s, f: f, depth: depth}
+	if n := w.value(false); n.kind == '"' {
+		w.redactString(n)
+	}
+	if len(w.edits) == 0 {
+		return s
+	}
+	sort.Slice(w.edits, func(i, j int) bool { return w.edits[i].start < w.edits[j].start })
+	var b strings.Builder
+	b.Grow(len(s))
+	last := 0
+	for _, e := range w.edits {
+		b.WriteString(s[last:e.start])
+		b.WriteString(e.text)
+		last = e.end
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// jsonWalker reads a valid JSON text and records the edits that redact it.
+// It relies on the text being valid: it checks nothing json.Valid checked.
+type jsonWalker struct {
+	src   string
+	pos   int
+	f     func(string) string
+	depth int
+	edits []jsonEdit
+}
+
+// jsonEdit replaces src[start:end] with text. Edits never overlap: each
+// covers one literal.
+type jsonEdit struct {
+	start, end int
+	text       string
+}
+
+// jsonNode is a value just read: its span and, for a string, its decoded
+// text.
+type jsonNode struct {
+	start, end int
+	kind       byte // '"' string, '{' object, '[' array, '0' any other literal
+	text       string
+	invalid    bool // the literal holds invalid UTF-8: it is written again
+}
+
+func (w *jsonWalker) skipSpace() {
+	for w.pos < len(w.src) && strings.IndexByte(" \t\r\n", w.src[w.pos]) >= 0 {
+		w.pos++
+	}
+}
+
+// value reads one value. Strings in arrays are redacted where they are
+// read; an object's members are redacted once the whole object is read,
+// since a member's sibling can say it is secret. secret says the value sits
+// under a key that names a secret: the strings of an array there go whole.
+func (w *jsonWalker) value(secret bool) jsonNode {
+	w.skipSpace()
+	switch w.src[w.pos] {
+	case '{':
+		return w.object()
+	case '[':
+		return w.array(secret)
+	case '"':
+		return w.str()
+	}
+	start := w.pos
+	for w.pos < len(w.src) && strings.IndexByte(",]} \t\r\n", w.src[w.pos]) < 0 {
+		w.pos++
+	}
+	return jsonNode{start: start, end: w.pos, kind: '0'}
+}
+
+// str reads a string literal and decodes it.
+func (w *jsonWalker) str() jsonNode {
+	start := w.pos
+	w.pos++
+	escaped := false
+	for w.src[w.pos] != '"' {
+		if w.src[w.pos] == '\\' {
+			escaped = true
+			w.pos++
+		}
+		w.pos++
+	}
+	w.pos++
+	n := jsonNode{start: start, end: w.pos, kind: '"', text: w.src[start+1 : w.pos-1]}
+	n.invalid = !utf8.ValidString(n.text)
+	if escaped {
+		n.text = unescapeJSON(n.text)
+	}
+	return n
+}
+
+// unescapeJSON decodes the body of a valid JSON string literal, escapes
+// and all, as encoding/json does (a lone surrogate becomes U+FFFD) without
+// its allocations.
+func unescapeJSON(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch s[i] {
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'u':
+			r, size := unicodeEscape(s[i+1:])
+			b.WriteRune(r)
+			i += size
+		default: // \" \\ \/
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
+
+// unicodeEscape reads the four hex digits after "\\u" (and a low surrogate
+// escape after a high one) and returns the rune and the bytes read.
+func unicodeEscape(s string) (rune, int) {
+	r := hex4(s)
+	if r < 0 {
+		return utf8.RuneError, min(4, len(s))
+	}
+	if !utf16.IsSurrogate(rune(r)) {
+		return rune(r), 4
+	}
+	if len(s) >= 10 && s[4] == '\\' && s[5] == 'u' {
+		if lo := hex4(s[6:]); lo >= 0 {
+			if dec := utf16.DecodeRune(rune(r), rune(lo)); dec != utf8.RuneError {
+				return dec, 10
+			}
+		}
+	}
+	return utf8.RuneError, 4
+}
+
+// hex4 returns the value of the four hex digits starting s, or -1.
+func hex4(s string) int {
+	if len(s) < 4 {
+		return -1
+	}
+	v := 0
+	for _, c := range []byte(s[:4]) {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return -1
+		}
+		v = v<<4 | int(c)
+	}
+	return v
+}
+
+func (w *jsonWalker) array(secret bool) jsonNode {
+	start := w.pos
+	w.pos++ // [
+	for {
+		w.skipSpace()
+		if w.src[w.pos] == ']' {
+			w.pos++
+			return jsonNode{start: start, end: w.pos, kind: '['}
+		}
+		if v := w.value(false); v.kind == '"' {
+			if secret {
+				w.replaceSecret(v)
+			} else {
+				w.redactString(v)
+			}
+		}
+		w.skipSpace()
+		if w.src[w.pos] == ',' {
+			w.pos++
+		}
+	}
+}
+
+// member is one name-value pair of an object.
+type member struct {
+	key, value jsonNode
+	kind       secretKind // what the key says of the value
+}
+
+func (w *jsonWalker) object() jsonNode {
+	start := w.pos
+	w.pos++ // {
+	var members []member
+	for {
+		w.skipSpace()
+		if w.src[w.pos] == '}' {
+			w.pos++
+			break
+		}
+		key := w.str()
+		w.skipSpace()
+		w.pos++ // :
+		kind := classifyName(key.text, false)
+		members = append(members, member{key: key, value: w.value(kind == plainSecret), kind: kind})
+		w.skipSpace()
+		if w.src[w.pos] == ',' {
+			w.pos++
+		}
+	}
+	named := namesSecret(members)
+	for _, m := range members {
+		w.redactString(m.key)
+		switch {
+		case m.value.kind == '[' || m.value.kind == '{':
+			// Redacted as they were read.
+		case m.kind == plainSecret || (named && strings.EqualFold(m.key.text, "value")):
+			w.replaceSecret(m.value)
+		case m.value.kind != '"':
+		case m.kind == authHeader || m.kind == cookieHeader || m.kind == setCookie:
+			w.redactHeaderValue(m.value, m.kind)
+		default:
+			w.redactString(m.value)
+		}
+	}
+	return jsonNode{start: start, end: w.pos, kind: '{'}
+}
+
+// namesSecret reports whether an object is a name-value record whose name
+// says secret: {"name": "DB_PASSWORD", "value": "..."}, as Kubernetes env
+// entries, CI variables and parameter stores write them.
+func namesSecret(members []member) bool {
+	hasValue := false
+	for _, m := range members {
+		if strings.EqualFold(m.key.text, "value") {
+			hasValue = true
+		}
+	}
+	if !hasValue {
+		return false
+	}
+	for _, m := range members {
+		k := strings.ToLower(m.key.text)
+		if (k == "name" || k == "key") && m.value.kind == '"' && classifyName(m.value.text, false) == plainSecret {
+			return true
+		}
+	}
+	return false
+}
+
+// redactString records the edit that redacts a string literal, if any.
+func (w *jsonWalker) redactString(n jsonNode) {
+	if n.text == "" && !n.invalid {
+		return
+	}
+	if w.depth < maxJSONNesting && mayBeJSON(n.text) {
+		w.edit(n, redactJSON(n.text, w.f, w.depth+1))
+		return
+	}
+	w.edit(n, w.f(n.text))
+}
+
+// replaceSecret records the edit that replaces a secret value whole: a
+// string that is not a placeholder, a boolean, a null or already redacted,
+// or a number (which becomes the string Marker).
+func (w *jsonWalker) replaceSecret(n jsonNode) {
+	switch n.kind {
+	case '"':
+		v := strings.TrimSpace(n.text)
+		if v == "" || v == Marker || isPlaceholder(v) || isPlainWord(v) {
+			w.redactString(n)
+			return
+		}
+	case '0':
+		if v := w.src[n.start:n.end]; v == "true" || v == "false" || v == "null" {
+			return
+		}
+	default:
+		return
+	}
+	w.edits = append(w.edits, jsonEdit{n.start, n.end, `"` + Marker + `"`})
+}
+
+// redactHeaderValue redacts the value of an Authorization, Cookie or
+// Set-Cookie member as the header rules do, then as any other string.
+func (w *jsonWalker) redactHeaderValue(n jsonNode, kind secretKind) {
+	v := StripControl(n.text)
+	sp := splicer{src: v}
+	redactHeader(&sp, v, 0, len(v), kind)
+	w.edit(n, w.f(sp.String()))
+}
+
+// edit records that the string literal n now reads out, when it changed.
+func (w *jsonWalker) edit(n jsonNode, out string) {
+	if out == n.text && !n.invalid {
+		return
+	}
+	w.edits = append(w.edits, jsonEdit{n.start, n.end, quoteJSON(out)})
+}
+
+// quoteJSON encodes s as a JSON string literal without HTML escaping, so
+// that "<", ">" and "&" in commands stay readable.
+func quoteJSON(s string) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil {
+		return `"` + Marker + `"` // unreachable: a string always encodes
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
