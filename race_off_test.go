@@ -1,0 +1,7 @@
+//go:build !race
+
+package compact
+
+// raceEnabled reports a build with the race detector, which adds
+// allocations of its own.
+const raceEnabled = false
