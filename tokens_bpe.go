@@ -40,6 +40,7 @@ func (e *bpeEncoding) count(s string, cache *pieceCache) int {
 // pieceTokens returns the number of tokens in one piece.
 func (e *bpeEncoding) pieceTokens(p string, cache *pieceCache) int {
 	t := e.ranks
+	var h uint64 // the piece's hash, for the cache
 	switch {
 	case len(p) == 1:
 		return 1
@@ -48,12 +49,17 @@ func (e *bpeEncoding) pieceTokens(p string, cache *pieceCache) int {
 			return 1
 		}
 		return 2
-	case len(p) > t.maxLen:
-		return e.merge(p)
-	}
-	h := t.hash(p)
-	if t.find(p, h) != noRank {
-		return 1
+	case len(p) <= maxShort:
+		k := packShort(p)
+		if t.findShort(k) != noRank {
+			return 1
+		}
+		h = mixShort(k)
+	case len(p) <= t.maxLen:
+		h = t.hash(p)
+		if t.findLong(p, h) != noRank {
+			return 1
+		}
 	}
 	if cache == nil || len(p) > pieceCacheKeyBytes {
 		return e.merge(p)

@@ -46,12 +46,20 @@ const (
 	clUpper                     // [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}], o200k_base's first letters
 	clLower                     // [\p{Ll}\p{Lm}\p{Lo}\p{M}], o200k_base's last letters
 	clNewline                   // [\r\n]
+
+	// clMultibyte marks a byte that starts no ASCII character in
+	// byteClasses: the rune there must be decoded.
+	clMultibyte
 )
 
-// asciiClasses holds the class of every ASCII character.
-var asciiClasses = func() (t [utf8.RuneSelf]uint8) {
-	for r := rune(0); r < utf8.RuneSelf; r++ {
-		t[r] = runeClass(r)
+// byteClasses holds the classes of every ASCII character, by its byte, and
+// clMultibyte for every other byte.
+var byteClasses = func() (t [256]uint8) {
+	for b := range t {
+		t[b] = clMultibyte
+		if b < utf8.RuneSelf {
+			t[b] = runeClass(rune(b))
+		}
 	}
 	return t
 }()
@@ -83,9 +91,14 @@ func runeClass(r rune) uint8 {
 // classAt returns the classes of the rune that starts at s[i], and its
 // length. s is valid UTF-8.
 func classAt(s string, i int) (uint8, int) {
-	if b := s[i]; b < utf8.RuneSelf {
-		return asciiClasses[b], 1
+	if c := byteClasses[s[i]]; c != clMultibyte {
+		return c, 1
 	}
+	return classAtRune(s, i)
+}
+
+// classAtRune is classAt past ASCII, apart so that classAt is inlined.
+func classAtRune(s string, i int) (uint8, int) {
 	r, n := utf8.DecodeRuneInString(s[i:])
 	return runeClass(r), n
 }
@@ -163,7 +176,10 @@ func nextCL100k(s string, i int) int {
 func upperLower(s string, j int) int {
 	end := -1 // after the last rune of the upper run that is also lower
 	for k := j; k < len(s); {
-		c, n := classAt(s, k)
+		c, n := byteClasses[s[k]], 1 // classAt, inlined by hand
+		if c == clMultibyte {
+			c, n = classAtRune(s, k)
+		}
 		if c&clUpper == 0 {
 			if c&clLower != 0 {
 				return run(s, k+n, clLower)
@@ -191,7 +207,10 @@ func upperThenLower(s string, j int) int {
 // run returns the end of the run of runes in class from s[k].
 func run(s string, k int, class uint8) int {
 	for k < len(s) {
-		c, n := classAt(s, k)
+		c, n := byteClasses[s[k]], 1 // classAt, inlined by hand
+		if c == clMultibyte {
+			c, n = classAtRune(s, k)
+		}
 		if c&class == 0 {
 			break
 		}
@@ -266,7 +285,10 @@ func symbols(s string, i int, slash bool) int {
 	}
 	k := j + n
 	for k < len(s) {
-		c, n := classAt(s, k)
+		c, n := byteClasses[s[k]], 1 // classAt, inlined by hand
+		if c == clMultibyte {
+			c, n = classAtRune(s, k)
+		}
 		if !isSymbol(c) {
 			break
 		}
@@ -285,7 +307,10 @@ func symbols(s string, i int, slash bool) int {
 func spaces(s string, i int) int {
 	k, last, afterBreak := i, i, -1
 	for k < len(s) {
-		c, n := classAt(s, k)
+		c, n := byteClasses[s[k]], 1 // classAt, inlined by hand
+		if c == clMultibyte {
+			c, n = classAtRune(s, k)
+		}
 		if c&clSpace == 0 {
 			break
 		}
