@@ -123,8 +123,8 @@ func newRankTable(data string) (*rankTable, error) {
 		return nil, errBadTable
 	}
 
-	// Both tables at most half full.
-	shortBits := bits.Len(uint(2*short - 1))
+	// The tables at most about half full.
+	shortBits := bits.Len(uint(short*9/5 - 1))
 	t.short = make([]shortSlot, 1<<shortBits)
 	t.shortShift = uint(64 - shortBits)
 	t.rankBits = uint(bits.Len(uint(n)))
