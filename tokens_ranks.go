@@ -123,13 +123,14 @@ func newRankTable(data string) (*rankTable, error) {
 		return nil, errBadTable
 	}
 
-	// The tables at most about half full.
-	shortBits := bits.Len(uint(short*9/5 - 1))
+	// The tables at most about half full, and never full: a probe for a
+	// string that is no token stops at an empty slot.
+	shortBits := bits.Len(uint(short * 9 / 5))
 	t.short = make([]shortSlot, 1<<shortBits)
 	t.shortShift = uint(64 - shortBits)
 	t.rankBits = uint(bits.Len(uint(n)))
 	t.tagShift = 64 - (32 - t.rankBits)
-	t.slots = make([]uint32, 1<<bits.Len(uint(2*long-1)))
+	t.slots = make([]uint32, 1<<bits.Len(uint(2*long)))
 	t.mask = uint64(len(t.slots) - 1)
 
 	singles := 0
