@@ -134,3 +134,43 @@ func BenchmarkShouldCompressAfterAppend(b *testing.B) {
 		b.ReportMetric(float64(len(history)), "messages")
 	})
 }
+
+// BenchmarkFirstCompress200k is a host's first compaction of a
+// conversation, as it happens once per conversation rather than in a loop:
+// a fresh exact counter that has seen the history only through
+// ShouldCompressMessages, then one forced compaction with the instant
+// summarizer, which counts for the first time the text compaction makes
+// (stand-ins, carried messages, the summary). Beside it, the same with the
+// estimate counter; the goal is the exact counter within twice its time.
+// Setting up each iteration (a new Compressor, counting the history) is
+// not timed.
+//
+//	go test -run '^$' -bench FirstCompress200k -benchmem -benchtime 30x -count 3
+func BenchmarkFirstCompress200k(b *testing.B) {
+	history := history200k(b, newCounter(b, EncodingO200KBase))
+	for _, bc := range []struct {
+		name  string
+		exact bool
+	}{{"exact-warmed-by-should", true}, {"estimate", false}} {
+		b.Run(bc.name, func(b *testing.B) {
+			ctx := context.Background()
+			tokens := 0
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				var tc TokenCounter = EstimateCounter{}
+				if bc.exact {
+					tc = newCounter(b, EncodingO200KBase)
+				}
+				c := New(WithContextWindow(benchTokens), WithSummarizer(instantSummary), WithTokenCounter(tc))
+				c.ShouldCompressMessages(history)
+				tokens = CountMessages(tc, history)
+				b.StartTimer()
+				if _, err := c.Compress(ctx, history, Force()); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(tokens), "tokens")
+		})
+	}
+}

@@ -75,10 +75,12 @@
 //
 // # Counting tokens
 //
-// NewTokenCounter counts exactly with the model's tiktoken encoding, built
-// from encodings embedded in the binary (no network, ever), and memoises
-// per message, so counting a history that grew by one message costs one
-// message. EstimateCounter is the zero-cost approximation.
+// NewTokenCounter counts exactly as tiktoken does with the model's
+// encoding (o200k_base or cl100k_base), with the package's own encoder over
+// rank tables embedded in the binary (no network, ever), and memoises per
+// message, so counting a history that grew by one message costs one
+// message. EstimateCounter is the zero-cost approximation. Package
+// tiktokengo offers pkoukk/tiktoken-go's counts as another TokenCounter.
 //
 // # Handoffs
 //

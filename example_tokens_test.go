@@ -3,6 +3,7 @@ package compact_test
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/contextkit/compact"
 	openai "github.com/sashabaranov/go-openai"
@@ -125,4 +126,15 @@ func ExampleEstimateCounter() {
 	// Output:
 	// 3
 	// 165
+}
+
+// A counter over another tokenizer counts messages by the same rules with
+// MessageTokens; here each word is taken for a token.
+func ExampleMessageTokens() {
+	words := func(s string) int { return len(strings.Fields(s)) }
+	m := compact.Message{Role: "user", Content: "count these four words"}
+	const imageTokens = 765 // what an image of detail "high" costs; m has none
+	fmt.Println(compact.MessageTokens(m, words, imageTokens))
+	// Output:
+	// 8
 }

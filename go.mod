@@ -3,6 +3,7 @@ module github.com/contextkit/compact
 go 1.26.0
 
 require (
+	github.com/dlclark/regexp2 v1.10.0
 	github.com/jackc/pgx/v5 v5.7.2
 	github.com/pkoukk/tiktoken-go v0.1.8
 	github.com/pkoukk/tiktoken-go-loader v0.0.2
@@ -13,7 +14,6 @@ require (
 )
 
 require (
-	github.com/dlclark/regexp2 v1.10.0 // indirect
 	github.com/dustin/go-humanize v1.0.1 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/jackc/pgpassfile v1.0.0 // indirect

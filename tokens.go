@@ -5,7 +5,6 @@ import (
 	"hash/maphash"
 	"sync"
 
-	tiktoken "github.com/pkoukk/tiktoken-go"
 	openai "github.com/sashabaranov/go-openai"
 )
 
@@ -94,31 +93,29 @@ const (
 const defaultCacheSize = 1 << 16
 
 // TiktokenCounter is the exact TokenCounter: it counts with one of OpenAI's
-// tiktoken encodings (o200k_base or cl100k_base), embedded in the binary, so
-// it never needs the network. It is safe for concurrent use. Create one
-// with NewTokenCounter or NewEncodingCounter; the zero value is not usable.
+// tiktoken encodings (o200k_base or cl100k_base), whose ranks are embedded
+// in the binary, so it never needs the network. It is safe for concurrent
+// use. Create one with NewTokenCounter or NewEncodingCounter; the zero value
+// is not usable.
 //
-// Its counts of text are tiktoken's; its counts of messages add the
-// overhead OpenAI documents, which is exact for text messages and an
-// estimate for tool calls (tokensPerToolCall) and images (defaultImageTokens).
-//
-// Text is counted as tiktoken's encode_ordinary counts it, with one
-// exception that bounds the time a count takes: a run of more than 256 bytes
-// of one character class (letters, whitespace or symbols, as in base64 or
-// minified data) is encoded in parts, because tiktoken-go's merge is
-// quadratic in the length of a run. That over-counts such text by at most
-// one token per cut, and measured less: none for long runs of Latin
-// letters, symbols or whitespace, 1.2% for unbroken CJK text in
-// o200k_base. Text without such runs, which is nearly all prose, code and
-// JSON (and every text in 30 real agent transcripts), is counted exactly.
+// Its counts of text are tiktoken's encode_ordinary counts, exactly: the
+// package's own encoder splits text as each encoding's pattern does and
+// byte-pair merges over its ranks as tiktoken does, in time that grows as
+// n log n with the longest unbroken run (such as base64 or minified data),
+// so no text makes it slow. Its counts of messages add the overhead OpenAI
+// documents, which is exact for text messages and an estimate for tool
+// calls (tokensPerToolCall) and images (defaultImageTokens).
 //
 // CountMessage remembers the count of each message it has seen, keyed by a
 // hash of every field that affects it, so recounting a history that grew by
 // one message tokenises only the new message. The memo is bounded (see
 // withCacheSize). The hash is 64 bits with a per-counter random seed; two
-// different messages share a count only by a collision of that hash.
+// different messages share a count only by a collision of that hash. Each
+// counter also remembers the counts of about a thousand short pieces of
+// text that are not one token (identifiers, paths), by their bytes.
 type TiktokenCounter struct {
-	enc         *tiktoken.Tiktoken
+	enc         *bpeEncoding
+	pieces      *pieceCache
 	encoding    string
 	imageTokens int
 	seed        maphash.Seed
@@ -140,9 +137,9 @@ func NewTokenCounter(model string, opts ...Option) (*TiktokenCounter, error) {
 
 // NewEncodingCounter returns an exact counter that uses the named encoding,
 // EncodingO200KBase or EncodingCL100KBase. Any other name is an error that
-// wraps ErrUnknownEncoding. The encoding is built on first use and shared
-// by every counter in the process; building it takes about 0.1 s
-// (cl100k_base) to 0.3 s (o200k_base), once.
+// wraps ErrUnknownEncoding. The encoding is built from its embedded ranks on
+// first use and shared by every counter in the process; building it takes
+// a few milliseconds, once.
 func NewEncodingCounter(encoding string, opts ...Option) (*TiktokenCounter, error) {
 	return newTokenCounter(encoding, newConfig(opts))
 }
@@ -159,6 +156,7 @@ func newTokenCounter(encoding string, cfg config) (*TiktokenCounter, error) {
 	}
 	return &TiktokenCounter{
 		enc:         enc,
+		pieces:      new(pieceCache),
 		encoding:    encoding,
 		imageTokens: cfg.imageTokens,
 		seed:        maphash.MakeSeed(),
@@ -174,7 +172,7 @@ func (c *TiktokenCounter) CountText(s string) int {
 	if s == "" {
 		return 0
 	}
-	return countOrdinary(c.enc, s)
+	return c.enc.count(s, c.pieces)
 }
 
 // CountMessage returns the number of tokens m adds to a chat request,
@@ -255,22 +253,27 @@ func hashField(h *maphash.Hash, tag byte, s string) {
 	_, _ = h.WriteString(s)
 }
 
-// messageTokens counts m by the rules TokenCounter states, with tc counting
-// text and imageTokens the cost of an image that is not low detail. Content
-// is Content when set, otherwise the parts, as Text reads it; an image part
-// costs its per-image figure and none of its placeholder text.
-func messageTokens(tc TokenCounter, m Message, imageTokens int) int {
-	n := tokensPerMessage + tc.CountText(m.Role)
+// MessageTokens returns the tokens m adds to a chat request by the rules
+// TokenCounter states, with countText counting each piece of text and
+// imageTokens what an image of detail "high" or "auto" costs. It is how
+// this package's counters count a message; a TokenCounter over another
+// tokenizer can use it for its CountMessage.
+//
+// Content is Content when set, otherwise the parts, as Text reads it; an
+// image part costs 85 tokens at detail "low" (OpenAI's figure), imageTokens
+// otherwise, and none of its placeholder text.
+func MessageTokens(m Message, countText func(string) int, imageTokens int) int {
+	n := tokensPerMessage + countText(m.Role)
 	if m.Name != "" {
-		n += tokensPerName + tc.CountText(m.Name)
+		n += tokensPerName + countText(m.Name)
 	}
 	if m.Content != "" || len(m.MultiContent) == 0 {
-		n += tc.CountText(m.Content)
+		n += countText(m.Content)
 	} else {
 		for _, p := range m.MultiContent {
 			switch {
 			case !isImagePart(p):
-				n += tc.CountText(p.Text)
+				n += countText(p.Text)
 			case imageDetail(p) == openai.ImageURLDetailLow:
 				n += lowDetailImageTokens
 			default:
@@ -278,14 +281,20 @@ func messageTokens(tc TokenCounter, m Message, imageTokens int) int {
 			}
 		}
 	}
-	n += tc.CountText(m.Refusal) + tc.CountText(m.ReasoningContent)
+	n += countText(m.Refusal) + countText(m.ReasoningContent)
 	if fc := m.FunctionCall; fc != nil {
-		n += tokensPerToolCall + tc.CountText(fc.Name) + tc.CountText(fc.Arguments)
+		n += tokensPerToolCall + countText(fc.Name) + countText(fc.Arguments)
 	}
 	for _, call := range m.ToolCalls {
-		n += tokensPerToolCall + tc.CountText(call.Function.Name) + tc.CountText(call.Function.Arguments)
+		n += tokensPerToolCall + countText(call.Function.Name) + countText(call.Function.Arguments)
 	}
-	return n + tc.CountText(m.ToolCallID)
+	return n + countText(m.ToolCallID)
+}
+
+// messageTokens counts m with tc counting text and imageTokens the cost of
+// an image that is not low detail.
+func messageTokens(tc TokenCounter, m Message, imageTokens int) int {
+	return MessageTokens(m, tc.CountText, imageTokens)
 }
 
 // isImagePart reports whether p is an image, as partText and hasImages

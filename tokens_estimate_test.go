@@ -199,9 +199,8 @@ func readTranscriptsIfPresent() ([]Message, error) {
 }
 
 // concatSlack bounds how far the count of a+b may be from the counts of a
-// and b: tokens merge or split only where a and b meet, and where a run
-// continues across the join the guard cuts it at other places. 400,000
-// random pairs of agent-like text (long mixed-case runs, CJK, combining
-// marks, invalid UTF-8, special-token text) differed by -3..+2 in
-// o200k_base and -2..+2 in cl100k_base; fuzzing found nothing beyond 4.
+// and b: pieces, and so tokens, merge or split only where a and b meet.
+// 400,000 random pairs of agent-like text (long mixed-case runs, CJK,
+// combining marks, invalid UTF-8, special-token text) differed by -3..+2
+// in o200k_base and -2..+2 in cl100k_base; fuzzing found nothing beyond 4.
 const concatSlack = 4

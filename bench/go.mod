@@ -1,0 +1,19 @@
+module github.com/contextkit/compact/bench
+
+go 1.26.0
+
+require (
+	github.com/contextkit/compact v0.0.0
+	github.com/tiktoken-go/tokenizer v0.10.0
+)
+
+require (
+	github.com/dlclark/regexp2 v1.10.0 // indirect
+	github.com/dlclark/regexp2/v2 v2.5.1 // indirect
+	github.com/google/uuid v1.6.0 // indirect
+	github.com/pkoukk/tiktoken-go v0.1.8 // indirect
+	github.com/pkoukk/tiktoken-go-loader v0.0.2 // indirect
+	github.com/sashabaranov/go-openai v1.43.0 // indirect
+)
+
+replace github.com/contextkit/compact => ..
