@@ -230,9 +230,20 @@ func (dr *draft) fit(target int, count func(string) int) string {
 		dr.limit[best] = max(dr.floor, bestLen/2)
 	}
 	// The prose is as short as it gets: the index gives up what is left.
+	// The parts' counts need not add up to the whole's (the separators
+	// between parts, rounding), so the index's room shrinks by whatever the
+	// whole is still over until it fits or the index has no room left.
 	if !dr.facts.empty() {
-		dr.facts.fit(target-count(dr.renderProse()), count)
-		out = dr.render()
+		budget := target - count(dr.renderProse())
+		for {
+			dr.facts.fit(budget, count)
+			out = dr.render()
+			over := count(out) - target
+			if over <= 0 || budget <= 0 {
+				break
+			}
+			budget -= over
+		}
 	}
 	return out
 }
