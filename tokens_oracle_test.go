@@ -19,6 +19,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/sharedtest"
 	"github.com/contextkit/compact/tiktokengo"
 	"github.com/dlclark/regexp2"
 	loader "github.com/pkoukk/tiktoken-go-loader"
@@ -38,14 +39,7 @@ var patterns = map[string]string{
 // COMPACT_REQUIRE_SHARED=1 makes their absence a failure.
 func sharedTranscripts(tb testing.TB) map[string][]compact.Message {
 	tb.Helper()
-	const dir = "../shared/transcripts"
-	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
-	if len(files) == 0 {
-		if os.Getenv("COMPACT_REQUIRE_SHARED") == "1" {
-			tb.Fatalf("no transcripts in %s", dir)
-		}
-		tb.Skipf("no transcripts in %s", dir)
-	}
+	files := sharedtest.Files(tb)
 	out := make(map[string][]compact.Message, len(files))
 	for _, f := range files {
 		data, err := os.ReadFile(f)

@@ -5,21 +5,17 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/sharedtest"
 	"github.com/contextkit/compact/tiktokengo"
 	"github.com/tiktoken-go/tokenizer"
 )
-
-// sharedDir holds the shared transcripts, beside the repository.
-const sharedDir = "../../shared/transcripts"
 
 var encodings = []string{compact.EncodingO200KBase, compact.EncodingCL100KBase}
 
@@ -66,14 +62,7 @@ var counters = []counter{
 // COMPACT_REQUIRE_SHARED=1.
 func transcriptTexts(tb testing.TB) ([]string, int) {
 	tb.Helper()
-	files, _ := filepath.Glob(filepath.Join(sharedDir, "*.json"))
-	if len(files) == 0 {
-		if os.Getenv("COMPACT_REQUIRE_SHARED") == "1" {
-			tb.Fatalf("no transcripts in %s", sharedDir)
-		}
-		tb.Skipf("no transcripts in %s", sharedDir)
-	}
-	sort.Strings(files)
+	files := sharedtest.Files(tb)
 	var texts []string
 	size := 0
 	for _, f := range files {
