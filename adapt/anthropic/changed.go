@@ -8,6 +8,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/align"
 )
 
 // This file restores messages: those the engine kept (their original
@@ -131,7 +132,7 @@ func (c *Conversion) changedAssistant(m compact.Message, j int) segment {
 	calls := m.ToolCalls
 	v.ToolCalls, m.ToolCalls = nil, nil // v and m are copies
 	var out []sdk.ContentBlockParamUnion
-	if sameMessage(v, m) {
+	if align.SameMessage(v, m) {
 		pending := make(map[string]openai.ToolCall, len(calls))
 		for _, tc := range calls {
 			if _, dup := pending[tc.ID]; !dup {
@@ -200,7 +201,7 @@ func (c *Conversion) changedUser(m compact.Message, j int) (segment, bool) {
 	var blocks []sdk.ContentBlockParamUnion
 	kept := false
 	for i, part := range parts {
-		if samePart(view[i], part) {
+		if align.SamePart(view[i], part) {
 			blocks = append(blocks, orig[i])
 			kept = kept || strings.TrimSpace(part.Text) != "" || part.ImageURL != nil
 			continue

@@ -6,6 +6,7 @@ import (
 	sdk "github.com/anthropics/anthropic-sdk-go"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/align"
 )
 
 // segment is one message of an engine's output as blocks, with the input
@@ -30,7 +31,7 @@ type segment struct {
 // from; neither is modified here, so a host that changes blocks in place
 // should copy them first.
 func (c *Conversion) Restore(msgs []compact.Message) (History, error) {
-	match, sub := align(c.views, msgs)
+	match, sub := align.Messages(c.views, msgs)
 	used := make([]bool, len(c.pieces))
 	for _, j := range match {
 		if j >= 0 {

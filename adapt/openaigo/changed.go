@@ -10,6 +10,7 @@ import (
 	goopenai "github.com/sashabaranov/go-openai"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/align"
 )
 
 // This file restores messages the engine changed: as much of the original
@@ -95,7 +96,7 @@ func (c *Conversion) changedAssistant(m compact.Message, j int) openai.ChatCompl
 	v := c.views[j]
 	mc, vc := m, v
 	mc.ToolCalls, vc.ToolCalls = nil, nil
-	if !sameMessage(mc, vc) {
+	if !align.SameMessage(mc, vc) {
 		a.Content = assistantContent(m)
 		a.Refusal = opt(m.Refusal)
 		a.FunctionCall = openai.ChatCompletionAssistantMessageParamFunctionCall{}
@@ -122,14 +123,14 @@ func (c *Conversion) changedAssistant(m compact.Message, j int) openai.ChatCompl
 func updatedCall(orig openai.ChatCompletionMessageToolCallUnionParam, tc goopenai.ToolCall) openai.ChatCompletionMessageToolCallUnionParam {
 	switch {
 	case orig.OfFunction != nil && tc.Type != toolTypeCustom:
-		if sameCall(toolCall(orig), tc) {
+		if align.SameCall(toolCall(orig), tc) {
 			return orig
 		}
 		f := *orig.OfFunction
 		f.Function.Name, f.Function.Arguments = tc.Function.Name, tc.Function.Arguments
 		return openai.ChatCompletionMessageToolCallUnionParam{OfFunction: &f}
 	case orig.OfCustom != nil && tc.Type == toolTypeCustom:
-		if sameCall(toolCall(orig), tc) {
+		if align.SameCall(toolCall(orig), tc) {
 			return orig
 		}
 		f := *orig.OfCustom
@@ -167,7 +168,7 @@ func (c *Conversion) changedUser(m compact.Message, j int) (openai.ChatCompletio
 	u.Content.OfArrayOfContentParts = make([]openai.ChatCompletionContentPartUnionParam, 0, len(parts))
 	kept := false
 	for i, p := range parts {
-		if samePart(view[i], p) {
+		if align.SamePart(view[i], p) {
 			u.Content.OfArrayOfContentParts = append(u.Content.OfArrayOfContentParts, origParts[i])
 			kept = kept || strings.TrimSpace(p.Text) != "" || p.ImageURL != nil
 			continue

@@ -6,6 +6,7 @@ import (
 	"github.com/openai/openai-go/v3"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/align"
 )
 
 // Restore converts msgs, an engine's output for c.Messages, back to the
@@ -19,7 +20,7 @@ import (
 // was made from. Neither is modified here, so a host that changes them in
 // place should copy them first.
 func (c *Conversion) Restore(msgs []compact.Message) ([]openai.ChatCompletionMessageParamUnion, error) {
-	match, sub := align(c.views, msgs)
+	match, sub := align.Messages(c.views, msgs)
 	used := make([]bool, len(c.views))
 	for _, j := range match {
 		if j >= 0 {

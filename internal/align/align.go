@@ -1,4 +1,9 @@
-package anthropic
+// Package align lines up the messages an engine returned with the messages
+// it was given, the way diff does, so that the SDK adapters can hand back the
+// original value of every message the engine kept. It is shared by the
+// adapter modules (adapt/anthropic, adapt/openaigo) and is not part of the
+// public API.
+package align
 
 import (
 	openai "github.com/sashabaranov/go-openai"
@@ -6,33 +11,33 @@ import (
 	"github.com/contextkit/compact"
 )
 
-// maxAlignCells bounds the table align fills for the part of a history
+// maxAlignCells bounds the table Messages fills for the part of a history
 // between what the output kept at its start and at its end: 4M cells of 4
 // bytes, 16 MB. The Compressor's middle is the summary and at most one
 // lifted message, so a real compaction fills a few thousand; past the bound
-// align falls back to matching in order.
+// Messages falls back to matching in order.
 const maxAlignCells = 4 << 20
 
-// align lines out up with in the way diff does. It returns, for each
+// Messages lines out up with in the way diff does. It returns, for each
 // message of out, the index of the message of in it reproduces unchanged
 // (match), or else of the message it takes the place of (sub: an edit that
 // replaced one message by another), or -1. Indexes increase, so messages
 // never cross. Among equally short edit scripts it prefers the one that
 // matches the latest input message, since a compaction keeps the end of a
 // history and summarises the part before it.
-func align(in, out []compact.Message) (match, sub []int) {
+func Messages(in, out []compact.Message) (match, sub []int) {
 	match, sub = make([]int, len(out)), make([]int, len(out))
 	for i := range match {
 		match[i], sub[i] = -1, -1
 	}
 	// What the output kept at its start and at its end.
 	pre := 0
-	for pre < len(in) && pre < len(out) && sameMessage(in[pre], out[pre]) {
+	for pre < len(in) && pre < len(out) && SameMessage(in[pre], out[pre]) {
 		match[pre] = pre
 		pre++
 	}
 	suf := 0
-	for suf < len(in)-pre && suf < len(out)-pre && sameMessage(in[len(in)-1-suf], out[len(out)-1-suf]) {
+	for suf < len(in)-pre && suf < len(out)-pre && SameMessage(in[len(in)-1-suf], out[len(out)-1-suf]) {
 		match[len(out)-1-suf] = len(in) - 1 - suf
 		suf++
 	}
@@ -57,7 +62,7 @@ func align(in, out []compact.Message) (match, sub []int) {
 	return match, sub
 }
 
-// alignTable is align's middle: an edit-distance table (insertions,
+// alignTable is the middle of Messages: an edit-distance table (insertions,
 // deletions and substitutions cost one, matches nothing) traced back from
 // the end.
 func alignTable(a, b []compact.Message) (match, sub []int) {
@@ -72,7 +77,7 @@ func alignTable(a, b []compact.Message) (match, sub []int) {
 		for j := 1; j <= m; j++ {
 			best := min(d[(i-1)*w+j], d[i*w+j-1]) + 1
 			diag := d[(i-1)*w+j-1] + 1
-			if sameMessage(a[j-1], b[i-1]) {
+			if SameMessage(a[j-1], b[i-1]) {
 				diag--
 			}
 			d[i*w+j] = min(best, diag)
@@ -86,7 +91,7 @@ func alignTable(a, b []compact.Message) (match, sub []int) {
 	for i > 0 && j > 0 {
 		cur := d[i*w+j]
 		switch {
-		case d[(i-1)*w+j-1] == cur && sameMessage(a[j-1], b[i-1]):
+		case d[(i-1)*w+j-1] == cur && SameMessage(a[j-1], b[i-1]):
 			match[i-1] = j - 1
 			i, j = i-1, j-1
 		case d[i*w+j-1]+1 == cur:
@@ -109,7 +114,7 @@ func alignGreedy(a, b []compact.Message) (match, sub []int) {
 	for i, m := range b {
 		match[i], sub[i] = -1, -1
 		for j := next; j < len(a); j++ {
-			if sameMessage(a[j], m) {
+			if SameMessage(a[j], m) {
 				match[i], next = j, j+1
 				break
 			}
@@ -118,9 +123,9 @@ func alignGreedy(a, b []compact.Message) (match, sub []int) {
 	return match, sub
 }
 
-// sameMessage reports whether a and b are the same message, field by field,
+// SameMessage reports whether a and b are the same message, field by field,
 // with nil and empty slices alike.
-func sameMessage(a, b compact.Message) bool {
+func SameMessage(a, b compact.Message) bool {
 	if a.Role != b.Role || a.Content != b.Content || a.Refusal != b.Refusal || a.Name != b.Name ||
 		a.ReasoningContent != b.ReasoningContent || a.ToolCallID != b.ToolCallID ||
 		len(a.MultiContent) != len(b.MultiContent) || len(a.ToolCalls) != len(b.ToolCalls) {
@@ -130,26 +135,29 @@ func sameMessage(a, b compact.Message) bool {
 		return false
 	}
 	for i, p := range a.MultiContent {
-		if !samePart(p, b.MultiContent[i]) {
+		if !SamePart(p, b.MultiContent[i]) {
 			return false
 		}
 	}
 	for i, c := range a.ToolCalls {
-		if !sameCall(c, b.ToolCalls[i]) {
+		if !SameCall(c, b.ToolCalls[i]) {
 			return false
 		}
 	}
 	return true
 }
 
-func samePart(p, q openai.ChatMessagePart) bool {
+// SamePart reports whether p and q are the same part, images compared by value.
+func SamePart(p, q openai.ChatMessagePart) bool {
 	if p.Type != q.Type || p.Text != q.Text || (p.ImageURL == nil) != (q.ImageURL == nil) {
 		return false
 	}
 	return p.ImageURL == nil || *p.ImageURL == *q.ImageURL
 }
 
-func sameCall(c, d openai.ToolCall) bool {
+// SameCall reports whether c and d are the same tool call, the index compared
+// by value.
+func SameCall(c, d openai.ToolCall) bool {
 	if c.ID != d.ID || c.Type != d.Type || c.Function != d.Function || (c.Index == nil) != (d.Index == nil) {
 		return false
 	}
