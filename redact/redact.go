@@ -368,6 +368,9 @@ func redactDSNPasswords(sp *splicer, s string) {
 		for from > 0 && !dsnStop[s[from-1]] && at-from < maxQuotedLen {
 			from--
 		}
+		if strings.Contains(s[from:at], "://") {
+			continue // a URL's userinfo: redactURLPasswords has it
+		}
 		colon := strings.IndexByte(s[from:at], ':')
 		if colon < 0 {
 			continue
