@@ -3,6 +3,7 @@ package session
 import (
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -26,6 +27,10 @@ type matcher struct {
 	// for a Searcher to narrow the messages to check; nil when there are
 	// none to use.
 	literals []string
+	// lineLits, for an expression whose matches never span a line break,
+	// are texts one of which every match contains, as written: the
+	// expression then runs only on the lines that hold one. nil otherwise.
+	lineLits []string
 }
 
 // newMatcher checks a query and compiles it.
@@ -60,11 +65,15 @@ func newMatcher(query string, regex bool) (*matcher, error) {
 	if err != nil {
 		return nil, badArgs(`"query" is not a valid RE2 regular expression: %v`, err)
 	}
-	lits := requiredLiterals(tree)
+	lits := literalsOf(tree, minIndexLiteral, true)
 	for i := range lits {
 		lits[i] = strings.ToLower(lits[i])
 	}
-	return &matcher{re: re, literals: lits}, nil
+	m := &matcher{re: re, literals: lits}
+	if withinLine(tree) {
+		m.lineLits = literalsOf(tree, 1, false)
+	}
+	return m, nil
 }
 
 // minIndexLiteral is the shortest literal worth narrowing a regular
@@ -77,28 +86,34 @@ const maxIndexLiterals = 8
 
 // requiredLiterals returns texts one of which every match of re contains
 // (for an alternation, one a branch; otherwise the longest run), or nil
-// when it cannot tell or a text would be too short to narrow a search. A
-// literal whose case RE2 folds in ways strings.ToLower does not (the long
-// s, the Kelvin sign) is not used.
+// when it cannot tell or a text would be too short to narrow an indexed
+// search. A literal whose case RE2 folds in ways strings.ToLower does not
+// (the long s, the Kelvin sign) is not used.
 func requiredLiterals(re *syntax.Regexp) []string {
+	return literalsOf(re, minIndexLiteral, true)
+}
+
+// literalsOf is requiredLiterals with texts of at least minLen bytes, and
+// case-folded literals used only when folded is set.
+func literalsOf(re *syntax.Regexp, minLen int, folded bool) []string {
 	switch re.Op {
 	case syntax.OpLiteral:
 		lit := string(re.Rune)
-		if len(lit) < minIndexLiteral ||
-			re.Flags&syntax.FoldCase != 0 && (strings.ContainsAny(lit, "kKsS") || !isASCII(lit)) {
+		fold := re.Flags&syntax.FoldCase != 0
+		if len(lit) < minLen || fold && (!folded || strings.ContainsAny(lit, "kKsS") || !isASCII(lit)) {
 			return nil
 		}
 		return []string{lit}
 	case syntax.OpCapture, syntax.OpPlus:
-		return requiredLiterals(re.Sub[0])
+		return literalsOf(re.Sub[0], minLen, folded)
 	case syntax.OpRepeat:
 		if re.Min >= 1 {
-			return requiredLiterals(re.Sub[0])
+			return literalsOf(re.Sub[0], minLen, folded)
 		}
 	case syntax.OpConcat:
 		var best []string
 		for _, sub := range re.Sub {
-			if l := requiredLiterals(sub); l != nil && (best == nil || narrower(l, best)) {
+			if l := literalsOf(sub, minLen, folded); l != nil && (best == nil || narrower(l, best)) {
 				best = l
 			}
 		}
@@ -106,7 +121,7 @@ func requiredLiterals(re *syntax.Regexp) []string {
 	case syntax.OpAlternate:
 		var all []string
 		for _, sub := range re.Sub {
-			l := requiredLiterals(sub)
+			l := literalsOf(sub, minLen, folded)
 			if l == nil {
 				return nil // a branch that needs no literal
 			}
@@ -118,6 +133,32 @@ func requiredLiterals(re *syntax.Regexp) []string {
 		return all
 	}
 	return nil
+}
+
+// withinLine reports whether no match of re can hold a line break or
+// depend on where the whole text begins or ends, so that matching each
+// line on its own finds what matching the text finds ("(?m)" makes ^ and $
+// line edges).
+func withinLine(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return !slices.Contains(re.Rune, '\n')
+	case syntax.OpCharClass:
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			if re.Rune[i] <= '\n' && '\n' <= re.Rune[i+1] {
+				return false
+			}
+		}
+		return true
+	case syntax.OpAnyChar, syntax.OpBeginText, syntax.OpEndText:
+		return false
+	}
+	for _, sub := range re.Sub {
+		if !withinLine(sub) {
+			return false
+		}
+	}
+	return true
 }
 
 // narrower reports whether a narrows a search more than b: fewer texts,
@@ -174,6 +215,9 @@ const maxCountedLines = 1000
 // hits returns the first limit matches in text, at most one a line, and how
 // many more lines match (up to maxCountedLines).
 func (m *matcher) hits(text string, limit int) (hits []span, more int) {
+	if m.re != nil && m.lineLits != nil {
+		return m.literalLineHits(text, limit)
+	}
 	lower := text
 	if m.re == nil {
 		lower = strings.ToLower(text)
@@ -199,6 +243,51 @@ func (m *matcher) hits(text string, limit int) (hits []span, more int) {
 		from = lineEnd(text, max(e-1, s)) + 1
 	}
 	return hits, more
+}
+
+// literalLineHits is hits for an expression with lineLits: it runs the
+// expression on each line that holds one of them, and skips the rest.
+func (m *matcher) literalLineHits(text string, limit int) (hits []span, more int) {
+	next := make([]int, len(m.lineLits)) // where each literal is next found
+	for i, lit := range m.lineLits {
+		next[i] = indexFrom(text, lit, 0)
+	}
+	for start := 0; start <= len(text); {
+		at := -1
+		for i, lit := range m.lineLits {
+			if next[i] >= 0 && next[i] < start {
+				next[i] = indexFrom(text, lit, start)
+			}
+			if next[i] >= 0 && (at < 0 || next[i] < at) {
+				at = next[i]
+			}
+		}
+		if at < 0 {
+			break
+		}
+		first, last := lineStart(text, at), lineEnd(text, at)
+		if loc := m.re.FindStringIndex(text[first:last]); loc != nil {
+			if len(hits) < limit {
+				hits = append(hits, span{first + loc[0], first + loc[1]})
+			} else {
+				more++
+				if more >= maxCountedLines {
+					break
+				}
+			}
+		}
+		start = last + 1
+	}
+	return hits, more
+}
+
+// indexFrom returns the offset of the first lit in text at or after from,
+// or -1.
+func indexFrom(text, lit string, from int) int {
+	if i := strings.Index(text[from:], lit); i >= 0 {
+		return from + i
+	}
+	return -1
 }
 
 // lineHits is hits for a plain query in a text whose folding changes byte
