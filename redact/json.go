@@ -63,13 +63,12 @@ func redactJSON(s string, f func(string) string, depth int) string {
 // whole when it is valid: an 8-bit CSI would take the quote and brace after
 // it for its parameters.
 func asJSON(s string) (string, bool) {
-	if !mayBeJSON(s) {
-		return "", false
-	}
-	if json.Valid([]byte(s)) {
+	if mayBeJSON(s) && json.Valid([]byte(s)) {
 		return s, true
 	}
-	if c := StripControl(s); c != s && json.Valid([]byte(c)) {
+	// A control character before the JSON counts too: stripped, as any
+	// text would be, it leaves JSON, which a second pass would read as such.
+	if c := StripControl(s); c != s && mayBeJSON(c) && json.Valid([]byte(c)) {
 		return c, true
 	}
 	return "", false
