@@ -150,7 +150,7 @@ func text(label string, n int) []compact.Message {
 
 // appendAll appends msgs to id, failing on an error.
 func appendAll(ctx context.Context, st session.Store, id string, msgs ...compact.Message) (int64, error) {
-	last, err := st.Append(ctx, id, msgs...)
+	last, _, err := st.Append(ctx, id, msgs...)
 	if err != nil {
 		return 0, fmt.Errorf("store.Append: %w", err)
 	}

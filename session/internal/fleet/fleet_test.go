@@ -164,7 +164,7 @@ func takeOver(t *testing.T, st session.Store, id string, victimFence int64, even
 	require.NoError(t, err)
 	defer f.Close()
 	w := &watched{Store: st, leaser: st.(session.Leaser), rec: &recorder{f: f}, start: map[string]event{}}
-	s, err := session.New(id, engine(func() {}), session.WithStore(w), session.WithLeaseTTL(leaseTTL))
+	s, err := session.Open(context.Background(), id, engine(func() {}), session.WithStore(w), session.WithLeaseTTL(leaseTTL))
 	require.NoError(t, err)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

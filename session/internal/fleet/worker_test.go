@@ -95,16 +95,16 @@ func (w *watched) Release(ctx context.Context, id string, l session.Lease) error
 	return w.leaser.Release(ctx, id, l)
 }
 
-func (w *watched) Commit(ctx context.Context, id string, c session.Compaction, l session.Lease) error {
+func (w *watched) Commit(ctx context.Context, id string, c session.Compaction, l session.Lease) (int64, error) {
 	w.mu.Lock()
 	e := w.start[id]
 	w.mu.Unlock()
 	e.End, e.N = time.Now().UnixNano(), c.N
-	err := w.Store.Commit(ctx, id, c, l)
+	last, err := w.Store.Commit(ctx, id, c, l)
 	if err == nil && e.Fence == l.Fence {
 		w.rec.record(e)
 	}
-	return err
+	return last, err
 }
 
 // fence is the fence of the latest lease granted here on session id.
@@ -166,7 +166,7 @@ func TestWorker(t *testing.T) {
 					armed.Store(true) // the next compaction of this worker blocks
 				}
 				id := fmt.Sprintf("fleet-%d", rng.Intn(sessions))
-				s, err := m.Get(id)
+				s, err := m.Get(context.Background(), id)
 				if err != nil {
 					errs <- err
 					return
@@ -211,7 +211,7 @@ func TestWorker(t *testing.T) {
 	// workers may still be compacting the same sessions, so the check is
 	// made between two reads of the store that agree.
 	for _, id := range m.Sessions() {
-		s, _ := m.Get(id)
+		s, _ := m.Get(context.Background(), id)
 		if err := syncedLen(ctx, st, s); err != nil {
 			t.Errorf("%s: %v", id, err)
 		}
