@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestNewSessionChecksTheID(t *testing.T) {
+func TestOpenChecksTheID(t *testing.T) {
 	tests := []struct {
 		id string
 		ok bool
@@ -244,9 +244,9 @@ func TestSessionCarriesOnFromItsStore(t *testing.T) {
 	require.NoError(t, err)
 	mustAppend(t, first, user("agent-1 after the compaction"))
 
-	// A second process (here a second Session on the same store) carries on.
+	// A second process (here a second Session on the same store) carries on:
+	// Open reads the history before anything else can.
 	second := newTestSession(t, "agent-1", &recorder{out: "summary"}, WithStore(store))
-	require.NoError(t, second.Sync(ctx))
 	assert.True(t, equalHistory(first.Messages(), second.Messages()))
 	assert.Equal(t, first.Tokens(), second.Tokens())
 

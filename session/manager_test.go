@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/contextkit/compact"
@@ -250,4 +251,73 @@ func TestManagerRemoveAndClose(t *testing.T) {
 	assert.Empty(t, m.Sessions())
 	_, err = m.Get(context.Background(), "c")
 	assert.ErrorIs(t, err, ErrClosed)
+}
+
+// slowOpenStore is a MemoryStore whose Live waits for release, counting calls.
+type slowOpenStore struct {
+	*MemoryStore
+	entered chan struct{}
+	release chan struct{}
+	lives   atomic.Int32
+}
+
+func (s *slowOpenStore) Live(ctx context.Context, id string) ([]compact.Message, int64, int, error) {
+	s.lives.Add(1)
+	s.entered <- struct{}{}
+	select {
+	case <-s.release:
+	case <-ctx.Done():
+		return nil, 0, 0, ctx.Err()
+	}
+	return s.MemoryStore.Live(ctx, id)
+}
+
+// Get opens a session once however many callers ask for it at once; each
+// gets the same Session, with its history read from the store.
+func TestManagerOpensEachSessionOnce(t *testing.T) {
+	ctx := context.Background()
+	store := &slowOpenStore{MemoryStore: NewMemoryStore(), entered: make(chan struct{}, 1), release: make(chan struct{})}
+	_, _, err := store.MemoryStore.Append(ctx, "agent-1", chatHistory("agent-1", 5)...)
+	require.NoError(t, err)
+	m := NewManager(func(string) compact.ContextEngine { return newTestCompressor(&recorder{}) }, WithStore(store))
+
+	const callers = 8
+	got := make(chan *Session, callers)
+	for range callers {
+		go func() {
+			s, err := m.Get(ctx, "agent-1")
+			assert.NoError(t, err)
+			got <- s
+		}()
+	}
+	await(t, store.entered, "the store read")
+	// A caller in a hurry gives up waiting for the open under way.
+	hurried, cancel := context.WithCancel(ctx)
+	cancel()
+	_, err = m.Get(hurried, "agent-1")
+	require.ErrorIs(t, err, context.Canceled)
+
+	close(store.release)
+	first := await(t, got, "a Get")
+	for range callers - 1 {
+		assert.Same(t, first, await(t, got, "a Get"))
+	}
+	assert.EqualValues(t, 1, store.lives.Load(), "the history was read once")
+	assert.Equal(t, 5, first.Len(), "and is there before the first Append")
+}
+
+// A session that could not be opened is not held: the next Get tries
+// again.
+func TestManagerRetriesASessionThatFailedToOpen(t *testing.T) {
+	ctx := context.Background()
+	store := &hookedStore{MemoryStore: NewMemoryStore()}
+	m := NewManager(nil, WithStore(store))
+	store.failReads.Store(true)
+	_, err := m.Get(ctx, "agent-1")
+	require.ErrorIs(t, err, errReadFailed)
+	assert.Empty(t, m.Sessions())
+	store.failReads.Store(false)
+	s, err := m.Get(ctx, "agent-1")
+	require.NoError(t, err)
+	assert.Equal(t, "agent-1", s.ID())
 }

@@ -393,7 +393,7 @@ var roleNames = map[string]bool{"system": true, "user": true, "assistant": true,
 
 func checkRole(role string) error {
 	if role != "" && !roleNames[role] {
-		return badArgs(`"role" must be one of system, user, assistant, tool, developer; got %q`, role)
+		return badArgs(`"role" must be one of system, user, assistant, tool, developer; got %s`, clip(role))
 	}
 	return nil
 }
