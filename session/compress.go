@@ -33,8 +33,10 @@ import (
 // user turn, the two stand side by side as the host sent them.
 //
 // When the engine had nothing to do (Result.Skipped is set: the history is
-// under its threshold and the call was not forced) nothing is committed or
-// replaced, and a WithIncoming message is appended as it is.
+// under its threshold and the call was not forced) nothing is committed,
+// the live history becomes the one the store gave (which may hold what
+// other processes appended), and a WithIncoming message is appended as it
+// is.
 //
 // The returned Result is the engine's: its Messages are the compacted
 // history without the messages appended during the compaction, which

@@ -48,7 +48,9 @@ func (s *Session) compactStored(ctx context.Context, op string, count bool, run 
 		return fail(s.leaseCause(runCtx, err))
 	}
 	if res.Skipped != "" {
+		// Nothing to commit; the view still learns what the store holds.
 		s.log.Debug("compaction skipped", "why", res.Skipped)
+		s.installNewer(live, through, n)
 		return res, nil
 	}
 	res, folded := s.settle(runCtx, live, through, n, res, lines)
@@ -78,6 +80,20 @@ func (s *Session) compactStored(ctx context.Context, op string, count bool, run 
 			ErrStale, n+1, err))
 	}
 	return res, nil
+}
+
+// installNewer makes live, the live history after compaction n up to
+// record through, as the store gave it, the view, unless the view is as
+// new already.
+func (s *Session) installNewer(live []compact.Message, through int64, n int) {
+	s.order.Lock()
+	defer s.order.Unlock()
+	s.mu.Lock()
+	newer := n > s.n || n == s.n && through > s.seq
+	s.mu.Unlock()
+	if newer {
+		s.install(compact.Clone(live), through, n)
+	}
 }
 
 // installCommitted makes the view the live history after compaction n,

@@ -96,6 +96,21 @@ func TestAppendReadsOnlyWhatOthersAppended(t *testing.T) {
 	assert.Equal(t, []string{"from a", "from b", "from b again", "from a again"}, texts(a.Messages()))
 }
 
+// A compaction the engine skips (under its threshold) still leaves the
+// view equal to the store, which it read: what another process appended is
+// in it.
+func TestSkippedCompressionBringsTheViewUpToDate(t *testing.T) {
+	store := NewMemoryStore()
+	a := newTestSession(t, "agent-1", &recorder{}, WithStore(store))
+	b := newTestSession(t, "agent-1", &recorder{}, WithStore(store))
+	mustAppend(t, a, user("from a"))
+	mustAppend(t, b, asst("from b"))
+	res, err := a.Compress(context.Background())
+	require.NoError(t, err)
+	require.NotEmpty(t, res.Skipped)
+	requireView(t, store, a)
+}
+
 // Issue 23, item 2, when no one else appended: the ctx ends right after
 // the commit, and the compacted history is installed from what was
 // committed, without reading the store again.
