@@ -89,7 +89,7 @@ func (s *Store) Read(ctx context.Context, id string, from, to int64) ([]session.
 
 // records reads the records of session id numbered from through to (0: the
 // last).
-func records(ctx context.Context, tx *sql.Tx, id string, from, to int64) ([]session.Record, error) {
+func records(ctx context.Context, tx *sql.Tx, id string, from, to int64) (recs []session.Record, err error) {
 	if to == 0 {
 		to = 1<<63 - 1
 	}
@@ -98,8 +98,7 @@ func records(ctx context.Context, tx *sql.Tx, id string, from, to int64) ([]sess
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var recs []session.Record
+	defer closeRows(rows, &err)
 	for rows.Next() {
 		r, err := scanRecord(rows, id)
 		if err != nil {
