@@ -47,7 +47,10 @@ type options struct {
 	timeout      time.Duration
 	repair       bool
 	report       bool
+	explain      bool
+	mustFit      bool
 	jsonReport   string
+	html         string
 	probe        bool
 	verbose      bool
 
@@ -78,7 +81,7 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	}
 	fs.StringVar(&o.out, "o", "", "write the result to `FILE` (a directory for several inputs); default standard output")
 	fs.StringVar(&o.model, "model", "", "model `NAME` whose token encoding counts tokens (default: the request's model, else o200k_base)")
-	fs.IntVar(&o.window, "window", compact.DefaultContextWindow, "context window in `tokens`")
+	fs.IntVar(&o.window, "window", 0, "context window in `tokens` (default: the model's, from the model table, else 128000)")
 	fs.Float64Var(&o.threshold, "threshold", compact.DefaultThreshold, "compact at this `fraction` of the usable window, in (0, 1]")
 	fs.IntVar(&o.reserve, "reserve", 0, "output `tokens` reserved out of the window (default: the library's, 8192 capped at a quarter of the window)")
 	fs.BoolVar(&o.force, "force", false, "compact even under the threshold")
@@ -90,7 +93,10 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.DurationVar(&o.timeout, "timeout", defaultSummaryTimeout, "bound on one summarizer call")
 	fs.BoolVar(&o.repair, "repair", false, "repair broken tool-call pairing instead of rejecting the input")
 	fs.BoolVar(&o.report, "report", false, "write a report of what the compaction did to standard error")
-	fs.StringVar(&o.jsonReport, "json-report", "", "write the report as JSON to `FILE`")
+	fs.BoolVar(&o.explain, "explain", false, fmt.Sprintf("with -report, list what became of each input message (the default for inputs of at most %d messages)", explainBelow))
+	fs.BoolVar(&o.mustFit, "must-fit", false, "exit 3 when a compacted history is still over the usable window (it is written either way, and the command says so)")
+	fs.StringVar(&o.jsonReport, "json-report", "", "write the report as JSON to `FILE`, with what became of each input message")
+	fs.StringVar(&o.html, "html", "", "write a self-contained HTML view of the compaction to `FILE` (a directory for several inputs: a page per file and index.html)")
 	fs.BoolVar(&o.probe, "probe", false, "measure what survives compaction (latest ask, paths, modified files, identifiers, errors, last command) over the transcripts given, at 8,000 and 16,000 tokens unless -window is given")
 	fs.BoolVar(&o.verbose, "v", false, "log the library's compaction lines to standard error")
 	return fs
@@ -159,11 +165,11 @@ func (o *options) check() error {
 	switch {
 	case len(o.paths) == 0:
 		return errors.New("no input: give a FILE, a DIR or - for standard input (-h for help)")
-	case o.window <= 0:
+	case o.set["window"] && o.window <= 0:
 		return fmt.Errorf("-window %d: want a positive number of tokens", o.window)
 	case !(o.threshold > 0 && o.threshold <= 1):
 		return fmt.Errorf("-threshold %v: want a fraction in (0, 1]", o.threshold)
-	case o.set["reserve"] && (o.reserve < 0 || o.reserve >= o.window):
+	case o.set["reserve"] && (o.reserve < 0 || o.set["window"] && o.reserve >= o.window):
 		return fmt.Errorf("-reserve %d: want 0 <= reserve < window (%d)", o.reserve, o.window)
 	case o.timeout <= 0:
 		return fmt.Errorf("-timeout %v: want a positive duration", o.timeout)
@@ -194,8 +200,8 @@ func (o *options) check() error {
 			return errors.New("- (standard input) cannot be combined with other inputs")
 		}
 	}
-	if o.probe && (o.out != "" || o.jsonReport != "") {
-		return errors.New("-probe writes a table to standard output; it takes no -o or -json-report")
+	if o.probe && (o.out != "" || o.jsonReport != "" || o.html != "") {
+		return errors.New("-probe writes a table to standard output; it takes no -o, -json-report or -html")
 	}
 	return nil
 }
