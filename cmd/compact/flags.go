@@ -69,6 +69,27 @@ input. A directory, or several files, are compacted file by file into the
 directory -o names.
 
 Flags may come before or after the files; "--" ends them.
+
+Exit status: 0 when every history was written (one still over the usable
+window is written too, with a warning, and the report says by how much;
+-must-fit makes that 3), 1 on bad input or a failed compaction (in a batch,
+the other files are still written), 2 on a command line that cannot run.
+`
+
+// usageExamples end -h: the four things a newcomer does first.
+const usageExamples = `
+examples:
+  # compact one file at a 16,000-token window and read what became of each message
+  compact -window 16000 -o out.json -report -explain transcript.json
+
+  # compact a directory into another, with a JSON report of every file
+  compact -model gpt-4o -o compacted/ -json-report report.json transcripts/
+
+  # look at a compaction: the history before and after, side by side, in a browser
+  compact -force -window 8000 -o out.json -html view.html transcript.json
+
+  # replay a conversation under two settings and compare what each costs
+  compact replay -compare "default;economy" transcripts/
 `
 
 // newFlagSet declares the flags on o.
@@ -78,6 +99,7 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usageText+"\nflags:\n")
 		fs.PrintDefaults()
+		fmt.Fprint(stderr, usageExamples)
 	}
 	fs.StringVar(&o.out, "o", "", "write the result to `FILE` (a directory for several inputs); default standard output")
 	fs.StringVar(&o.model, "model", "", "model `NAME` whose token encoding counts tokens (default: the request's model, else o200k_base)")
