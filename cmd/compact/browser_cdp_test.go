@@ -322,11 +322,13 @@ func (tb *tab) eval(ctx context.Context, expr string, out any) error {
 	return json.Unmarshal(r.Result.Value, out)
 }
 
-// screenshot returns a PNG of the page's viewport.
-func (tb *tab) screenshot(ctx context.Context) ([]byte, error) {
+// screenshot returns a PNG of the top of the page, width by height CSS
+// pixels drawn at scale.
+func (tb *tab) screenshot(ctx context.Context, width, height int, scale float64) ([]byte, error) {
 	var r struct {
 		Data []byte `json:"data"` // base64 in JSON, decoded by encoding/json
 	}
-	err := tb.call(ctx, "Page.captureScreenshot", map[string]any{"format": "png"}, &r)
+	clip := map[string]any{"x": 0, "y": 0, "width": width, "height": height, "scale": scale}
+	err := tb.call(ctx, "Page.captureScreenshot", map[string]any{"format": "png", "clip": clip, "captureBeyondViewport": true}, &r)
 	return r.Data, err
 }

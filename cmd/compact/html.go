@@ -180,12 +180,15 @@ func cutString(s string, n int) string {
 	return s[:n] + "…"
 }
 
-// redactSettings redacts the settings' values: a focus topic is the
-// user's text.
+// settingChars bounds a setting's value on the page: a focus topic is
+// the user's text, and may be long.
+const settingChars = 200
+
+// redactSettings redacts the settings' values and cuts long ones.
 func redactSettings(s []setting) []setting {
 	out := make([]setting, len(s))
 	for i, v := range s {
-		out[i] = setting{Name: v.Name, Value: clean(v.Value)}
+		out[i] = setting{Name: v.Name, Value: cutString(clean(v.Value), settingChars)}
 	}
 	return out
 }
