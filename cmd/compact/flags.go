@@ -115,7 +115,7 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.DurationVar(&o.timeout, "timeout", defaultSummaryTimeout, "bound on one summarizer call")
 	fs.BoolVar(&o.repair, "repair", false, "repair broken tool-call pairing instead of rejecting the input")
 	fs.BoolVar(&o.report, "report", false, "write a report of what the compaction did to standard error")
-	fs.BoolVar(&o.explain, "explain", false, fmt.Sprintf("with -report, list what became of each input message (the default for inputs of at most %d messages)", explainBelow))
+	fs.BoolVar(&o.explain, "explain", false, fmt.Sprintf("with -report, list what became of each input message (the default when a compaction changed an input of at most %d messages)", explainBelow))
 	fs.BoolVar(&o.mustFit, "must-fit", false, "exit 3 when a compacted history is still over the usable window (it is written either way, and the command says so)")
 	fs.StringVar(&o.jsonReport, "json-report", "", "write the report as JSON to `FILE`, with what became of each input message")
 	fs.StringVar(&o.html, "html", "", "write a self-contained HTML view of the compaction to `FILE` (a directory for several inputs: a page per file and index.html)")

@@ -151,7 +151,7 @@ func (c *cli) single(ctx context.Context, e *engine, path string) int {
 		}
 	}
 	if c.o.report {
-		r.writeHuman(c.stderr, name, c.o.explain || len(oc.hist) <= explainBelow)
+		r.writeHuman(c.stderr, name, c.o.explain || r.Compacted && len(oc.hist) <= explainBelow)
 	} else {
 		c.notes(name, r)
 	}
