@@ -134,8 +134,8 @@ func (c *cli) batchItems() ([]batchItem, error) {
 	if fi, err := os.Stat(c.o.out); err == nil && !fi.IsDir() {
 		return nil, fmt.Errorf("-o %s: not a directory, and there are several inputs", c.o.out)
 	}
-	if fi, err := os.Stat(c.o.html); c.o.html != "" && err == nil && !fi.IsDir() {
-		return nil, fmt.Errorf("-html %s: not a directory, and there are several inputs", c.o.html)
+	if fi, err := os.Stat(c.o.html); c.o.html != "" && (err == nil && !fi.IsDir() || err != nil && strings.HasSuffix(c.o.html, ".html")) {
+		return nil, fmt.Errorf("-html %s: a batch writes a page per file and an index: give a directory", c.o.html)
 	}
 	var items []batchItem
 	seen := map[string]string{}

@@ -88,6 +88,29 @@ func TestHTMLEscapesHostileContent(t *testing.T) {
 	assert.NoFileExists(t, page2)
 }
 
+// A batch writes a page per file and an index linking them; -html must
+// then name a directory.
+func TestHTMLOfADirectory(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	require.NoError(t, os.Mkdir(in, 0o755))
+	writeFile(t, in, "a.json", readFile(t, codingSession))
+	writeFile(t, in, "b.jsonl", `{"role":"user","content":"hi"}`+"\n"+`{"role":"assistant","content":"hello"}`+"\n")
+	html := filepath.Join(dir, "html")
+	r := runCLI(t, "", "-force", "-window", "2000", "-o", filepath.Join(dir, "out"), "-html", html, in)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	index := readFile(t, filepath.Join(html, "index.html"))
+	checkMarkup(t, index)
+	for _, page := range []string{"a.html", "b.html"} {
+		assert.True(t, strings.Contains(index, `href="`+page+`"`), "the index links %s", page)
+		checkMarkup(t, readFile(t, filepath.Join(html, page)))
+	}
+
+	r = runCLI(t, "", "-o", filepath.Join(dir, "out"), "-html", filepath.Join(dir, "view.html"), in)
+	assert.Equal(t, exitUsage, r.code)
+	assert.Contains(t, r.stderr, "give a directory")
+}
+
 // pageOf renders the page of msgs compacted at a small window.
 func pageOf(t testing.TB, msgs []compact.Message) string {
 	o := &options{threshold: compact.DefaultThreshold, summarizer: "extractive", timeout: defaultSummaryTimeout, set: map[string]bool{}}
