@@ -60,7 +60,7 @@ func (c *cli) replay(ctx context.Context, args []string) int {
 	p := startProgress(c.stderr, c.progress, len(o.settings)*len(convs), "")
 	code := exitOK
 	for i, s := range o.settings {
-		r := &replayer{o: o, s: s, tc: tc, model: model, prices: prices, logger: compact.WithLogger(loggerFor(c.stderr, o.verbose))}
+		r := &replayer{o: o, s: s, tc: tc, model: model, prices: prices, logger: loggerFor(c.stderr, o.verbose)}
 		t := &tally{compactions: map[string]int{}, bills: make([]models.Tokens, len(prices))}
 		for j, cv := range convs {
 			p.set(i*len(convs)+j, s.name+" "+filepath.Base(cv.name))

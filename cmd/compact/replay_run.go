@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/contextkit/compact"
@@ -102,7 +103,7 @@ type replayer struct {
 	tc     compact.TokenCounter
 	model  string
 	prices []priceTable
-	logger compact.Option // the library's logger
+	logger *slog.Logger // the library's and the summarizer's
 }
 
 // compressor returns a new Compressor with the setting's options, and the
@@ -110,7 +111,7 @@ type replayer struct {
 func (r *replayer) compressor() (*compact.Compressor, *meteredSummarizer, error) {
 	opts := []compact.Option{
 		compact.WithModel(r.model), compact.WithContextWindow(r.s.window), compact.WithThreshold(r.s.threshold),
-		compact.WithTokenCounter(r.tc), compact.WithSummaryTimeout(r.o.timeout), r.logger,
+		compact.WithTokenCounter(r.tc), compact.WithSummaryTimeout(r.o.timeout), compact.WithLogger(r.logger),
 	}
 	if r.s.reserveSet {
 		opts = append(opts, compact.WithReserveTokens(r.s.reserve))
@@ -123,7 +124,7 @@ func (r *replayer) compressor() (*compact.Compressor, *meteredSummarizer, error)
 	case r.s.summaryTokens > 0:
 		inner = &stubSummarizer{tokens: r.s.summaryTokens, tc: r.tc}
 	case r.s.summarizer == "openai":
-		s, err := openAISummarizer(r.o.summaryModel, nil)
+		s, err := openAISummarizer(r.o.summaryModel, r.logger)
 		if err != nil {
 			return nil, nil, err
 		}

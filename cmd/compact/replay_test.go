@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"flag"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -264,4 +265,24 @@ func BenchmarkReplayOfTheSharedTranscripts(b *testing.B) {
 			b.Fatal(r.stderr)
 		}
 	}
+}
+
+// -summarizer openai is billed for what it sends and what it gets back:
+// one call per request the endpoint received, the prompt counted as the
+// summarizer sends it, the reply as the endpoint wrote it.
+func TestReplayMetersARealSummarizer(t *testing.T) {
+	s := newChatServer(t, http.StatusOK, completion)
+	r := runCLI(t, "", "replay", "-json", "-summarizer", "openai", "-window", "6000", "-price", "gpt-5",
+		"testdata/replay/agent_session.json")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	var rep replayReport
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep))
+	got := rep.Settings[0]
+	require.Positive(t, got.SummarizerCalls)
+	assert.Equal(t, len(s.requests), got.SummarizerCalls)
+	tc, err := compact.NewEncodingCounter("o200k_base")
+	require.NoError(t, err)
+	reply := tc.CountText("The user wants ParseDuration to accept spaces; tests were added.")
+	assert.Equal(t, got.SummarizerCalls*reply, got.SummarizerOutput)
+	assert.Greater(t, got.SummarizerInput, got.SummarizerCalls*1000, "each call sends the instructions and the turns")
 }
