@@ -259,7 +259,7 @@ func BenchmarkReplayOfTheSharedTranscripts(b *testing.B) {
 		sharedtest.Missing(b)
 	}
 	for i := 0; i < b.N; i++ {
-		r := runCLI(&testing.T{}, "", "replay", "-join", "-json", "-summary-tokens", "1500",
+		r := runCLI(b, "", "replay", "-join", "-json", "-summary-tokens", "1500",
 			"-price", "claude-sonnet-4-5,gpt-5", "-compare", "default;-threshold 0.3;drop-oldest", dir)
 		if r.code != exitOK {
 			b.Fatal(r.stderr)
