@@ -150,16 +150,34 @@ func writeChart(w io.Writer, s chartSeries) error {
 	return err
 }
 
-// kindPalette gives each compaction kind in points a colour, by name.
+// kindColours are the colours of the compaction kinds replay reports, the
+// same on every chart; another kind takes the next free colour of
+// kindColors.
+var kindColours = map[string]string{"summary": "#0072b2", "prune": "#e69f00", "fallback": "#cc79a7", "drop": "#d55e00"}
+
+// kindPalette gives each compaction kind in points a colour: its own, or
+// the free ones in order of the kinds' names.
 func kindPalette(points []chartPoint) map[string]string {
 	colour := map[string]string{}
 	for _, p := range points {
 		if p.Compaction != "" {
-			colour[p.Compaction] = ""
+			colour[p.Compaction] = kindColours[p.Compaction]
 		}
 	}
-	for i, k := range sortedKinds(colour) {
-		colour[k] = kindColors[i%len(kindColors)]
+	used := map[string]bool{}
+	for _, c := range colour {
+		used[c] = true
+	}
+	next := 0
+	for _, k := range sortedKinds(colour) {
+		if colour[k] != "" {
+			continue
+		}
+		for next < len(kindColors)-1 && used[kindColors[next]] {
+			next++
+		}
+		colour[k] = kindColors[next]
+		used[kindColors[next]] = true
 	}
 	return colour
 }

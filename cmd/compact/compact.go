@@ -28,7 +28,7 @@ type outcome struct {
 	window, threshold   int
 	fit                 fit
 	account             []messageReport
-	settings            []setting // the settings used, for the HTML view
+	settings            []pageSetting // the settings used, for the HTML view
 	tokensIn            int       // the input as given
 	tokensBefore, after int       // the history compacted (the input after repair), and the result
 	elapsed             time.Duration

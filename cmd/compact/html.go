@@ -32,7 +32,7 @@ const previewChars = 240
 type page struct {
 	Title    string
 	R        report // redacted
-	Settings []setting
+	Settings []pageSetting
 	Fates    []fateCount
 	Before   []htmlMessage
 	After    []htmlMessage
@@ -185,10 +185,10 @@ func cutString(s string, n int) string {
 const settingChars = 200
 
 // redactSettings redacts the settings' values and cuts long ones.
-func redactSettings(s []setting) []setting {
-	out := make([]setting, len(s))
+func redactSettings(s []pageSetting) []pageSetting {
+	out := make([]pageSetting, len(s))
 	for i, v := range s {
-		out[i] = setting{Name: v.Name, Value: cutString(clean(v.Value), settingChars)}
+		out[i] = pageSetting{Name: v.Name, Value: cutString(clean(v.Value), settingChars)}
 	}
 	return out
 }

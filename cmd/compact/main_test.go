@@ -132,7 +132,7 @@ func TestHelpExitsZero(t *testing.T) {
 	ex := r.stderr[strings.Index(r.stderr, "examples:"):]
 	assert.Equal(t, 4, strings.Count(ex, "\n  compact "), "four examples end the help:\n%s", ex)
 	assert.Contains(t, ex, "-html")
-	assert.Contains(t, ex, `compact replay -compare "default;economy"`)
+	assert.Contains(t, ex, `compact replay -compare "default;-threshold 0.5"`)
 }
 
 func TestOutputIsReadableJSON(t *testing.T) {

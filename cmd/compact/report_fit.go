@@ -85,20 +85,20 @@ func (f fit) text() string {
 	return s
 }
 
-// setting is one setting a compaction ran with, for the HTML view.
-type setting struct {
+// pageSetting is one setting a compaction ran with, for the HTML view.
+type pageSetting struct {
 	Name, Value string
 }
 
 // settings lists what oc ran with: the flags that shape a compaction and
 // what the library made of them.
-func (e *engine) settings(oc *outcome, st compact.Status) []setting {
+func (e *engine) settings(oc *outcome, st compact.Status) []pageSetting {
 	o := e.o
 	model := oc.model
 	if model == "" {
 		model = "(none)"
 	}
-	s := []setting{
+	s := []pageSetting{
 		{"model", model},
 		{"encoding", oc.encoding},
 		{"window", thousands(st.Window)},
@@ -107,22 +107,22 @@ func (e *engine) settings(oc *outcome, st compact.Status) []setting {
 		{"force", strconv.FormatBool(o.force)},
 	}
 	if o.set["reserve"] {
-		s = append(s, setting{"reserve", thousands(o.reserve)})
+		s = append(s, pageSetting{"reserve", thousands(o.reserve)})
 	}
 	if o.keep > 0 {
-		s = append(s, setting{"keep", strconv.Itoa(o.keep) + " exchanges"})
+		s = append(s, pageSetting{"keep", strconv.Itoa(o.keep) + " exchanges"})
 	}
 	if o.pruneOnly {
-		s = append(s, setting{"prune-only", "true"})
+		s = append(s, pageSetting{"prune-only", "true"})
 	}
 	if o.focus != "" {
-		s = append(s, setting{"focus", o.focus})
+		s = append(s, pageSetting{"focus", o.focus})
 	}
 	if st.ModelNote != "" {
-		s = append(s, setting{"model note", st.ModelNote})
+		s = append(s, pageSetting{"model note", st.ModelNote})
 	}
 	for _, a := range st.Adjusted {
-		s = append(s, setting{"adjusted", a})
+		s = append(s, pageSetting{"adjusted", a})
 	}
 	return s
 }
