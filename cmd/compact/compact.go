@@ -29,8 +29,8 @@ type outcome struct {
 	fit                 fit
 	account             []messageReport
 	settings            []pageSetting // the settings used, for the HTML view
-	tokensIn            int       // the input as given
-	tokensBefore, after int       // the history compacted (the input after repair), and the result
+	tokensIn            int           // the input as given
+	tokensBefore, after int           // the history compacted (the input after repair), and the result
 	elapsed             time.Duration
 	pruneTime           time.Duration // -prune-only: how long Prune took
 }
