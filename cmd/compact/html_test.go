@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -28,12 +29,14 @@ var pageTags = map[string]bool{
 
 var tagRE = regexp.MustCompile(`<(/?)([a-zA-Z][a-zA-Z0-9-]*)`)
 
-// checkMarkup fails t when page holds an element the page never writes, a
-// second script, or a character that reorders or hides text.
-func checkMarkup(t *testing.T, page string) {
+// checkMarkup fails t when page holds an element the page (with the
+// extra ones named) never writes, a second script, or a character that
+// reorders or hides text.
+func checkMarkup(t *testing.T, page string, extra ...string) {
 	t.Helper()
 	for _, m := range tagRE.FindAllStringSubmatch(page, -1) {
-		require.True(t, pageTags[strings.ToLower(m[2])], "element <%s> is not the page's", m[2])
+		tag := strings.ToLower(m[2])
+		require.True(t, pageTags[tag] || slices.Contains(extra, tag), "element <%s> is not the page's", m[2])
 	}
 	require.LessOrEqual(t, strings.Count(page, "<script"), 1, "one script, the page's own")
 	require.NotContains(t, page, "\u202e")
