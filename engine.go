@@ -27,6 +27,10 @@ type Result struct {
 	// Carried is how many real user messages from the summarised range ride
 	// along verbatim inside the summary message.
 	Carried int
+	// CarriedFrom lists the input indexes of the messages Carried counts
+	// that came from the summarised range, oldest first; the others were
+	// carried by an earlier summary and have no index of their own.
+	CarriedFrom []int
 	// Lifted is the input index of the latest real user message when it lay
 	// inside the summarised range and was placed, verbatim, right after the
 	// summary; -1 otherwise.
@@ -48,6 +52,15 @@ type Result struct {
 	// on a compaction that pruning alone achieved (SummaryIndex -1), every
 	// change; otherwise the results the pressure pass demoted in the tail.
 	Pruned []PruneChange
+
+	// Account is what the compaction did with each input message, one
+	// entry per message in input order: kept, pruned, folded into the
+	// summary, carried in it, lifted, or (under WithRepair) merged or
+	// dropped by the repair. Every input message appears exactly once, and
+	// the fates agree with the ranges above. It is nil when nothing was
+	// done (Skipped): every message is then in Messages at its own index.
+	// The Compressor fills it; another engine may leave it nil.
+	Account []MessageFate
 
 	// Handoff reports the packet an automatic handoff wrote after this
 	// compaction (see WithHandoff); nil when there was none. Messages is the

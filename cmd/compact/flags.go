@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"time"
 
@@ -47,7 +48,10 @@ type options struct {
 	timeout      time.Duration
 	repair       bool
 	report       bool
+	explain      bool
+	mustFit      bool
 	jsonReport   string
+	html         string
 	probe        bool
 	verbose      bool
 
@@ -67,14 +71,40 @@ input. A directory, or several files, are compacted file by file into the
 directory -o names.
 
 Flags may come before or after the files; "--" ends them.
+
+Exit status: 0 when every history was written (one still over the usable
+window is written too, with a warning, and the report says by how much;
+-must-fit makes that 3), 1 on bad input or a failed compaction (in a batch,
+the other files are still written), 2 on a command line that cannot run.
+`
+
+// usageExamples end -h: the four things a newcomer does first.
+const usageExamples = `
+examples:
+  # compact one file at a 16,000-token window and read what became of each message
+  compact -window 16000 -o out.json -report -explain transcript.json
+
+  # compact a directory into another, with a JSON report of every file
+  compact -model gpt-4o -o compacted/ -json-report report.json transcripts/
+
+  # look at a compaction: the history before and after, side by side, in a browser
+  compact -force -window 8000 -o out.json -html view.html transcript.json
+
+  # replay conversations under two settings and compare what each costs
+  compact replay -compare "default;-threshold 0.5" transcripts/
 `
 
 // newFlagSet declares the flags on o.
 func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs := commandFlagSet("compact", usageText, stderr)
+	flagsUsage := fs.Usage
+	fs.Usage = func() {
+		flagsUsage()
+		fmt.Fprint(stderr, usageExamples)
+	}
 	fs.StringVar(&o.out, "o", "", "write the result to `FILE` (a directory for several inputs); default standard output")
 	fs.StringVar(&o.model, "model", "", "model `NAME` whose token encoding counts tokens (default: the request's model, else o200k_base)")
-	fs.IntVar(&o.window, "window", compact.DefaultContextWindow, "context window in `tokens`")
+	fs.IntVar(&o.window, "window", 0, "context window in `tokens` (default: the model's, from the model table, else 128000)")
 	fs.Float64Var(&o.threshold, "threshold", compact.DefaultThreshold, "compact at this `fraction` of the usable window, in (0, 1]")
 	fs.IntVar(&o.reserve, "reserve", 0, "output `tokens` reserved out of the window (default: the library's, 8192 capped at a quarter of the window)")
 	fs.BoolVar(&o.force, "force", false, "compact even under the threshold")
@@ -86,7 +116,10 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.DurationVar(&o.timeout, "timeout", defaultSummaryTimeout, "bound on one summarizer call")
 	fs.BoolVar(&o.repair, "repair", false, "repair broken tool-call pairing instead of rejecting the input")
 	fs.BoolVar(&o.report, "report", false, "write a report of what the compaction did to standard error")
-	fs.StringVar(&o.jsonReport, "json-report", "", "write the report as JSON to `FILE`")
+	fs.BoolVar(&o.explain, "explain", false, fmt.Sprintf("with -report, list what became of each input message (the default when a compaction changed an input of at most %d messages)", explainBelow))
+	fs.BoolVar(&o.mustFit, "must-fit", false, "exit 3 when a compacted history is still over the usable window (it is written either way, and the command says so)")
+	fs.StringVar(&o.jsonReport, "json-report", "", "write the report as JSON to `FILE`, with what became of each input message")
+	fs.StringVar(&o.html, "html", "", "write a self-contained HTML view of the compaction to `FILE` (a directory for several inputs: a page per file and index.html)")
 	fs.BoolVar(&o.probe, "probe", false, "measure what survives compaction (latest ask, paths, modified files, identifiers, errors, last command) over the transcripts given, at 8,000 and 16,000 tokens unless -window is given")
 	fs.BoolVar(&o.verbose, "v", false, "log the library's compaction lines to standard error")
 	return fs
@@ -178,7 +211,13 @@ func (o *options) check() error {
 	if len(o.paths) == 0 {
 		return errors.New("no input: give a FILE, a DIR or - for standard input (-h for help)")
 	}
-	if err := checkWindow(o.window, o.threshold, o.set["reserve"], o.reserve); err != nil {
+	window := o.window
+	if !o.set["window"] {
+		// The model's window, known once the model is: the library
+		// reports a reserve it cannot take (Status().Adjusted).
+		window = math.MaxInt
+	}
+	if err := checkWindow(window, o.threshold, o.set["reserve"], o.reserve); err != nil {
 		return err
 	}
 	switch {
@@ -211,8 +250,8 @@ func (o *options) check() error {
 			return errors.New("- (standard input) cannot be combined with other inputs")
 		}
 	}
-	if o.probe && (o.out != "" || o.jsonReport != "") {
-		return errors.New("-probe writes a table to standard output; it takes no -o or -json-report")
+	if o.probe && (o.out != "" || o.jsonReport != "" || o.html != "") {
+		return errors.New("-probe writes a table to standard output; it takes no -o, -json-report or -html")
 	}
 	return nil
 }

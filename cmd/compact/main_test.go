@@ -128,6 +128,11 @@ func TestHelpExitsZero(t *testing.T) {
 	r := runCLI(t, "", "-h")
 	assert.Equal(t, 0, r.code)
 	assert.Contains(t, r.stderr, "-json-report")
+	assert.Contains(t, r.stderr, "Exit status:")
+	ex := r.stderr[strings.Index(r.stderr, "examples:"):]
+	assert.Equal(t, 4, strings.Count(ex, "\n  compact "), "four examples end the help:\n%s", ex)
+	assert.Contains(t, ex, "-html")
+	assert.Contains(t, ex, `compact replay -compare "default;-threshold 0.5"`)
 }
 
 func TestOutputIsReadableJSON(t *testing.T) {

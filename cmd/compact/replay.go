@@ -59,6 +59,7 @@ func (c *cli) replay(ctx context.Context, args []string) int {
 	recall := newRecallCache()
 	p := startProgress(c.stderr, c.progress, len(o.settings)*len(convs), "")
 	code := exitOK
+	var charts []chartSeries
 	for i, s := range o.settings {
 		r := &replayer{o: o, s: s, tc: tc, model: model, prices: prices, logger: loggerFor(c.stderr, o.verbose)}
 		t := &tally{compactions: map[string]int{}, bills: make([]models.Tokens, len(prices))}
@@ -75,6 +76,11 @@ func (c *cli) replay(ctx context.Context, args []string) int {
 			}
 		}
 		rep.add(s, t, prices)
+		ch := chartSeries{Title: s.name, Points: t.points, Threshold: t.threshold, Window: s.window}
+		if s.dropOldest {
+			ch.Threshold = 0 // it drops at the window, and has no threshold
+		}
+		charts = append(charts, ch)
 		if t.overWindow > 0 {
 			code = exitError
 		}
@@ -83,6 +89,12 @@ func (c *cli) replay(ctx context.Context, args []string) int {
 	if err := rep.write(c.stdout, o.json); err != nil {
 		fmt.Fprintf(c.stderr, "compact: replay: %s\n", errText(err))
 		return exitError
+	}
+	if o.html != "" {
+		if err := writeReplayPage(o.html, rep, charts); err != nil {
+			fmt.Fprintf(c.stderr, "compact: replay: %s\n", errText(err))
+			return exitError
+		}
 	}
 	for _, s := range rep.Settings {
 		if s.OverWindow > 0 {

@@ -43,6 +43,7 @@ type replayOptions struct {
 	join         bool
 	repair       bool
 	json         bool
+	html         string
 	verbose      bool
 
 	settings []setting // parsed from -compare
@@ -121,6 +122,7 @@ func newReplayFlagSet(o *replayOptions, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&o.join, "join", false, "replay the files as one conversation, in the order given (directories in name order): later system prompts are dropped, and a call left unanswered at the end of a file is removed")
 	fs.BoolVar(&o.repair, "repair", false, "repair broken tool-call pairing instead of rejecting the input")
 	fs.BoolVar(&o.json, "json", false, "write the results as JSON")
+	fs.StringVar(&o.html, "html", "", "also write the results to `FILE` as a self-contained HTML page, with a chart of every request's size per setting")
 	fs.BoolVar(&o.verbose, "v", false, "log the library's compaction lines to standard error")
 	return fs
 }

@@ -63,6 +63,11 @@ type tally struct {
 
 	bills []models.Tokens // per price table: the requests' tokens by how they were billed
 
+	// points are the requests one after another (conversation after
+	// conversation), for -html's chart; cached is by the first price
+	// table's cache rule, 0 without prices.
+	points []chartPoint
+
 	kinds       [numKinds]struct{ n, present int }
 	lost        int // facts not present at the end
 	recoverable int // of those, the ones context_search finds in the archive
@@ -209,6 +214,7 @@ func (r *replayer) run(ctx context.Context, conv *conversation, t *tally) ([]com
 				cached, written = b.CacheRead, b.CacheWrite
 			}
 		}
+		t.points = append(t.points, chartPoint{Sent: total, Cached: cached, Compaction: kind})
 		c.UpdateUsage(compact.Usage{PromptTokens: total, CompletionTokens: out, TotalTokens: total + out,
 			CachedTokens: cached, CacheWriteTokens: written})
 		live.add(m, conv.keys[a], out)
