@@ -96,7 +96,9 @@ func (s *Session) installNewer(live []compact.Message, through int64, n int) {
 	}
 }
 
-// installCommitted makes the view the live history after compaction n,
+// installCommitted is where a committed compaction enters the view, the
+// one place (a compaction run off the request path installs its result
+// here too). It makes the view the live history after compaction n,
 // just committed over the log up to through with compacted as its Live,
 // when the log ended at record last: compacted, then the records after
 // through. Those this view already holds are taken from it; only records

@@ -40,13 +40,13 @@ var compactionRules = []rule{
 		explanation: "Append returns the log's last number and the latest compaction's, read together: a Session compares them with its own view to notice, in the same round trip, that another process appended or compacted, and would otherwise go on from a stale history",
 		check: func(ctx context.Context, st session.Store, id string) error {
 			if last, n, err := st.Append(ctx, id, text("a", 4)...); err != nil || last != 4 || n != 0 {
-				return fmt.Errorf("Append before any compaction: last %d, compaction %d, %v; want 4, 0", last, n, err)
+				return fmt.Errorf("store.Append before any compaction: last %d, compaction %d, %v; want 4, 0", last, n, err)
 			}
 			if err := commit(ctx, st, id, 1, 3, text("summary", 1), session.Lease{}); err != nil {
 				return err
 			}
 			if last, n, err := st.Append(ctx, id, text("b", 2)...); err != nil || last != 6 || n != 1 {
-				return fmt.Errorf("Append after compaction 1: last %d, compaction %d, %v; want 6, 1", last, n, err)
+				return fmt.Errorf("store.Append after compaction 1: last %d, compaction %d, %v; want 6, 1", last, n, err)
 			}
 			if last, n, err := st.Append(ctx, id); err != nil || last != 6 || n != 1 {
 				return fmt.Errorf("an empty Append: last %d, compaction %d, %v; want 6, 1 and nothing appended", last, n, err)
@@ -62,13 +62,13 @@ var compactionRules = []rule{
 				return err
 			}
 			if last, err := commitFolded(ctx, st, id, session.Compaction{N: 1, Through: 3, Live: text("s", 1)}, session.Lease{}); err != nil || last != 5 {
-				return fmt.Errorf("Commit of records 1-3 on a log of 5: last %d, %v; want 5", last, err)
+				return fmt.Errorf("store.Commit of records 1-3 on a log of 5: last %d, %v; want 5", last, err)
 			}
 			if _, err := appendAll(ctx, st, id, text("n", 2)...); err != nil {
 				return err
 			}
 			if last, err := commitFolded(ctx, st, id, session.Compaction{N: 2, Through: 7}, session.Lease{}); err != nil || last != 7 {
-				return fmt.Errorf("Commit of records to 7 on a log of 7: last %d, %v; want 7", last, err)
+				return fmt.Errorf("store.Commit of records to 7 on a log of 7: last %d, %v; want 7", last, err)
 			}
 			return nil
 		},
@@ -83,7 +83,7 @@ var compactionRules = []rule{
 			for _, bad := range []struct{ from, to int64 }{{0, 3}, {4, 3}, {2, 7}, {-1, 2}, {3, 0}} {
 				c := session.Compaction{N: 1, Through: 6, Live: text("s", 1), FoldedFrom: bad.from, FoldedThrough: bad.to}
 				if _, err := st.Commit(ctx, id, c, session.Lease{}); !errors.Is(err, session.ErrInvalidRange) {
-					return fmt.Errorf("Commit folding records %d to %d of 6: %v, want an error wrapping ErrInvalidRange", bad.from, bad.to, err)
+					return fmt.Errorf("store.Commit folding records %d to %d of 6: %v, want an error wrapping ErrInvalidRange", bad.from, bad.to, err)
 				}
 			}
 			if comps, err := st.Compactions(ctx, id); err != nil || len(comps) != 0 {

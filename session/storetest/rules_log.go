@@ -125,7 +125,7 @@ var logRules = []rule{
 			if sr, ok := st.(session.Searcher); ok {
 				for _, after := range []int64{top, top - 1} {
 					if recs, err := sr.Search(ctx, id, "m", after, 0); err != nil || len(recs) != 0 {
-						return fmt.Errorf("Search after %d: %d records, %v; want none", after, len(recs), err)
+						return fmt.Errorf("store.Search after %d: %d records, %v; want none", after, len(recs), err)
 					}
 				}
 			}

@@ -16,6 +16,10 @@
 // made unique per run, so a shared database needs no cleaning between runs.
 // The lease rules sleep past short leases, so the suite takes a few
 // seconds.
+//
+// Audit checks what a store holds rather than how it behaves: that every
+// compaction of a session accounts, from the store alone, for every record
+// it covers.
 package storetest
 
 import (
