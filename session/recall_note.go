@@ -227,8 +227,13 @@ func (s *Session) foldedRange(ctx context.Context, live []compact.Message, throu
 	return seqRange{From: from, To: to}
 }
 
-// alignPage is how many records alignSeqs reads at a time.
-const alignPage = 128
+// alignSeqs reads the log a page at a time, from alignFirstPage records
+// (about what a compaction's head or tail holds, so one read usually does)
+// doubling up to alignMaxPage.
+const (
+	alignFirstPage = 16
+	alignMaxPage   = 128
+)
 
 // alignSeqs numbers the messages of live that are verbatim copies of the
 // log: those at the end, copies of its end (through, through-1, ...), back
@@ -248,8 +253,8 @@ func (s *Session) alignSeqs(ctx context.Context, live []compact.Message, through
 // alignFront numbers the messages at the start of live, until one is
 // numbered already or differs from the log.
 func (s *Session) alignFront(ctx context.Context, live []compact.Message, seqs []int64, through int64) error {
-	for i, j := 0, int64(1); i < len(live) && seqs[i] == 0 && j <= through; {
-		recs, err := s.store.Read(ctx, s.id, j, min(through, j+alignPage-1))
+	for i, j, page := 0, int64(1), int64(alignFirstPage); i < len(live) && seqs[i] == 0 && j <= through; page = min(2*page, alignMaxPage) {
+		recs, err := s.store.Read(ctx, s.id, j, min(through, j+page-1))
 		if err != nil || len(recs) == 0 {
 			return err
 		}
@@ -271,8 +276,8 @@ func (s *Session) alignFront(ctx context.Context, live []compact.Message, seqs [
 // alignBack numbers the messages of live from index i back, as copies of
 // the records from j back, until one differs.
 func (s *Session) alignBack(ctx context.Context, live []compact.Message, seqs []int64, i int, j int64) error {
-	for i >= 0 && j >= 1 {
-		recs, err := s.store.Read(ctx, s.id, max(1, j-alignPage+1), j)
+	for page := int64(alignFirstPage); i >= 0 && j >= 1; page = min(2*page, alignMaxPage) {
+		recs, err := s.store.Read(ctx, s.id, max(1, j-page+1), j)
 		if err != nil || len(recs) == 0 {
 			return err
 		}
