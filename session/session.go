@@ -35,8 +35,9 @@ import (
 // after every call that returns without error (Open, Append, Compress,
 // Reset, Sync), Messages is the store's live history as it stood at some
 // moment during that call, whatever other processes appended or compacted.
-// A call that fails leaves the view as it was, or says so with ErrStale, and
-// the next call that succeeds brings it up to date.
+// A call that fails may leave the view behind the store (ErrStale says so
+// when the call's own write took effect), never ahead of it or apart from
+// it; the next call that succeeds brings it up to date.
 //
 // The Session logs "compaction started" and "compaction done" (or
 // "compaction failed") itself, whatever the engine, each line with a
