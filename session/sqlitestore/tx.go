@@ -74,12 +74,3 @@ func busy(err error) bool {
 	code := se.Code() & 0xff
 	return code == sqlite3.SQLITE_BUSY || code == sqlite3.SQLITE_LOCKED
 }
-
-// closeRows closes rows and keeps the error of a Close that failed when
-// nothing else did, in *err: rows read to the end that do not close did
-// not end cleanly.
-func closeRows(rows *sql.Rows, err *error) {
-	if cerr := rows.Close(); cerr != nil && *err == nil {
-		*err = cerr
-	}
-}
