@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/openai/openai-go/v3/responses"
 
@@ -113,12 +114,16 @@ func wantsCompaction(engine compact.ContextEngine, msgs []compact.Message, opts 
 
 // UsageFromResponse converts the usage of a Responses API response (or of
 // a compaction) for ContextEngine.UpdateUsage.
+// CachedTokens comes from input_tokens_details.cached_tokens and
+// CacheWriteTokens from input_tokens_details.cache_write_tokens (the
+// Responses API reports the writes of explicit cache breakpoints).
 func UsageFromResponse(u responses.ResponseUsage) compact.Usage {
 	return compact.Usage{
 		PromptTokens:     int(u.InputTokens),
 		CompletionTokens: int(u.OutputTokens),
 		TotalTokens:      int(u.TotalTokens),
 		CachedTokens:     int(u.InputTokensDetails.CachedTokens),
+		CacheWriteTokens: int(u.InputTokensDetails.CacheWriteTokens),
 	}
 }
 
@@ -244,6 +249,19 @@ func (c *ItemConversion) providerOnly(engine compact.ContextEngine, sub *ItemCon
 		Summarizer:   providerSummarizer,
 		Lifted:       -1, TooLarge: -1, Shortened: -1, Fits: true,
 	}
+	kept := make(map[int]int, len(sub.hist)) // item of c to its index in out
+	for i := range sub.hist {
+		kept[sub.originOf(i)] = i
+	}
+	for j, s := range c.spans {
+		for i := s.from; i < s.to; i++ {
+			f := compact.MessageFate{Index: i, Role: c.views[j].Role, Fate: "kept", Output: kept[i]}
+			if _, ok := kept[i]; !ok {
+				f.Fate, f.Output = "folded", res.SummaryIndex
+			}
+			res.Account = append(res.Account, f)
+		}
+	}
 	if p, ok := engine.(compact.Preflighter); ok {
 		before, after := p.Preflight(c.views, opts...), p.Preflight(msgs)
 		res.TokensBefore, res.TokensAfter = before.Tokens, after.Tokens
@@ -289,6 +307,11 @@ func (c *ItemConversion) itemResult(res *compact.Result, sel []int, starts []int
 		}
 	}
 	r.Lifted = first(r.Lifted)
+	r.CarriedFrom = append([]int(nil), res.CarriedFrom...)
+	for i := range r.CarriedFrom {
+		r.CarriedFrom[i] = first(r.CarriedFrom[i])
+	}
+	r.Account = c.itemAccount(res, sel, starts, dropped, r.SummaryIndex)
 	r.Pruned = append([]compact.PruneChange(nil), res.Pruned...)
 	for i := range r.Pruned {
 		r.Pruned[i].Index = first(r.Pruned[i].Index)
@@ -299,4 +322,51 @@ func (c *ItemConversion) itemResult(res *compact.Result, sel []int, starts []int
 	}
 	r.SummaryIndex, r.TooLarge, r.Shortened = out(r.SummaryIndex), out(r.TooLarge), out(r.Shortened)
 	return &r
+}
+
+// itemAccount is res.Account, the fate of each message the engine got, as
+// the fate of each of their items (the message's tokens on its first item)
+// with the items left out before the engine ran folded into the summary.
+// An item's Output is its own index in the result when its message was
+// kept or lifted, else the index of the first item its message became (or
+// the summary's). It is nil when res has no account.
+func (c *ItemConversion) itemAccount(res *compact.Result, sel, starts []int, dropped span, summary int) []compact.MessageFate {
+	if res.Account == nil {
+		return nil
+	}
+	out := make([]compact.MessageFate, 0, len(c.hist))
+	for _, f := range res.Account {
+		if f.Index < 0 || f.Index >= len(sel) {
+			continue
+		}
+		s := c.spans[sel[f.Index]]
+		for i := s.from; i < s.to; i++ {
+			g := f
+			g.Index = i
+			if i > s.from {
+				g.Tokens = 0
+			}
+			if g.Output >= 0 && g.Output < len(starts) {
+				g.Output = starts[g.Output]
+				if f.Fate == "kept" || f.Fate == "lifted" {
+					g.Output += i - s.from
+				}
+			}
+			out = append(out, g)
+		}
+	}
+	picked := make(map[int]bool, len(sel))
+	for _, j := range sel {
+		picked[j] = true
+	}
+	for j, s := range c.spans {
+		if picked[j] || s.from < dropped.from || s.to > dropped.to {
+			continue
+		}
+		for i := s.from; i < s.to; i++ {
+			out = append(out, compact.MessageFate{Index: i, Role: c.views[j].Role, Fate: "folded", Output: summary})
+		}
+	}
+	slices.SortFunc(out, func(a, b compact.MessageFate) int { return a.Index - b.Index })
+	return out
 }

@@ -185,6 +185,18 @@ func requireItemContracts(t *testing.T, in, out []Item, res *compact.Result) {
 		}
 	}
 
+	if res.Account != nil {
+		require.Len(t, res.Account, len(in), "the account has every input item")
+		for i, f := range res.Account {
+			require.Equal(t, i, f.Index, "once each, in order")
+			require.Less(t, f.Output, len(out))
+			if f.Fate == "kept" || f.Fate == "lifted" {
+				require.True(t, reflect.DeepEqual(in[i], out[f.Output]) || isLead(inConv, i),
+					"item %d, %s, is at its output index", i, f.Fate)
+			}
+		}
+	}
+
 	outConv, err := ConvertItems(out)
 	require.NoError(t, err)
 	summaries := 0
