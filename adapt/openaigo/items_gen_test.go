@@ -170,7 +170,7 @@ func (g *gen) callPair(id string) (Item, Item) {
 }
 
 func TestGeneratedHistoriesAreValidRequests(t *testing.T) {
-	for seed := uint64(0); seed < 200; seed++ {
+	for seed := uint64(0); seed < generatedSeeds(); seed++ {
 		items := genHistory(seed)
 		require.NoError(t, ValidateItems(items), "seed %d", seed)
 		require.NoError(t, compact.Validate(itemViews(t, items)), "seed %d", seed)

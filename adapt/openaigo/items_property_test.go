@@ -16,11 +16,17 @@ import (
 	"github.com/contextkit/compact"
 )
 
-// generatedSeeds is how many generated histories the properties run over.
-const generatedSeeds = 120
+// generatedSeeds is how many generated histories the properties run over:
+// 120, or 40 under the race detector (see raceEnabled).
+func generatedSeeds() uint64 {
+	if raceEnabled {
+		return 40
+	}
+	return 120
+}
 
 func TestEveryGeneratedHistoryRoundTripsUnchanged(t *testing.T) {
-	for seed := uint64(0); seed < generatedSeeds; seed++ {
+	for seed := uint64(0); seed < generatedSeeds(); seed++ {
 		items := genHistory(seed)
 		requireSameItems(t, items, roundTripItems(t, items))
 	}
@@ -45,7 +51,7 @@ func engines(counter compact.TokenCounter) map[string]func(window int) compact.C
 func TestEveryCompactionOfAGeneratedHistoryKeepsTheContracts(t *testing.T) {
 	counter, err := compact.NewTokenCounter("gpt-4o")
 	require.NoError(t, err)
-	for seed := uint64(0); seed < generatedSeeds; seed++ {
+	for seed := uint64(0); seed < generatedSeeds(); seed++ {
 		items := genHistory(seed)
 		for name, newEngine := range engines(counter) {
 			for _, window := range windows {

@@ -30,20 +30,21 @@ func (c *ItemConversion) groupSpans() []span {
 	lead := 0     // glue items before the first message
 	for i := range c.wires {
 		k := c.sorted.kinds[i]
-		switch {
-		case k == kindGlue:
+		if k == kindGlue {
 			if len(out) == 0 {
 				lead++
-				continue
+			} else {
+				out[len(out)-1].to = i + 1
 			}
-			out[len(out)-1].to = i + 1
 			continue
-		case k == kindModel && open && !c.isSummaryItem(i):
+		}
+		summary := k == kindModel && c.isSummaryItem(i)
+		if k == kindModel && open && !summary {
 			out[len(out)-1].to = i + 1
 			continue
 		}
 		out = append(out, span{from: i, to: i + 1})
-		open = k == kindModel && !c.isSummaryItem(i)
+		open = k == kindModel && !summary
 	}
 	if len(out) > 0 {
 		out[0].from -= lead

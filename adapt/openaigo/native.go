@@ -49,6 +49,10 @@ import (
 // in the response's output; CompressItems and ConvertItems read it as a
 // summary like any other.
 //
+// The SDK retries a request that failed with an error status or a timeout
+// (twice, by default) before the engine sees the failure; give
+// WithRequestOptions(option.WithMaxRetries(0)) to fall back at once.
+//
 // A NativeEngine holds per-conversation state (its fallback's, and its own
 // failures), so a host creates one per conversation. Its methods are safe
 // for concurrent use.
@@ -154,7 +158,8 @@ var errNothingNative = errors.New("nothing to fold")
 // (see CompressItems for what the Result reports). A compaction that is
 // not due (compact.Force not given, usage under the threshold) is the
 // fallback's, which skips it. Result.Summarizer is
-// "openai:/responses/compact" for a native compaction; a fallback
+// "openai:/responses/compact" for a native compaction, whose Summary is ""
+// (the provider's cannot be read) and whose Account is nil; a fallback
 // compaction sets Result.Fallback and says why in FallbackReason.
 func (n *NativeEngine) CompressItems(ctx context.Context, items []Item, opts ...compact.CompressOption) ([]Item, *compact.Result, error) {
 	conv, err := ConvertItems(items)

@@ -28,8 +28,8 @@ type compactAPI struct {
 }
 
 type capturedRequest struct {
-	method, path, auth string
-	body               []byte
+	method, path, auth, trace string
+	body                      []byte
 }
 
 // compactRequest is a compaction request's body.
@@ -44,7 +44,7 @@ func newCompactAPI(t *testing.T) *compactAPI {
 	a.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		a.mu.Lock()
-		a.requests = append(a.requests, capturedRequest{r.Method, r.URL.Path, r.Header.Get("Authorization"), body})
+		a.requests = append(a.requests, capturedRequest{r.Method, r.URL.Path, r.Header.Get("Authorization"), r.Header.Get("X-Trace"), body})
 		reply := a.reply
 		a.mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")

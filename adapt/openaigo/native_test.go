@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -34,7 +35,8 @@ func newNative(t *testing.T, api *compactAPI, window int, opts ...Option) *Nativ
 
 func TestNativeCompactionSendsTheHistoryAndKeepsWhatItMust(t *testing.T) {
 	api := newCompactAPI(t)
-	engine := newNative(t, api, 8000, WithInstructions("You are a coding agent."))
+	engine := newNative(t, api, 8000, WithInstructions("You are a coding agent."),
+		WithRequestOptions(option.WithHeader("X-Trace", "abc")))
 	items := pendingItems(10)
 	out, res, err := CompressItems(context.Background(), engine, items, compact.Force())
 	require.NoError(t, err)
@@ -44,6 +46,7 @@ func TestNativeCompactionSendsTheHistoryAndKeepsWhatItMust(t *testing.T) {
 	req := requireRequest(t, calls[0])
 	assert.Equal(t, "gpt-test", req.Model)
 	assert.Equal(t, "You are a coding agent.", req.Instructions)
+	assert.Equal(t, "abc", calls[0].trace, "the host's request options are applied")
 	pending := len(items) - 3
 	sent, err := json.Marshal(req.Input)
 	require.NoError(t, err)
