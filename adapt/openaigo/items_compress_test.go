@@ -124,3 +124,24 @@ func TestAProviderCompactionItemIsTheSummary(t *testing.T) {
 		assert.Equal(t, 1, res.SummarizedFrom, "the range starts after the system prompt")
 	})
 }
+
+func TestEncryptedReasoningCountsTowardTheWindow(t *testing.T) {
+	history := func(blob string) []Item {
+		items := []Item{responses.ResponseInputItemParamOfMessage("Fix the build.", responses.EasyInputMessageRoleUser)}
+		for i := 0; i < 3; i++ {
+			id := fmt.Sprintf("call_%d", i)
+			items = append(items,
+				decodeItem([]byte(fmt.Sprintf(`{"type":"reasoning","id":"rs_%d","summary":[],"encrypted_content":%q}`, i, blob))),
+				responses.ResponseInputItemParamOfFunctionCall(`{"cmd":"go build"}`, id, "shell"),
+				functionOutput(id, "ok"))
+		}
+		return items
+	}
+	engine := compact.New(compact.WithContextWindow(8000))
+	light, err := ShouldCompressItems(engine, history("gAAAAB"))
+	require.NoError(t, err)
+	heavy, err := ShouldCompressItems(engine, history(strings.Repeat("gAAAABp3Qx9Lk2vRt8", 1200)))
+	require.NoError(t, err)
+	assert.False(t, light)
+	assert.True(t, heavy, "three turns of replayed reasoning fill the window")
+}
