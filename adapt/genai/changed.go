@@ -24,36 +24,6 @@ func (c *Conversion) exactSegment(j int) segment {
 		idx: p.idx, origin: p, exact: true}
 }
 
-// ids maps the view ids of the input's function responses and calls to
-// their pieces, for messages the engine changed (a pruned response,
-// shortened arguments). An id used twice maps to -1: it names no one part.
-type ids struct {
-	results, calls map[string]int
-}
-
-func (c *Conversion) idIndex() ids {
-	x := ids{results: map[string]int{}, calls: map[string]int{}}
-	put := func(m map[string]int, id string, j int) {
-		if _, dup := m[id]; dup {
-			m[id] = -1
-			return
-		}
-		m[id] = j
-	}
-	for j, v := range c.views {
-		switch {
-		case c.pieces[j].content == systemContent:
-		case v.Role == compact.RoleTool:
-			put(x.results, v.ToolCallID, j)
-		case v.Role == compact.RoleAssistant:
-			for _, tc := range v.ToolCalls {
-				put(x.calls, tc.ID, j)
-			}
-		}
-	}
-	return x
-}
-
 // changedSegment converts a message the engine changed or wrote. sub is
 // the input piece it took the place of, or -1; leading says no content
 // precedes it. A function response or a model content with calls whose id
@@ -62,24 +32,16 @@ func (c *Conversion) idIndex() ids {
 // replaced keeps the parts it kept; a leading system message that extends
 // the system instruction keeps its parts. false means the role has no
 // place in a History.
-func (c *Conversion) changedSegment(m compact.Message, sub int, leading bool, used []bool, x ids,
+func (c *Conversion) changedSegment(m compact.Message, sub int, leading bool, used []bool, x align.IDs,
 	names map[string]string) (segment, bool) {
-	origin := func(id string, in map[string]int) (int, bool) {
-		j, ok := in[id]
-		if !ok || j < 0 || used[j] {
-			return 0, false
-		}
-		used[j] = true
-		return j, true
-	}
 	switch m.Role {
 	case compact.RoleTool:
-		if j, ok := origin(m.ToolCallID, x.results); ok {
+		if j, ok := align.Take(x.Results, m.ToolCallID, used); ok {
 			return c.changedResponse(m, j), true
 		}
 	case compact.RoleAssistant:
 		if len(m.ToolCalls) > 0 {
-			if j, ok := origin(m.ToolCalls[0].ID, x.calls); ok {
+			if j, ok := align.Take(x.Calls, m.ToolCalls[0].ID, used); ok {
 				return c.changedModel(m, j), true
 			}
 		}

@@ -42,7 +42,7 @@ func (c *Conversion) Restore(msgs []compact.Message) (History, error) {
 			used[j] = true
 		}
 	}
-	ids := c.idIndex()
+	ids := align.NewIDs(c.views, func(j int) bool { return c.pieces[j].content == systemContent })
 	names := map[string]string{}
 	var h History
 	var segs []segment

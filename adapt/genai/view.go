@@ -27,26 +27,10 @@ const reasoningSep = "\n\n"
 const outputKey = "output"
 
 // textPart is a text content part.
-func textPart(s string) openai.ChatMessagePart {
-	return openai.ChatMessagePart{Type: openai.ChatMessagePartTypeText, Text: s}
-}
+func textPart(s string) openai.ChatMessagePart { return align.TextPart(s) }
 
 // imageURLPart is an image content part.
-func imageURLPart(url string) openai.ChatMessagePart {
-	return openai.ChatMessagePart{Type: openai.ChatMessagePartTypeImageURL, ImageURL: &openai.ChatMessageImageURL{URL: url}}
-}
-
-// setContent puts parts in m: one text part as Content, anything else as
-// MultiContent, so the two are never both set.
-func setContent(m *compact.Message, parts []openai.ChatMessagePart) {
-	switch {
-	case len(parts) == 0:
-	case len(parts) == 1 && parts[0].Type == openai.ChatMessagePartTypeText:
-		m.Content = parts[0].Text
-	default:
-		m.MultiContent = parts
-	}
-}
+func imageURLPart(url string) openai.ChatMessagePart { return align.ImagePart(url, "") }
 
 // partView is the content part p reads as, for every part but a function
 // response in a user content and a thought or function call in a model
@@ -170,7 +154,7 @@ func responseView(fr *sdk.FunctionResponse, id string) (compact.Message, error) 
 	if len(parts) > 1 && text == "" {
 		parts = parts[1:]
 	}
-	setContent(&m, parts)
+	align.SetContent(&m, parts)
 	return m, nil
 }
 
@@ -215,7 +199,7 @@ func modelView(parts []*sdk.Part, made calls) (compact.Message, error) {
 		}
 	}
 	m.ReasoningContent = strings.Join(reasoning, reasoningSep)
-	setContent(&m, content)
+	align.SetContent(&m, content)
 	if len(m.ToolCalls) == 0 && strings.TrimSpace(compact.Text(m)) == "" && !hasImage(m) {
 		if len(reasoning) > 0 {
 			m = withText(m, "[thinking]")
@@ -240,14 +224,7 @@ func withText(m compact.Message, s string) compact.Message {
 	return m
 }
 
-func hasImage(m compact.Message) bool {
-	for _, p := range m.MultiContent {
-		if align.IsImage(p) {
-			return true
-		}
-	}
-	return false
-}
+func hasImage(m compact.Message) bool { return align.HasImage(m) }
 
 // userView is the message parts of a user content (or of the system
 // instruction, with role system) read as.
@@ -257,7 +234,7 @@ func userView(role string, parts []*sdk.Part) compact.Message {
 	for _, p := range parts {
 		content = append(content, partView(p))
 	}
-	setContent(&m, content)
+	align.SetContent(&m, content)
 	return m
 }
 
