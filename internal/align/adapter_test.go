@@ -11,7 +11,9 @@ import (
 )
 
 func TestIDsNameTheOneMessageThatHoldsAnID(t *testing.T) {
-	call := func(id string) openai.ToolCall { return openai.ToolCall{ID: id, Function: openai.FunctionCall{Name: "f"}} }
+	call := func(id string) openai.ToolCall {
+		return openai.ToolCall{ID: id, Function: openai.FunctionCall{Name: "f"}}
+	}
 	views := []compact.Message{
 		{Role: compact.RoleSystem, Content: "s"},
 		{Role: compact.RoleAssistant, ToolCalls: []openai.ToolCall{call("a"), call("b")}},
