@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/msgtest"
 )
 
 // FuzzConvertRoundTrip feeds request bodies through Convert and Restore:
@@ -114,7 +115,7 @@ func FuzzFromMessages(f *testing.F) {
 			}
 			return
 		}
-		if compact.Validate(msgs) == nil && !halfAnswered(msgs) && !unnamedCall(msgs) && len(h.Contents) > 0 {
+		if compact.Validate(msgs) == nil && !msgtest.HalfAnswered(msgs) && !unnamedCall(msgs) && len(h.Contents) > 0 {
 			if err := Validate(h); err != nil {
 				t.Fatalf("a valid history converted into an invalid one: %v", err)
 			}
@@ -133,29 +134,6 @@ func FuzzFromMessages(f *testing.F) {
 			t.Fatalf("converting FromMessages' output and back changed it:\n%s\n%s", a, b)
 		}
 	})
-}
-
-// halfAnswered reports whether the last group of tool calls has some of
-// its results and not all of them: compact lets a host compact while the
-// rest run, the Gemini API takes a group only whole.
-func halfAnswered(msgs []compact.Message) bool {
-	last := -1
-	for i, m := range msgs {
-		if m.Role == compact.RoleAssistant && len(m.ToolCalls) > 0 {
-			last = i
-		}
-	}
-	if last < 0 {
-		return false
-	}
-	answered := 0
-	for _, m := range msgs[last+1:] {
-		if m.Role != compact.RoleTool {
-			return false
-		}
-		answered++
-	}
-	return answered > 0 && answered < len(msgs[last].ToolCalls)
 }
 
 // unnamedCall reports whether a tool call has no function name: compact

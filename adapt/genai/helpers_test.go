@@ -3,10 +3,7 @@ package genai
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
-	"sort"
 	"strings"
 	"testing"
 
@@ -14,7 +11,7 @@ import (
 	sdk "google.golang.org/genai"
 
 	"github.com/contextkit/compact"
-	"github.com/contextkit/compact/internal/sharedtest"
+	"github.com/contextkit/compact/internal/msgtest"
 )
 
 // ownTranscriptDir holds the small transcripts the root module wrote
@@ -62,42 +59,11 @@ func roundTrip(t testing.TB, h History) History {
 	return out
 }
 
-// transcripts returns the OpenAI-style transcripts in files by file name.
-func transcripts(t testing.TB, files []string) map[string][]compact.Message {
-	t.Helper()
-	out := make(map[string][]compact.Message, len(files))
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		require.NoError(t, err)
-		var msgs []compact.Message
-		require.NoError(t, json.Unmarshal(data, &msgs), f)
-		out[filepath.Base(f)] = msgs
-	}
-	return out
-}
-
 // allTranscripts returns the root module's own transcripts and the shared
 // ones (skipping without them, or failing when CI requires them).
 func allTranscripts(t *testing.T) map[string][]compact.Message {
 	t.Helper()
-	own, _ := filepath.Glob(filepath.Join(ownTranscriptDir, "*.json"))
-	out := map[string][]compact.Message{}
-	for n, m := range transcripts(t, own) {
-		out["own/"+n] = m
-	}
-	for n, m := range transcripts(t, sharedtest.Files(t)) {
-		out["shared/"+n] = m
-	}
-	return out
-}
-
-func sortedNames(m map[string][]compact.Message) []string {
-	names := make([]string, 0, len(m))
-	for n := range m {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+	return msgtest.AllTranscripts(t, ownTranscriptDir)
 }
 
 // fromTranscript converts an OpenAI-style transcript to a History with the

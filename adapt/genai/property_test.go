@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/msgtest"
 )
 
 // windows are the context windows the properties compact at: small enough
@@ -18,7 +19,7 @@ var windows = []int{1500, 4000, 16000}
 
 func TestEveryTranscriptRoundTripsUnchanged(t *testing.T) {
 	all := allTranscripts(t)
-	for _, name := range sortedNames(all) {
+	for _, name := range msgtest.SortedNames(all) {
 		t.Run(name, func(t *testing.T) {
 			h := fromTranscript(t, all[name])
 			requireIdentical(t, h, roundTrip(t, h))
@@ -43,7 +44,7 @@ func TestEveryCompactionOfEveryTranscriptKeepsTheContracts(t *testing.T) {
 	newEngine := func(window int) *compact.Compressor {
 		return compact.New(compact.WithContextWindow(window), compact.WithTokenCounter(counter))
 	}
-	for _, name := range sortedNames(all) {
+	for _, name := range msgtest.SortedNames(all) {
 		h := fromTranscript(t, all[name])
 		for _, window := range windows {
 			t.Run(fmt.Sprintf("%s/window=%d", name, window), func(t *testing.T) {
