@@ -139,14 +139,22 @@ type ContextEngine interface {
 }
 
 // Usage is the token usage a provider reported for one request.
+//
+// PromptTokens counts every input token, however it was billed: read from
+// the provider's prompt cache (CachedTokens), written to it
+// (CacheWriteTokens), or neither. A provider that bills cache writes as
+// ordinary input (OpenAI) reports no writes, so CacheWriteTokens is 0.
 type Usage struct {
 	PromptTokens     int
 	CompletionTokens int
 	TotalTokens      int
-	CachedTokens     int // prompt tokens served from the provider's cache
+	CachedTokens     int // prompt tokens read from the provider's cache
+	CacheWriteTokens int // prompt tokens written to the provider's cache
 }
 
-// UsageFrom converts go-openai's usage block.
+// UsageFrom converts go-openai's usage block. CachedTokens comes from
+// prompt_tokens_details.cached_tokens; OpenAI reports no cache writes, so
+// CacheWriteTokens is 0.
 func UsageFrom(u openai.Usage) Usage {
 	out := Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
 	if u.PromptTokensDetails != nil {

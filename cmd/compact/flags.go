@@ -56,6 +56,7 @@ type options struct {
 }
 
 const usageText = `usage: compact [flags] FILE|DIR|- ...
+       compact replay [flags] FILE|DIR ...   (what a session costs; compact replay -h)
 
 Compacts an agent transcript the way the compact library does before a
 model request, and writes the compacted history as a JSON array.
@@ -70,12 +71,7 @@ Flags may come before or after the files; "--" ends them.
 
 // newFlagSet declares the flags on o.
 func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("compact", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usageText+"\nflags:\n")
-		fs.PrintDefaults()
-	}
+	fs := commandFlagSet("compact", usageText, stderr)
 	fs.StringVar(&o.out, "o", "", "write the result to `FILE` (a directory for several inputs); default standard output")
 	fs.StringVar(&o.model, "model", "", "model `NAME` whose token encoding counts tokens (default: the request's model, else o200k_base)")
 	fs.IntVar(&o.window, "window", compact.DefaultContextWindow, "context window in `tokens`")
@@ -96,6 +92,18 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
+// commandFlagSet returns an empty flag set named name whose -h writes
+// usage, then the flags, to stderr.
+func commandFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage+"\nflags:\n")
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
 // errUsage marks a command line that cannot run; the command exits 2.
 var errUsage = errors.New("usage")
 
@@ -104,12 +112,9 @@ var errUsage = errors.New("usage")
 func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	o := &options{set: map[string]bool{}}
 	fs := newFlagSet(o, stderr)
-	flags, paths := splitArgs(fs, args)
-	if err := fs.Parse(flags); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, err
-		}
-		return nil, errUsage // the flag package has said what is wrong
+	paths, err := parseFlags(fs, args)
+	if err != nil {
+		return nil, err
 	}
 	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
 	o.paths = paths
@@ -118,6 +123,20 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 		return nil, errUsage
 	}
 	return o, nil
+}
+
+// parseFlags parses the flags among args on fs and returns the file names
+// in order. The error is flag.ErrHelp for -h, and errUsage when the flag
+// package has said what is wrong.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	flags, paths := splitArgs(fs, args)
+	if err := fs.Parse(flags); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		}
+		return nil, errUsage
+	}
+	return paths, nil
 }
 
 // splitArgs separates flags (with their values) from file names, keeping
@@ -156,15 +175,13 @@ func splitArgs(fs *flag.FlagSet, args []string) (flags, paths []string) {
 
 // check rejects values the command cannot run with.
 func (o *options) check() error {
-	switch {
-	case len(o.paths) == 0:
+	if len(o.paths) == 0 {
 		return errors.New("no input: give a FILE, a DIR or - for standard input (-h for help)")
-	case o.window <= 0:
-		return fmt.Errorf("-window %d: want a positive number of tokens", o.window)
-	case !(o.threshold > 0 && o.threshold <= 1):
-		return fmt.Errorf("-threshold %v: want a fraction in (0, 1]", o.threshold)
-	case o.set["reserve"] && (o.reserve < 0 || o.reserve >= o.window):
-		return fmt.Errorf("-reserve %d: want 0 <= reserve < window (%d)", o.reserve, o.window)
+	}
+	if err := checkWindow(o.window, o.threshold, o.set["reserve"], o.reserve); err != nil {
+		return err
+	}
+	switch {
 	case o.timeout <= 0:
 		return fmt.Errorf("-timeout %v: want a positive duration", o.timeout)
 	case o.set["keep"] && (o.keep < 1 || o.keep > compact.MaxKeepExchanges):
@@ -196,6 +213,20 @@ func (o *options) check() error {
 	}
 	if o.probe && (o.out != "" || o.jsonReport != "") {
 		return errors.New("-probe writes a table to standard output; it takes no -o or -json-report")
+	}
+	return nil
+}
+
+// checkWindow rejects a window, threshold and reserve (when given) the
+// library would not take.
+func checkWindow(window int, threshold float64, reserveSet bool, reserve int) error {
+	switch {
+	case window <= 0:
+		return fmt.Errorf("-window %d: want a positive number of tokens", window)
+	case !(threshold > 0 && threshold <= 1):
+		return fmt.Errorf("-threshold %v: want a fraction in (0, 1]", threshold)
+	case reserveSet && (reserve < 0 || reserve >= window):
+		return fmt.Errorf("-reserve %d: want 0 <= reserve < window (%d)", reserve, window)
 	}
 	return nil
 }

@@ -28,7 +28,7 @@ type result struct {
 }
 
 // runCLI runs the command with stdin, with progress lines held back.
-func runCLI(t *testing.T, stdin string, args ...string) result {
+func runCLI(t testing.TB, stdin string, args ...string) result {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code := runContext(context.Background(), args, strings.NewReader(stdin), &out, &errb,

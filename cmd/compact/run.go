@@ -36,6 +36,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, pc progressConfig) int {
+	if len(args) > 0 && args[0] == "replay" {
+		c := &cli{stdin: stdin, stdout: stdout, stderr: stderr, progress: pc}
+		return c.replay(ctx, args[1:])
+	}
 	o, err := parseArgs(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
@@ -64,11 +68,15 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 }
 
 // logger sends the library's log lines to standard error under -v.
-func (c *cli) logger() *slog.Logger {
-	if !c.o.verbose {
+func (c *cli) logger() *slog.Logger { return loggerFor(c.stderr, c.o.verbose) }
+
+// loggerFor returns a logger that writes to w when verbose, and discards
+// everything otherwise.
+func loggerFor(w io.Writer, verbose bool) *slog.Logger {
+	if !verbose {
 		return slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	return slog.New(slog.NewTextHandler(c.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
 // isBatch reports whether the inputs are compacted file by file into a
