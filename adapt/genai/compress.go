@@ -74,7 +74,8 @@ func ShouldCompress(engine compact.ContextEngine, h History) (bool, error) {
 // UsageFrom converts the usage metadata of a GenerateContentResponse (nil
 // reads as none). The prompt is every token of the request, cached ones
 // included, as Gemini counts them; the completion counts the answer and
-// the thoughts, which are billed as output.
+// the thoughts, which are billed as output. Gemini reports no cache
+// writes, so CacheWriteTokens is 0.
 func UsageFrom(u *sdk.GenerateContentResponseUsageMetadata) compact.Usage {
 	if u == nil {
 		return compact.Usage{}

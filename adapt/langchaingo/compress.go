@@ -89,8 +89,8 @@ const (
 // GenerationInfo (nil reads as none): the OpenAI provider's PromptTokens,
 // CompletionTokens, TotalTokens and PromptCachedTokens, or the Anthropic
 // provider's InputTokens and OutputTokens with its cache reads and writes
-// (all of which count toward the prompt). Missing keys read as 0; a total
-// the provider did not send is the sum.
+// (all of which count toward the prompt; the writes are CacheWriteTokens).
+// Missing keys read as 0; a total the provider did not send is the sum.
 func UsageFrom(info map[string]any) compact.Usage {
 	n := func(key string) int {
 		switch v := info[key].(type) {
@@ -111,6 +111,7 @@ func UsageFrom(info map[string]any) compact.Usage {
 		u.PromptTokens = n(keyInputTokens) + n(keyCacheReadTokens) + n(keyCacheWriteTokens)
 		u.CompletionTokens = n(keyOutputTokens)
 		u.CachedTokens = n(keyCacheReadTokens)
+		u.CacheWriteTokens = n(keyCacheWriteTokens)
 	}
 	if u.TotalTokens == 0 {
 		u.TotalTokens = u.PromptTokens + u.CompletionTokens

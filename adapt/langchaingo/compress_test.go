@@ -65,7 +65,7 @@ func TestUsageFromReadsEveryProvidersKeys(t *testing.T) {
 			compact.Usage{PromptTokens: 1200, CompletionTokens: 300, TotalTokens: 1500, CachedTokens: 1000}},
 		{"Anthropic, whose cache reads and writes are prompt too", map[string]any{"InputTokens": 200, "OutputTokens": 50,
 			"CacheReadInputTokens": 1000, "CacheCreationInputTokens": 100},
-			compact.Usage{PromptTokens: 1300, CompletionTokens: 50, TotalTokens: 1350, CachedTokens: 1000}},
+			compact.Usage{PromptTokens: 1300, CompletionTokens: 50, TotalTokens: 1350, CachedTokens: 1000, CacheWriteTokens: 100}},
 		{"numbers decoded from JSON", map[string]any{"PromptTokens": 10.0, "CompletionTokens": int64(2)},
 			compact.Usage{PromptTokens: 10, CompletionTokens: 2, TotalTokens: 12}},
 		{"nothing", nil, compact.Usage{}},
