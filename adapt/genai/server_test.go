@@ -85,7 +85,7 @@ func newClient(t *testing.T, url string) *sdk.Client {
 // parallel file reads without ids (answered by name, the first call
 // signed), ending on a user question: long enough to compact in a small
 // window.
-func longHistory(t *testing.T, rounds int) History {
+func longHistory(t testing.TB, rounds int) History {
 	h := decode(t, everyPartJSON)
 	for i := 0; i < rounds; i++ {
 		a := sdk.NewPartFromFunctionCall("read_file", map[string]any{"path": fmt.Sprintf("part%d_a.go", i)})

@@ -79,7 +79,7 @@ func newLLM(t *testing.T, url string) *openai.LLM {
 // longHistory is everyPartJSON's conversation followed by rounds of
 // parallel file reads, answered in one tool message, ending on a human
 // question.
-func longHistory(t *testing.T, rounds int) []llms.MessageContent {
+func longHistory(t testing.TB, rounds int) []llms.MessageContent {
 	msgs := decode(t, everyPartJSON)
 	for i := 0; i < rounds; i++ {
 		a, b := fmt.Sprintf("call_r%da", i), fmt.Sprintf("call_r%db", i)
