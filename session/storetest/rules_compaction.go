@@ -13,7 +13,7 @@ import (
 var idRules = []rule{
 	{
 		name:        "bad-ids-refused",
-		explanation: "a store takes exactly the ids session.New takes: an empty id, invalid UTF-8, a control character or a snapshot id is refused with ErrInvalidID by every method, so a snapshot can never be written as a live session",
+		explanation: "a store takes exactly the ids session.Open takes: an empty id, invalid UTF-8, a control character or a snapshot id is refused with ErrInvalidID by every method, so a snapshot can never be written as a live session",
 		check: func(ctx context.Context, st session.Store, id string) error {
 			for _, bad := range []string{"", "a\nb", "tab\there", "bad\xffutf8", session.SnapshotID(id, 1)} {
 				errs := callAll(ctx, st, bad)
