@@ -29,16 +29,35 @@ const Marker = "[REDACTED]"
 //     <name>value</name>) whose name says secret in any casing and with any
 //     separator (password, passwd, pwd, secret, token, api_key, access_key,
 //     private_key, client_secret, auth, credentials: aws_secret_access_key,
-//     AWS-SECRET-ACCESS-KEY, secretKey, "x-api-token"), in env, shell, YAML,
-//     JSON, code, XML and command-line form, connection strings included,
-//     and name-value records ({"name": "DB_PASSWORD", "value": "..."});
+//     AWS-SECRET-ACCESS-KEY, secretKey, "x-api-token", TF_VAR_db_password),
+//     in env, shell, YAML, JSON, code, XML and command-line form, connection
+//     strings included, name-value records ({"name": "DB_PASSWORD",
+//     "value": "..."}) and blocks named so (a Terraform variable "api_key"
+//     { default = "..." });
+//   - command-line flags: those whose name says secret, with a double dash
+//     or a single one (--token t, -storepass p, -passin pass:p, and as items
+//     of an argument list: "--token", "t"), and the flags through which the
+//     commands that take credentials take them, whatever their name: a
+//     registry login's -p (docker, podman, helm, oras...), a database
+//     client's -p, -a, -P or -w (mysql -pSECRET or -p SECRET, mongosh,
+//     redis-cli, sqlcmd, ldapsearch), curl -u user:password and its kin
+//     (the commands are listed in redact_cli.go);
 //   - keys with a known shape, the prefix (or infix) a provider publishes:
 //     OpenAI, Anthropic, GitHub, GitLab, AWS access keys (and the secret key
 //     written next to one), Slack tokens and webhooks, Hugging Face, Google,
 //     Stripe, npm, PyPI, SendGrid, Twilio, Shopify, DigitalOcean, Docker Hub,
-//     Databricks, Telegram bot tokens, age secret keys, Vault, Doppler,
-//     Grafana, Atlassian, Azure AD client secrets and more: 172 rules for
-//     about 80 providers (redact_providers.go), JWTs and bare bearer tokens.
+//     Databricks, Telegram bot tokens (bare or in their API URL), age
+//     secret keys, Vault, Doppler, Grafana, Atlassian, Azure AD client
+//     secrets and more: 174 rules for about 80 providers
+//     (redact_providers.go), JWTs and bare bearer tokens.
+//
+// String reads JSON inside text (a log line's payload, a JSON body a
+// command printed, a JSON text whole) as [JSON] does, decoding each string
+// first, so a secret behind JSON escapes ("\u0026sig=", "https:\/\/") or
+// under a key that names it goes too. A line whose line breaks are written
+// as " ⏎ " (a summary's list item, a message quoted on one line) is read
+// as the lines it joins, so a .netrc entry or a private key written so
+// still goes.
 //
 // Look-alikes are left alone: "scikit-learn", "task-1234", git hashes, UUIDs,
 // checksums and the hashes of lockfiles (integrity=sha512-...), paths,
@@ -49,25 +68,68 @@ const Marker = "[REDACTED]"
 // live ones (pk_live_) are redacted, since a summary never needs them and
 // they tie the text to a live account. String does not guess: a random
 // string with no name, prefix or shape saying secret is kept, since ids,
-// hashes and encoded data look the same. Text that is JSON (tool-call
-// arguments, JSON tool output) is better read by JSON, which decodes each
-// string first. String is idempotent:
+// hashes and encoded data look the same. String is idempotent:
 // String(String(s)) == String(s). It never panics, whatever s holds.
 func String(s string) string {
 	s = StripControl(s)
 	if len(s) < minSecretText {
 		return s
 	}
+	return redactText(redactJoinedLines(s))
+}
+
+// redactText applies String's rules to s, which holds no control
+// characters.
+func redactText(s string) string {
+	s = redactEmbeddedJSON(s)
 	s = redactPrivateKeys(s)
 	s = redactURLPasswords(s)
 	s = redactKeyShapes(s)
 	s = redactAssignments(s)
-	s = redactFlags(s)
+	s = redactSpans(s, flagSecrets)
+	s = redactSpans(s, commandSecrets)
 	s = redactXMLElements(s)
 	for _, r := range lineRules {
 		s = r.redact(s)
 	}
 	return s
+}
+
+// redactSpans replaces with Marker each span find reports, in order.
+func redactSpans(s string, find func(s string, emit func(a, b int))) string {
+	sp := splicer{src: s}
+	find(s, func(a, b int) { sp.replace(a, b, Marker) })
+	return sp.String()
+}
+
+// lineJoin is how a one-line rendering of text writes a line break: a
+// summary's list item, a message quoted on one line.
+const lineJoin = " ⏎ "
+
+// redactJoinedLines redacts each line of s that joins lines with lineJoin
+// as the text it was made from, its line breaks back: a .netrc entry, a
+// credentials file or a private key written on one line keeps the shape
+// the rules know it by. Lines without lineJoin are left to redactText.
+func redactJoinedLines(s string) string {
+	if !strings.Contains(s, lineJoin) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for rest := s; rest != ""; {
+		line, after, found := strings.Cut(rest, "\n")
+		if strings.Contains(line, lineJoin) {
+			// line holds no newline, and no rule writes one: every newline
+			// the rules leave is a lineJoin.
+			line = strings.ReplaceAll(redactText(strings.ReplaceAll(line, lineJoin, "\n")), "\n", lineJoin)
+		}
+		b.WriteString(line)
+		if found {
+			b.WriteByte('\n')
+		}
+		rest = after
+	}
+	return b.String()
 }
 
 // minSecretText is the shortest text worth scanning: below it no rule can
@@ -294,13 +356,13 @@ func redactURLPasswords(s string) string {
 	}
 	sp := splicer{src: s}
 	for i := 0; ; {
-		k := strings.Index(s[i:], "://")
+		k, n := schemeEnd(s[i:])
 		if k < 0 {
 			break
 		}
-		start := i + k + 3
+		start := i + k + n
 		i = start
-		if start-3 == 0 || !wordClass[s[start-4]] {
+		if start-n == 0 || !wordClass[s[start-n-1]] {
 			continue // no scheme before "://"
 		}
 		end := start
@@ -331,6 +393,16 @@ func redactURLPasswords(s string) string {
 	}
 	redactDSNPasswords(&sp, s)
 	return sp.String()
+}
+
+// schemeEnd returns the index of the first "://" in s, or of ":\/\/" as
+// JSON may escape it, and its length; -1 when there is none.
+func schemeEnd(s string) (int, int) {
+	k := strings.Index(s, "://")
+	if e := strings.Index(s, `:\/\/`); e >= 0 && (k < 0 || e < k) {
+		return e, len(`:\/\/`)
+	}
+	return k, len("://")
 }
 
 // isTokenUser reports whether a URL's user is a key rather than a name: at
