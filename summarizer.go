@@ -162,7 +162,9 @@ func SummaryPrompt(req SummaryRequest) (instructions, material string) {
 		b.WriteString(", in about " + strconv.Itoa(req.TargetTokens) + " tokens")
 	}
 	b.WriteString(".")
-	return instructions, b.String()
+	// The parts were redacted one by one; this pass catches what only
+	// their joining could form.
+	return instructions, redact.String(b.String())
 }
 
 // writeSection writes text between <tag> and </tag>, followed by a blank
