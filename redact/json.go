@@ -154,6 +154,11 @@ type jsonWalker struct {
 	f     func(string) string
 	depth int
 	edits []jsonEdit
+	// members and strs hold the members of the objects and the strings of
+	// the arrays being read, nested ones after the ones around them, so
+	// that reading a document allocates them once.
+	members []member
+	strs    []jsonNode
 }
 
 // jsonEdit replaces src[start:end] with text. Edits never overlap: each
@@ -303,7 +308,8 @@ func hex4(s string) int {
 func (w *jsonWalker) array(kind secretKind) jsonNode {
 	start := w.pos
 	w.pos++ // [
-	var strs []jsonNode
+	base := len(w.strs)
+	defer func() { w.strs = w.strs[:base] }()
 	for {
 		w.skipSpace()
 		if w.src[w.pos] == ']' {
@@ -311,13 +317,14 @@ func (w *jsonWalker) array(kind secretKind) jsonNode {
 			break
 		}
 		if v := w.value(notSecret); v.kind == '"' {
-			strs = append(strs, v)
+			w.strs = append(w.strs, v)
 		}
 		w.skipSpace()
 		if w.src[w.pos] == ',' {
 			w.pos++
 		}
 	}
+	strs := w.strs[base:]
 	var argv []string // the strings with an argument list's credentials replaced
 	if kind == notSecret {
 		argv = argumentList(strs)
@@ -342,7 +349,11 @@ func (w *jsonWalker) array(kind secretKind) jsonNode {
 // them with the credentials that the flag and command rules find on the
 // command line they make replaced, or nil when there is none.
 func argumentList(strs []jsonNode) []string {
-	if len(strs) < 2 {
+	flags := false
+	for _, v := range strs {
+		flags = flags || strings.HasPrefix(v.text, "-")
+	}
+	if len(strs) < 2 || !flags {
 		return nil
 	}
 	var line strings.Builder
@@ -388,7 +399,8 @@ type member struct {
 func (w *jsonWalker) object(parent secretKind) jsonNode {
 	start := w.pos
 	w.pos++ // {
-	var members []member
+	base := len(w.members)
+	defer func() { w.members = w.members[:base] }()
 	for {
 		w.skipSpace()
 		if w.src[w.pos] == '}' {
@@ -399,15 +411,17 @@ func (w *jsonWalker) object(parent secretKind) jsonNode {
 		w.skipSpace()
 		w.pos++ // :
 		kind := classifyName(key.text, false)
-		if kind == notSecret && parent == plainSecret && (strings.EqualFold(key.text, "value") || strings.EqualFold(key.text, "default")) {
+		if kind == notSecret && parent == plainSecret && isRecordValue(key.text) {
 			kind = plainSecret
 		}
-		members = append(members, member{key: key, value: w.value(kind), kind: kind})
+		value := w.value(kind)
+		w.members = append(w.members, member{key: key, value: value, kind: kind})
 		w.skipSpace()
 		if w.src[w.pos] == ',' {
 			w.pos++
 		}
 	}
+	members := w.members[base:]
 	named := namesSecret(members)
 	for _, m := range members {
 		w.redactString(m.key)

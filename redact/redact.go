@@ -86,8 +86,8 @@ func redactText(s string) string {
 	s = redactURLPasswords(s)
 	s = redactKeyShapes(s)
 	s = redactAssignments(s)
-	s = redactSpans(s, flagSecrets)
-	s = redactSpans(s, commandSecrets)
+	s = redactFlags(s)
+	s = redactCommands(s)
 	s = redactXMLElements(s)
 	for _, r := range lineRules {
 		s = r.redact(s)
@@ -95,10 +95,17 @@ func redactText(s string) string {
 	return s
 }
 
-// redactSpans replaces with Marker each span find reports, in order.
-func redactSpans(s string, find func(s string, emit func(a, b int))) string {
+// redactFlags replaces the values of flags that flagSecrets finds.
+func redactFlags(s string) string {
 	sp := splicer{src: s}
-	find(s, func(a, b int) { sp.replace(a, b, Marker) })
+	flagSecrets(s, func(a, b int) { sp.replace(a, b, Marker) })
+	return sp.String()
+}
+
+// redactCommands replaces the credentials that commandSecrets finds.
+func redactCommands(s string) string {
+	sp := splicer{src: s}
+	commandSecrets(s, func(a, b int) { sp.replace(a, b, Marker) })
 	return sp.String()
 }
 
@@ -355,12 +362,13 @@ func redactURLPasswords(s string) string {
 		return s
 	}
 	sp := splicer{src: s}
+	schemes := schemeFinder{s: s}
 	for i := 0; ; {
-		k, n := schemeEnd(s[i:])
+		k, n := schemes.next(i)
 		if k < 0 {
 			break
 		}
-		start := i + k + n
+		start := k + n
 		i = start
 		if start-n == 0 || !wordClass[s[start-n-1]] {
 			continue // no scheme before "://"
@@ -395,14 +403,42 @@ func redactURLPasswords(s string) string {
 	return sp.String()
 }
 
-// schemeEnd returns the index of the first "://" in s, or of ":\/\/" as
-// JSON may escape it, and its length; -1 when there is none.
-func schemeEnd(s string) (int, int) {
-	k := strings.Index(s, "://")
-	if e := strings.Index(s, `:\/\/`); e >= 0 && (k < 0 || e < k) {
-		return e, len(`:\/\/`)
+// schemeFinder finds, left to right, each "://" of s and each ":\/\/" (as
+// JSON may escape it), searching for each kind once per occurrence.
+type schemeFinder struct {
+	s          string
+	plain, esc int // the next of each found so far, -1 when none is left
+	searched   bool
+}
+
+// next returns the index of the first separator at or after i and its
+// length, or -1.
+func (f *schemeFinder) next(i int) (int, int) {
+	const plain, escaped = "://", `:\/\/`
+	if !f.searched {
+		f.plain, f.esc, f.searched = indexFrom(f.s, plain, i), indexFrom(f.s, escaped, i), true
 	}
-	return k, len("://")
+	if f.plain >= 0 && f.plain < i {
+		f.plain = indexFrom(f.s, plain, i)
+	}
+	if f.esc >= 0 && f.esc < i {
+		f.esc = indexFrom(f.s, escaped, i)
+	}
+	switch {
+	case f.esc >= 0 && (f.plain < 0 || f.esc < f.plain):
+		return f.esc, len(escaped)
+	case f.plain >= 0:
+		return f.plain, len(plain)
+	}
+	return -1, 0
+}
+
+// indexFrom returns the index of the first sub in s at or after i, or -1.
+func indexFrom(s, sub string, i int) int {
+	if k := strings.Index(s[i:], sub); k >= 0 {
+		return i + k
+	}
+	return -1
 }
 
 // isTokenUser reports whether a URL's user is a key rather than a name: at

@@ -50,6 +50,17 @@ type credentialFlag struct {
 // credentialCommands maps a program's name to its row.
 var credentialCommands = buildCredentialCommands()
 
+// commandStarts holds the first two bytes of the programs' names: most
+// words of a text are no program's name, and the table says so without
+// looking the word up.
+var commandStarts = func() *[1 << 16]bool {
+	var t [1 << 16]bool
+	for name := range credentialCommands {
+		t[uint16(name[0])<<8|uint16(name[1])] = true
+	}
+	return &t
+}()
+
 func buildCredentialCommands() map[string]*credentialCommand {
 	m := map[string]*credentialCommand{}
 	for _, row := range credentialCommandTable {
@@ -74,13 +85,21 @@ func buildCredentialCommands() map[string]*credentialCommand {
 // calls emit with each one's span, in order.
 func commandSecrets(s string, emit func(a, b int)) {
 	for i := 0; i < len(s); {
-		if !commandNameClass[s[i]] || (i > 0 && !commandBefore[s[i-1]] && !escapedBreak(s, i)) {
+		if !commandNameClass[s[i]] {
 			i++
 			continue
 		}
 		e := commandNameClass.run(s, i)
+		if i > 0 && !commandBefore[s[i-1]] && !escapedBreak(s, i) {
+			i = e // inside a longer word: the part of it after i is no command either
+			continue
+		}
+		if e-i < 2 || e >= len(s) || (s[e] != ' ' && s[e] != '\t') || !commandStarts[uint16(s[i])<<8|uint16(s[i+1])] {
+			i = e
+			continue
+		}
 		c, ok := credentialCommands[s[i:e]]
-		if !ok || e >= len(s) || (s[e] != ' ' && s[e] != '\t') {
+		if !ok {
 			i = e
 			continue
 		}
