@@ -133,7 +133,7 @@ Reply with the note only: no preamble, no closing remarks.`
 // req.TargetTokens tokens. Each part sits between tags such as
 // <conversation> and </conversation>; a closing tag inside the text is
 // defused so it cannot end its section early. Everything in the material is
-// redacted.
+// redacted, part by part and again once the parts are joined.
 func SummaryPrompt(req SummaryRequest) (instructions, material string) {
 	instructions = req.Prompt
 	if strings.TrimSpace(instructions) == "" {
