@@ -16,7 +16,8 @@ const Marker = "[REDACTED]"
 // ("https://bob:[REDACTED]@host"), a cookie's name, a well-known key's public
 // prefix ("ghp_[REDACTED]", for prefixes under 12 bytes). It recognises
 // secrets by class:
-//   - private key blocks (PEM, OpenSSH, PGP), whole, even when cut off;
+//   - private key blocks (PEM, OpenSSH, PGP), whole, even when a cut took
+//     their end or their head;
 //   - credentials in URLs and data source names of any scheme (https,
 //     postgres, mongodb+srv, amqp, redis://:password@...), a key written as
 //     a URL's user (a Sentry DSN's https://<key>@o1.ingest.sentry.io/2), Go
@@ -248,7 +249,96 @@ func redactPrivateKeys(s string) string {
 		}
 		i = max(end, b+1)
 	}
+	return redactHeadlessKeys(sp.String())
+}
+
+// redactHeadlessKeys replaces the key material before each private key END
+// line that no BEGIN line opened: a key whose head a cut took away (the
+// tail of a shortened text). What counts as material is what
+// danglingKeyEnd takes, read backwards: runs of base64 between line breaks
+// or blanks, the one just before the END line of any length, the others at
+// least minKeyLine long or ending in "=" padding.
+func redactHeadlessKeys(s string) string {
+	sp := splicer{src: s}
+	for i := 0; ; {
+		e := strings.Index(s[i:], "-----END ")
+		if e < 0 {
+			break
+		}
+		e += i
+		after, ok := privateKeyLabel(s, e+len("-----END "))
+		i = e + 1
+		if !ok {
+			continue
+		}
+		i = after
+		if strings.HasSuffix(s[:e], Marker) {
+			continue // a block redacted whole
+		}
+		if start := headlessKeyStart(s, e); start < e {
+			sp.replace(start, e, Marker)
+		}
+	}
 	return sp.String()
+}
+
+// headlessKeyStart returns where the key material ending at s[e] starts,
+// or e when there is none. Only the run just before e (a key's last line)
+// may be short, and only when a full line comes before it.
+func headlessKeyStart(s string, e int) int {
+	start, lines, lastFull := e, 0, false
+	for {
+		j := start
+		for j > 0 {
+			if k := lineBreakBefore(s, j); k < j {
+				j = k
+			} else if s[j-1] == ' ' || s[j-1] == '\t' {
+				j--
+			} else {
+				break
+			}
+		}
+		if j == start && lines > 0 {
+			break // two runs with nothing between: one word
+		}
+		k := j
+		for k > 0 && s[k-1] == '=' {
+			k--
+		}
+		for k > 0 && b64Class[s[k-1]] {
+			k--
+		}
+		if k == j || (k > 0 && !keyLineEnd[s[k-1]]) {
+			break // no run, or the end of a longer word
+		}
+		full := j-k >= minKeyLine || s[j-1] == '='
+		if !full && lines > 0 {
+			break
+		}
+		if lines == 0 {
+			lastFull = full
+		}
+		lines++
+		start = k
+	}
+	if lines == 0 || (lines == 1 && !lastFull) {
+		return e // no material, or one short word before the END line
+	}
+	return start
+}
+
+// lineBreakBefore returns the index of a line break ending just before
+// s[i] (a newline, or an escaped \n or \r\n), or i when there is none.
+func lineBreakBefore(s string, i int) int {
+	switch {
+	case strings.HasSuffix(s[:i], `\r\n`):
+		return i - 4
+	case strings.HasSuffix(s[:i], `\n`) && !strings.HasSuffix(s[:i], `\\n`):
+		return i - 2
+	case strings.HasSuffix(s[:i], "\n"):
+		return i - 1
+	}
+	return i
 }
 
 // privateKeyEnd returns the index of the first private key END line at or
@@ -399,8 +489,9 @@ func redactURLPasswords(s string) string {
 		}
 		i = at
 	}
-	redactDSNPasswords(&sp, s)
-	return sp.String()
+	// A pass of its own: a DSN before a URL the loop above redacted would
+	// come too late for sp.
+	return redactDSNPasswords(sp.String())
 }
 
 // schemeFinder finds, left to right, each "://" of s and each ":\/\/" (as
@@ -459,11 +550,12 @@ const minTokenUser = 20
 // redactDSNPasswords replaces the password of a Go-style data source name
 // with no scheme, user:password@tcp(host:3306)/db (the MySQL driver's form),
 // with the network written right after the "@".
-func redactDSNPasswords(sp *splicer, s string) {
+func redactDSNPasswords(s string) string {
+	sp := splicer{src: s}
 	for i := 0; ; {
 		k := strings.Index(s[i:], "@")
 		if k < 0 {
-			return
+			return sp.String()
 		}
 		at := i + k
 		i = at + 1

@@ -143,6 +143,9 @@ var Secrets = []Secret{
 	{Name: "AWS credentials file on one line", Class: "assignment", Text: "[default] ⏎ aws_access_key_id = AKIAIOSFODNN7EXAMPLE ⏎ aws_secret_access_key = wyXt17cFzwUnWPIknuABdcuV/K7MDENG/bPxRfiC ⏎ region = us-east-1", Value: "wyXt17cFzwUnWPIknuABdcuV/K7MDENG/bPxRfiC", Key: "aws_secret_access_key", Bare: false},
 	{Name: "private key cut off, on one line", Class: "private key", Text: "-----BEGIN RSA PRIVATE KEY----- ⏎ " + strings.ReplaceAll(FakeKeyBody, "\n", " ⏎ ") + " ⏎ ...", Value: FakeKeyBody[:64], Key: "", Bare: false},
 
+	{Name: "private key whose head was cut", Class: "private key", Text: "[... 2216 characters cut ...]\n" + FakeKeyBody + "\n-----END RSA PRIVATE KEY-----", Value: FakeKeyBody, Key: "", Bare: false},
+	{Name: "Go DSN before a URL with a password", Class: "url", Text: "DSN=app:hAu4EbsGq2Vx9Tz7@tcp(db:3306)/shop REDIS_URL=redis://:zz9Yq2wLp7RtZ4vBcd@cache:6379/0", Value: "hAu4EbsGq2Vx9Tz7", Key: "", Bare: false},
+
 	{Name: "RSA private key", Class: "private key", Text: "-----BEGIN RSA PRIVATE KEY-----\n" + FakeKeyBody + "\n-----END RSA PRIVATE KEY-----", Value: FakeKeyBody, Key: "", Bare: false},
 	{Name: "OpenSSH private key", Class: "private key", Text: "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\nQyNTUxOQAAACDx8Fh2Qm5vYjR0aGlzaXNub3RhcmVhbGtleWF0YWxsMTIzAAAAmL7v\n-----END OPENSSH PRIVATE KEY-----", Value: "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\nQyNTUxOQAAACDx8Fh2Qm5vYjR0aGlzaXNub3RhcmVhbGtleWF0YWxsMTIzAAAAmL7v", Key: "", Bare: false},
 }

@@ -163,6 +163,11 @@ var Cases = []Case{
 	{"AWS credentials on one line", "[default] ⏎ aws_secret_access_key = " + FakeAWSSecret + " ⏎ region = us-east-1", []string{FakeAWSSecret}, []string{"[default] ⏎ aws_secret_access_key = ", " ⏎ region = us-east-1"}},
 	{"private key cut off, on one line", "- -----BEGIN RSA PRIVATE KEY----- ⏎ " + strings.ReplaceAll(FakeKeyBody, "\n", " ⏎ ") + " ⏎ ...", []string{"MIIEowIBAAKCAQEA", "ZMUcqBy1lZ"}, []string{"- -----BEGIN RSA PRIVATE KEY-----", " ⏎ ..."}},
 
+	// Found by the report test of issue 23: a DSN before a URL with a
+	// password, a key whose head a cut took away.
+	{"Go DSN before a URL with a password", `db := "app:Dsn9Pw0rd@tcp(db:3306)/shop"` + "\nconnecting to redis://:R3dis9Pw@cache:6379/0", []string{"Dsn9Pw0rd", "R3dis9Pw"}, []string{`db := "app:`, "@tcp(db:3306)/shop", "redis://:", "@cache:6379/0"}},
+	{"private key whose head was cut", "$ cat id_rsa\n[... 2216 characters cut ...]\n" + FakeKeyBody + "\nAAAAmL7v\n-----END RSA PRIVATE KEY-----\n$ ls", []string{"MIIEowIBAAKCAQEA", "ZMUcqBy1lZ", "AAAAmL7v"}, []string{"$ cat id_rsa\n[... 2216 characters cut ...]\n", "-----END RSA PRIVATE KEY-----\n$ ls"}},
+
 	// Private keys
 	{"RSA private key", "key:\n-----BEGIN RSA PRIVATE KEY-----\n" + FakeKeyBody + "\n-----END RSA PRIVATE KEY-----\ndone", []string{"MIIEowIBAAKCAQEA", "ygWyF8PbnGy0AHB7", "ZMUcqBy1lZ"}, []string{"key:\n-----BEGIN RSA PRIVATE KEY-----", "-----END RSA PRIVATE KEY-----\ndone"}},
 	{"OpenSSH private key", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----", []string{"b3BlbnNzaC1rZXktdjEAAAAABG5vbmUA"}, []string{"-----BEGIN OPENSSH PRIVATE KEY-----", "-----END OPENSSH PRIVATE KEY-----"}},
@@ -236,6 +241,7 @@ var LookAlikes = []LookAlike{
 	{"Terraform that holds no secret", "variable \"region\" {\n  default = \"eu-west-1\"\n}\nTF_VAR_region=eu-west-1\noutput \"db_password\" {\n  value     = aws_db_instance.main.password\n  sensitive = true\n}"},
 	{"logged JSON with escaped separators", `GET {"url":"https:\/\/example.com\/search?q=go\u0026page=2","status":200,"headers":{"Accept":["*/*"]}}`},
 	{"lines joined on one line", "step one ⏎ the password reset email was sent ⏎ token_count: 17 ⏎ max_tokens=4096"},
+	{"a key's END line in prose", "A PEM file ends with\n-----END RSA PRIVATE KEY-----\nafter its last line of base64."},
 }
 
 // Maker builds a secret of one shape from fuzz bytes. It returns the
