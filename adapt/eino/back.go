@@ -20,32 +20,46 @@ func newMessage(m compact.Message) (*schema.Message, bool) {
 	}
 	u := &schema.Message{Role: schema.RoleType(m.Role), Name: m.Name, ToolCallID: m.ToolCallID,
 		ReasoningContent: m.ReasoningContent}
+	kind, parts := kindContent, m.MultiContent
 	switch {
-	case len(m.MultiContent) == 0:
-		u.Content = m.Content
+	case blankAssistant(m):
+		// Nothing to read (or the placeholder of a turn with nothing to
+		// read): eino holds it as an empty turn.
+		return u, true
+	case m.Content != "" || len(parts) == 0:
+		// Content wins over parts, as compact reads a message with both.
+		u.Content, parts = m.Content, nil
 	case m.Role == compact.RoleUser:
-		for _, p := range m.MultiContent {
-			appendPart(u, kindInput, p)
-		}
+		kind = kindInput
 	case m.Role == compact.RoleAssistant:
-		for _, p := range m.MultiContent {
-			appendPart(u, kindOutput, p)
-		}
+		kind = kindOutput
 	default:
-		for _, p := range m.MultiContent {
-			appendPart(u, kindMulti, p)
-		}
+		kind = kindMulti
+	}
+	for _, p := range parts {
+		appendPart(u, kind, p)
 	}
 	if m.Refusal != "" {
-		u.Content = joinText(u.Content, m.Refusal)
+		appendPart(u, kind, textPart(m.Refusal))
 	}
 	if fc := m.FunctionCall; fc != nil {
-		u.Content = joinText(u.Content, "[function call] "+fc.Name+"("+fc.Arguments+")")
+		appendPart(u, kind, textPart("[function call] "+fc.Name+"("+fc.Arguments+")"))
 	}
 	for _, c := range m.ToolCalls {
 		u.ToolCalls = append(u.ToolCalls, newCall(c))
 	}
 	return u, true
+}
+
+// blankAssistant reports whether m is an assistant turn with nothing but
+// blank text or the placeholder that stands for an eino turn with nothing
+// compact can read: no calls, no refusal, no image.
+func blankAssistant(m compact.Message) bool {
+	if m.Role != compact.RoleAssistant || len(m.ToolCalls) > 0 || m.FunctionCall != nil || m.Refusal != "" || hasImage(m) {
+		return false
+	}
+	text := strings.TrimSpace(compact.Text(m))
+	return text == "" || (len(m.MultiContent) == 0 && (text == emptyPlaceholder || text == reasoningPlaceholder))
 }
 
 // joinText appends s to text, on a line of its own.

@@ -145,7 +145,7 @@ func multiPart(p schema.ChatMessagePart) openai.ChatMessagePart {
 	switch {
 	case p.Type == schema.ChatMessagePartTypeText:
 		return textPart(p.Text)
-	case p.ImageURL != nil && p.ImageURL.URL != "":
+	case p.ImageURL != nil && (p.ImageURL.URL != "" || p.ImageURL.URI == ""):
 		return imagePart(p.ImageURL.URL, p.ImageURL.Detail)
 	case p.ImageURL != nil:
 		return textPart("[image: " + p.ImageURL.URI + "]")
@@ -216,9 +216,9 @@ func outputPart(p schema.MessageOutputPart) openai.ChatMessagePart {
 // or its inline data as a data: URL.
 func mediaURL(c schema.MessagePartCommon) (string, bool) {
 	switch {
-	case c.URL != nil && *c.URL != "":
+	case c.URL != nil:
 		return *c.URL, true
-	case c.Base64Data != nil && *c.Base64Data != "":
+	case c.Base64Data != nil:
 		mime := c.MIMEType
 		if mime == "" {
 			mime = "application/octet-stream"
