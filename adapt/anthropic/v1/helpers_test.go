@@ -18,11 +18,11 @@ import (
 
 // sharedTranscriptDir holds real agent conversations beside the checkout,
 // seen from this module's directory.
-const sharedTranscriptDir = "../../../shared/transcripts"
+const sharedTranscriptDir = "../../../../shared/transcripts"
 
 // ownTranscriptDir holds the small transcripts the root module wrote
 // itself; they are always there.
-const ownTranscriptDir = "../../testdata/transcripts"
+const ownTranscriptDir = "../../../testdata/transcripts"
 
 // wire is a History as JSON: what a request body carries.
 type wire struct {

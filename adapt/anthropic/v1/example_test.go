@@ -9,7 +9,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go"
 
 	"github.com/contextkit/compact"
-	adapt "github.com/contextkit/compact/adapt/anthropic"
+	adapt "github.com/contextkit/compact/adapt/anthropic/v1"
 )
 
 // history is an agent conversation: a cached system prompt, a question,

@@ -10,7 +10,7 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go"
 
-	adapt "github.com/contextkit/compact/adapt/anthropic"
+	adapt "github.com/contextkit/compact/adapt/anthropic/v1"
 )
 
 // modelName is what the local server calls its model.
