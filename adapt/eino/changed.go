@@ -21,38 +21,24 @@ import (
 // part for part as the one it replaced keeps the parts it kept; a system
 // message that extends the one it replaced keeps its fields and parts.
 // false means the message has no role.
-func (c *Conversion) changed(m compact.Message, cand int, used []bool, x ids) (*schema.Message, bool) {
-	origin := func(id string, in map[string]int) (int, bool) {
-		j, ok := in[id]
-		if !ok || j < 0 || used[j] {
-			return 0, false
-		}
-		used[j] = true
-		return j, true
-	}
-	replaced := cand >= 0 && !used[cand] && c.views[cand].Role == m.Role
+func (c *Conversion) changed(m compact.Message, cand int, origins *align.Origins) (*schema.Message, bool) {
+	replaced := origins.Free(cand) && c.views[cand].Role == m.Role
 	switch m.Role {
-	case compact.RoleTool:
-		if j, ok := origin(m.ToolCallID, x.results); ok {
+	case compact.RoleTool, compact.RoleAssistant:
+		if j, ok := origins.Of(m); ok {
 			return c.rewrite(m, j), true
-		}
-	case compact.RoleAssistant:
-		if len(m.ToolCalls) > 0 {
-			if j, ok := origin(m.ToolCalls[0].ID, x.calls); ok {
-				return c.rewrite(m, j), true
-			}
 		}
 	case compact.RoleUser:
 		if replaced && usesLists(c.hist[cand]) {
 			if parts, ok := align.ReadAsParts(m, align.Parts(c.views[cand])); ok && keepsSome(parts, c.views[cand]) {
-				used[cand] = true
+				origins.Claim(cand)
 				return c.rewrite(m, cand), true
 			}
 		}
 	case compact.RoleSystem:
 		if replaced {
 			if extra, ok := align.Extension(c.views[cand], m); ok && m.Name == c.views[cand].Name {
-				used[cand] = true
+				origins.Claim(cand)
 				return c.extended(m, cand, extra), true
 			}
 		}

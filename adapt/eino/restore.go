@@ -22,13 +22,7 @@ import (
 // copy them first.
 func (c *Conversion) Restore(msgs []compact.Message) ([]*schema.Message, error) {
 	match, sub := align.Messages(c.views, msgs)
-	used := make([]bool, len(c.views))
-	for _, j := range match {
-		if j >= 0 {
-			used[j] = true
-		}
-	}
-	ids := c.idIndex()
+	origins := align.NewOrigins(c.views, match, nil)
 	out := make([]*schema.Message, 0, len(msgs))
 	for i, m := range msgs {
 		if j := match[i]; j >= 0 {
@@ -40,7 +34,7 @@ func (c *Conversion) Restore(msgs []compact.Message) ([]*schema.Message, error) 
 		if cand < 0 && i == 0 && len(c.views) > 0 {
 			cand = 0 // a first message that may extend the first input message
 		}
-		u, ok := c.changed(m, cand, used, ids)
+		u, ok := c.changed(m, cand, origins)
 		if !ok {
 			return nil, fmt.Errorf("eino: message %d: %w: a message with no role", i, compact.ErrInvalidHistory)
 		}
@@ -61,33 +55,4 @@ func (c *Conversion) Restore(msgs []compact.Message) ([]*schema.Message, error) 
 // not modified.
 func FromMessages(msgs []compact.Message) ([]*schema.Message, error) {
 	return (&Conversion{}).Restore(msgs)
-}
-
-// ids maps the ids of the input's tool results and tool calls to their
-// messages, for messages the engine changed (a pruned result, shortened
-// arguments). An id used twice maps to -1: it names no one message.
-type ids struct {
-	results, calls map[string]int
-}
-
-func (c *Conversion) idIndex() ids {
-	x := ids{results: map[string]int{}, calls: map[string]int{}}
-	put := func(m map[string]int, id string, j int) {
-		if _, dup := m[id]; dup {
-			m[id] = -1
-			return
-		}
-		m[id] = j
-	}
-	for j, v := range c.views {
-		switch v.Role {
-		case compact.RoleTool:
-			put(x.results, v.ToolCallID, j)
-		case compact.RoleAssistant:
-			for _, call := range v.ToolCalls {
-				put(x.calls, call.ID, j)
-			}
-		}
-	}
-	return x
 }
