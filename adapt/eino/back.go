@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 deprecated MultiContent parts are converted too, so histories that use them round-trip
+
 package eino
 
 import (
