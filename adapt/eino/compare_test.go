@@ -85,6 +85,19 @@ func (s *standIn) Stream(context.Context, []*schema.Message, ...model.Option) (*
 	return nil, fmt.Errorf("stand-in summarizer: no streaming")
 }
 
+// callCounter is a summarization model that only counts its calls, for
+// finding where a trigger fires.
+type callCounter struct{ calls int }
+
+func (c *callCounter) Generate(context.Context, []*schema.Message, ...model.Option) (*schema.Message, error) {
+	c.calls++
+	return schema.AssistantMessage("summary", nil), nil
+}
+
+func (c *callCounter) Stream(context.Context, []*schema.Message, ...model.Option) (*schema.StreamReader[*schema.Message], error) {
+	return nil, fmt.Errorf("call counter: no streaming")
+}
+
 // outcome is what one middleware did to the history.
 type outcome struct {
 	name         string
@@ -157,7 +170,12 @@ func TestCompareWithEinosMiddlewares(t *testing.T) {
 	model, in, out := summarize(nil)
 	summary := outcome{name: "eino summarization", trigger: "over 160000", fired: model.calls > 0, summarizerIn: -1,
 		estimate: 1 + highestFiring(func(x int) bool {
-			model, _, _ := summarize(&summarization.TriggerCondition{ContextTokens: x})
+			model := &callCounter{}
+			mw, err := summarization.New(ctx, &summarization.Config{Model: model,
+				Trigger: &summarization.TriggerCondition{ContextTokens: x}})
+			require.NoError(t, err)
+			_, _, err = mw.BeforeModelRewriteState(ctx, &adk.ChatModelAgentState{Messages: in}, &adk.ModelContext{})
+			require.NoError(t, err)
 			return model.calls > 0
 		})}
 	if summary.fired {
