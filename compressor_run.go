@@ -104,9 +104,11 @@ func (c *Compressor) compress(ctx context.Context, msgs []Message, rng *foldRang
 		res, err = c.summarise(ctx, log, work, &p, th, o, before, rng == nil)
 	}
 	if res != nil {
-		res.MessagesBefore, res.Repairs, res.Duration = len(msgs), repairs, c.cfg.now().Sub(start)
+		res.MessagesBefore, res.Repairs = len(msgs), repairs
 		c.fit(res, th)
 		c.trimOversized(res, th)
+		c.account(msgs, res)
+		res.Duration = c.cfg.now().Sub(start)
 	}
 	return res, err
 }
@@ -248,7 +250,8 @@ func (c *Compressor) summarise(ctx context.Context, log *slog.Logger, work []Mes
 	}
 
 	prev, turns := p.split()
-	chosen, dropped := chooseCarried(append(prev.carried, carriedCandidates(*p)...), th.carry, c.cfg.counter)
+	candidates, at := carriedCandidates(*p)
+	chosen, dropped := chooseCarried(append(prev.carried, candidates...), th.carry, c.cfg.counter)
 	req := SummaryRequest{
 		Turns:           append(userTurns(dropped, len(prev.carried)), turns...),
 		PreviousSummary: withOpenTasks(prev.previousSummary(), nil),
@@ -282,7 +285,7 @@ func (c *Compressor) summarise(ctx context.Context, log *slog.Logger, work []Mes
 		Messages: out, MessagesAfter: len(out),
 		TokensBefore: before, TokensAfter: after,
 		SummarizedFrom: p.headEnd, SummarizedTo: p.cut - 1, SummaryIndex: summaryAt,
-		Summary: body, Carried: len(chosen), Lifted: p.lift,
+		Summary: body, Carried: len(chosen), CarriedFrom: carriedFrom(at, len(chosen)), Lifted: p.lift,
 		Summarizer: name, Fallback: fallback != "", FallbackReason: fallback,
 		Pruned: pruned,
 	}
@@ -397,19 +400,30 @@ func (p plan) split() (earlier, []Message) {
 }
 
 // carriedCandidates are the texts of the real user messages in the middle,
-// oldest first, except a lifted one (it comes back whole on its own).
-func carriedCandidates(p plan) []string {
-	var out []string
+// oldest first, except a lifted one (it comes back whole on its own), with
+// their indexes.
+func carriedCandidates(p plan) (texts []string, at []int) {
 	for i := p.headEnd; i < p.cut; i++ {
 		if i == p.lift || !IsRealUser(p.msgs[i]) {
 			continue
 		}
 		_, rest, _ := splitMerged(p.msgs[i])
 		if t := Text(rest); strings.TrimSpace(t) != "" {
-			out = append(out, t)
+			texts, at = append(texts, t), append(at, i)
 		}
 	}
-	return out
+	return texts, at
+}
+
+// carriedFrom returns the indexes of the candidates chooseCarried chose.
+// It chooses the newest entries of its list (earlier summaries' carried
+// messages, then the candidates at names), chosen of them, so a candidate
+// is chosen when it is among the last chosen of the list.
+func carriedFrom(at []int, chosen int) []int {
+	if first := len(at) - chosen; first > 0 {
+		at = at[first:]
+	}
+	return append([]int(nil), at...)
 }
 
 // userTurns turns carried texts that no longer fit back into user turns for

@@ -27,6 +27,10 @@ type Result struct {
 	// Carried is how many real user messages from the summarised range ride
 	// along verbatim inside the summary message.
 	Carried int
+	// CarriedFrom lists the input indexes of the messages Carried counts
+	// that came from the summarised range, oldest first; the others were
+	// carried by an earlier summary and have no index of their own.
+	CarriedFrom []int
 	// Lifted is the input index of the latest real user message when it lay
 	// inside the summarised range and was placed, verbatim, right after the
 	// summary; -1 otherwise.
@@ -48,6 +52,15 @@ type Result struct {
 	// on a compaction that pruning alone achieved (SummaryIndex -1), every
 	// change; otherwise the results the pressure pass demoted in the tail.
 	Pruned []PruneChange
+
+	// Account is what the compaction did with each input message, one
+	// entry per message in input order: kept, pruned, folded into the
+	// summary, carried in it, lifted, or (under WithRepair) merged or
+	// dropped by the repair. Every input message appears exactly once, and
+	// the fates agree with the ranges above. It is nil when nothing was
+	// done (Skipped): every message is then in Messages at its own index.
+	// The Compressor fills it; another engine may leave it nil.
+	Account []MessageFate
 
 	// Handoff reports the packet an automatic handoff wrote after this
 	// compaction (see WithHandoff); nil when there was none. Messages is the
@@ -139,14 +152,22 @@ type ContextEngine interface {
 }
 
 // Usage is the token usage a provider reported for one request.
+//
+// PromptTokens counts every input token, however it was billed: read from
+// the provider's prompt cache (CachedTokens), written to it
+// (CacheWriteTokens), or neither. A provider that bills cache writes as
+// ordinary input (OpenAI) reports no writes, so CacheWriteTokens is 0.
 type Usage struct {
 	PromptTokens     int
 	CompletionTokens int
 	TotalTokens      int
-	CachedTokens     int // prompt tokens served from the provider's cache
+	CachedTokens     int // prompt tokens read from the provider's cache
+	CacheWriteTokens int // prompt tokens written to the provider's cache
 }
 
-// UsageFrom converts go-openai's usage block.
+// UsageFrom converts go-openai's usage block. CachedTokens comes from
+// prompt_tokens_details.cached_tokens; OpenAI reports no cache writes, so
+// CacheWriteTokens is 0.
 func UsageFrom(u openai.Usage) Usage {
 	out := Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
 	if u.PromptTokensDetails != nil {
