@@ -1,10 +1,9 @@
-// Package anthropic connects compact to version 1 of the official
-// Anthropic Go SDK (github.com/anthropics/anthropic-sdk-go): it converts a
-// Messages API history to compact's messages, compacts it through any
-// compact.ContextEngine, and converts the result back. It is kept, frozen,
-// for agents still on SDK v1, as long as that SDK is served; the package
-// one level up (github.com/contextkit/compact/adapt/anthropic) is the same
-// adapter for SDK v2 and the one that gets new features.
+// Package anthropic connects compact to the official Anthropic Go SDK, v2
+// (github.com/anthropics/anthropic-sdk-go/v2): it converts a Messages API
+// history to compact's messages, compacts it through any
+// compact.ContextEngine, and converts the result back. Agents still on SDK
+// v1 use the subpackage github.com/contextkit/compact/adapt/anthropic/v1,
+// the same adapter kept, frozen, for that SDK while it is served.
 //
 // A History is what a request to the Messages API carries: the top-level
 // system prompt and the turns. Most hosts need one call before each request:

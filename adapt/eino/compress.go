@@ -60,7 +60,9 @@ func ShouldCompress(engine compact.ContextEngine, msgs []*schema.Message) (bool,
 }
 
 // UsageFrom converts the usage an eino model reports in a response's
-// ResponseMeta. nil is no usage.
+// ResponseMeta: CachedTokens is PromptTokenDetails.CachedTokens and
+// CacheWriteTokens PromptTokenDetails.CacheWriteTokens (both 0 from a model
+// component that does not report them). nil is no usage.
 func UsageFrom(u *schema.TokenUsage) compact.Usage {
 	if u == nil {
 		return compact.Usage{}
@@ -70,5 +72,6 @@ func UsageFrom(u *schema.TokenUsage) compact.Usage {
 		CompletionTokens: u.CompletionTokens,
 		TotalTokens:      u.TotalTokens,
 		CachedTokens:     u.PromptTokenDetails.CachedTokens,
+		CacheWriteTokens: u.PromptTokenDetails.CacheWriteTokens,
 	}
 }

@@ -167,9 +167,9 @@ func ExampleShouldCompress() {
 func ExampleUsageFrom() {
 	resp := schema.AssistantMessage("done", nil) // as a model component returns it
 	resp.ResponseMeta = &schema.ResponseMeta{Usage: &schema.TokenUsage{PromptTokens: 31200, CompletionTokens: 400,
-		TotalTokens: 31600, PromptTokenDetails: schema.PromptTokenDetails{CachedTokens: 30000}}}
+		TotalTokens: 31600, PromptTokenDetails: schema.PromptTokenDetails{CachedTokens: 30000, CacheWriteTokens: 1000}}}
 	u := adapt.UsageFrom(resp.ResponseMeta.Usage)
-	fmt.Println(u.PromptTokens, u.CachedTokens, u.CompletionTokens)
+	fmt.Println(u.PromptTokens, u.CachedTokens, u.CacheWriteTokens, u.CompletionTokens)
 	// Output:
-	// 31200 30000 400
+	// 31200 30000 1000 400
 }

@@ -2,6 +2,7 @@ package eino
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -154,4 +155,13 @@ func mustConvert(t *testing.T, msgs []*schema.Message) []compact.Message {
 	conv, err := Convert(msgs)
 	require.NoError(t, err)
 	return conv.Messages
+}
+
+func TestUsageFromReadsEinosUsageBlock(t *testing.T) {
+	var u schema.TokenUsage
+	require.NoError(t, json.Unmarshal([]byte(`{"prompt_tokens": 1200, "prompt_token_details": {"cached_tokens": 800,
+		"cache_write_tokens": 300}, "completion_tokens": 40, "total_tokens": 1240}`), &u))
+	assert.Equal(t, compact.Usage{PromptTokens: 1200, CompletionTokens: 40, TotalTokens: 1240, CachedTokens: 800,
+		CacheWriteTokens: 300}, UsageFrom(&u))
+	assert.Equal(t, compact.Usage{}, UsageFrom(nil), "no usage reported is no usage")
 }
