@@ -19,7 +19,7 @@ import (
 // images false, an image becomes a text placeholder.
 func contentBlocks(m compact.Message, images bool) []sdk.ContentBlockParamUnion {
 	var out []sdk.ContentBlockParamUnion
-	for _, p := range align.Parts(m) {
+	for _, p := range align.ContentParts(m) {
 		if align.IsImage(p) {
 			url := ""
 			if p.ImageURL != nil {

@@ -32,29 +32,31 @@ func (c *Conversion) exactSegment(j int) segment {
 // replaced keeps the blocks whose parts it kept; a leading system message
 // that extends the input's system prompt keeps its blocks. false means the
 // role has no place in a History.
-func (c *Conversion) changedSegment(m compact.Message, sub int, leading bool, origins *align.Origins) (segment, bool) {
+func (c *Conversion) changedSegment(m compact.Message, sub int, leading bool, used []bool, ids align.IDs) (segment, bool) {
 	switch m.Role {
 	case compact.RoleTool:
-		if j, ok := origins.Of(m); ok {
+		if j, ok := align.Take(ids.Results, m.ToolCallID, used); ok {
 			return c.changedResult(m, j), true
 		}
 	case compact.RoleAssistant:
-		if j, ok := origins.Of(m); ok {
-			return c.changedAssistant(m, j), true
+		if len(m.ToolCalls) > 0 {
+			if j, ok := align.Take(ids.Calls, m.ToolCalls[0].ID, used); ok {
+				return c.changedAssistant(m, j), true
+			}
 		}
 	case compact.RoleUser:
-		if origins.Free(sub) && c.views[sub].Role == compact.RoleUser {
+		if sub >= 0 && !used[sub] && c.views[sub].Role == compact.RoleUser {
 			if s, ok := c.changedUser(m, sub); ok {
-				origins.Claim(sub)
+				used[sub] = true
 				return s, true
 			}
 		}
 	case compact.RoleSystem, roleDeveloper:
 		if leading {
 			s := segment{top: true, sys: systemBlocks(m)}
-			if len(c.pieces) > 0 && c.pieces[0].turn == systemTurn && origins.Free(0) {
+			if len(c.pieces) > 0 && c.pieces[0].turn == systemTurn && !used[0] {
 				if extra, ok := align.Extension(c.views[0], m); ok {
-					origins.Claim(0)
+					used[0] = true
 					s.sys = slices.Clone(c.hist.System)
 					for _, t := range extra {
 						s.sys = append(s.sys, sdk.TextBlockParam{Text: t})
@@ -146,11 +148,11 @@ func (c *Conversion) changedAssistant(m compact.Message, j int) segment {
 func (c *Conversion) changedUser(m compact.Message, j int) (segment, bool) {
 	p := &c.pieces[j]
 	orig := c.blocks[p.turn][p.from:p.to]
-	view := align.Parts(c.views[j])
+	view := align.ContentParts(c.views[j])
 	if len(view) != len(orig) || len(view) < 2 {
 		return segment{}, false
 	}
-	parts, ok := align.ReadAsParts(m, view)
+	parts, ok := align.EditedParts(c.views[j], m)
 	if !ok {
 		return segment{}, false
 	}

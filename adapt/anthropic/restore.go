@@ -32,7 +32,13 @@ type segment struct {
 // should copy them first.
 func (c *Conversion) Restore(msgs []compact.Message) (History, error) {
 	match, sub := align.Messages(c.views, msgs)
-	origins := align.NewOrigins(c.views, match, func(j int) bool { return c.pieces[j].turn == systemTurn })
+	used := make([]bool, len(c.pieces))
+	for _, j := range match {
+		if j >= 0 {
+			used[j] = true
+		}
+	}
+	ids := align.NewIDs(c.views, func(j int) bool { return c.pieces[j].turn == systemTurn })
 	var h History
 	var segs []segment
 	for i, m := range msgs {
@@ -41,7 +47,7 @@ func (c *Conversion) Restore(msgs []compact.Message) (History, error) {
 			s = c.exactSegment(j)
 		} else {
 			var ok bool
-			if s, ok = c.changedSegment(m, sub[i], len(segs) == 0, origins); !ok {
+			if s, ok = c.changedSegment(m, sub[i], len(segs) == 0, used, ids); !ok {
 				return History{}, fmt.Errorf("anthropic: message %d: %w: role %q has no place in a Messages API history",
 					i, compact.ErrInvalidHistory, m.Role)
 			}

@@ -42,10 +42,10 @@ func newMessage(m compact.Message) (*schema.Message, bool) {
 		appendPart(u, kind, p)
 	}
 	if m.Refusal != "" {
-		appendPart(u, kind, textPart(m.Refusal))
+		appendPart(u, kind, align.TextPart(m.Refusal))
 	}
 	if fc := m.FunctionCall; fc != nil {
-		appendPart(u, kind, textPart("[function call] "+fc.Name+"("+fc.Arguments+")"))
+		appendPart(u, kind, align.TextPart("[function call] "+fc.Name+"("+fc.Arguments+")"))
 	}
 	for _, c := range m.ToolCalls {
 		u.ToolCalls = append(u.ToolCalls, newCall(c))
@@ -57,7 +57,7 @@ func newMessage(m compact.Message) (*schema.Message, bool) {
 // blank text or the placeholder that stands for an eino turn with nothing
 // compact can read: no calls, no refusal, no image.
 func blankAssistant(m compact.Message) bool {
-	if m.Role != compact.RoleAssistant || len(m.ToolCalls) > 0 || m.FunctionCall != nil || m.Refusal != "" || hasImage(m) {
+	if m.Role != compact.RoleAssistant || len(m.ToolCalls) > 0 || m.FunctionCall != nil || m.Refusal != "" || align.HasImage(m) {
 		return false
 	}
 	text := strings.TrimSpace(compact.Text(m))

@@ -21,24 +21,30 @@ import (
 // part for part as the one it replaced keeps the parts it kept; a system
 // message that extends the one it replaced keeps its fields and parts.
 // false means the message has no role.
-func (c *Conversion) changed(m compact.Message, cand int, origins *align.Origins) (*schema.Message, bool) {
-	replaced := origins.Free(cand) && c.views[cand].Role == m.Role
+func (c *Conversion) changed(m compact.Message, cand int, used []bool, ids align.IDs) (*schema.Message, bool) {
+	replaced := cand >= 0 && !used[cand] && c.views[cand].Role == m.Role
 	switch m.Role {
-	case compact.RoleTool, compact.RoleAssistant:
-		if j, ok := origins.Of(m); ok {
+	case compact.RoleTool:
+		if j, ok := align.Take(ids.Results, m.ToolCallID, used); ok {
 			return c.rewrite(m, j), true
+		}
+	case compact.RoleAssistant:
+		if len(m.ToolCalls) > 0 {
+			if j, ok := align.Take(ids.Calls, m.ToolCalls[0].ID, used); ok {
+				return c.rewrite(m, j), true
+			}
 		}
 	case compact.RoleUser:
 		if replaced && usesLists(c.hist[cand]) {
-			if parts, ok := align.ReadAsParts(m, align.Parts(c.views[cand])); ok && keepsSome(parts, c.views[cand]) {
-				origins.Claim(cand)
+			if parts, ok := align.EditedParts(c.views[cand], m); ok && keepsSome(parts, c.views[cand]) {
+				used[cand] = true
 				return c.rewrite(m, cand), true
 			}
 		}
 	case compact.RoleSystem:
 		if replaced {
 			if extra, ok := align.Extension(c.views[cand], m); ok && m.Name == c.views[cand].Name {
-				origins.Claim(cand)
+				used[cand] = true
 				return c.extended(m, cand, extra), true
 			}
 		}
@@ -48,7 +54,7 @@ func (c *Conversion) changed(m compact.Message, cand int, origins *align.Origins
 
 // keepsSome reports whether parts keeps a part of v that says something.
 func keepsSome(parts []openai.ChatMessagePart, v compact.Message) bool {
-	for i, p := range align.Parts(v) {
+	for i, p := range align.ContentParts(v) {
 		if i < len(parts) && align.SamePart(p, parts[i]) && (strings.TrimSpace(p.Text) != "" || align.IsImage(p)) {
 			return true
 		}
@@ -100,7 +106,7 @@ func (c *Conversion) rewriteContent(u *schema.Message, m compact.Message, j int)
 		return
 	}
 	refs := c.refs[j]
-	if parts, ok := align.ReadAsParts(m, align.Parts(c.views[j])); ok && len(parts) == len(refs) {
+	if parts, ok := align.EditedParts(c.views[j], m); ok && len(parts) == len(refs) {
 		c.rewriteParts(u, parts, j)
 		return
 	}
@@ -119,7 +125,7 @@ func (c *Conversion) rewriteContent(u *schema.Message, m compact.Message, j int)
 	if kind == kindOutput {
 		u.AssistantGenMultiContent = reasoningParts(keep)
 	}
-	for _, p := range align.Parts(m) {
+	for _, p := range align.ContentParts(m) {
 		appendPart(u, kind, p)
 	}
 }
@@ -140,7 +146,7 @@ func listKind(u *schema.Message) partKind {
 // part, a part it rewrote a new part in the same list.
 func (c *Conversion) rewriteParts(u *schema.Message, parts []openai.ChatMessagePart, j int) {
 	orig := c.hist[j]
-	view := align.Parts(c.views[j])
+	view := align.ContentParts(c.views[j])
 	kept := make(map[partRef]bool, len(parts))
 	fresh := make(map[partRef]openai.ChatMessagePart)
 	for i, r := range c.refs[j] {
@@ -199,7 +205,7 @@ func (c *Conversion) extended(m compact.Message, j int, extra []string) *schema.
 	u.UserInputMultiContent = slices.Clip(u.UserInputMultiContent)
 	u.AssistantGenMultiContent = slices.Clip(u.AssistantGenMultiContent)
 	for _, t := range extra {
-		appendPart(&u, kind, textPart(t))
+		appendPart(&u, kind, align.TextPart(t))
 	}
 	return &u
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/align"
 )
 
 // Compress converts msgs, compacts them through engine and converts the
@@ -53,10 +54,7 @@ func ShouldCompress(engine compact.ContextEngine, msgs []*schema.Message) (bool,
 	if err != nil {
 		return false, err
 	}
-	if p, ok := engine.(compact.Preflighter); ok {
-		return p.Preflight(conv.Messages).Compress, nil
-	}
-	return engine.ShouldCompress(engine.Status().LastPromptTokens), nil
+	return align.ShouldCompress(engine, conv.Messages), nil
 }
 
 // UsageFrom converts the usage an eino model reports in a response's

@@ -22,7 +22,13 @@ import (
 // copy them first.
 func (c *Conversion) Restore(msgs []compact.Message) ([]*schema.Message, error) {
 	match, sub := align.Messages(c.views, msgs)
-	origins := align.NewOrigins(c.views, match, nil)
+	used := make([]bool, len(c.views))
+	for _, j := range match {
+		if j >= 0 {
+			used[j] = true
+		}
+	}
+	ids := align.NewIDs(c.views, nil)
 	out := make([]*schema.Message, 0, len(msgs))
 	for i, m := range msgs {
 		if j := match[i]; j >= 0 {
@@ -34,7 +40,7 @@ func (c *Conversion) Restore(msgs []compact.Message) ([]*schema.Message, error) 
 		if cand < 0 && i == 0 && len(c.views) > 0 {
 			cand = 0 // a first message that may extend the first input message
 		}
-		u, ok := c.changed(m, cand, origins)
+		u, ok := c.changed(m, cand, used, ids)
 		if !ok {
 			return nil, fmt.Errorf("eino: message %d: %w: a message with no role", i, compact.ErrInvalidHistory)
 		}

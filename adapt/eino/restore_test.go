@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/align"
 )
 
 // restoreEdited converts the every-kind fixture, lets edit change the
@@ -29,7 +30,7 @@ func restoreEdited(t *testing.T, edit func(msgs []compact.Message) []compact.Mes
 func TestRestoreAPrunedToolResultKeepsItsOtherFields(t *testing.T) {
 	in, out := restoreEdited(t, func(m []compact.Message) []compact.Message {
 		m[3].Content = "[pruned]"
-		m[4].MultiContent = []openai.ChatMessagePart{textPart("[pruned]")}
+		m[4].MultiContent = []openai.ChatMessagePart{align.TextPart("[pruned]")}
 		return m
 	})
 	assert.Equal(t, "[pruned]", out[3].Content)
@@ -84,7 +85,7 @@ func TestRestoreAUserTurnWithItsImagesPrunedKeepsItsOtherParts(t *testing.T) {
 
 func TestRestoreASystemPromptWithANoteKeepsItsParts(t *testing.T) {
 	in, out := restoreEdited(t, func(m []compact.Message) []compact.Message {
-		m[0].MultiContent = append(m[0].MultiContent, textPart("Earlier turns were compacted."))
+		m[0].MultiContent = append(m[0].MultiContent, align.TextPart("Earlier turns were compacted."))
 		return m
 	})
 	require.Len(t, out[0].MultiContent, len(in[0].MultiContent)+1)

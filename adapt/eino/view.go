@@ -11,6 +11,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/align"
 )
 
 // This file builds the view: the compact message each eino message reads
@@ -43,15 +44,6 @@ type partRef struct {
 	idx  int
 }
 
-func textPart(s string) openai.ChatMessagePart {
-	return openai.ChatMessagePart{Type: openai.ChatMessagePartTypeText, Text: s}
-}
-
-func imagePart(url string, detail schema.ImageURLDetail) openai.ChatMessagePart {
-	return openai.ChatMessagePart{Type: openai.ChatMessagePartTypeImageURL,
-		ImageURL: &openai.ChatMessageImageURL{URL: url, Detail: openai.ImageURLDetail(detail)}}
-}
-
 // usesLists reports whether u carries its content in part lists: then its
 // view has parts, even a single text part, so that a list reads
 // differently from a string.
@@ -68,7 +60,7 @@ func view(u *schema.Message) (compact.Message, []partRef) {
 	} else {
 		var parts []openai.ChatMessagePart
 		if u.Content != "" {
-			parts = append(parts, textPart(u.Content))
+			parts = append(parts, align.TextPart(u.Content))
 			refs = append(refs, partRef{kind: kindContent})
 		}
 		for i, p := range u.MultiContent {
@@ -94,7 +86,7 @@ func view(u *schema.Message) (compact.Message, []partRef) {
 	for _, c := range u.ToolCalls {
 		m.ToolCalls = append(m.ToolCalls, toolCall(c))
 	}
-	if u.Role == schema.Assistant && len(m.ToolCalls) == 0 && strings.TrimSpace(compact.Text(m)) == "" && !hasImage(m) {
+	if u.Role == schema.Assistant && len(m.ToolCalls) == 0 && strings.TrimSpace(compact.Text(m)) == "" && !align.HasImage(m) {
 		placeholder := emptyPlaceholder
 		if strings.TrimSpace(m.ReasoningContent) != "" {
 			placeholder = reasoningPlaceholder
@@ -129,36 +121,23 @@ func toolCall(c schema.ToolCall) openai.ToolCall {
 		Function: openai.FunctionCall{Name: c.Function.Name, Arguments: c.Function.Arguments}}
 }
 
-func hasImage(m compact.Message) bool {
-	for _, p := range m.MultiContent {
-		if isImage(p) {
-			return true
-		}
-	}
-	return false
-}
-
-func isImage(p openai.ChatMessagePart) bool {
-	return p.ImageURL != nil || p.Type == openai.ChatMessagePartTypeImageURL
-}
-
 // multiPart is the part a deprecated MultiContent part reads as.
 func multiPart(p schema.ChatMessagePart) openai.ChatMessagePart {
 	switch {
 	case p.Type == schema.ChatMessagePartTypeText:
-		return textPart(p.Text)
+		return align.TextPart(p.Text)
 	case p.ImageURL != nil && (p.ImageURL.URL != "" || p.ImageURL.URI == ""):
-		return imagePart(p.ImageURL.URL, p.ImageURL.Detail)
+		return align.ImagePart(p.ImageURL.URL, openai.ImageURLDetail(p.ImageURL.Detail))
 	case p.ImageURL != nil:
-		return textPart("[image: " + p.ImageURL.URI + "]")
+		return align.TextPart("[image: " + p.ImageURL.URI + "]")
 	case p.AudioURL != nil:
-		return textPart("[audio: " + shortURL(firstOf(p.AudioURL.URL, p.AudioURL.URI)) + "]")
+		return align.TextPart("[audio: " + shortURL(firstOf(p.AudioURL.URL, p.AudioURL.URI)) + "]")
 	case p.VideoURL != nil:
-		return textPart("[video: " + shortURL(firstOf(p.VideoURL.URL, p.VideoURL.URI)) + "]")
+		return align.TextPart("[video: " + shortURL(firstOf(p.VideoURL.URL, p.VideoURL.URI)) + "]")
 	case p.FileURL != nil:
-		return textPart("[file: " + firstOf(p.FileURL.Name, shortURL(firstOf(p.FileURL.URL, p.FileURL.URI))) + "]")
+		return align.TextPart("[file: " + firstOf(p.FileURL.Name, shortURL(firstOf(p.FileURL.URL, p.FileURL.URI))) + "]")
 	}
-	return textPart(opaqueText(p))
+	return align.TextPart(opaqueText(p))
 }
 
 // inputPart is the part a user input part reads as: text as text, an image
@@ -167,22 +146,22 @@ func multiPart(p schema.ChatMessagePart) openai.ChatMessagePart {
 func inputPart(p schema.MessageInputPart) openai.ChatMessagePart {
 	switch {
 	case p.Type == schema.ChatMessagePartTypeText:
-		return textPart(p.Text)
+		return align.TextPart(p.Text)
 	case p.Image != nil:
 		if url, ok := mediaURL(p.Image.MessagePartCommon); ok {
-			return imagePart(url, p.Image.Detail)
+			return align.ImagePart(url, openai.ImageURLDetail(p.Image.Detail))
 		}
-		return textPart("[image]")
+		return align.TextPart("[image]")
 	case p.Audio != nil:
-		return textPart("[audio: " + mediaName(p.Audio.MessagePartCommon) + "]")
+		return align.TextPart("[audio: " + mediaName(p.Audio.MessagePartCommon) + "]")
 	case p.Video != nil:
-		return textPart("[video: " + mediaName(p.Video.MessagePartCommon) + "]")
+		return align.TextPart("[video: " + mediaName(p.Video.MessagePartCommon) + "]")
 	case p.File != nil:
 		name := mediaName(p.File.MessagePartCommon)
 		if p.File.Name != "" {
 			name = p.File.Name + ", " + name
 		}
-		return textPart("[file: " + name + "]")
+		return align.TextPart("[file: " + name + "]")
 	case p.ToolSearchResult != nil:
 		var names []string
 		for _, t := range p.ToolSearchResult.Tools {
@@ -190,9 +169,9 @@ func inputPart(p schema.MessageInputPart) openai.ChatMessagePart {
 				names = append(names, t.Name)
 			}
 		}
-		return textPart("[tool search result: " + strings.Join(names, ", ") + "]")
+		return align.TextPart("[tool search result: " + strings.Join(names, ", ") + "]")
 	}
-	return textPart(opaqueText(p))
+	return align.TextPart(opaqueText(p))
 }
 
 // outputPart is the part an assistant output part (other than reasoning)
@@ -200,18 +179,18 @@ func inputPart(p schema.MessageInputPart) openai.ChatMessagePart {
 func outputPart(p schema.MessageOutputPart) openai.ChatMessagePart {
 	switch {
 	case p.Type == schema.ChatMessagePartTypeText:
-		return textPart(p.Text)
+		return align.TextPart(p.Text)
 	case p.Image != nil:
 		if url, ok := mediaURL(p.Image.MessagePartCommon); ok {
-			return imagePart(url, "")
+			return align.ImagePart(url, "")
 		}
-		return textPart("[image]")
+		return align.TextPart("[image]")
 	case p.Audio != nil:
-		return textPart("[audio: " + mediaName(p.Audio.MessagePartCommon) + "]")
+		return align.TextPart("[audio: " + mediaName(p.Audio.MessagePartCommon) + "]")
 	case p.Video != nil:
-		return textPart("[video: " + mediaName(p.Video.MessagePartCommon) + "]")
+		return align.TextPart("[video: " + mediaName(p.Video.MessagePartCommon) + "]")
 	}
-	return textPart(opaqueText(p))
+	return align.TextPart(opaqueText(p))
 }
 
 // mediaURL is where an image's bytes are, as an image part's URL: its URL,

@@ -8,12 +8,13 @@ import (
 	"github.com/contextkit/compact"
 )
 
-// This file reads a message the engine changed part for part against the
-// view it was made from, for the adapters to keep what did not change.
+// This file reads a message an engine changed against the message it was
+// given, part by part, for the adapters that keep the SDK's own parts of
+// whatever the engine did not change.
 
-// Parts returns m's content as parts: MultiContent, or Content as one text
-// part, or nothing.
-func Parts(m compact.Message) []openai.ChatMessagePart {
+// ContentParts returns m's content as parts: MultiContent, or Content as one
+// text part, or nothing.
+func ContentParts(m compact.Message) []openai.ChatMessagePart {
 	if len(m.MultiContent) > 0 {
 		return m.MultiContent
 	}
@@ -28,18 +29,31 @@ func IsImage(p openai.ChatMessagePart) bool {
 	return p.ImageURL != nil || p.Type == openai.ChatMessagePartTypeImageURL
 }
 
-// ReadAsParts reads m part for part against view, the parts of the message
-// it replaced: as m's own parts when it has as many, or, when m is a string,
-// as view's parts joined by newlines (how the Compressor writes a message
-// whose images it replaced by notes), where a text part is there as it was
-// and any other part is one line of text. It returns the parts read, the
-// unchanged ones as view's own; false when m cannot be read so.
-func ReadAsParts(m compact.Message, view []openai.ChatMessagePart) ([]openai.ChatMessagePart, bool) {
-	if len(m.MultiContent) > 0 {
-		return m.MultiContent, len(m.MultiContent) == len(view)
+// EditedParts reads m, an engine's rewrite of view, part for part: as its
+// parts when it has as many as view, or as view's parts joined by newlines
+// (how the Compressor writes a message whose images it replaced by notes),
+// where a text part is there as it was and any other part is one line of
+// text. It returns the parts read, those the engine kept being view's own.
+// ok is false when m cannot be read so, or view has fewer than two parts
+// (a one-part message is simply new).
+func EditedParts(view, m compact.Message) (parts []openai.ChatMessagePart, ok bool) {
+	vp := ContentParts(view)
+	if len(vp) < 2 {
+		return nil, false
 	}
+	if len(m.MultiContent) == len(vp) {
+		return m.MultiContent, true
+	}
+	if len(m.MultiContent) > 0 {
+		return nil, false
+	}
+	return readAsParts(m.Content, vp)
+}
+
+// readAsParts reads s as view's parts joined by newlines; see EditedParts.
+func readAsParts(s string, view []openai.ChatMessagePart) ([]openai.ChatMessagePart, bool) {
 	out := make([]openai.ChatMessagePart, 0, len(view))
-	rest := m.Content
+	rest := s
 	for i, v := range view {
 		if i > 0 {
 			var ok bool
@@ -64,8 +78,8 @@ func ReadAsParts(m compact.Message, view []openai.ChatMessagePart) ([]openai.Cha
 
 // Extension reports whether m is v with text added at its end (as the
 // Compressor adds its note to a system prompt), and returns the additions:
-// the rest of v's last part without the newlines that start it, and any
-// parts after it. Blank additions are left out.
+// the rest of v's last part without the newlines that start it, then any
+// parts after it. Blank additions are left out. Both must be text only.
 func Extension(v, m compact.Message) ([]string, bool) {
 	vp, ok1 := partTexts(v)
 	mp, ok2 := partTexts(m)
@@ -95,7 +109,7 @@ func Extension(v, m compact.Message) ([]string, bool) {
 // not text.
 func partTexts(m compact.Message) ([]string, bool) {
 	var out []string
-	for _, p := range Parts(m) {
+	for _, p := range ContentParts(m) {
 		if IsImage(p) {
 			return nil, false
 		}

@@ -17,51 +17,44 @@ func image(u string) openai.ChatMessagePart {
 	return openai.ChatMessagePart{Type: openai.ChatMessagePartTypeImageURL, ImageURL: &openai.ChatMessageImageURL{URL: u}}
 }
 
-func TestReadAsParts(t *testing.T) {
-	view := []openai.ChatMessagePart{text("look"), image("https://x/a.png"), text("and tell me")}
+func TestEditedPartsReadsAMessagePartForPart(t *testing.T) {
+	view := compact.Message{Role: "user", MultiContent: []openai.ChatMessagePart{text("look"), image("data:image/png;base64,AA"), text("there")}}
 	tests := []struct {
 		name string
 		m    compact.Message
 		want []openai.ChatMessagePart
 		ok   bool
 	}{
-		{"as many parts: read one for one", compact.Message{MultiContent: []openai.ChatMessagePart{text("look"), text("[image]"), text("and tell me")}},
-			[]openai.ChatMessagePart{text("look"), text("[image]"), text("and tell me")}, true},
-		{"the parts joined, the image a line", compact.Message{Content: "look\n[image removed]\nand tell me"},
-			[]openai.ChatMessagePart{text("look"), text("[image removed]"), text("and tell me")}, true},
-		{"a text part changed", compact.Message{Content: "look\n[image removed]\nand tell"}, nil, false},
-		{"fewer parts", compact.Message{MultiContent: []openai.ChatMessagePart{text("look")}}, nil, false},
+		{"as many parts", compact.Message{MultiContent: []openai.ChatMessagePart{text("look"), text("[pruned]"), text("there")}},
+			[]openai.ChatMessagePart{text("look"), text("[pruned]"), text("there")}, true},
+		{"the parts joined, the image one line", compact.Message{Content: "look\n[pruned image]\nthere"},
+			[]openai.ChatMessagePart{text("look"), text("[pruned image]"), text("there")}, true},
+		{"a text that changed", compact.Message{Content: "look\n[x]\nhere"}, nil, false},
+		{"another number of parts", compact.Message{MultiContent: []openai.ChatMessagePart{text("look")}}, nil, false},
+		{"a summary", compact.Message{Content: "they looked"}, nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, ok := ReadAsParts(tt.m, view)
+			got, ok := EditedParts(view, tt.m)
 			assert.Equal(t, tt.ok, ok)
-			if tt.ok {
-				assert.Equal(t, tt.want, got)
-			}
+			assert.Equal(t, tt.want, got)
 		})
 	}
+	_, ok := EditedParts(compact.Message{Content: "one part"}, compact.Message{Content: "one part"})
+	assert.False(t, ok, "a one-part message is simply new")
 }
 
-func TestExtension(t *testing.T) {
-	tests := []struct {
-		name  string
-		v, m  compact.Message
-		extra []string
-		ok    bool
-	}{
-		{"a note after the prompt", compact.Message{Content: "Be brief."}, compact.Message{Content: "Be brief.\n\n[note]"}, []string{"[note]"}, true},
-		{"a part after the parts", compact.Message{MultiContent: []openai.ChatMessagePart{text("a"), text("b")}},
-			compact.Message{MultiContent: []openai.ChatMessagePart{text("a"), text("b"), text("[note]")}}, []string{"[note]"}, true},
-		{"the same prompt", compact.Message{Content: "Be brief."}, compact.Message{Content: "Be brief."}, nil, true},
-		{"another prompt", compact.Message{Content: "Be brief."}, compact.Message{Content: "Be long."}, nil, false},
-		{"an image is not text", compact.Message{MultiContent: []openai.ChatMessagePart{image("u")}}, compact.Message{Content: "x"}, nil, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			extra, ok := Extension(tt.v, tt.m)
-			assert.Equal(t, tt.ok, ok)
-			assert.Equal(t, tt.extra, extra)
-		})
-	}
+func TestExtensionFindsWhatWasAddedAtTheEnd(t *testing.T) {
+	v := compact.Message{MultiContent: []openai.ChatMessagePart{text("a"), text("b")}}
+	extra, ok := Extension(v, compact.Message{MultiContent: []openai.ChatMessagePart{text("a"), text("b\n\nnote"), text(" "), text("more")}})
+	assert.True(t, ok)
+	assert.Equal(t, []string{"note", "more"}, extra, "the rest of the last part, then later parts, blanks left out")
+
+	_, ok = Extension(v, compact.Message{MultiContent: []openai.ChatMessagePart{text("A"), text("b")}})
+	assert.False(t, ok, "an earlier part changed")
+	_, ok = Extension(compact.Message{Content: "s"}, compact.Message{MultiContent: []openai.ChatMessagePart{text("s"), image("x")}})
+	assert.False(t, ok, "an image is no extension")
+	extra, ok = Extension(compact.Message{Content: "s"}, compact.Message{Content: "s"})
+	assert.True(t, ok)
+	assert.Empty(t, extra)
 }
