@@ -93,22 +93,24 @@ type ids struct {
 	results, calls map[string]int
 }
 
+// putID maps id to message j in m, or to -1 when m has it already.
+func putID(m map[string]int, id string, j int) {
+	if _, dup := m[id]; dup {
+		m[id] = -1
+		return
+	}
+	m[id] = j
+}
+
 func (c *Conversion) idIndex() ids {
 	x := ids{results: map[string]int{}, calls: map[string]int{}}
-	put := func(m map[string]int, id string, j int) {
-		if _, dup := m[id]; dup {
-			m[id] = -1
-			return
-		}
-		m[id] = j
-	}
 	for j, v := range c.views {
 		switch {
 		case c.hist[j].OfTool != nil:
-			put(x.results, v.ToolCallID, j)
+			putID(x.results, v.ToolCallID, j)
 		case c.hist[j].OfAssistant != nil:
 			for _, call := range v.ToolCalls {
-				put(x.calls, call.ID, j)
+				putID(x.calls, call.ID, j)
 			}
 		}
 	}
