@@ -100,6 +100,7 @@ func newDraft(d *digest, focus string, lim extractiveLimits, target int) *draft 
 // settleFiles lists a file modified only there and one read only under
 // read, then drops the mentions that shadowed paths name less well.
 func settleFiles(files *[fileGroups]entries) {
+	dotPaths(files)
 	for g := fileModified; g < fileReferenced; g++ {
 		for _, e := range files[g].list {
 			for h := g + 1; h < fileGroups; h++ {
@@ -110,6 +111,32 @@ func settleFiles(files *[fileGroups]entries) {
 		}
 	}
 	dropShadowed(files)
+}
+
+// dotPaths makes x.go and ./x.go one file: where the ./ form was written
+// anywhere (as a tool was given it), every entry of x.go takes it, so the
+// index lists the path whole.
+func dotPaths(files *[fileGroups]entries) {
+	dotted := map[string]bool{}
+	for g := range files {
+		for _, e := range files[g].list {
+			if rest, ok := strings.CutPrefix(e.raw, "./"); ok && rest != "" {
+				dotted[rest] = true
+			}
+		}
+	}
+	for g := range files {
+		var bare []string
+		for _, e := range files[g].list {
+			if e.raw != "" && dotted[e.raw] {
+				bare = append(bare, e.raw)
+			}
+		}
+		for _, p := range bare {
+			got, _ := files[g].remove(p)
+			files[g].add("./"+p, got.seq, got.rank)
+		}
+	}
 }
 
 // dropShadowed removes from the referenced files each path only mentioned

@@ -387,15 +387,10 @@ func (d *digest) scanResult(m Message, calls []*callRecord, open map[string]int)
 	}
 }
 
-// normPath drops a leading ./ so ./x.go and x.go are one file, unless the
-// ./ is what makes it read as a path (./configure).
-func normPath(p string) string {
-	p = strings.TrimSpace(p)
-	for strings.HasPrefix(p, "./") && len(p) > 2 && isTextPath(p[2:]) {
-		p = p[2:]
-	}
-	return p
-}
+// normPath is a path as the index lists it: written whole, as given
+// (./App.css stays ./App.css, so a reader finds it verbatim). ./x.go and
+// x.go are made one file when the index is drawn up (see dotPaths).
+func normPath(p string) string { return strings.TrimSpace(p) }
 
 // firstString returns the first non-empty string argument among keys.
 func firstString(args map[string]any, keys ...string) string {

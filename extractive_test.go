@@ -90,6 +90,24 @@ func TestExtractiveFiles(t *testing.T) {
 		"prose mentions and located output; no URL, abbreviation or version")
 }
 
+// Issue 23: the index lists a path as it was written, ./ and all, so a
+// reader finds it verbatim; ./x and x are one file, listed in the ./ form.
+func TestExtractiveFilesKeepDotSlash(t *testing.T) {
+	turns := []Message{
+		user("style App.css and check src/index.js"),
+		tcall("1", "read_file", `{"path":"./App.css"}`), result("1", "body {}"),
+		tcall("2", "edit_file", `{"path":"src/index.js"}`), result("2", "edited"),
+		tcall("3", "read_file", `{"path":"./src/index.js"}`), result("3", "import './App.css'"),
+		tcall("4", "bash", `{"command":"cat ./package.json"}`), result("4", "{}"),
+	}
+	out, p := summarize(t, SummaryRequest{Turns: turns})
+	assert.Contains(t, out, "- Modified: ./src/index.js\n", "the facts index")
+	assert.Contains(t, out, "- Read: ./App.css, ./package.json\n", "the facts index")
+	assert.Equal(t, []string{"./src/index.js"}, p.items[secModified], "one file, in the form written whole")
+	assert.Equal(t, []string{"./App.css", "./package.json"}, p.items[secRead], "the ./ a tool was given is kept")
+	assert.NotContains(t, p.items[secReferenced], "App.css", "a mention of a file listed whole is not listed again")
+}
+
 func TestExtractiveCommands(t *testing.T) {
 	var turns []Message
 	outs := []string{"ok", "--- FAIL: TestX (0.00s)\nFAIL\nexit status 1", "Traceback (most recent call last):\n  File \"a\"\nKeyError: 1", "[Command finished with exit code 0]", "error: linker failed"}

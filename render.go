@@ -98,6 +98,15 @@ func (o RenderOptions) clean(s string) string {
 	return redact.StripControl(redact.JSONFunc(s, o.Redact))
 }
 
+// cleanBlock redacts a block joined from parts cleaned one by one: what
+// only their joining could form goes too.
+func (o RenderOptions) cleanBlock(s string) string {
+	if o.Redact == nil {
+		return redact.String(s)
+	}
+	return redact.StripControl(o.Redact(redact.StripControl(s)))
+}
+
 // RenderTurns lays turns out as plain text for a summarizer to read.
 //
 // Each message is a block opening with a label: [system], [user],
@@ -111,7 +120,8 @@ func (o RenderOptions) clean(s string) string {
 //
 // Every text is cleaned of control characters and secrets (see
 // RenderOptions.Redact) before it is shortened, so a cut never splits a
-// secret into pieces the redactor cannot recognise. A message longer than
+// secret into pieces the redactor cannot recognise, and each block is
+// cleaned again once its parts are joined. A message longer than
 // MaxMessageChars keeps its head and tail around a marker such as
 // "[... 12000 characters cut ...]"; arguments longer than MaxArgumentChars
 // are shortened likewise. Cuts fall on character boundaries, at a line break
@@ -133,7 +143,7 @@ func RenderTurns(turns []Message, opts RenderOptions) string {
 	blocks := make([]string, len(turns))
 	names := toolNames(turns)
 	for i, m := range turns {
-		blocks[i] = renderMessage(m, names[i], o)
+		blocks[i] = o.cleanBlock(renderMessage(m, names[i], o))
 	}
 	return fitBlocks(turns, blocks, o)
 }

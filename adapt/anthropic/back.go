@@ -4,34 +4,23 @@ import (
 	"encoding/json"
 	"strings"
 
-	sdk "github.com/anthropics/anthropic-sdk-go"
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/align"
 )
 
 // This file turns a message with no original blocks (one the engine wrote,
 // or one from a plain OpenAI-style history) into blocks.
-
-// contentParts returns m's content as parts: MultiContent, or Content as one
-// text part, or nothing.
-func contentParts(m compact.Message) []openai.ChatMessagePart {
-	if len(m.MultiContent) > 0 {
-		return m.MultiContent
-	}
-	if m.Content == "" {
-		return nil
-	}
-	return []openai.ChatMessagePart{textPart(m.Content)}
-}
 
 // contentBlocks returns m's content as text and image blocks. Parts with no
 // visible text are left out: the API refuses an empty text block. With
 // images false, an image becomes a text placeholder.
 func contentBlocks(m compact.Message, images bool) []sdk.ContentBlockParamUnion {
 	var out []sdk.ContentBlockParamUnion
-	for _, p := range contentParts(m) {
-		if p.ImageURL != nil || p.Type == openai.ChatMessagePartTypeImageURL {
+	for _, p := range align.ContentParts(m) {
+		if align.IsImage(p) {
 			url := ""
 			if p.ImageURL != nil {
 				url = p.ImageURL.URL
@@ -151,16 +140,16 @@ func systemBlocks(m compact.Message) []sdk.TextBlockParam {
 func newSegment(m compact.Message) (segment, bool) {
 	switch m.Role {
 	case compact.RoleUser:
-		return segment{role: sdk.MessageParamRoleUser, blocks: contentBlocks(m, true)}, true
+		return segment{role: roleUser, blocks: contentBlocks(m, true)}, true
 	case compact.RoleAssistant:
-		return segment{role: sdk.MessageParamRoleAssistant, blocks: assistantBlocks(m)}, true
+		return segment{role: roleAssistant, blocks: assistantBlocks(m)}, true
 	case compact.RoleTool:
-		return segment{role: sdk.MessageParamRoleUser,
+		return segment{role: roleUser,
 			blocks: []sdk.ContentBlockParamUnion{{OfToolResult: toolResultBlock(m)}}}, true
 	case compact.RoleSystem, roleDeveloper:
-		return segment{role: sdk.MessageParamRoleSystem, blocks: contentBlocks(m, false)}, true
+		return segment{role: roleSystem, blocks: contentBlocks(m, false)}, true
 	case "function":
-		return segment{role: sdk.MessageParamRoleUser,
+		return segment{role: roleUser,
 			blocks: appendText(nil, "[function result "+m.Name+"]\n"+compact.Text(m))}, true
 	}
 	return segment{}, false

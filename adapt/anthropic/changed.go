@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	sdk "github.com/anthropics/anthropic-sdk-go"
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/contextkit/compact"
@@ -20,39 +20,8 @@ func (c *Conversion) exactSegment(j int) segment {
 	if p.turn == systemTurn {
 		return segment{top: true, sys: slices.Clone(c.hist.System)}
 	}
-	m := c.hist.Messages[p.turn]
-	blocks := slices.Clone(m.Content[p.from:p.to])
-	return segment{role: m.Role, blocks: blocks, origin: &c.pieces[j], exact: true}
-}
-
-// ids maps the ids of the input's tool results and tool calls to their
-// pieces, for messages the engine changed (a pruned result, shortened
-// arguments). An id used twice maps to -1: it names no one block.
-type ids struct {
-	results, calls map[string]int
-}
-
-func (c *Conversion) idIndex() ids {
-	x := ids{results: map[string]int{}, calls: map[string]int{}}
-	put := func(m map[string]int, id string, j int) {
-		if _, dup := m[id]; dup {
-			m[id] = -1
-			return
-		}
-		m[id] = j
-	}
-	for j, v := range c.views {
-		switch {
-		case c.pieces[j].turn == systemTurn:
-		case v.Role == compact.RoleTool:
-			put(x.results, v.ToolCallID, j)
-		case v.Role == compact.RoleAssistant:
-			for _, call := range v.ToolCalls {
-				put(x.calls, call.ID, j)
-			}
-		}
-	}
-	return x
+	blocks := slices.Clone(c.blocks[p.turn][p.from:p.to])
+	return segment{role: turnRole(c.hist.Messages[p.turn]), blocks: blocks, origin: &c.pieces[j], exact: true}
 }
 
 // changedSegment converts a message the engine changed or wrote. sub is
@@ -63,23 +32,15 @@ func (c *Conversion) idIndex() ids {
 // replaced keeps the blocks whose parts it kept; a leading system message
 // that extends the input's system prompt keeps its blocks. false means the
 // role has no place in a History.
-func (c *Conversion) changedSegment(m compact.Message, sub int, leading bool, used []bool, x ids) (segment, bool) {
-	origin := func(id string, in map[string]int) (int, bool) {
-		j, ok := in[id]
-		if !ok || j < 0 || used[j] {
-			return 0, false
-		}
-		used[j] = true
-		return j, true
-	}
+func (c *Conversion) changedSegment(m compact.Message, sub int, leading bool, used []bool, ids align.IDs) (segment, bool) {
 	switch m.Role {
 	case compact.RoleTool:
-		if j, ok := origin(m.ToolCallID, x.results); ok {
+		if j, ok := align.Take(ids.Results, m.ToolCallID, used); ok {
 			return c.changedResult(m, j), true
 		}
 	case compact.RoleAssistant:
 		if len(m.ToolCalls) > 0 {
-			if j, ok := origin(m.ToolCalls[0].ID, x.calls); ok {
+			if j, ok := align.Take(ids.Calls, m.ToolCalls[0].ID, used); ok {
 				return c.changedAssistant(m, j), true
 			}
 		}
@@ -94,7 +55,7 @@ func (c *Conversion) changedSegment(m compact.Message, sub int, leading bool, us
 		if leading {
 			s := segment{top: true, sys: systemBlocks(m)}
 			if len(c.pieces) > 0 && c.pieces[0].turn == systemTurn && !used[0] {
-				if extra, ok := extension(c.views[0], m); ok {
+				if extra, ok := align.Extension(c.views[0], m); ok {
 					used[0] = true
 					s.sys = slices.Clone(c.hist.System)
 					for _, t := range extra {
@@ -112,11 +73,11 @@ func (c *Conversion) changedSegment(m compact.Message, sub int, leading bool, us
 // tool_result block with the new content.
 func (c *Conversion) changedResult(m compact.Message, j int) segment {
 	p := &c.pieces[j]
-	b := c.hist.Messages[p.turn].Content[p.from]
+	b := c.blocks[p.turn][p.from]
 	r := *b.OfToolResult
 	r.Content = toolResultContent(m)
 	b.OfToolResult = &r
-	return segment{role: sdk.MessageParamRoleUser, blocks: []sdk.ContentBlockParamUnion{b}, origin: p}
+	return segment{role: roleUser, blocks: []sdk.ContentBlockParamUnion{b}, origin: p}
 }
 
 // changedAssistant is an assistant message the engine changed, as input
@@ -127,7 +88,7 @@ func (c *Conversion) changedResult(m compact.Message, j int) segment {
 // its original block's other fields.
 func (c *Conversion) changedAssistant(m compact.Message, j int) segment {
 	p := &c.pieces[j]
-	orig := c.hist.Messages[p.turn].Content[p.from:p.to]
+	orig := c.blocks[p.turn][p.from:p.to]
 	v := c.views[j]
 	calls := m.ToolCalls
 	v.ToolCalls, m.ToolCalls = nil, nil // v and m are copies
@@ -155,7 +116,7 @@ func (c *Conversion) changedAssistant(m compact.Message, j int) segment {
 				delete(pending, tc.ID)
 			}
 		}
-		return segment{role: sdk.MessageParamRoleAssistant, blocks: out, origin: p}
+		return segment{role: roleAssistant, blocks: out, origin: p}
 	}
 	byID := make(map[string]sdk.ContentBlockParamUnion)
 	for _, b := range orig {
@@ -174,7 +135,7 @@ func (c *Conversion) changedAssistant(m compact.Message, j int) segment {
 			out = append(out, toolUseBlock(tc))
 		}
 	}
-	return segment{role: sdk.MessageParamRoleAssistant, blocks: out, origin: p}
+	return segment{role: roleAssistant, blocks: out, origin: p}
 }
 
 // changedUser is a user message the engine changed, as input piece j's
@@ -186,17 +147,14 @@ func (c *Conversion) changedAssistant(m compact.Message, j int) segment {
 // line. ok is false when it cannot be read so, or keeps no block.
 func (c *Conversion) changedUser(m compact.Message, j int) (segment, bool) {
 	p := &c.pieces[j]
-	orig := c.hist.Messages[p.turn].Content[p.from:p.to]
-	view := contentParts(c.views[j])
+	orig := c.blocks[p.turn][p.from:p.to]
+	view := align.ContentParts(c.views[j])
 	if len(view) != len(orig) || len(view) < 2 {
 		return segment{}, false
 	}
-	parts := m.MultiContent
-	if len(parts) != len(view) {
-		var ok bool
-		if parts, ok = readAsParts(m.Content, view); !ok || len(m.MultiContent) > 0 {
-			return segment{}, false
-		}
+	parts, ok := align.EditedParts(c.views[j], m)
+	if !ok {
+		return segment{}, false
 	}
 	var blocks []sdk.ContentBlockParamUnion
 	kept := false
@@ -211,35 +169,7 @@ func (c *Conversion) changedUser(m compact.Message, j int) (segment, bool) {
 	if !kept {
 		return segment{}, false
 	}
-	return segment{role: sdk.MessageParamRoleUser, blocks: blocks, origin: p}, true
-}
-
-// readAsParts reads s as view's parts joined by newlines, where a text
-// part is there as it was and any other part is one line of text. It
-// returns the parts read, the unchanged ones as view's own.
-func readAsParts(s string, view []openai.ChatMessagePart) ([]openai.ChatMessagePart, bool) {
-	out := make([]openai.ChatMessagePart, 0, len(view))
-	rest := s
-	for i, v := range view {
-		if i > 0 {
-			var ok bool
-			if rest, ok = strings.CutPrefix(rest, "\n"); !ok {
-				return nil, false
-			}
-		}
-		if v.ImageURL == nil && v.Type != openai.ChatMessagePartTypeImageURL {
-			var ok bool
-			if rest, ok = strings.CutPrefix(rest, v.Text); !ok {
-				return nil, false
-			}
-			out = append(out, v)
-			continue
-		}
-		line, _, _ := strings.Cut(rest, "\n")
-		rest = rest[len(line):]
-		out = append(out, textPart(line))
-	}
-	return out, rest == ""
+	return segment{role: roleUser, blocks: blocks, origin: p}, true
 }
 
 // updatedToolUse is tool_use block b with the name and arguments of tc; an
@@ -252,46 +182,4 @@ func updatedToolUse(b sdk.ContentBlockParamUnion, tc openai.ToolCall) sdk.Conten
 	u.Name = tc.Function.Name
 	b.OfToolUse = &u
 	return b
-}
-
-// extension reports whether m is v with text added at its end (as the
-// Compressor adds its note to a system prompt), and returns the additions:
-// the rest of v's last part without the newlines that start it, and any
-// parts after it. Blank additions are left out.
-func extension(v, m compact.Message) ([]string, bool) {
-	vp, ok1 := partTexts(v)
-	mp, ok2 := partTexts(m)
-	n := len(vp)
-	if !ok1 || !ok2 || n == 0 || len(mp) < n {
-		return nil, false
-	}
-	for i := 0; i < n-1; i++ {
-		if vp[i] != mp[i] {
-			return nil, false
-		}
-	}
-	rest, ok := strings.CutPrefix(mp[n-1], vp[n-1])
-	if !ok {
-		return nil, false
-	}
-	var extra []string
-	for _, s := range append([]string{strings.TrimLeft(rest, "\n")}, mp[n:]...) {
-		if strings.TrimSpace(s) != "" {
-			extra = append(extra, s)
-		}
-	}
-	return extra, true
-}
-
-// partTexts is m's content as the texts of its parts; false when a part is
-// not text.
-func partTexts(m compact.Message) ([]string, bool) {
-	var out []string
-	for _, p := range contentParts(m) {
-		if p.ImageURL != nil || p.Type == openai.ChatMessagePartTypeImageURL {
-			return nil, false
-		}
-		out = append(out, p.Text)
-	}
-	return out, true
 }

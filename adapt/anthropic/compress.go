@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 
-	sdk "github.com/anthropics/anthropic-sdk-go"
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/align"
 )
 
 // Compress converts h, compacts it through engine and converts the result
@@ -67,10 +68,7 @@ func ShouldCompress(engine compact.ContextEngine, h History) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if p, ok := engine.(compact.Preflighter); ok {
-		return p.Preflight(conv.Messages, nil).Compress, nil
-	}
-	return engine.ShouldCompress(engine.Status().LastPromptTokens), nil
+	return align.ShouldCompress(engine, conv.Messages), nil
 }
 
 // UsageFrom converts the usage of a Messages API response. The prompt is

@@ -1,10 +1,11 @@
 package anthropic
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
-	sdk "github.com/anthropics/anthropic-sdk-go"
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/contextkit/compact"
 )
@@ -28,9 +29,10 @@ type Conversion struct {
 	// modify or hand over this slice; Restore does not read it.
 	Messages []compact.Message
 
-	hist   History           // the input, slices copied
-	views  []compact.Message // a private copy of Messages
-	pieces []piece           // where each message came from
+	hist   History                        // the input, slices and turns copied
+	blocks [][]sdk.ContentBlockParamUnion // each turn's blocks (turnBlocks)
+	views  []compact.Message              // a private copy of Messages
+	pieces []piece                        // where each message came from
 }
 
 // piece records which blocks of the input one converted message stands
@@ -44,23 +46,25 @@ type piece struct {
 const systemTurn = -1
 
 // Convert converts h to compact's messages. It does not modify h, and keeps
-// a copy of its slices (not of its blocks) for Restore.
+// a copy of its slices and turns (not of its blocks) for Restore.
 //
-// It fails only on what no message can express: a turn with a role other
-// than user, assistant or system, or a tool_use input that does not encode
-// as JSON. The error names the turn and wraps compact.ErrInvalidHistory.
+// It fails only on what no message can express: a turn that is none of
+// user, assistant or system, or a tool_use input that does not encode as
+// JSON. The error names the turn and wraps compact.ErrInvalidHistory.
 // Blocks in places the API does not allow (a tool_use in a user turn, say)
 // convert as text, so the engine can still read them; Validate reports them.
 func Convert(h History) (*Conversion, error) {
 	c := &Conversion{hist: History{System: slices.Clone(h.System), Messages: slices.Clone(h.Messages)}}
+	c.blocks = make([][]sdk.ContentBlockParamUnion, len(c.hist.Messages))
 	for k := range c.hist.Messages {
-		c.hist.Messages[k].Content = slices.Clone(c.hist.Messages[k].Content)
+		c.hist.Messages[k] = copyTurn(c.hist.Messages[k])
+		c.blocks[k] = turnBlocks(c.hist.Messages[k])
 	}
 	if len(h.System) > 0 {
 		c.add(systemView(h.System), piece{turn: systemTurn, to: len(h.System)})
 	}
-	for k, m := range h.Messages {
-		if err := c.addTurn(k, m); err != nil {
+	for k := range h.Messages {
+		if err := c.addTurn(k); err != nil {
 			return nil, fmt.Errorf("anthropic: message %d: %w: %w", k, compact.ErrInvalidHistory, err)
 		}
 	}
@@ -74,18 +78,18 @@ func (c *Conversion) add(m compact.Message, p piece) {
 }
 
 // addTurn converts turn k.
-func (c *Conversion) addTurn(k int, m sdk.MessageParam) error {
-	blocks := m.Content
-	switch m.Role {
-	case sdk.MessageParamRoleAssistant:
+func (c *Conversion) addTurn(k int) error {
+	blocks := c.blocks[k]
+	switch turnRole(c.hist.Messages[k]) {
+	case roleAssistant:
 		v, err := assistantView(blocks)
 		if err != nil {
 			return err
 		}
 		c.add(v, piece{turn: k, to: len(blocks)})
-	case sdk.MessageParamRoleSystem:
+	case roleSystem:
 		c.add(userView(compact.RoleSystem, blocks), piece{turn: k, to: len(blocks)})
-	case sdk.MessageParamRoleUser:
+	case roleUser:
 		if len(blocks) == 0 {
 			c.add(compact.Message{Role: compact.RoleUser}, piece{turn: k})
 		}
@@ -103,7 +107,7 @@ func (c *Conversion) addTurn(k int, m sdk.MessageParam) error {
 			i = j
 		}
 	default:
-		return fmt.Errorf("role %q", m.Role)
+		return errors.New("a turn with no role")
 	}
 	return nil
 }

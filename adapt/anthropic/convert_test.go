@@ -5,8 +5,8 @@ import (
 	"errors"
 	"testing"
 
-	sdk "github.com/anthropics/anthropic-sdk-go"
-	"github.com/anthropics/anthropic-sdk-go/packages/param"
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
 	openai "github.com/sashabaranov/go-openai"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -35,14 +35,14 @@ func TestConvertThenRestoreGivesBackTheSameHistory(t *testing.T) {
 			sdk.NewAssistantMessage(sdk.NewTextBlock("one")), sdk.NewAssistantMessage(sdk.NewTextBlock("two"))}}},
 		{"an assistant turn first (a prefill) stays first", History{Messages: []sdk.MessageParam{
 			sdk.NewAssistantMessage(sdk.NewTextBlock("{"))}}},
-		{"a user turn with no blocks", History{Messages: []sdk.MessageParam{{Role: sdk.MessageParamRoleUser}}}},
+		{"a user turn with no blocks", History{Messages: []sdk.MessageParam{{OfUser: &sdk.UserMessageParam{}}}}},
 		{"a user turn with an empty block list", History{Messages: []sdk.MessageParam{
-			{Role: sdk.MessageParamRoleUser, Content: []sdk.ContentBlockParamUnion{}}}}},
+			{OfUser: &sdk.UserMessageParam{Content: []sdk.ContentBlockParamUnion{}}}}}},
 		{"a thinking-only assistant turn", History{Messages: []sdk.MessageParam{
 			sdk.NewUserMessage(sdk.NewTextBlock("think")),
 			sdk.NewAssistantMessage(sdk.NewThinkingBlock("s", "hmm"))}}},
 		{"an assistant turn with no blocks", History{Messages: []sdk.MessageParam{
-			sdk.NewUserMessage(sdk.NewTextBlock("hi")), {Role: sdk.MessageParamRoleAssistant}}}},
+			sdk.NewUserMessage(sdk.NewTextBlock("hi")), {OfAssistant: &sdk.AssistantMessageParam{}}}}},
 		{"a block type the SDK does not know", History{Messages: []sdk.MessageParam{
 			sdk.NewUserMessage(unknown, sdk.NewTextBlock("see above")),
 			sdk.NewAssistantMessage(unknown, sdk.NewTextBlock("seen"))}}},
@@ -50,9 +50,11 @@ func TestConvertThenRestoreGivesBackTheSameHistory(t *testing.T) {
 			sdk.NewUserMessage(sdk.NewTextBlock("x"), sdk.NewToolResultBlock("t1", "late", false),
 				sdk.NewToolUseBlock("t2", map[string]any{}, "f"), sdk.NewThinkingBlock("s", "user thought")),
 			sdk.NewAssistantMessage(sdk.NewToolResultBlock("t3", "misplaced", false))}}},
-		{"a system-role turn", History{Messages: []sdk.MessageParam{
-			{Role: sdk.MessageParamRoleSystem, Content: []sdk.ContentBlockParamUnion{sdk.NewTextBlock("rules")}},
-			sdk.NewUserMessage(sdk.NewTextBlock("hi"))}}},
+		{"a system turn", History{Messages: []sdk.MessageParam{
+			{OfSystem: &sdk.SystemMessageParam{Content: []sdk.TextBlockParam{{Text: "rules"}}}},
+			sdk.NewUserMessage(sdk.NewTextBlock("hi")),
+			{OfSystem: &sdk.SystemMessageParam{Content: []sdk.TextBlockParam{{Text: "use fewer tools"}, {Text: "be brief"}}}},
+			sdk.NewAssistantMessage(sdk.NewTextBlock("ok"))}}},
 		{"a pending call group at the end", History{Messages: []sdk.MessageParam{
 			sdk.NewUserMessage(sdk.NewTextBlock("run it")),
 			sdk.NewAssistantMessage(sdk.NewToolUseBlock("t1", map[string]any{"cmd": "make"}, "sh"))}}},
@@ -132,9 +134,9 @@ func TestConvertFailsOnlyWhereNoMessageCanSay(t *testing.T) {
 		h    History
 		want string
 	}{
-		{"a role the API does not have", History{Messages: []sdk.MessageParam{
-			sdk.NewUserMessage(sdk.NewTextBlock("hi")), {Role: "tool", Content: []sdk.ContentBlockParamUnion{sdk.NewTextBlock("x")}}}},
-			`anthropic: message 1: compact: invalid history: role "tool"`},
+		{"a turn that is none of user, assistant and system", History{Messages: []sdk.MessageParam{
+			sdk.NewUserMessage(sdk.NewTextBlock("hi")), {}}},
+			`anthropic: message 1: compact: invalid history: a turn with no role`},
 		{"a tool input that does not encode", History{Messages: []sdk.MessageParam{
 			sdk.NewUserMessage(sdk.NewTextBlock("hi")),
 			sdk.NewAssistantMessage(sdk.NewToolUseBlock("t1", make(chan int), "f"))}},

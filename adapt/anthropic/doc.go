@@ -1,7 +1,9 @@
-// Package anthropic connects compact to the official Anthropic Go SDK
-// (github.com/anthropics/anthropic-sdk-go): it converts a Messages API
+// Package anthropic connects compact to the official Anthropic Go SDK, v2
+// (github.com/anthropics/anthropic-sdk-go/v2): it converts a Messages API
 // history to compact's messages, compacts it through any
-// compact.ContextEngine, and converts the result back.
+// compact.ContextEngine, and converts the result back. Agents still on SDK
+// v1 use the subpackage github.com/contextkit/compact/adapt/anthropic/v1,
+// the same adapter kept, frozen, for that SDK while it is served.
 //
 // A History is what a request to the Messages API carries: the top-level
 // system prompt and the turns. Most hosts need one call before each request:
@@ -14,7 +16,9 @@
 // text and images as content, tool_use blocks as tool calls, each
 // tool_result block as its own tool message (so one user turn answering
 // three parallel calls becomes three tool messages), thinking as reasoning
-// content, the system prompt as a system message. Blocks with no place in
+// content, the system prompt as a system message, and a system turn (SDK
+// v2's instructions in the middle of a conversation) as a system message
+// where it stands. Blocks with no place in
 // those messages (documents, search results, server tool blocks, redacted
 // thinking, blocks this package does not know) reach the engine as a short
 // text that says what they are, so they are counted and summarised like

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/anthropics/anthropic-sdk-go"
+	"github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/contextkit/compact"
 	adapt "github.com/contextkit/compact/adapt/anthropic"
@@ -43,10 +43,12 @@ func history() adapt.History {
 func describe(h adapt.History) {
 	for _, m := range h.Messages {
 		var types []string
-		for _, b := range m.Content {
-			types = append(types, *b.GetType())
+		if blocks, ok := m.GetContent().AsAny().(*[]anthropic.ContentBlockParamUnion); ok {
+			for _, b := range *blocks {
+				types = append(types, *b.GetType())
+			}
 		}
-		fmt.Printf("  %-9s %s\n", m.Role, strings.Join(types, " "))
+		fmt.Printf("  %-9s %s\n", *m.GetRole(), strings.Join(types, " "))
 	}
 }
 
@@ -114,9 +116,10 @@ func ExampleConversion_Restore() {
 	if err != nil {
 		panic(err)
 	}
-	r := out.Messages[2].Content[1].OfToolResult
+	turn := out.Messages[2].OfUser // the user turn answering the first two calls
+	r := turn.Content[1].OfToolResult
 	fmt.Println(r.ToolUseID, "is_error:", r.IsError.Value, "content:", r.Content[0].OfText.Text)
-	fmt.Println("other blocks unchanged:", out.Messages[2].Content[0] == h.Messages[2].Content[0])
+	fmt.Println("other blocks unchanged:", turn.Content[0] == h.Messages[2].OfUser.Content[0])
 	// Output:
 	// toolu_1b is_error: true content: [pruned]
 	// other blocks unchanged: true

@@ -3,8 +3,8 @@ package anthropic
 import (
 	"encoding/json"
 
-	sdk "github.com/anthropics/anthropic-sdk-go"
-	"github.com/anthropics/anthropic-sdk-go/packages/param"
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
 )
 
 // everyBlockJSON is a request body with every kind of block the Messages

@@ -8,7 +8,8 @@ import (
 
 // FromMessages converts an OpenAI-style history, with no original blocks
 // behind it, to a History with the Messages API's shape: leading system
-// messages become the system prompt; text and images become blocks (an
+// messages become the system prompt, later ones system turns; text and
+// images become blocks (an
 // image as a base64 or URL source); tool calls become tool_use blocks
 // (arguments that are not a JSON object are wrapped as {"arguments": ...});
 // tool messages become tool_result blocks at the start of the user turn

@@ -131,7 +131,9 @@ func FuzzFromMessages(f *testing.F) {
 	})
 }
 
-// lateSystem reports whether a system or developer message follows a turn.
+// lateSystem reports whether a system or developer message follows a turn:
+// FromMessages makes it a system turn, which may land between calls and
+// their results or between two user turns.
 func lateSystem(msgs []compact.Message) bool {
 	turn := false
 	for _, m := range msgs {

@@ -9,8 +9,8 @@ import (
 	"sort"
 	"testing"
 
-	sdk "github.com/anthropics/anthropic-sdk-go"
-	"github.com/anthropics/anthropic-sdk-go/packages/param"
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
 	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact"
@@ -126,28 +126,30 @@ func fromTranscript(t testing.TB, msgs []compact.Message) History {
 	calls, users := 0, 0
 	for k := range h.Messages {
 		m := &h.Messages[k]
-		switch m.Role {
-		case sdk.MessageParamRoleUser:
+		switch {
+		case m.OfUser != nil:
+			content := &m.OfUser.Content
 			users++
 			if users == 1 {
-				m.Content = append(m.Content,
+				*content = append(*content,
 					sdk.NewDocumentBlock(sdk.PlainTextSourceParam{Data: "Release notes: v2 drops the legacy flag."}),
 					sdk.NewImageBlockBase64("image/png", "iVBORw0KGgo="))
 			}
-			for _, b := range m.Content {
+			for _, b := range *content {
 				if r := b.OfToolResult; r != nil && len(r.Content) > 0 && r.Content[0].OfText != nil &&
 					bytes.Contains(bytes.ToLower([]byte(r.Content[0].OfText.Text)), []byte("error")) {
 					r.IsError = param.NewOpt(true)
 				}
 			}
 			if users%5 == 0 {
-				if b := m.Content[len(m.Content)-1]; b.OfText != nil {
+				if b := (*content)[len(*content)-1]; b.OfText != nil {
 					b.OfText.CacheControl = cc
 				}
 			}
-		case sdk.MessageParamRoleAssistant:
+		case m.OfAssistant != nil:
+			content := &m.OfAssistant.Content
 			hasCalls := false
-			for _, b := range m.Content {
+			for _, b := range *content {
 				hasCalls = hasCalls || b.OfToolUse != nil
 			}
 			if !hasCalls {
@@ -158,7 +160,7 @@ func fromTranscript(t testing.TB, msgs []compact.Message) History {
 			if calls%2 == 1 {
 				lead = sdk.NewThinkingBlock("sig-"+string(rune('a'+calls%26)), "I should call the tool next.")
 			}
-			m.Content = append([]sdk.ContentBlockParamUnion{lead}, m.Content...)
+			*content = append([]sdk.ContentBlockParamUnion{lead}, *content...)
 		}
 	}
 	require.NoError(t, Validate(h), "a decorated transcript has the API's shape")

@@ -97,7 +97,7 @@ func requireCompactionContracts(t *testing.T, in, out History, res *compact.Resu
 	}
 	var blocks []string
 	for _, m := range out.Messages {
-		for _, b := range m.Content {
+		for _, b := range turnBlocks(m) {
 			blocks = append(blocks, jsonOf(t, b))
 		}
 	}
@@ -107,7 +107,7 @@ func requireCompactionContracts(t *testing.T, in, out History, res *compact.Resu
 		if p.turn == systemTurn || summarised || pruned[i] {
 			continue
 		}
-		want := in.Messages[p.turn].Content[p.from:p.to]
+		want := turnBlocks(in.Messages[p.turn])[p.from:p.to]
 		found := false
 		for ; at+len(want) <= len(blocks) && !found; at++ {
 			found = true

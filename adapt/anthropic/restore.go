@@ -3,7 +3,7 @@ package anthropic
 import (
 	"fmt"
 
-	sdk "github.com/anthropics/anthropic-sdk-go"
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/internal/align"
@@ -12,7 +12,7 @@ import (
 // segment is one message of an engine's output as blocks, with the input
 // blocks it stands for when there are any.
 type segment struct {
-	role   sdk.MessageParamRole
+	role   role
 	blocks []sdk.ContentBlockParamUnion
 	sys    []sdk.TextBlockParam // the top-level system prompt, when top
 	top    bool                 // it belongs in History.System
@@ -38,7 +38,7 @@ func (c *Conversion) Restore(msgs []compact.Message) (History, error) {
 			used[j] = true
 		}
 	}
-	ids := c.idIndex()
+	ids := align.NewIDs(c.views, func(j int) bool { return c.pieces[j].turn == systemTurn })
 	var h History
 	var segs []segment
 	for i, m := range msgs {

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	sdk "github.com/anthropics/anthropic-sdk-go"
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	openai "github.com/sashabaranov/go-openai"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -34,7 +34,7 @@ func TestRestoreGivesBackKeptMessagesAsTheirBlocksAndWritesTheRest(t *testing.T)
 	assert.Equal(t, compact.CompactionNote, got.System[2].Text)
 
 	require.Len(t, got.Messages, 4)
-	assert.Equal(t, jsonOf(t, []any{sdk.NewTextBlock(summary.Content), h.Messages[2].Content[2]}), jsonOf(t, got.Messages[0].Content),
+	assert.Equal(t, jsonOf(t, []any{sdk.NewTextBlock(summary.Content), turnBlocks(h.Messages[2])[2]}), jsonOf(t, turnBlocks(got.Messages[0])),
 		"the summary and the user text after the summarised results share one user turn")
 	for k := 1; k < 4; k++ {
 		assert.Equal(t, h.Messages[k+2], got.Messages[k], "turn %d comes back as the same value", k+2)
@@ -51,13 +51,13 @@ func TestAChangedToolResultKeepsItsBlocksOtherFields(t *testing.T) {
 	got, err := conv.Restore(out)
 	require.NoError(t, err)
 	turn := got.Messages[2]
-	require.Len(t, turn.Content, 3, "the turn keeps its three blocks")
-	assert.Equal(t, h.Messages[2].Content[0], turn.Content[0])
-	assert.Equal(t, h.Messages[2].Content[2], turn.Content[2])
-	r := turn.Content[1].OfToolResult
+	require.Len(t, turnBlocks(turn), 3, "the turn keeps its three blocks")
+	assert.Equal(t, turnBlocks(h.Messages[2])[0], turnBlocks(turn)[0])
+	assert.Equal(t, turnBlocks(h.Messages[2])[2], turnBlocks(turn)[2])
+	r := turnBlocks(turn)[1].OfToolResult
 	assert.JSONEq(t, `{"type":"tool_result","tool_use_id":"toolu_02","is_error":true,"cache_control":{"type":"ephemeral"},
 		"content":[{"type":"text","text":"[pruned: 1 image, 27 bytes]"}]}`, jsonOf(t, r))
-	assert.Len(t, h.Messages[2].Content[1].OfToolResult.Content, 2, "the input's block is not modified")
+	assert.Len(t, turnBlocks(h.Messages[2])[1].OfToolResult.Content, 2, "the input's block is not modified")
 	for k, m := range h.Messages {
 		if k != 2 {
 			assert.Equal(t, m, got.Messages[k])
@@ -74,8 +74,8 @@ func TestShortenedArgumentsKeepTheRestOfTheTurn(t *testing.T) {
 
 	got, err := conv.Restore(out)
 	require.NoError(t, err)
-	blocks := got.Messages[1].Content
-	orig := h.Messages[1].Content
+	blocks := turnBlocks(got.Messages[1])
+	orig := turnBlocks(h.Messages[1])
 	require.Len(t, blocks, len(orig))
 	for i := 0; i < 4; i++ {
 		assert.Equal(t, orig[i], blocks[i], "block %d (thinking, redacted thinking, text, the other call) is kept", i)
@@ -93,8 +93,8 @@ func TestAChangedAssistantTextKeepsItsThinkingAndCallFields(t *testing.T) {
 
 	got, err := conv.Restore(out)
 	require.NoError(t, err)
-	blocks := got.Messages[1].Content
-	orig := h.Messages[1].Content
+	blocks := turnBlocks(got.Messages[1])
+	orig := turnBlocks(h.Messages[1])
 	require.Len(t, blocks, 5)
 	assert.Equal(t, orig[0], blocks[0], "the thinking block and its signature are kept")
 	assert.Equal(t, orig[1], blocks[1], "so is the redacted thinking")
@@ -120,8 +120,8 @@ func TestRestoreMergesOnlyTheSeamsCompactionMade(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, got.Messages, 2, "b, d and f met only because c and e went: one turn")
 	assert.Equal(t, h.Messages[0], got.Messages[0])
-	assert.Equal(t, jsonOf(t, []any{h.Messages[1].Content[0], h.Messages[3].Content[0], h.Messages[5].Content[0]}),
-		jsonOf(t, got.Messages[1].Content))
+	assert.Equal(t, jsonOf(t, []any{turnBlocks(h.Messages[1])[0], turnBlocks(h.Messages[3])[0], turnBlocks(h.Messages[5])[0]}),
+		jsonOf(t, turnBlocks(got.Messages[1])))
 }
 
 func TestARestoredHistoryOpensOnAUserTurn(t *testing.T) {
@@ -138,8 +138,8 @@ func TestARestoredHistoryOpensOnAUserTurn(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, Validate(got))
 	require.Len(t, got.Messages, 3)
-	assert.Equal(t, continuationText, got.Messages[0].Content[0].OfText.Text)
-	assert.Equal(t, summary.Content, got.Messages[1].Content[0].OfText.Text, "the summary stays the assistant's")
+	assert.Equal(t, continuationText, turnBlocks(got.Messages[0])[0].OfText.Text)
+	assert.Equal(t, summary.Content, turnBlocks(got.Messages[1])[0].OfText.Text, "the summary stays the assistant's")
 	assert.Equal(t, h.Messages[2], got.Messages[2], "the latest user turn is untouched")
 }
 
@@ -210,14 +210,14 @@ func TestAChangedUserTurnKeepsTheBlocksWhosePartsItKept(t *testing.T) {
 	h := decode(t, everyBlockJSON)
 	conv, err := Convert(h)
 	require.NoError(t, err)
-	orig := h.Messages[0].Content
+	orig := turnBlocks(h.Messages[0])
 
 	// An engine that keeps the parts and rewrites one.
 	out := compact.Clone(conv.Messages)
 	out[1].MultiContent[6] = textPart("[image dropped]")
 	got, err := conv.Restore(out)
 	require.NoError(t, err)
-	blocks := got.Messages[0].Content
+	blocks := turnBlocks(got.Messages[0])
 	require.Len(t, blocks, len(orig))
 	for i := range orig {
 		if i == 6 {
@@ -232,6 +232,6 @@ func TestAChangedUserTurnKeepsTheBlocksWhosePartsItKept(t *testing.T) {
 	out[1] = compact.Message{Role: compact.RoleUser, Content: out[1].MultiContent[0].Text}
 	got, err = conv.Restore(out)
 	require.NoError(t, err)
-	assert.Equal(t, []sdk.ContentBlockParamUnion{sdk.NewTextBlock(out[1].Content)}, got.Messages[0].Content,
+	assert.Equal(t, []sdk.ContentBlockParamUnion{sdk.NewTextBlock(out[1].Content)}, turnBlocks(got.Messages[0]),
 		"a message that does not read part for part as the turn is new")
 }

@@ -11,8 +11,8 @@ import (
 	"sync"
 	"testing"
 
-	sdk "github.com/anthropics/anthropic-sdk-go"
-	"github.com/anthropics/anthropic-sdk-go/option"
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -93,7 +93,7 @@ func longHistory(t *testing.T, rounds int) History {
 			sdk.NewAssistantMessage(sdk.NewTextBlock(fmt.Sprintf("Part %d read.", i))))
 	}
 	last := sdk.NewUserMessage(sdk.NewTextBlock("Which flags did v2 remove?"))
-	last.Content[0].OfText.CacheControl = sdk.CacheControlEphemeralParam{}
+	last.OfUser.Content[0].OfText.CacheControl = sdk.CacheControlEphemeralParam{}
 	h.Messages = append(h.Messages, last)
 	require.NoError(t, Validate(h))
 	return h
@@ -138,9 +138,9 @@ func TestTheSDKSendsTheCompactedHistory(t *testing.T) {
 
 	// Every kept assistant turn still carries its signed thinking block.
 	for _, m := range req.Messages {
-		if m.Role == sdk.MessageParamRoleAssistant && len(m.Content) > 1 && m.Content[1].OfToolUse != nil {
-			require.NotNil(t, m.Content[0].OfThinking, "a kept tool-calling turn starts with its thinking")
-			assert.True(t, strings.HasPrefix(m.Content[0].OfThinking.Signature, "sig-"))
+		if b := turnBlocks(m); m.OfAssistant != nil && len(b) > 1 && b[1].OfToolUse != nil {
+			require.NotNil(t, b[0].OfThinking, "a kept tool-calling turn starts with its thinking")
+			assert.True(t, strings.HasPrefix(b[0].OfThinking.Signature, "sig-"))
 		}
 	}
 }
@@ -153,7 +153,7 @@ func TestPrunedResultsKeepTheirBlocksFields(t *testing.T) {
 	require.NotEmpty(t, res.Pruned)
 	in := map[string]*sdk.ToolResultBlockParam{}
 	for _, m := range h.Messages {
-		for _, b := range m.Content {
+		for _, b := range turnBlocks(m) {
 			if b.OfToolResult != nil {
 				in[b.OfToolResult.ToolUseID] = b.OfToolResult
 			}
@@ -161,7 +161,7 @@ func TestPrunedResultsKeepTheirBlocksFields(t *testing.T) {
 	}
 	changed := 0
 	for _, m := range out.Messages {
-		for _, b := range m.Content {
+		for _, b := range turnBlocks(m) {
 			r := b.OfToolResult
 			if r == nil || jsonOf(t, r) == jsonOf(t, in[r.ToolUseID]) {
 				continue
@@ -180,7 +180,7 @@ func TestPrunedResultsKeepTheirBlocksFields(t *testing.T) {
 	assert.Equal(t, results, changed, "every pruned result is changed, and only those")
 
 	// The first turn lost its images to notes and kept every other block.
-	first, orig := out.Messages[0].Content, h.Messages[0].Content
+	first, orig := turnBlocks(out.Messages[0]), turnBlocks(h.Messages[0])
 	require.Len(t, first, len(orig))
 	for i, b := range orig {
 		if b.OfImage != nil && b.OfImage.Source.OfFile == nil {

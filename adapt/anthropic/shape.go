@@ -1,9 +1,7 @@
 package anthropic
 
 import (
-	"slices"
-
-	sdk "github.com/anthropics/anthropic-sdk-go"
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 )
 
 // continuationText opens a restored history whose first turn would
@@ -12,7 +10,7 @@ const continuationText = "(continued from earlier turns)"
 
 // turnOut is one turn of a restored history while it is assembled.
 type turnOut struct {
-	role   sdk.MessageParamRole
+	role   role
 	blocks []sdk.ContentBlockParamUnion
 	// first and from locate its first block in the input (first is -1 for
 	// a new turn); last and to locate the end of its last block.
@@ -58,8 +56,8 @@ func (c *Conversion) shape(segs []segment) []sdk.MessageParam {
 		out = append(out, t)
 	}
 
-	if len(out) > 0 && out[0].role != sdk.MessageParamRoleUser && !(out[0].first == 0 && out[0].from == 0) {
-		lead := turnOut{role: sdk.MessageParamRoleUser, first: -1, last: -1,
+	if len(out) > 0 && out[0].role != roleUser && !(out[0].first == 0 && out[0].from == 0) {
+		lead := turnOut{role: roleUser, first: -1, last: -1,
 			blocks: []sdk.ContentBlockParamUnion{sdk.NewTextBlock(continuationText)}}
 		out = append([]turnOut{lead}, out...)
 	}
@@ -76,7 +74,7 @@ func (c *Conversion) shape(segs []segment) []sdk.MessageParam {
 // their roles match, so a history converts back to itself.
 func (c *Conversion) inputSeam(a, b turnOut) bool {
 	return a.last >= 0 && b.first == a.last+1 && b.from == 0 &&
-		a.to == len(c.hist.Messages[a.last].Content)
+		a.to == len(c.blocks[a.last])
 }
 
 // merge appends b's blocks to a.
@@ -95,13 +93,11 @@ func merge(a *turnOut, b turnOut) {
 // fields set on it) with the turn's blocks; otherwise a new MessageParam.
 func (c *Conversion) emit(t turnOut) sdk.MessageParam {
 	if t.first < 0 {
-		return sdk.MessageParam{Role: t.role, Content: t.blocks}
+		return newTurn(t.role, t.blocks)
 	}
 	m := c.hist.Messages[t.first]
-	if t.exact && t.from == 0 && t.last == t.first && t.to == len(m.Content) {
-		m.Content = slices.Clone(m.Content)
-		return m
+	if t.exact && t.from == 0 && t.last == t.first && t.to == len(c.blocks[t.first]) {
+		return copyTurn(m)
 	}
-	m.Role, m.Content = t.role, t.blocks
-	return m
+	return withBlocks(m, t.role, t.blocks)
 }

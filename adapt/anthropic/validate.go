@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	sdk "github.com/anthropics/anthropic-sdk-go"
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 )
 
 // ErrShape is what every error of Validate wraps: the history is not one
@@ -20,8 +20,7 @@ type Rule int
 const (
 	// RuleNoTurns: the history has no turns.
 	RuleNoTurns Rule = iota + 1
-	// RuleRole: a turn's role is neither user nor assistant (the system
-	// prompt goes in History.System).
+	// RuleRole: a turn that is none of user, assistant and system.
 	RuleRole
 	// RuleFirstTurn: the first turn is not a user turn.
 	RuleFirstTurn
@@ -100,8 +99,10 @@ func (e *ShapeError) Unwrap() error { return ErrShape }
 
 // Validate reports whether h is a history the Messages API accepts, by the
 // rules this package keeps on everything it restores: at least one turn;
-// only user and assistant turns, alternating, the first a user turn; no
-// empty turn and no blank text block; tool_use and thinking blocks in
+// user and assistant turns alternating, the first a user turn, system turns
+// (SDK v2's mid-conversation instructions) anywhere after it but between a
+// turn's tool_use blocks and their results; no empty turn and no blank
+// text block; tool_use and thinking blocks in
 // assistant turns, tool_result blocks in user turns; every tool_use
 // answered by a tool_result at the start of the next turn, except those of
 // the last turn, whose tools may still be running; every tool_result
@@ -123,22 +124,37 @@ func Validate(h History) error {
 	seen := map[string]bool{}
 	var open map[string]bool // tool_use ids of the previous turn not answered yet
 	var order []string       // the same ids, in block order
+	var prev role            // the role of the last user or assistant turn
 	for i, m := range h.Messages {
-		if m.Role != sdk.MessageParamRoleUser && m.Role != sdk.MessageParamRoleAssistant {
-			return fail(i, -1, RuleRole, "role %q is not user or assistant", m.Role)
+		r := turnRole(m)
+		blocks := turnBlocks(m)
+		switch {
+		case r == "":
+			return fail(i, -1, RuleRole, "the turn is none of user, assistant or system")
+		case i == 0 && r != roleUser:
+			return fail(i, -1, RuleFirstTurn, "the first turn is the %s's, not the user's", r)
+		case r != roleSystem && prev == r:
+			return fail(i, -1, RuleAlternation, "two %s turns in a row", r)
+		case len(blocks) == 0:
+			return fail(i, -1, RuleEmptyTurn, "the %s turn has no blocks", r)
 		}
-		if i == 0 && m.Role != sdk.MessageParamRoleUser {
-			return fail(i, -1, RuleFirstTurn, "the first turn is the %s's, not the user's", m.Role)
+		if r == roleSystem {
+			for b, block := range blocks {
+				if strings.TrimSpace(block.OfText.Text) == "" {
+					return fail(i, b, RuleEmptyText, "text block is blank")
+				}
+			}
+			for _, id := range order {
+				if open[id] {
+					return fail(i, -1, RuleUnanswered, "tool_use %q of the turn before is not answered here", id)
+				}
+			}
+			continue
 		}
-		if i > 0 && h.Messages[i-1].Role == m.Role {
-			return fail(i, -1, RuleAlternation, "two %s turns in a row", m.Role)
-		}
-		if len(m.Content) == 0 {
-			return fail(i, -1, RuleEmptyTurn, "the %s turn has no blocks", m.Role)
-		}
-		user := m.Role == sdk.MessageParamRoleUser
+		prev = r
+		user := r == roleUser
 		results := user
-		for b, block := range m.Content {
+		for b, block := range blocks {
 			switch {
 			case block.OfText != nil && strings.TrimSpace(block.OfText.Text) == "":
 				return fail(i, b, RuleEmptyText, "text block is blank")
@@ -171,7 +187,7 @@ func Validate(h History) error {
 			continue
 		}
 		open = map[string]bool{}
-		for b, block := range m.Content {
+		for b, block := range blocks {
 			u := block.OfToolUse
 			if u == nil {
 				continue

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	sdk "github.com/anthropics/anthropic-sdk-go"
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -15,6 +15,9 @@ func TestValidateNamesTheRuleAndWhere(t *testing.T) {
 	asst := func(b ...sdk.ContentBlockParamUnion) sdk.MessageParam { return sdk.NewAssistantMessage(b...) }
 	use := func(id string) sdk.ContentBlockParamUnion { return sdk.NewToolUseBlock(id, map[string]any{}, "f") }
 	result := func(id string) sdk.ContentBlockParamUnion { return sdk.NewToolResultBlock(id, "ok", false) }
+	sys := func(s string) sdk.MessageParam {
+		return sdk.MessageParam{OfSystem: &sdk.SystemMessageParam{Content: []sdk.TextBlockParam{{Text: s}}}}
+	}
 	tests := []struct {
 		name  string
 		h     History
@@ -29,8 +32,19 @@ func TestValidateNamesTheRuleAndWhere(t *testing.T) {
 		{"no turns", History{}, RuleNoTurns, "anthropic: system prompt: the history has no turns"},
 		{"a blank system block", History{System: []sdk.TextBlockParam{{Text: " "}}, Messages: []sdk.MessageParam{user(text("q"))}},
 			RuleEmptyText, "anthropic: system prompt, block 0: text block is blank"},
-		{"a system-role turn", History{Messages: []sdk.MessageParam{{Role: sdk.MessageParamRoleSystem, Content: []sdk.ContentBlockParamUnion{text("s")}}}},
-			RuleRole, `anthropic: message 0: role "system" is not user or assistant`},
+		{"a system turn between exchanges is valid", History{Messages: []sdk.MessageParam{
+			user(text("q")), sys("use grep"), asst(text("a")), sys("be brief"), user(text("q2"))}}, 0, ""},
+		{"a turn that is none of user, assistant and system", History{Messages: []sdk.MessageParam{user(text("q")), {}}},
+			RuleRole, "anthropic: message 1: the turn is none of user, assistant or system"},
+		{"a system turn first", History{Messages: []sdk.MessageParam{sys("s"), user(text("q"))}},
+			RuleFirstTurn, "anthropic: message 0: the first turn is the system's, not the user's"},
+		{"a system turn between calls and their results", History{Messages: []sdk.MessageParam{
+			user(text("q")), asst(use("a")), sys("s"), user(result("a"))}},
+			RuleUnanswered, `anthropic: message 2: tool_use "a" of the turn before is not answered here`},
+		{"a blank system turn block", History{Messages: []sdk.MessageParam{user(text("q")), sys(" ")}},
+			RuleEmptyText, "anthropic: message 1, block 0: text block is blank"},
+		{"two user turns around a system turn", History{Messages: []sdk.MessageParam{user(text("a")), sys("s"), user(text("b"))}},
+			RuleAlternation, "anthropic: message 2: two user turns in a row"},
 		{"an assistant turn first", History{Messages: []sdk.MessageParam{asst(text("a"))}},
 			RuleFirstTurn, "anthropic: message 0: the first turn is the assistant's, not the user's"},
 		{"two user turns", History{Messages: []sdk.MessageParam{user(text("a")), user(text("b"))}},

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	sdk "github.com/anthropics/anthropic-sdk-go"
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/contextkit/compact"

@@ -1,8 +1,10 @@
 // Package align lines up the messages an engine returned with the messages
 // it was given, the way diff does, so that the SDK adapters can hand back the
-// original value of every message the engine kept. It is shared by the
-// adapter modules (adapt/anthropic, adapt/openaigo, adapt/genai) and is not part of the
-// public API.
+// original value of every message the engine kept, and reads what the
+// engine changed against what it was given (parts.go) with the chores every
+// adapter repeats (adapter.go). It is shared by the adapter modules
+// (adapt/anthropic, adapt/openaigo, adapt/genai, adapt/langchaingo,
+// adapt/eino) and is not part of the public API.
 package align
 
 import (

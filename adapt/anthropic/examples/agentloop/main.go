@@ -1,9 +1,9 @@
-// Command agentloop is an agent loop on the official Anthropic Go SDK that
+// Command agentloop is an agent loop on the official Anthropic Go SDK v1 that
 // compacts its history before every request. The model is a local server
 // speaking the Messages API that the program starts itself, so it runs
 // offline:
 //
-//	go run ./examples/agentloop
+//	go run ./v1/examples/agentloop
 //
 // The same code runs against the real API: drop the base URL and the
 // scripted server, and give the client a key.
@@ -18,8 +18,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/anthropics/anthropic-sdk-go"
-	"github.com/anthropics/anthropic-sdk-go/option"
+	"github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
 	"github.com/contextkit/compact"
 	adapt "github.com/contextkit/compact/adapt/anthropic"

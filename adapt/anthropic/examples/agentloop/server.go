@@ -8,7 +8,7 @@ import (
 	"net/http/httptest"
 	"sync"
 
-	"github.com/anthropics/anthropic-sdk-go"
+	"github.com/anthropics/anthropic-sdk-go/v2"
 
 	adapt "github.com/contextkit/compact/adapt/anthropic"
 )
@@ -86,11 +86,11 @@ func readCall(id, path string) map[string]any {
 // with a thinking block this server signed.
 func checkThinking(msgs []anthropic.MessageParam, signed map[string]bool) error {
 	n := len(msgs)
-	if n < 2 || len(msgs[n-1].Content) == 0 || msgs[n-1].Content[0].OfToolResult == nil {
+	if n < 2 || msgs[n-1].OfUser == nil || len(msgs[n-1].OfUser.Content) == 0 || msgs[n-1].OfUser.Content[0].OfToolResult == nil {
 		return nil
 	}
-	prev := msgs[n-2].Content
-	if len(prev) == 0 || prev[0].OfThinking == nil || !signed[prev[0].OfThinking.Signature] {
+	prev := msgs[n-2].OfAssistant
+	if prev == nil || len(prev.Content) == 0 || prev.Content[0].OfThinking == nil || !signed[prev.Content[0].OfThinking.Signature] {
 		return fmt.Errorf("messages.%d.content.0: the thinking block of a tool-use loop is missing or altered", n-2)
 	}
 	return nil

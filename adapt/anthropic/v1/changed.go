@@ -1,0 +1,297 @@
+package anthropic
+
+import (
+	"slices"
+	"strings"
+
+	sdk "github.com/anthropics/anthropic-sdk-go"
+	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/align"
+)
+
+// This file restores messages: those the engine kept (their original
+// blocks) and those it changed (as much of the original as still holds).
+
+// exactSegment is piece j, which the engine kept unchanged.
+func (c *Conversion) exactSegment(j int) segment {
+	p := c.pieces[j]
+	if p.turn == systemTurn {
+		return segment{top: true, sys: slices.Clone(c.hist.System)}
+	}
+	m := c.hist.Messages[p.turn]
+	blocks := slices.Clone(m.Content[p.from:p.to])
+	return segment{role: m.Role, blocks: blocks, origin: &c.pieces[j], exact: true}
+}
+
+// ids maps the ids of the input's tool results and tool calls to their
+// pieces, for messages the engine changed (a pruned result, shortened
+// arguments). An id used twice maps to -1: it names no one block.
+type ids struct {
+	results, calls map[string]int
+}
+
+func (c *Conversion) idIndex() ids {
+	x := ids{results: map[string]int{}, calls: map[string]int{}}
+	put := func(m map[string]int, id string, j int) {
+		if _, dup := m[id]; dup {
+			m[id] = -1
+			return
+		}
+		m[id] = j
+	}
+	for j, v := range c.views {
+		switch {
+		case c.pieces[j].turn == systemTurn:
+		case v.Role == compact.RoleTool:
+			put(x.results, v.ToolCallID, j)
+		case v.Role == compact.RoleAssistant:
+			for _, call := range v.ToolCalls {
+				put(x.calls, call.ID, j)
+			}
+		}
+	}
+	return x
+}
+
+// changedSegment converts a message the engine changed or wrote. sub is
+// the input piece it took the place of, or -1; leading says no turn
+// precedes it. A tool result or a tool-calling assistant turn whose id
+// names an input piece no other message reproduced keeps that piece's
+// other fields; a user message that reads part for part as the piece it
+// replaced keeps the blocks whose parts it kept; a leading system message
+// that extends the input's system prompt keeps its blocks. false means the
+// role has no place in a History.
+func (c *Conversion) changedSegment(m compact.Message, sub int, leading bool, used []bool, x ids) (segment, bool) {
+	origin := func(id string, in map[string]int) (int, bool) {
+		j, ok := in[id]
+		if !ok || j < 0 || used[j] {
+			return 0, false
+		}
+		used[j] = true
+		return j, true
+	}
+	switch m.Role {
+	case compact.RoleTool:
+		if j, ok := origin(m.ToolCallID, x.results); ok {
+			return c.changedResult(m, j), true
+		}
+	case compact.RoleAssistant:
+		if len(m.ToolCalls) > 0 {
+			if j, ok := origin(m.ToolCalls[0].ID, x.calls); ok {
+				return c.changedAssistant(m, j), true
+			}
+		}
+	case compact.RoleUser:
+		if sub >= 0 && !used[sub] && c.views[sub].Role == compact.RoleUser {
+			if s, ok := c.changedUser(m, sub); ok {
+				used[sub] = true
+				return s, true
+			}
+		}
+	case compact.RoleSystem, roleDeveloper:
+		if leading {
+			s := segment{top: true, sys: systemBlocks(m)}
+			if len(c.pieces) > 0 && c.pieces[0].turn == systemTurn && !used[0] {
+				if extra, ok := extension(c.views[0], m); ok {
+					used[0] = true
+					s.sys = slices.Clone(c.hist.System)
+					for _, t := range extra {
+						s.sys = append(s.sys, sdk.TextBlockParam{Text: t})
+					}
+				}
+			}
+			return s, true
+		}
+	}
+	return newSegment(m)
+}
+
+// changedResult is a tool message the engine changed, as input piece j's
+// tool_result block with the new content.
+func (c *Conversion) changedResult(m compact.Message, j int) segment {
+	p := &c.pieces[j]
+	b := c.hist.Messages[p.turn].Content[p.from]
+	r := *b.OfToolResult
+	r.Content = toolResultContent(m)
+	b.OfToolResult = &r
+	return segment{role: sdk.MessageParamRoleUser, blocks: []sdk.ContentBlockParamUnion{b}, origin: p}
+}
+
+// changedAssistant is an assistant message the engine changed, as input
+// piece j's blocks. When only the calls changed: the original blocks in
+// their order, each tool_use updated or, when its call is gone, left out,
+// and new calls at the end. Otherwise: the original thinking when the
+// reasoning is unchanged, the new content, then the calls, each keeping
+// its original block's other fields.
+func (c *Conversion) changedAssistant(m compact.Message, j int) segment {
+	p := &c.pieces[j]
+	orig := c.hist.Messages[p.turn].Content[p.from:p.to]
+	v := c.views[j]
+	calls := m.ToolCalls
+	v.ToolCalls, m.ToolCalls = nil, nil // v and m are copies
+	var out []sdk.ContentBlockParamUnion
+	if align.SameMessage(v, m) {
+		pending := make(map[string]openai.ToolCall, len(calls))
+		for _, tc := range calls {
+			if _, dup := pending[tc.ID]; !dup {
+				pending[tc.ID] = tc
+			}
+		}
+		for _, b := range orig {
+			if b.OfToolUse == nil {
+				out = append(out, b)
+				continue
+			}
+			if tc, ok := pending[b.OfToolUse.ID]; ok {
+				out = append(out, updatedToolUse(b, tc))
+				delete(pending, b.OfToolUse.ID)
+			}
+		}
+		for _, tc := range calls {
+			if _, ok := pending[tc.ID]; ok {
+				out = append(out, toolUseBlock(tc))
+				delete(pending, tc.ID)
+			}
+		}
+		return segment{role: sdk.MessageParamRoleAssistant, blocks: out, origin: p}
+	}
+	byID := make(map[string]sdk.ContentBlockParamUnion)
+	for _, b := range orig {
+		switch {
+		case b.OfToolUse != nil:
+			byID[b.OfToolUse.ID] = b
+		case (b.OfThinking != nil || b.OfRedactedThinking != nil) && m.ReasoningContent == v.ReasoningContent:
+			out = append(out, b)
+		}
+	}
+	out = append(out, assistantBlocks(m)...)
+	for _, tc := range calls {
+		if b, ok := byID[tc.ID]; ok {
+			out = append(out, updatedToolUse(b, tc))
+		} else {
+			out = append(out, toolUseBlock(tc))
+		}
+	}
+	return segment{role: sdk.MessageParamRoleAssistant, blocks: out, origin: p}
+}
+
+// changedUser is a user message the engine changed, as input piece j's
+// blocks: each part the engine kept is its original block, each part it
+// rewrote (an image it replaced by a note) a new block. The message is read
+// part for part against the piece's view: as parts when it still has as
+// many, or as the piece's parts joined by newlines (how the Compressor
+// writes a message whose images it replaced), with each rewritten part one
+// line. ok is false when it cannot be read so, or keeps no block.
+func (c *Conversion) changedUser(m compact.Message, j int) (segment, bool) {
+	p := &c.pieces[j]
+	orig := c.hist.Messages[p.turn].Content[p.from:p.to]
+	view := contentParts(c.views[j])
+	if len(view) != len(orig) || len(view) < 2 {
+		return segment{}, false
+	}
+	parts := m.MultiContent
+	if len(parts) != len(view) {
+		var ok bool
+		if parts, ok = readAsParts(m.Content, view); !ok || len(m.MultiContent) > 0 {
+			return segment{}, false
+		}
+	}
+	var blocks []sdk.ContentBlockParamUnion
+	kept := false
+	for i, part := range parts {
+		if align.SamePart(view[i], part) {
+			blocks = append(blocks, orig[i])
+			kept = kept || strings.TrimSpace(part.Text) != "" || part.ImageURL != nil
+			continue
+		}
+		blocks = append(blocks, contentBlocks(compact.Message{MultiContent: []openai.ChatMessagePart{part}}, true)...)
+	}
+	if !kept {
+		return segment{}, false
+	}
+	return segment{role: sdk.MessageParamRoleUser, blocks: blocks, origin: p}, true
+}
+
+// readAsParts reads s as view's parts joined by newlines, where a text
+// part is there as it was and any other part is one line of text. It
+// returns the parts read, the unchanged ones as view's own.
+func readAsParts(s string, view []openai.ChatMessagePart) ([]openai.ChatMessagePart, bool) {
+	out := make([]openai.ChatMessagePart, 0, len(view))
+	rest := s
+	for i, v := range view {
+		if i > 0 {
+			var ok bool
+			if rest, ok = strings.CutPrefix(rest, "\n"); !ok {
+				return nil, false
+			}
+		}
+		if v.ImageURL == nil && v.Type != openai.ChatMessagePartTypeImageURL {
+			var ok bool
+			if rest, ok = strings.CutPrefix(rest, v.Text); !ok {
+				return nil, false
+			}
+			out = append(out, v)
+			continue
+		}
+		line, _, _ := strings.Cut(rest, "\n")
+		rest = rest[len(line):]
+		out = append(out, textPart(line))
+	}
+	return out, rest == ""
+}
+
+// updatedToolUse is tool_use block b with the name and arguments of tc; an
+// input whose arguments did not change stays the original value.
+func updatedToolUse(b sdk.ContentBlockParamUnion, tc openai.ToolCall) sdk.ContentBlockParamUnion {
+	u := *b.OfToolUse
+	if args, err := inputJSON(u.Input); err != nil || args != tc.Function.Arguments {
+		u.Input = toolInput(tc.Function.Arguments)
+	}
+	u.Name = tc.Function.Name
+	b.OfToolUse = &u
+	return b
+}
+
+// extension reports whether m is v with text added at its end (as the
+// Compressor adds its note to a system prompt), and returns the additions:
+// the rest of v's last part without the newlines that start it, and any
+// parts after it. Blank additions are left out.
+func extension(v, m compact.Message) ([]string, bool) {
+	vp, ok1 := partTexts(v)
+	mp, ok2 := partTexts(m)
+	n := len(vp)
+	if !ok1 || !ok2 || n == 0 || len(mp) < n {
+		return nil, false
+	}
+	for i := 0; i < n-1; i++ {
+		if vp[i] != mp[i] {
+			return nil, false
+		}
+	}
+	rest, ok := strings.CutPrefix(mp[n-1], vp[n-1])
+	if !ok {
+		return nil, false
+	}
+	var extra []string
+	for _, s := range append([]string{strings.TrimLeft(rest, "\n")}, mp[n:]...) {
+		if strings.TrimSpace(s) != "" {
+			extra = append(extra, s)
+		}
+	}
+	return extra, true
+}
+
+// partTexts is m's content as the texts of its parts; false when a part is
+// not text.
+func partTexts(m compact.Message) ([]string, bool) {
+	var out []string
+	for _, p := range contentParts(m) {
+		if p.ImageURL != nil || p.Type == openai.ChatMessagePartTypeImageURL {
+			return nil, false
+		}
+		out = append(out, p.Text)
+	}
+	return out, true
+}

@@ -1,0 +1,171 @@
+package anthropic
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/contextkit/compact"
+)
+
+// FuzzConvertRoundTrip feeds request bodies through Convert and Restore:
+// a body the SDK decodes either converts, and comes back as the same value
+// and the same bytes, or fails with ErrInvalidHistory; nothing panics.
+func FuzzConvertRoundTrip(f *testing.F) {
+	f.Add([]byte(everyBlockJSON))
+	f.Add([]byte(`{"messages":[{"role":"user","content":[{"type":"text","text":"hi"}]}]}`))
+	f.Add([]byte(`{"messages":[{"role":"assistant","content":[]},{"role":"user"}]}`))
+	f.Add([]byte(`{"system":[{"type":"text","text":"s"}],"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"x"}]}]}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var w wire
+		if json.Unmarshal(body, &w) != nil {
+			return
+		}
+		h := History(w)
+		before, err := json.Marshal(wire(h))
+		if err != nil {
+			return // the SDK cannot encode it either
+		}
+		conv, err := Convert(h)
+		if err != nil {
+			if !errors.Is(err, compact.ErrInvalidHistory) {
+				t.Fatalf("Convert: %v does not wrap ErrInvalidHistory", err)
+			}
+			return
+		}
+		_ = compact.Validate(conv.Messages)
+		got, err := conv.Restore(conv.Messages)
+		if err != nil {
+			t.Fatalf("Restore of the conversion itself: %v", err)
+		}
+		after, err := json.Marshal(wire(got))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(before) != string(after) {
+			t.Fatalf("round trip changed the body:\n%s\n%s", before, after)
+		}
+		if !reflect.DeepEqual(h, got) {
+			t.Fatal("round trip gave back a different value with the same encoding")
+		}
+	})
+}
+
+// FuzzCompress compacts every decodable history with the API's shape
+// through a Compressor with a tiny window: the output validates on both
+// sides and its last turn is the input's.
+func FuzzCompress(f *testing.F) {
+	f.Add([]byte(everyBlockJSON))
+	f.Add([]byte(`{"messages":[{"role":"user","content":[{"type":"text","text":"a"}]},{"role":"assistant","content":[{"type":"text","text":"b"}]},{"role":"user","content":[{"type":"text","text":"c"}]}]}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var w wire
+		if json.Unmarshal(body, &w) != nil || Validate(History(w)) != nil {
+			return
+		}
+		h := History(w)
+		out, res, err := Compress(context.Background(), compact.New(compact.WithContextWindow(400)), h, compact.Force())
+		if err != nil {
+			if errors.Is(err, ErrShape) {
+				t.Fatalf("a valid history compacted into an invalid one: %v", err)
+			}
+			return
+		}
+		if err := compact.Validate(res.Messages); err != nil {
+			t.Fatalf("engine output: %v", err)
+		}
+		if err := Validate(out); err != nil {
+			t.Fatalf("restored output: %v", err)
+		}
+		if !reflect.DeepEqual(h.Messages[len(h.Messages)-1], out.Messages[len(out.Messages)-1]) {
+			t.Fatal("the last turn changed")
+		}
+	})
+}
+
+// FuzzFromMessages feeds OpenAI-style histories to FromMessages: nothing
+// panics; a history compact accepts, with no system message after a turn
+// and no half-answered call group at its end, becomes one the Messages API
+// accepts; and converting the result and back changes nothing.
+func FuzzFromMessages(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join(ownTranscriptDir, "*.json"))
+	for _, file := range files {
+		if data, err := os.ReadFile(file); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte(`[{"role":"assistant","content":"a"},{"role":"user","content":""},{"role":"assistant","tool_calls":[{"id":"x","type":"function","function":{"name":"f","arguments":"[]"}}]},{"role":"tool","tool_call_id":"x","content":"r"}]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var msgs []compact.Message
+		if json.Unmarshal(data, &msgs) != nil {
+			return
+		}
+		h, err := FromMessages(msgs)
+		if err != nil {
+			if !errors.Is(err, compact.ErrInvalidHistory) {
+				t.Fatalf("FromMessages: %v does not wrap ErrInvalidHistory", err)
+			}
+			return
+		}
+		if compact.Validate(msgs) == nil && !lateSystem(msgs) && !halfAnswered(msgs) && len(h.Messages) > 0 {
+			if err := Validate(h); err != nil {
+				t.Fatalf("a valid history converted into an invalid one: %v", err)
+			}
+		}
+		conv, err := Convert(h)
+		if err != nil {
+			t.Fatalf("Convert of FromMessages' output: %v", err)
+		}
+		again, err := FromMessages(conv.Messages)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := json.Marshal(wire(h))
+		b, _ := json.Marshal(wire(again))
+		if string(a) != string(b) {
+			t.Fatalf("converting FromMessages' output and back changed it:\n%s\n%s", a, b)
+		}
+	})
+}
+
+// lateSystem reports whether a system or developer message follows a turn.
+func lateSystem(msgs []compact.Message) bool {
+	turn := false
+	for _, m := range msgs {
+		switch m.Role {
+		case compact.RoleSystem, roleDeveloper:
+			if turn {
+				return true
+			}
+		default:
+			turn = true
+		}
+	}
+	return false
+}
+
+// halfAnswered reports whether the last group of tool calls has some of
+// its results and not all of them: compact lets a host compact while the
+// rest run, the Messages API takes a group only whole.
+func halfAnswered(msgs []compact.Message) bool {
+	last := -1
+	for i, m := range msgs {
+		if m.Role == compact.RoleAssistant && len(m.ToolCalls) > 0 {
+			last = i
+		}
+	}
+	if last < 0 {
+		return false
+	}
+	answered := 0
+	for _, m := range msgs[last+1:] {
+		if m.Role != compact.RoleTool {
+			return false
+		}
+		answered++
+	}
+	return answered > 0 && answered < len(msgs[last].ToolCalls)
+}

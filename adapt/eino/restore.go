@@ -1,0 +1,64 @@
+package eino
+
+import (
+	"fmt"
+
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/align"
+)
+
+// Restore converts msgs, an engine's output for c.Messages, back to eino
+// messages. Every message the engine kept unchanged comes back as a copy of
+// the original (the same value, byte for byte when encoded); messages the
+// engine changed or wrote are converted as the package doc describes. It
+// does not modify msgs.
+//
+// A restored message is a new *schema.Message holding a copy of the
+// original's top-level struct; values nested deeper (parts, tool calls,
+// Extra maps, ResponseMeta) are shared with the history c was made from.
+// Neither is modified here, so a host that changes them in place should
+// copy them first.
+func (c *Conversion) Restore(msgs []compact.Message) ([]*schema.Message, error) {
+	match, sub := align.Messages(c.views, msgs)
+	used := make([]bool, len(c.views))
+	for _, j := range match {
+		if j >= 0 {
+			used[j] = true
+		}
+	}
+	ids := align.NewIDs(c.views, nil)
+	out := make([]*schema.Message, 0, len(msgs))
+	for i, m := range msgs {
+		if j := match[i]; j >= 0 {
+			cp := *c.hist[j]
+			out = append(out, &cp)
+			continue
+		}
+		cand := sub[i]
+		if cand < 0 && i == 0 && len(c.views) > 0 {
+			cand = 0 // a first message that may extend the first input message
+		}
+		u, ok := c.changed(m, cand, used, ids)
+		if !ok {
+			return nil, fmt.Errorf("eino: message %d: %w: a message with no role", i, compact.ErrInvalidHistory)
+		}
+		out = append(out, u)
+	}
+	if len(out) == 0 && len(c.hist) == 0 {
+		return c.hist, nil
+	}
+	return out, nil
+}
+
+// FromMessages converts a go-openai history, with no original messages
+// behind it, to eino messages: each message to one of the same role,
+// string content as Content, a user message's parts as
+// UserInputMultiContent, an assistant's as AssistantGenMultiContent, any
+// other role's as MultiContent, tool calls, call ids,
+// names and reasoning content as eino's fields of the same names. msgs is
+// not modified.
+func FromMessages(msgs []compact.Message) ([]*schema.Message, error) {
+	return (&Conversion{}).Restore(msgs)
+}
