@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestNewSessionChecksTheID(t *testing.T) {
+func TestOpenChecksTheID(t *testing.T) {
 	tests := []struct {
 		id string
 		ok bool
@@ -28,7 +28,7 @@ func TestNewSessionChecksTheID(t *testing.T) {
 		{"bad\xffutf8", false},
 	}
 	for _, tt := range tests {
-		s, err := New(tt.id, newTestCompressor(&recorder{}))
+		s, err := Open(context.Background(), tt.id, newTestCompressor(&recorder{}))
 		if tt.ok {
 			require.NoError(t, err, "%q", tt.id)
 			assert.Equal(t, tt.id, s.ID())
@@ -63,7 +63,7 @@ func TestSessionCountsWithTheEnginesCounter(t *testing.T) {
 	mustAppend(t, s, hist...)
 	assert.Equal(t, compact.CountMessages(byteCounter{}, hist), s.Tokens())
 
-	est, err := New("agent-2", nil, WithCounter(compact.EstimateCounter{}))
+	est, err := Open(context.Background(), "agent-2", nil, WithCounter(compact.EstimateCounter{}))
 	require.NoError(t, err)
 	mustAppend(t, est, hist...)
 	assert.Equal(t, compact.CountMessages(compact.EstimateCounter{}, hist), est.Tokens())
@@ -74,7 +74,7 @@ func TestSessionFailedCompactionKeepsEverything(t *testing.T) {
 	logs := &logSink{}
 	store := NewMemoryStore()
 	boom := errors.New("endpoint down")
-	s, err := New("agent-1", newTestCompressor(&recorder{err: boom}, compact.WithFailurePolicy(compact.AbortOnFailure)),
+	s, err := Open(context.Background(), "agent-1", newTestCompressor(&recorder{err: boom}, compact.WithFailurePolicy(compact.AbortOnFailure)),
 		WithLogger(logs.logger()), WithStore(store))
 	require.NoError(t, err)
 	hist := chatHistory("agent-1", 200)
@@ -133,7 +133,7 @@ func TestSessionAppendFailsWhenTheStoreRefuses(t *testing.T) {
 func TestSessionPinsItsIDOnTheEngine(t *testing.T) {
 	logs := &logSink{}
 	e := &spyEngine{Compressor: newTestCompressor(&recorder{out: "summary"})}
-	s, err := New("agent-1", e, WithLogger(logs.logger()))
+	s, err := Open(context.Background(), "agent-1", e, WithLogger(logs.logger()))
 	require.NoError(t, err)
 	mustAppend(t, s, chatHistory("agent-1", 200)...)
 	_, err = s.Compress(context.Background(), compact.WithSessionID("agent-2"))
@@ -164,7 +164,7 @@ func TestSessionReset(t *testing.T) {
 	store := NewMemoryStore()
 	g := newGate(1)
 	e := &spyEngine{Compressor: newTestCompressor(g)}
-	s, err := New("agent-1", e, WithStore(store))
+	s, err := Open(context.Background(), "agent-1", e, WithStore(store))
 	require.NoError(t, err)
 	mustAppend(t, s, chatHistory("agent-1", 200)...)
 
@@ -209,7 +209,7 @@ func TestSessionClose(t *testing.T) {
 	ctx := context.Background()
 	store := NewMemoryStore()
 	e := &spyEngine{Compressor: newTestCompressor(&recorder{out: "summary"})}
-	s, err := New("agent-1", e, WithStore(store))
+	s, err := Open(context.Background(), "agent-1", e, WithStore(store))
 	require.NoError(t, err)
 	hist := chatHistory("agent-1", 6)
 	mustAppend(t, s, hist[:3]...)
@@ -244,9 +244,9 @@ func TestSessionCarriesOnFromItsStore(t *testing.T) {
 	require.NoError(t, err)
 	mustAppend(t, first, user("agent-1 after the compaction"))
 
-	// A second process (here a second Session on the same store) carries on.
+	// A second process (here a second Session on the same store) carries on:
+	// Open reads the history before anything else can.
 	second := newTestSession(t, "agent-1", &recorder{out: "summary"}, WithStore(store))
-	require.NoError(t, second.Sync(ctx))
 	assert.True(t, equalHistory(first.Messages(), second.Messages()))
 	assert.Equal(t, first.Tokens(), second.Tokens())
 
@@ -275,7 +275,7 @@ func (engineWithoutResult) Compress(context.Context, []compact.Message, ...compa
 }
 
 func TestSessionSurvivesAnEngineThatReturnsNothing(t *testing.T) {
-	s, err := New("agent-1", engineWithoutResult{newTestCompressor(&recorder{})})
+	s, err := Open(context.Background(), "agent-1", engineWithoutResult{newTestCompressor(&recorder{})})
 	require.NoError(t, err)
 	hist := chatHistory("agent-1", 20)
 	mustAppend(t, s, hist...)
@@ -289,7 +289,7 @@ func TestSessionSurvivesAnEngineThatReturnsNothing(t *testing.T) {
 func TestSessionHooksCarryMetadataAndTheFinalMessages(t *testing.T) {
 	e := &spyEngine{Compressor: newTestCompressor(&recorder{})}
 	meta := compact.SessionMeta{Model: "gpt-4.1", Window: 6000, Platform: "cli", Extra: map[string]string{"user": "u1"}}
-	s, err := New("agent-1", e, WithMeta(meta))
+	s, err := Open(context.Background(), "agent-1", e, WithMeta(meta))
 	require.NoError(t, err)
 	assert.Equal(t, meta, e.meta)
 	assert.Equal(t, "gpt-4.1", e.Status().Model)

@@ -126,7 +126,7 @@ func BenchmarkRecallSearch(b *testing.B) {
 	for _, name := range recallStores {
 		b.Run(name, func(b *testing.B) {
 			store := openStore(b, name)
-			s, err := session.New("bench", compact.New(), session.WithStore(store), session.WithRecall(true))
+			s, err := session.Open(context.Background(), "bench", compact.New(), session.WithStore(store), session.WithRecall(true))
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -109,7 +109,7 @@ func TestRecallReadsOnlyItsOwnSession(t *testing.T) {
 
 			var wg sync.WaitGroup
 			for k, id := range isolationIDs {
-				s, err := m.Get(id)
+				s, err := m.Get(context.Background(), id)
 				require.NoError(t, err)
 				wg.Add(1)
 				go func(k int, s *session.Session) {

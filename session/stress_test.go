@@ -209,7 +209,7 @@ func TestStressConcurrentSessions(t *testing.T) {
 
 	var wg sync.WaitGroup
 	for _, id := range ids {
-		s, err := m.Get(id)
+		s, err := m.Get(context.Background(), id)
 		require.NoError(t, err)
 		require.NoError(t, s.Append(ctx, compact.Message{Role: compact.RoleSystem, Content: stressPrompt}))
 		compactErr := func(err error) {

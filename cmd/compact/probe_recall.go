@@ -26,7 +26,7 @@ type recaller struct {
 
 // newRecaller archives msgs in a session of its own, in memory.
 func newRecaller(ctx context.Context, msgs []compact.Message) (*recaller, error) {
-	s, err := session.New("probe", compact.New(), session.WithRecall(true),
+	s, err := session.Open(ctx, "probe", compact.New(), session.WithRecall(true),
 		session.WithCounter(compact.EstimateCounter{}))
 	if err != nil {
 		return nil, err

@@ -146,7 +146,7 @@ func run(ctx context.Context, w io.Writer, cfg config) error {
 // reply, compacting first whenever the session asks for it, as a host does
 // before every model request.
 func converse(ctx context.Context, m *session.Manager, id, name string, turns int) error {
-	s, err := m.Get(id)
+	s, err := m.Get(ctx, id)
 	if err != nil {
 		return err
 	}

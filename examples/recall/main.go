@@ -53,7 +53,7 @@ func run(ctx context.Context, w io.Writer) error {
 	engine := compact.New(compact.WithContextWindow(6000), compact.WithModel("gpt-4o"), compact.WithSummarizer(summarizer))
 	// Recall on: the session archives every message (in memory here; give
 	// it a durable store with session.WithStore) and offers the tools.
-	s, err := session.New("agent-1", engine, session.WithRecall(true))
+	s, err := session.Open(ctx, "agent-1", engine, session.WithRecall(true))
 	if err != nil {
 		return err
 	}

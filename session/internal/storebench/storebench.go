@@ -43,7 +43,7 @@ func history(n, tokens int) []compact.Message {
 func preload(b *testing.B, st session.Store, id string, msgs []compact.Message) {
 	const batch = 500
 	for i := 0; i < len(msgs); i += batch {
-		if _, err := st.Append(context.Background(), id, msgs[i:min(i+batch, len(msgs))]...); err != nil {
+		if _, _, err := st.Append(context.Background(), id, msgs[i:min(i+batch, len(msgs))]...); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -76,7 +76,7 @@ func Turn(b *testing.B, st session.Store, n int) {
 			sid := id(fmt.Sprint(n))
 			preload(b, st, sid, base)
 			var err error
-			if s, err = session.New(sid, engine(), session.WithStore(st)); err != nil {
+			if s, err = session.Open(context.Background(), sid, engine(), session.WithStore(st)); err != nil {
 				b.Fatal(err)
 			}
 			if err := s.Sync(ctx); err != nil {
@@ -121,7 +121,7 @@ func Compaction(b *testing.B, st session.Store, tokens int) {
 		b.StopTimer()
 		sid := id("compaction")
 		preload(b, st, sid, base)
-		s, err := session.New(sid, instant{}, session.WithStore(st), session.WithCounter(compact.EstimateCounter{}))
+		s, err := session.Open(context.Background(), sid, instant{}, session.WithStore(st), session.WithCounter(compact.EstimateCounter{}))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -81,7 +81,7 @@ func run(ctx context.Context, w io.Writer, path string) error {
 		}
 		// A 1,500-token window makes this short chat compact; use the
 		// model's real window.
-		s, err := session.New(sessionID, compact.New(compact.WithContextWindow(1500)),
+		s, err := session.Open(ctx, sessionID, compact.New(compact.WithContextWindow(1500)),
 			session.WithStore(st), session.WithRecall(true))
 		if err != nil {
 			return closeAll(ctx, err, nil, st)
