@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/contextkit/compact/tokens"
 )
 
 // FailurePolicy says what a compaction does when its summarizer fails.
@@ -76,8 +78,14 @@ func New(opts ...Option) *Compressor {
 		cfg.window = setup.window
 	}
 	var own *modelCounter
+	if cfg.counter != nil && len(cfg.counterOpts) > 0 {
+		cfg.adjusted = append(cfg.adjusted, "WithCounterOptions: ignored, the counter WithTokenCounter set is used as it is")
+	}
 	if cfg.counter == nil {
 		own, cfg.counter = defaultCounter(cfg, setup)
+		if own != nil {
+			cfg.adjusted = append(cfg.adjusted, own.cur.Load().base.Adjusted()...)
+		}
 	}
 	if cfg.fallback == nil {
 		cfg.fallback = defaultSummarizer()
@@ -93,11 +101,11 @@ func New(opts ...Option) *Compressor {
 // defaultCounter is the counter for the model setup describes, or the estimator if the
 // encoding cannot be built (it is embedded, so that does not happen in
 // practice; the fallback keeps New from ever failing).
-func defaultCounter(cfg config, setup modelSetup) (*modelCounter, TokenCounter) {
+func defaultCounter(cfg config, setup modelSetup) (*modelCounter, tokens.Counter) {
 	tc, err := newModelCounter(setup, cfg)
 	if err != nil {
 		cfg.logger.Warn("compact: exact token counting unavailable, estimating", "err", errText(err))
-		return nil, EstimateCounter{}
+		return nil, tokens.Estimate{}
 	}
 	return tc, tc
 }
@@ -147,14 +155,14 @@ func (c *Compressor) threshold() int {
 	return c.th.threshold
 }
 
-// Counter returns the TokenCounter the Compressor counts with, so a host (or
+// Counter returns the tokens.Counter the Compressor counts with, so a host (or
 // a Session) keeping a running count agrees with the Compressor's own.
-func (c *Compressor) Counter() TokenCounter { return c.cfg.counter }
+func (c *Compressor) Counter() tokens.Counter { return c.cfg.counter }
 
 // count returns the tokens msgs take as a request, with the Compressor's
 // counter.
 func (c *Compressor) count(msgs []Message) int {
-	return CountMessages(c.cfg.counter, msgs)
+	return tokens.CountMessages(c.cfg.counter, msgs)
 }
 
 // UpdateUsage records the usage a provider reported. A prompt back under
@@ -344,7 +352,7 @@ func (c *Compressor) Preflight(msgs []Message, opts ...CompressOption) Preflight
 	// What would be left after the best compaction: the messages a plan
 	// must keep, and the tools.
 	plan := c.plan(msgs, th, o.Incoming)
-	kept := countTools(c.cfg.counter, o.Tools)
+	kept := tokens.CountTools(c.cfg.counter, o.Tools)
 	largest := 0
 	for i, m := range msgs {
 		if i >= plan.headEnd && i < plan.cut && i != plan.lift {
@@ -362,7 +370,7 @@ func (c *Compressor) Preflight(msgs []Message, opts ...CompressOption) Preflight
 		}
 		kept += c.cfg.counter.CountMessage(*o.Incoming)
 	}
-	p.Overflow = max(kept+ReplyPrimingTokens-th.usable, 0)
+	p.Overflow = max(kept+tokens.ReplyPrimingTokens-th.usable, 0)
 	p.Fits = p.Overflow == 0
 	if p.Fits {
 		p.TooLarge = -1

@@ -3,6 +3,8 @@ package compact
 import (
 	"fmt"
 	"log/slog"
+
+	"github.com/contextkit/compact/tokens"
 )
 
 // pruneConfig returns the settings of a pruning of the history p plans:
@@ -59,7 +61,7 @@ func (c *Compressor) pruneOnly(log *slog.Logger, in int, pr *PruneResult, incomi
 	if err := Validate(out); err != nil {
 		return nil, fmt.Errorf("compact: internal error, pruned history is invalid: %w", err)
 	}
-	after := CountMessages(c.cfg.counter, out)
+	after := tokens.CountMessages(c.cfg.counter, out)
 	c.record(after, threshold)
 	c.mu.Lock()
 	c.st.prunes++

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/contextkit/compact/tokens"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -168,7 +169,7 @@ func TestCompressPruningKeepsTheIncomingMessageLast(t *testing.T) {
 	assert.Empty(t, r.reqs)
 	assert.Equal(t, len(in)+1, len(res.Messages))
 	assert.Equal(t, incoming, res.Messages[len(res.Messages)-1])
-	assert.Equal(t, CountMessages(byteCounter{}, res.Messages), res.TokensAfter)
+	assert.Equal(t, tokens.CountMessages(byteCounter{}, res.Messages), res.TokensAfter)
 }
 
 // A compaction that pruning alone achieved writes no handoff packet and

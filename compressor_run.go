@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"strings"
 	"time"
+
+	"github.com/contextkit/compact/tokens"
 )
 
 // BackoffError reports that automatic compaction is waiting after summarizer
@@ -81,7 +83,7 @@ func (c *Compressor) compress(ctx context.Context, msgs []Message, rng *foldRang
 	c.mu.Unlock()
 	// Tool definitions ride along with every request: the messages get
 	// what they leave of the threshold.
-	th.threshold = max(th.threshold-countTools(c.cfg.counter, o.Tools), 1)
+	th.threshold = max(th.threshold-tokens.CountTools(c.cfg.counter, o.Tools), 1)
 	if paused && !o.Force {
 		return nil, fmt.Errorf("%w: %s", ErrPaused, why)
 	}
@@ -92,7 +94,7 @@ func (c *Compressor) compress(ctx context.Context, msgs []Message, rng *foldRang
 	} else {
 		p = c.plan(work, th, o.Incoming)
 	}
-	before := CountMessages(c.cfg.counter, work)
+	before := tokens.CountMessages(c.cfg.counter, work)
 	if o.Incoming != nil {
 		before += c.cfg.counter.CountMessage(*o.Incoming)
 	}
@@ -143,7 +145,7 @@ func (c *Compressor) trimOversized(res *Result, th thresholds) {
 // message) and no copy: Messages is msgs itself, with the incoming message
 // appended when there is one. It returns nil when the history must shrink.
 func (c *Compressor) unneeded(msgs []Message, o CompressOptions) *Result {
-	n := CountMessages(c.cfg.counter, msgs) + c.extraTokens(o)
+	n := tokens.CountMessages(c.cfg.counter, msgs) + c.extraTokens(o)
 	c.mu.Lock()
 	th := c.th
 	c.mu.Unlock()
@@ -169,7 +171,7 @@ func (c *Compressor) unneeded(msgs []Message, o CompressOptions) *Result {
 // extraTokens are the tokens a request carries besides its messages: the
 // incoming message, and the tool definitions sent with it.
 func (c *Compressor) extraTokens(o CompressOptions) int {
-	n := countTools(c.cfg.counter, o.Tools)
+	n := tokens.CountTools(c.cfg.counter, o.Tools)
 	if o.Incoming != nil {
 		n += c.cfg.counter.CountMessage(*o.Incoming)
 	}
@@ -272,7 +274,7 @@ func (c *Compressor) summarise(ctx context.Context, log *slog.Logger, work []Mes
 		// A bug, never the caller's fault; the caller keeps its messages.
 		return nil, fmt.Errorf("compact: internal error, compacted history is invalid: %w", err)
 	}
-	after := CountMessages(c.cfg.counter, out)
+	after := tokens.CountMessages(c.cfg.counter, out)
 	if after >= before {
 		return nil, fmt.Errorf("%w: %d tokens before, %d after", ErrNoSavings, before, after)
 	}

@@ -2,6 +2,8 @@ package compact
 
 import (
 	"strings"
+
+	"github.com/contextkit/compact/tokens"
 )
 
 // earlier is what a history's existing summaries hold.
@@ -18,7 +20,7 @@ func (e earlier) previousSummary() string {
 // chooseCarried picks the real user messages carried verbatim: the newest
 // first while they fit budget tokens, the oldest of those cut to fit. The
 // result is oldest first. candidates are oldest first.
-func chooseCarried(candidates []string, budget int, tc TokenCounter) (chosen []string, dropped []string) {
+func chooseCarried(candidates []string, budget int, tc tokens.Counter) (chosen []string, dropped []string) {
 	if budget <= 0 {
 		return nil, candidates
 	}

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/contextkit/compact/tokens"
 	openai "github.com/sashabaranov/go-openai"
 )
 
@@ -43,9 +44,14 @@ func Text(m Message) string {
 	return b.String()
 }
 
+// isImagePart reports whether p is an image.
+func isImagePart(p openai.ChatMessagePart) bool {
+	return p.Type == openai.ChatMessagePartTypeImageURL || p.ImageURL != nil
+}
+
 // partText is the text of one content part.
 func partText(p openai.ChatMessagePart) string {
-	if p.Type == openai.ChatMessagePartTypeImageURL || p.ImageURL != nil {
+	if isImagePart(p) {
 		url := ""
 		if p.ImageURL != nil {
 			url = p.ImageURL.URL
@@ -96,7 +102,7 @@ func ToolCallText(m Message) string {
 // hasImages reports whether m carries at least one image part.
 func hasImages(m Message) bool {
 	for _, p := range m.MultiContent {
-		if p.Type == openai.ChatMessagePartTypeImageURL || p.ImageURL != nil {
+		if isImagePart(p) {
 			return true
 		}
 	}
@@ -246,7 +252,7 @@ func equalMessage(a, b Message) bool {
 
 // shortenToTokens returns s cut in the middle (see cutMiddle) until tc
 // counts it at most maxTokens.
-func shortenToTokens(s string, maxTokens int, tc TokenCounter) string {
+func shortenToTokens(s string, maxTokens int, tc tokens.Counter) string {
 	out, n, size := s, tc.CountText(s), len(s)
 	for tries := 0; n > maxTokens && tries < 8; tries++ {
 		size = int(float64(size) * float64(maxTokens) / float64(n) * 0.95)

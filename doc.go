@@ -79,8 +79,8 @@
 // encoding (o200k_base or cl100k_base), with the package's own encoder over
 // rank tables embedded in the binary (no network, ever), and memoises per
 // message, so counting a history that grew by one message costs one
-// message. EstimateCounter is the zero-cost approximation. Package
-// tiktokengo offers pkoukk/tiktoken-go's counts as another TokenCounter.
+// message. tokens.Estimate is the zero-cost approximation. Package
+// tiktokengo offers pkoukk/tiktoken-go's counts as another tokens.Counter.
 //
 // # Handoffs
 //

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/tokens"
 )
 
 // handoffSession is a conversation of n tool rounds after a task.
@@ -34,7 +35,7 @@ func newHandoffExample(p compact.HandoffPolicy) *compact.Compressor {
 		return "The importer now skips blank lines; tests pass.", nil
 	})
 	return compact.New(compact.WithContextWindow(4000), compact.WithThresholdBounds(0, 0),
-		compact.WithTokenCounter(compact.EstimateCounter{}), compact.WithSummarizer(summarize),
+		compact.WithTokenCounter(tokens.Estimate{}), compact.WithSummarizer(summarize),
 		compact.WithClock(func() time.Time { return time.Date(2025, 5, 6, 7, 8, 9, 0, time.UTC) }),
 		compact.WithHandoff(p),
 		// Each compaction here summarises: one that pruning alone achieves

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/tokens"
 	openai "github.com/sashabaranov/go-openai"
 )
 
@@ -71,7 +72,7 @@ func ExampleWithPruning() {
 		return "summary", nil
 	})
 	c := compact.New(compact.WithContextWindow(4200), compact.WithThresholdBounds(0, 0),
-		compact.WithTokenCounter(compact.EstimateCounter{}), compact.WithSummarizer(count),
+		compact.WithTokenCounter(tokens.Estimate{}), compact.WithSummarizer(count),
 		compact.WithPruning(true), compact.WithClearAtLeast(500))
 	msgs := agentHistory(10)
 	fmt.Println("should compress:", c.ShouldCompressMessages(msgs))

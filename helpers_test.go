@@ -2,6 +2,7 @@ package compact
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/contextkit/compact/internal/sharedtest"
+	"github.com/contextkit/compact/tokens"
 	openai "github.com/sashabaranov/go-openai"
 )
 
@@ -242,4 +244,36 @@ func chainedHistory(tb testing.TB, minBytes int) ([]Message, int) {
 	}
 	msgs, _ = RepairToolPairs(msgs)
 	return msgs, size
+}
+
+// newCounter returns the exact counter of encoding.
+func newCounter(tb testing.TB, encoding string) *tokens.Exact {
+	tb.Helper()
+	c, err := tokens.ForEncoding(encoding)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c
+}
+
+// syntheticHistory builds an agent-like history of n messages, each one
+// different: user turns, assistant tool calls and tool results.
+func syntheticHistory(n int) []Message {
+	out := make([]Message, 0, n)
+	out = append(out, Message{Role: RoleSystem, Content: "You are a coding agent. Use the tools to inspect and edit the repository."})
+	for i := 1; len(out) < n; i++ {
+		id := fmt.Sprintf("call_%d", i)
+		turn := []Message{
+			{Role: RoleUser, Content: fmt.Sprintf("Step %d: please look at file_%d.go and fix the failing test TestThing%d.", i, i, i)},
+			{Role: RoleAssistant, Content: "Let me read the file first.", ToolCalls: []openai.ToolCall{{ID: id, Type: openai.ToolTypeFunction, Function: openai.FunctionCall{Name: "read_file", Arguments: fmt.Sprintf(`{"path":"pkg/file_%d.go"}`, i)}}}},
+			{Role: RoleTool, ToolCallID: id, Name: "read_file", Content: fmt.Sprintf("package pkg\n\n// Thing%d does a thing.\nfunc Thing%d(a, b int) int {\n\treturn a + b*%d\n}\n", i, i, i)},
+			{Role: RoleAssistant, Content: fmt.Sprintf("The bug is in Thing%d: it multiplies b by %d instead of adding it. I will fix it.", i, i)},
+		}
+		for _, m := range turn {
+			if len(out) < n {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
 }

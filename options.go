@@ -5,6 +5,8 @@ import (
 	"io"
 	"log/slog"
 	"time"
+
+	"github.com/contextkit/compact/tokens"
 )
 
 // Option configures the package's constructors and transforms: [New] (the
@@ -54,9 +56,8 @@ type config struct {
 	trimOversized  bool
 
 	// Counting, for every part.
-	counter     TokenCounter // nil: each part's default
-	cacheSize   int
-	imageTokens int
+	counter     tokens.Counter  // nil: each part's default
+	counterOpts []tokens.Option // for the counter a Compressor builds
 
 	// Prune, standalone and inside a Compressor.
 	prune pruneConfig
@@ -171,7 +172,7 @@ type pruneConfig struct {
 	rules        map[string]ToolRule
 	argChars     int
 	clearAtLeast int
-	counter      TokenCounter
+	counter      tokens.Counter
 	pressure     int
 	pressureSet  bool
 	kinds        map[PruneKind]bool // nil: every kind
@@ -219,8 +220,6 @@ func defaults() config {
 		backoff:       defaultBackoff(),
 		strikeLimit:   defaultStrikeLimit,
 		pruning:       true,
-		cacheSize:     defaultCacheSize,
-		imageTokens:   defaultImageTokens,
 		prune: pruneConfig{
 			keep:         defaultPruneKeepToolUses,
 			argChars:     defaultPruneArgumentChars,
@@ -403,8 +402,8 @@ func WithFallbackSummarizer(s Summarizer) Option {
 // WithTokenCounter sets how tokens are counted, everywhere options reach: a
 // Compressor, Prune, the extractive summarizer. The default (and nil) is,
 // for a Compressor, the exact counter for the model's encoding, and for
-// Prune and the extractive summarizer, [EstimateCounter].
-func WithTokenCounter(tc TokenCounter) Option {
+// Prune and the extractive summarizer, [tokens.Estimate].
+func WithTokenCounter(tc tokens.Counter) Option {
 	return func(c *config) { c.counter = tc }
 }
 
@@ -490,34 +489,12 @@ func WithTrimOversized(on bool) Option {
 	return func(c *config) { c.trimOversized = on }
 }
 
-// withCacheSize bounds the memo of per-message counts of a counter
-// [NewTokenCounter] builds (and a Compressor's default counter) to about n
-// entries. The default is 65,536. The memo keeps two generations of n/2:
-// when the newer one is full the older is dropped, so the counts of a
-// history being recounted stay while stale ones age out. Zero disables the
-// memo; a negative size is invalid.
-func withCacheSize(n int) Option {
-	return func(c *config) {
-		if n < 0 {
-			c.reject("withCacheSize", n, c.cacheSize)
-			return
-		}
-		c.cacheSize = n
-	}
-}
-
-// WithImageTokens sets what an image of detail "high" or "auto" costs in a
-// counter [NewTokenCounter] builds (and a Compressor's default counter). The
-// default is 765 (one 1024x1024 image by OpenAI's vision pricing); an image
-// of detail "low" always costs 85. A negative cost is invalid.
-func WithImageTokens(n int) Option {
-	return func(c *config) {
-		if n < 0 {
-			c.reject("WithImageTokens", n, c.imageTokens)
-			return
-		}
-		c.imageTokens = n
-	}
+// WithCounterOptions configures the exact counter a Compressor builds for
+// its model when WithTokenCounter sets none (see [tokens.ForEncoding]): its
+// image cost and the size of its memo. An invalid value keeps the default,
+// and Status().Adjusted says so. A counter the host sets is used as it is.
+func WithCounterOptions(opts ...tokens.Option) Option {
+	return func(c *config) { c.counterOpts = append(c.counterOpts, opts...) }
 }
 
 // withLimits sets the caps on each list of the extractive summary (see

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/contextkit/compact/tokens"
 )
 
 // CompressHere is "/compress here N": it keeps the last keep exchanges
@@ -148,7 +150,7 @@ func compressSplit(ctx context.Context, engine ContextEngine, msgs, head, tail [
 	}
 	// The engine counted the head and tail[0]; the rest of the tail and
 	// the caller's incoming message are the same on both sides.
-	var est EstimateCounter
+	var est tokens.Estimate
 	extra := 0
 	for _, m := range tail[1:] {
 		extra += est.CountMessage(m)

@@ -3,6 +3,8 @@ package compact
 import (
 	"fmt"
 	"sort"
+
+	"github.com/contextkit/compact/tokens"
 )
 
 // Sizes Prune works with that are not options.
@@ -133,13 +135,13 @@ type ToolRule struct {
 }
 
 // pruneSettings are the Prune settings opts make, counting with the
-// counter they set or EstimateCounter.
+// counter they set or tokens.Estimate.
 func pruneSettings(opts []Option) pruneConfig {
 	cfg := newConfig(opts)
 	p := cfg.prune
 	p.counter = cfg.counter
 	if p.counter == nil {
-		p.counter = EstimateCounter{}
+		p.counter = tokens.Estimate{}
 	}
 	return p
 }
@@ -203,7 +205,7 @@ func prune(msgs []Message, cfg pruneConfig) *PruneResult {
 	}
 	sort.Slice(p.changes, func(a, b int) bool { return p.changes[a].Index < p.changes[b].Index })
 
-	before := CountMessages(cfg.counter, msgs)
+	before := tokens.CountMessages(cfg.counter, msgs)
 	saved := 0
 	for _, c := range p.changes {
 		saved += c.saved()

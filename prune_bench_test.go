@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/contextkit/compact/internal/sharedtest"
+	"github.com/contextkit/compact/tokens"
 )
 
 // pruneFigures turns on TestPruneFigures, which measures pruning on the
@@ -47,7 +48,7 @@ func callsTools(msgs []Message) bool {
 // pruneBenchHistory is a history of about tokens tokens by tc: the chained
 // transcripts (repeated if needed, or agent runs when they are absent),
 // cut at a message boundary and repaired.
-func pruneBenchHistory(b *testing.B, tokens int, tc TokenCounter) []Message {
+func pruneBenchHistory(b *testing.B, tokens int, tc tokens.Counter) []Message {
 	src := chainedTranscripts(b, true)
 	if src == nil {
 		src = agentRun(200)
@@ -72,14 +73,14 @@ func pruneBenchHistory(b *testing.B, tokens int, tc TokenCounter) []Message {
 // exact counter a Compressor would pass, warm as it is on a history it has
 // counted before.
 func BenchmarkPrune(b *testing.B) {
-	exact, err := NewTokenCounter("gpt-4o")
+	exact, err := tokens.ForModel("gpt-4o")
 	if err != nil {
 		b.Fatal(err)
 	}
 	for _, bc := range []struct {
 		name string
-		tc   TokenCounter
-	}{{"estimate", EstimateCounter{}}, {"exact", exact}} {
+		tc   tokens.Counter
+	}{{"estimate", tokens.Estimate{}}, {"exact", exact}} {
 		b.Run(bc.name, func(b *testing.B) {
 			msgs := pruneBenchHistory(b, 200_000, bc.tc)
 			res := Prune(msgs, WithTokenCounter(bc.tc)) // warms the exact counter's memo
@@ -112,9 +113,9 @@ func (c *countingSummarizer) Name() string { return "extractive" }
 // grow replays msgs as a host would, one message at a time, compacting
 // with c whenever it says so. It returns how many compactions ran and how
 // many of them pruning alone achieved.
-func grow(t *testing.T, c *Compressor, tc TokenCounter, msgs []Message) (compactions, pruneOnly int) {
+func grow(t *testing.T, c *Compressor, tc tokens.Counter, msgs []Message) (compactions, pruneOnly int) {
 	var h []Message
-	tally := NewTally(tc)
+	tally := tokens.NewTally(tc)
 	for _, m := range msgs {
 		h = append(h, m)
 		if !c.ShouldCompress(tally.Add(m)) {
@@ -144,7 +145,7 @@ func TestPruneFigures(t *testing.T) {
 	if !*pruneFigures {
 		t.Skip("run with -prune.figures")
 	}
-	tc, err := NewTokenCounter("gpt-4o")
+	tc, err := tokens.ForModel("gpt-4o")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/contextkit/compact/tokens"
 	openai "github.com/sashabaranov/go-openai"
 )
 
@@ -133,7 +134,7 @@ func FuzzCompressPruned(f *testing.F) {
 		if Validate(in) != nil || len(in) == 0 {
 			return
 		}
-		c := New(WithContextWindow(2000+int(data[0])*40), WithTokenCounter(EstimateCounter{}),
+		c := New(WithContextWindow(2000+int(data[0])*40), WithTokenCounter(tokens.Estimate{}),
 			WithPruning(true), WithClearAtLeast(int(data[0]%2)*200), WithHeadMessages(int(data[0]%4)))
 		var opts []CompressOption
 		if data[0]&8 != 0 {

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/contextkit/compact/tokens"
 	openai "github.com/sashabaranov/go-openai"
 )
 
@@ -108,9 +109,9 @@ func checkPrune(in []Message, res *PruneResult, opts ...Option) error {
 	if res.Reclaimable != saved && res.Committed {
 		return fmt.Errorf("reclaimable %d, changes save %d", res.Reclaimable, saved)
 	}
-	if res.TokensBefore != CountMessages(cfg.counter, in) || res.TokensAfter != CountMessages(cfg.counter, out) {
+	if res.TokensBefore != tokens.CountMessages(cfg.counter, in) || res.TokensAfter != tokens.CountMessages(cfg.counter, out) {
 		return fmt.Errorf("totals %d -> %d, counted %d -> %d", res.TokensBefore, res.TokensAfter,
-			CountMessages(cfg.counter, in), CountMessages(cfg.counter, out))
+			tokens.CountMessages(cfg.counter, in), tokens.CountMessages(cfg.counter, out))
 	}
 	if res.Committed != (len(res.Changes) > 0) || (res.Committed && saved < cfg.clearAtLeast) {
 		return fmt.Errorf("committed %v with %d changes saving %d", res.Committed, len(res.Changes), saved)

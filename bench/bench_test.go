@@ -14,10 +14,11 @@ import (
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/internal/sharedtest"
 	"github.com/contextkit/compact/tiktokengo"
+	"github.com/contextkit/compact/tokens"
 	"github.com/tiktoken-go/tokenizer"
 )
 
-var encodings = []string{compact.EncodingO200KBase, compact.EncodingCL100KBase}
+var encodings = []string{tokens.EncodingO200KBase, tokens.EncodingCL100KBase}
 
 // counter is one tokenizer under test.
 type counter struct {
@@ -30,7 +31,7 @@ type counter struct {
 
 var counters = []counter{
 	{"compact", func(enc string) (func(string) int, error) {
-		c, err := compact.NewEncodingCounter(enc) // CountText uses no message memo
+		c, err := tokens.ForEncoding(enc) // CountText uses no message memo
 		if err != nil {
 			return nil, err
 		}
@@ -44,7 +45,7 @@ var counters = []counter{
 		return c.CountText, nil
 	}},
 	{"tiktoken-go-tokenizer", func(enc string) (func(string) int, error) {
-		name := map[string]tokenizer.Encoding{compact.EncodingO200KBase: tokenizer.O200kBase, compact.EncodingCL100KBase: tokenizer.Cl100kBase}[enc]
+		name := map[string]tokenizer.Encoding{tokens.EncodingO200KBase: tokenizer.O200kBase, tokens.EncodingCL100KBase: tokenizer.Cl100kBase}[enc]
 		codec, err := tokenizer.Get(name)
 		if err != nil {
 			return nil, err

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/tokens"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -51,7 +52,7 @@ func TestSessionAppendAndMessagesCopy(t *testing.T) {
 
 	mustAppend(t, s) // nothing
 	assert.Equal(t, 1, s.Len())
-	assert.Equal(t, compact.CountMessages(byteCounter{}, s.Messages()), s.Tokens())
+	assert.Equal(t, tokens.CountMessages(byteCounter{}, s.Messages()), s.Tokens())
 	empty := newTestSession(t, "agent-2", &recorder{})
 	assert.Zero(t, empty.Tokens(), "an empty history is no request")
 	assert.Nil(t, empty.Messages())
@@ -61,12 +62,12 @@ func TestSessionCountsWithTheEnginesCounter(t *testing.T) {
 	hist := chatHistory("agent-1", 10)
 	s := newTestSession(t, "agent-1", &recorder{})
 	mustAppend(t, s, hist...)
-	assert.Equal(t, compact.CountMessages(byteCounter{}, hist), s.Tokens())
+	assert.Equal(t, tokens.CountMessages(byteCounter{}, hist), s.Tokens())
 
-	est, err := New("agent-2", nil, WithCounter(compact.EstimateCounter{}))
+	est, err := New("agent-2", nil, WithCounter(tokens.Estimate{}))
 	require.NoError(t, err)
 	mustAppend(t, est, hist...)
-	assert.Equal(t, compact.CountMessages(compact.EstimateCounter{}, hist), est.Tokens())
+	assert.Equal(t, tokens.CountMessages(tokens.Estimate{}, hist), est.Tokens())
 }
 
 func TestSessionFailedCompactionKeepsEverything(t *testing.T) {
@@ -85,7 +86,7 @@ func TestSessionFailedCompactionKeepsEverything(t *testing.T) {
 	assert.ErrorIs(t, err, compact.ErrSummarizer)
 	assert.ErrorIs(t, err, boom)
 	assert.True(t, equalHistory(hist, s.Messages()))
-	assert.Equal(t, compact.CountMessages(byteCounter{}, hist), s.Tokens())
+	assert.Equal(t, tokens.CountMessages(byteCounter{}, hist), s.Tokens())
 	comps, err := store.Compactions(ctx, "agent-1")
 	require.NoError(t, err)
 	assert.Empty(t, comps, "no record of a compaction that did not happen")
@@ -106,7 +107,7 @@ func TestSessionStoreFailureAbandonsTheCompaction(t *testing.T) {
 	assert.Nil(t, res)
 	assert.ErrorIs(t, err, full)
 	assert.True(t, equalHistory(hist, s.Messages()), "the live history is unchanged")
-	assert.Equal(t, compact.CountMessages(byteCounter{}, hist), s.Tokens())
+	assert.Equal(t, tokens.CountMessages(byteCounter{}, hist), s.Tokens())
 	live, _, _, err := st.Live(ctx, "agent-1")
 	require.NoError(t, err)
 	assert.True(t, equalHistory(hist, live), "the store's live history is unchanged")
@@ -155,7 +156,7 @@ func TestSessionIncomingBecomesPartOfTheHistory(t *testing.T) {
 	msgs := s.Messages()
 	assert.True(t, equalMessage(in, msgs[len(msgs)-1]), "the incoming message comes back last")
 	assert.True(t, equalHistory(res.Messages, msgs))
-	assert.Equal(t, compact.CountMessages(byteCounter{}, msgs), s.Tokens())
+	assert.Equal(t, tokens.CountMessages(byteCounter{}, msgs), s.Tokens())
 }
 
 func TestSessionReset(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/tokens"
 )
 
 // Session is one conversation: its live history, the engine that compacts
@@ -41,7 +42,7 @@ import (
 type Session struct {
 	id       string
 	engine   compact.ContextEngine
-	counter  compact.TokenCounter
+	counter  tokens.Counter
 	store    Store
 	leaser   Leaser // store's, when it is one
 	leaseTTL time.Duration
@@ -89,7 +90,7 @@ type config struct {
 	store    Store
 	logger   *slog.Logger
 	noWait   bool
-	counter  compact.TokenCounter
+	counter  tokens.Counter
 	leaseTTL time.Duration
 	meta     compact.SessionMeta
 	// recall and toolBudget: see WithRecall and WithToolBudget.
@@ -149,7 +150,7 @@ func WithWait(wait bool) Option {
 // engine's own when it has a Counter() TokenCounter method (the Compressor
 // does), so that Session and engine agree on sizes; EstimateCounter
 // otherwise.
-func WithCounter(tc compact.TokenCounter) Option {
+func WithCounter(tc tokens.Counter) Option {
 	return func(c *config) { c.counter = tc }
 }
 
@@ -172,12 +173,12 @@ func New(id string, engine compact.ContextEngine, opts ...Option) (*Session, err
 		engine = compact.New()
 	}
 	if cfg.counter == nil {
-		if p, ok := engine.(interface{ Counter() compact.TokenCounter }); ok {
+		if p, ok := engine.(interface{ Counter() tokens.Counter }); ok {
 			cfg.counter = p.Counter()
 		}
 	}
 	if cfg.counter == nil {
-		cfg.counter = compact.EstimateCounter{}
+		cfg.counter = tokens.Estimate{}
 	}
 	if cfg.logger == nil {
 		cfg.logger = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -339,7 +340,7 @@ func (s *Session) totalLocked() int {
 	if len(s.history) == 0 {
 		return 0
 	}
-	return s.tokens + compact.ReplyPrimingTokens
+	return s.tokens + tokens.ReplyPrimingTokens
 }
 
 // ShouldCompress reports whether the engine wants the live history

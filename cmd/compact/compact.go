@@ -10,6 +10,7 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/openaicompat"
+	"github.com/contextkit/compact/tokens"
 )
 
 // outcome is what compacting one transcript gave.
@@ -22,7 +23,7 @@ type outcome struct {
 	repairs []compact.Repair
 	note    string // why nothing was compacted, for a person to read
 
-	tc                  compact.TokenCounter
+	tc                  tokens.Counter
 	encoding            string
 	window, threshold   int
 	tokensIn            int // the input as given
@@ -36,13 +37,13 @@ type outcome struct {
 type engine struct {
 	o          *options
 	summarizer compact.Summarizer // nil: the library's default (extractive)
-	counters   map[string]compact.TokenCounter
+	counters   map[string]tokens.Counter
 	logger     *slog.Logger
 }
 
 // newEngine prepares the summarizer name names.
 func newEngine(o *options, name string, logger *slog.Logger) (*engine, error) {
-	e := &engine{o: o, counters: map[string]compact.TokenCounter{}, logger: logger}
+	e := &engine{o: o, counters: map[string]tokens.Counter{}, logger: logger}
 	switch name {
 	case "extractive":
 	case "openai":
@@ -85,12 +86,12 @@ func (dropSummarizer) Summarize(ctx context.Context, _ compact.SummaryRequest) (
 
 // counter returns the exact counter for model's encoding, shared by every
 // file of a run so its memo serves them all.
-func (e *engine) counter(model string) (compact.TokenCounter, string, error) {
-	enc := compact.EncodingForModel(model)
+func (e *engine) counter(model string) (tokens.Counter, string, error) {
+	enc := tokens.EncodingForModel(model)
 	if tc, ok := e.counters[enc]; ok {
 		return tc, enc, nil
 	}
-	tc, err := compact.NewEncodingCounter(enc)
+	tc, err := tokens.ForEncoding(enc)
 	if err != nil {
 		return nil, "", err
 	}
@@ -99,7 +100,7 @@ func (e *engine) counter(model string) (compact.TokenCounter, string, error) {
 }
 
 // compressor builds a Compressor with the command line's settings.
-func (e *engine) compressor(model string, tc compact.TokenCounter, window int) *compact.Compressor {
+func (e *engine) compressor(model string, tc tokens.Counter, window int) *compact.Compressor {
 	opts := []compact.Option{
 		compact.WithModel(model), compact.WithContextWindow(window), compact.WithThreshold(e.o.threshold),
 		compact.WithTokenCounter(tc), compact.WithLogger(e.logger), compact.WithSummaryTimeout(e.o.timeout),
@@ -141,8 +142,8 @@ func (e *engine) compactOne(ctx context.Context, t *transcript, window int, forc
 	}
 	c := e.compressor(model, tc, window)
 	oc.threshold = c.Status().Threshold
-	oc.tokensIn = compact.CountMessages(tc, t.msgs)
-	oc.tokensBefore = compact.CountMessages(c.Counter(), msgs)
+	oc.tokensIn = tokens.CountMessages(tc, t.msgs)
+	oc.tokensBefore = tokens.CountMessages(c.Counter(), msgs)
 	oc.after = oc.tokensBefore
 	defer func() { oc.elapsed = time.Since(start) }()
 
@@ -189,7 +190,7 @@ func (e *engine) compactOne(ctx context.Context, t *transcript, window int, forc
 // summarising: every message but the system prompt, the recent tool uses,
 // the latest user message and the last few messages may be pruned, and the
 // tail is demoted when it alone is over half the threshold.
-func (e *engine) pruneOnly(oc *outcome, msgs []compact.Message, tc compact.TokenCounter) (*outcome, error) {
+func (e *engine) pruneOnly(oc *outcome, msgs []compact.Message, tc tokens.Counter) (*outcome, error) {
 	start := time.Now()
 	pr := compact.Prune(msgs, compact.WithTokenCounter(tc), compact.WithPressure(oc.threshold/2))
 	oc.pruneTime = time.Since(start)
@@ -199,6 +200,6 @@ func (e *engine) pruneOnly(oc *outcome, msgs []compact.Message, tc compact.Token
 		return oc, nil
 	}
 	oc.out, oc.pruned = pr.Messages, pr.Changes
-	oc.after = compact.CountMessages(tc, pr.Messages)
+	oc.after = tokens.CountMessages(tc, pr.Messages)
 	return oc, nil
 }

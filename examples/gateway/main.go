@@ -34,6 +34,7 @@ import (
 	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/pgstore"
 	"github.com/contextkit/compact/session/sqlitestore"
+	"github.com/contextkit/compact/tokens"
 )
 
 // config is what the flags set.
@@ -102,7 +103,7 @@ func run(ctx context.Context, w io.Writer, cfg config) error {
 
 	// One engine per session: a small window so the demo compacts often.
 	m := session.NewManager(func(id string) compact.ContextEngine {
-		return compact.New(compact.WithContextWindow(3_000), compact.WithTokenCounter(compact.EstimateCounter{}))
+		return compact.New(compact.WithContextWindow(3_000), compact.WithTokenCounter(tokens.Estimate{}))
 	}, session.WithStore(store), session.WithLogger(logger))
 	defer m.Close(ctx)
 

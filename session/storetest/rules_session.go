@@ -6,6 +6,7 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/tokens"
 )
 
 var sessionRules = []rule{
@@ -66,7 +67,7 @@ var sessionRules = []rule{
 // folded.
 func smallEngine() compact.ContextEngine {
 	return compact.New(compact.WithContextWindow(4000), compact.WithThresholdBounds(0, 0),
-		compact.WithTokenCounter(compact.EstimateCounter{}),
+		compact.WithTokenCounter(tokens.Estimate{}),
 		compact.WithSummarizer(compact.SummarizerFunc(func(_ context.Context, req compact.SummaryRequest) (string, error) {
 			return fmt.Sprintf("The user and the agent talked through %d messages.", len(req.Turns)), nil
 		})))

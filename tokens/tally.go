@@ -1,4 +1,4 @@
-package compact
+package tokens
 
 import "sync"
 
@@ -11,7 +11,7 @@ import "sync"
 // Reset with the new history. It is safe for concurrent use; concurrent
 // calls take effect in some order, each as a whole.
 type Tally struct {
-	tc TokenCounter
+	tc Counter
 
 	mu    sync.Mutex
 	sum   int // tokens of the messages, without reply priming
@@ -19,7 +19,7 @@ type Tally struct {
 }
 
 // NewTally returns an empty tally that counts with tc.
-func NewTally(tc TokenCounter) *Tally {
+func NewTally(tc Counter) *Tally {
 	return &Tally{tc: tc}
 }
 

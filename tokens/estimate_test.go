@@ -1,4 +1,4 @@
-package compact
+package tokens
 
 import (
 	"encoding/json"
@@ -18,50 +18,50 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestEstimateCounter(t *testing.T) {
+func TestEstimate(t *testing.T) {
 	tests := []struct {
 		name string
-		e    EstimateCounter
+		e    Estimate
 		text string
 		want int
 	}{
-		{"empty text is no tokens", EstimateCounter{}, "", 0},
-		{"the zero value assumes four bytes a token", EstimateCounter{}, "12345678", 2},
-		{"a part-token rounds up", EstimateCounter{}, "123456789", 3},
-		{"a custom ratio", EstimateCounter{BytesPerToken: 3}, "123456789", 3},
-		{"a fractional ratio", EstimateCounter{BytesPerToken: 2.5}, "12345", 2},
-		{"a negative ratio means the default", EstimateCounter{BytesPerToken: -1}, "12345678", 2},
-		{"NaN means the default", EstimateCounter{BytesPerToken: math.NaN()}, "12345678", 2},
-		{"below one byte a token counts as one", EstimateCounter{BytesPerToken: 1e-300}, "12345678", 8},
-		{"an infinite ratio counts nothing", EstimateCounter{BytesPerToken: math.Inf(1)}, "12345678", 0},
+		{"empty text is no tokens", Estimate{}, "", 0},
+		{"the zero value assumes four bytes a token", Estimate{}, "12345678", 2},
+		{"a part-token rounds up", Estimate{}, "123456789", 3},
+		{"a custom ratio", Estimate{BytesPerToken: 3}, "123456789", 3},
+		{"a fractional ratio", Estimate{BytesPerToken: 2.5}, "12345", 2},
+		{"a negative ratio means the default", Estimate{BytesPerToken: -1}, "12345678", 2},
+		{"NaN means the default", Estimate{BytesPerToken: math.NaN()}, "12345678", 2},
+		{"below one byte a token counts as one", Estimate{BytesPerToken: 1e-300}, "12345678", 8},
+		{"an infinite ratio counts nothing", Estimate{BytesPerToken: math.Inf(1)}, "12345678", 0},
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, tt.e.CountText(tt.text), tt.name)
 	}
 
-	e := EstimateCounter{}
-	user := e.CountMessage(Message{Role: RoleUser})
+	e := Estimate{}
+	user := e.CountMessage(Message{Role: openai.ChatMessageRoleUser})
 	assert.Equal(t, tokensPerMessage+1, user, "framing plus the role")
-	named := e.CountMessage(Message{Role: RoleUser, Name: "abcd"})
+	named := e.CountMessage(Message{Role: openai.ChatMessageRoleUser, Name: "abcd"})
 	assert.Equal(t, tokensPerName+1, named-user, "the same name rule")
-	img := Message{Role: RoleUser, MultiContent: []openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeImageURL, ImageURL: &openai.ChatMessageImageURL{URL: "data:image/png;base64," + strings.Repeat("A", 4000)}}}}
+	img := Message{Role: openai.ChatMessageRoleUser, MultiContent: []openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeImageURL, ImageURL: &openai.ChatMessageImageURL{URL: "data:image/png;base64," + strings.Repeat("A", 4000)}}}}
 	assert.Equal(t, defaultImageTokens, e.CountMessage(img)-user, "an image costs the image rate, not its URL's bytes")
-	assert.Equal(t, 100, EstimateCounter{ImageTokens: 100}.CountMessage(img)-user)
-	call := Message{Role: RoleUser, ToolCalls: []openai.ToolCall{{Function: openai.FunctionCall{Name: "f", Arguments: "{}"}}}}
+	assert.Equal(t, 100, Estimate{ImageTokens: 100}.CountMessage(img)-user)
+	call := Message{Role: openai.ChatMessageRoleUser, ToolCalls: []openai.ToolCall{{Function: openai.FunctionCall{Name: "f", Arguments: "{}"}}}}
 	assert.Equal(t, tokensPerToolCall+2, e.CountMessage(call)-user)
 }
 
-// TestEstimateCounterErrorOnTranscripts measures the estimator against
-// o200k_base on the real transcripts; EstimateCounter's doc comment
+// TestEstimateErrorOnTranscripts measures the estimator against
+// o200k_base on the real transcripts; Estimate's doc comment
 // reports the result, and this test keeps it true.
-func TestEstimateCounterErrorOnTranscripts(t *testing.T) {
+func TestEstimateErrorOnTranscripts(t *testing.T) {
 	transcripts := loadTranscripts(t)
 	exact := newCounter(t, EncodingO200KBase)
 	lo, hi := math.Inf(1), math.Inf(-1)
 	var sumExact, sumEst int
 	for _, name := range sortedNames(transcripts) {
 		msgs := transcripts[name]
-		x, e := CountMessages(exact, msgs), CountMessages(EstimateCounter{}, msgs)
+		x, e := CountMessages(exact, msgs), CountMessages(Estimate{}, msgs)
 		rel := 100 * float64(e-x) / float64(x)
 		t.Logf("%-75s exact %6d  estimate %6d  %+6.1f%%  (%.2f bytes/token)", name, x, e, rel, measuredBytesPerToken(exact, msgs))
 		lo, hi = math.Min(lo, rel), math.Max(hi, rel)
@@ -73,25 +73,25 @@ func TestEstimateCounterErrorOnTranscripts(t *testing.T) {
 	for _, bpt := range []float64{3, 3.5} {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, msgs := range transcripts {
-			x, e := CountMessages(exact, msgs), CountMessages(EstimateCounter{BytesPerToken: bpt}, msgs)
+			x, e := CountMessages(exact, msgs), CountMessages(Estimate{BytesPerToken: bpt}, msgs)
 			rel := 100 * float64(e-x) / float64(x)
 			lo, hi = math.Min(lo, rel), math.Max(hi, rel)
 		}
 		t.Logf("BytesPerToken %.1f: within %+.1f%%..%+.1f%% per transcript", bpt, lo, hi)
 	}
-	assert.GreaterOrEqual(t, lo, estimateErrorLow, "update EstimateCounter's doc comment")
-	assert.LessOrEqual(t, hi, estimateErrorHigh, "update EstimateCounter's doc comment")
+	assert.GreaterOrEqual(t, lo, estimateErrorLow, "update Estimate's doc comment")
+	assert.LessOrEqual(t, hi, estimateErrorHigh, "update Estimate's doc comment")
 }
 
 // estimateErrorLow and estimateErrorHigh bound the per-transcript error, in
-// percent, that EstimateCounter's doc comment states.
+// percent, that Estimate's doc comment states.
 const (
 	estimateErrorLow  = -55.0
 	estimateErrorHigh = 28.0
 )
 
 // measuredBytesPerToken is the text bytes per token of msgs, overhead excluded.
-func measuredBytesPerToken(c *TiktokenCounter, msgs []Message) float64 {
+func measuredBytesPerToken(c *Exact, msgs []Message) float64 {
 	b, n := 0, 0
 	for _, m := range msgs {
 		for _, s := range messageTexts(m) {
@@ -132,7 +132,7 @@ func TestTally(t *testing.T) {
 
 	assert.Equal(t, tally.Total(), tally.Add(), "adding nothing changes nothing")
 
-	compacted := []Message{history[0], {Role: RoleUser, Content: "summary of the conversation so far"}}
+	compacted := []Message{history[0], {Role: openai.ChatMessageRoleUser, Content: "summary of the conversation so far"}}
 	assert.Equal(t, CountMessages(c, compacted), tally.Reset(compacted))
 	assert.Equal(t, 2, tally.Len())
 	assert.Equal(t, CountMessages(c, append(compacted, history[5], history[6])), tally.Add(history[5], history[6]))
@@ -145,7 +145,7 @@ func TestTallyAddCountsOnlyTheAddedMessages(t *testing.T) {
 	tally := NewTally(spy)
 	tally.Reset(syntheticHistory(1000))
 	spy.calls = 0
-	tally.Add(Message{Role: RoleUser, Content: "next"})
+	tally.Add(Message{Role: openai.ChatMessageRoleUser, Content: "next"})
 	assert.Equal(t, 1, spy.calls)
 }
 
@@ -153,14 +153,14 @@ func TestTallyAddCountsOnlyTheAddedMessages(t *testing.T) {
 // different: user turns, assistant tool calls and tool results.
 func syntheticHistory(n int) []Message {
 	out := make([]Message, 0, n)
-	out = append(out, Message{Role: RoleSystem, Content: "You are a coding agent. Use the tools to inspect and edit the repository."})
+	out = append(out, Message{Role: openai.ChatMessageRoleSystem, Content: "You are a coding agent. Use the tools to inspect and edit the repository."})
 	for i := 1; len(out) < n; i++ {
 		id := fmt.Sprintf("call_%d", i)
 		turn := []Message{
-			{Role: RoleUser, Content: fmt.Sprintf("Step %d: please look at file_%d.go and fix the failing test TestThing%d.", i, i, i)},
-			{Role: RoleAssistant, Content: "Let me read the file first.", ToolCalls: []openai.ToolCall{{ID: id, Type: openai.ToolTypeFunction, Function: openai.FunctionCall{Name: "read_file", Arguments: fmt.Sprintf(`{"path":"pkg/file_%d.go"}`, i)}}}},
-			{Role: RoleTool, ToolCallID: id, Name: "read_file", Content: fmt.Sprintf("package pkg\n\n// Thing%d does a thing.\nfunc Thing%d(a, b int) int {\n\treturn a + b*%d\n}\n", i, i, i)},
-			{Role: RoleAssistant, Content: fmt.Sprintf("The bug is in Thing%d: it multiplies b by %d instead of adding it. I will fix it.", i, i)},
+			{Role: openai.ChatMessageRoleUser, Content: fmt.Sprintf("Step %d: please look at file_%d.go and fix the failing test TestThing%d.", i, i, i)},
+			{Role: openai.ChatMessageRoleAssistant, Content: "Let me read the file first.", ToolCalls: []openai.ToolCall{{ID: id, Type: openai.ToolTypeFunction, Function: openai.FunctionCall{Name: "read_file", Arguments: fmt.Sprintf(`{"path":"pkg/file_%d.go"}`, i)}}}},
+			{Role: openai.ChatMessageRoleTool, ToolCallID: id, Name: "read_file", Content: fmt.Sprintf("package pkg\n\n// Thing%d does a thing.\nfunc Thing%d(a, b int) int {\n\treturn a + b*%d\n}\n", i, i, i)},
+			{Role: openai.ChatMessageRoleAssistant, Content: fmt.Sprintf("The bug is in Thing%d: it multiplies b by %d instead of adding it. I will fix it.", i, i)},
 		}
 		for _, m := range turn {
 			if len(out) < n {

@@ -1,13 +1,15 @@
-package compact
+package tokens
 
 import (
+	"errors"
 	"fmt"
 	"strings"
-	"sync"
+
+	"github.com/contextkit/compact/tokens/internal/bpe"
 )
 
 // Token encodings the package embeds. They are the names tiktoken gives
-// them, and the names NewEncodingCounter accepts.
+// them, and the names [ForEncoding] accepts.
 const (
 	// EncodingO200KBase is the encoding of gpt-4o, gpt-4.1, gpt-4.5, gpt-5
 	// and the o-series reasoning models.
@@ -57,39 +59,18 @@ func hasAnyPrefix(s string, prefixes ...string) bool {
 	return false
 }
 
-// Each encoding is built at most once per process, on first use, and shared
-// by every counter: building o200k_base indexes its 200,000 embedded ranks
-// (a few milliseconds), and the result is immutable and safe for concurrent
-// use. Lazily built immutable data like this is the only package-level
-// state the package keeps.
-var (
-	o200kEncoding = sync.OnceValues(func() (*bpeEncoding, error) {
-		return buildEncoding(EncodingO200KBase, o200kRanks, nextO200k)
-	})
-	cl100kEncoding = sync.OnceValues(func() (*bpeEncoding, error) {
-		return buildEncoding(EncodingCL100KBase, cl100kRanks, nextCL100k)
-	})
-)
+// ErrUnknownEncoding reports a token encoding name that is not embedded.
+var ErrUnknownEncoding = errors.New("tokens: unknown encoding")
 
-// loadEncoding returns the shared encoding called name.
-func loadEncoding(name string) (*bpeEncoding, error) {
-	switch name {
-	case EncodingO200KBase:
-		return o200kEncoding()
-	case EncodingCL100KBase:
-		return cl100kEncoding()
-	default:
+// loadEncoding returns the shared encoding called name. Each encoding is
+// built at most once per process, on first use, and shared by every
+// counter: building o200k_base indexes its 200,000 embedded ranks (a few
+// milliseconds), and the result is immutable and safe for concurrent use.
+func loadEncoding(name string) (*bpe.Encoding, error) {
+	enc, ok, err := bpe.Load(name)
+	if !ok {
 		return nil, fmt.Errorf("%w: %q (embedded: %s, %s)",
 			ErrUnknownEncoding, name, EncodingO200KBase, EncodingCL100KBase)
 	}
-}
-
-// buildEncoding builds an encoding from its embedded rank table and the
-// scanner that splits text as its pattern does.
-func buildEncoding(name, table string, next func(string, int) int) (*bpeEncoding, error) {
-	ranks, err := newRankTable(table)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return &bpeEncoding{name: name, next: next, ranks: ranks}, nil
+	return enc, err
 }

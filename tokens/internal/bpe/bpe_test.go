@@ -1,4 +1,4 @@
-package compact
+package bpe
 
 import (
 	"encoding/base64"
@@ -6,6 +6,8 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+
+	"github.com/contextkit/compact/internal/racetest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -81,20 +83,20 @@ func TestEncodingsMatchPublishedTokenIDs(t *testing.T) {
 		encoding, text, source string
 		want                   []int
 	}{
-		{EncodingCL100KBase, "hello world", "openai/tiktoken tests/test_encoding.py test_simple", []int{15339, 1917}},
-		{EncodingCL100KBase, "rer", "openai/tiktoken tests/test_encoding.py test_simple_regex", []int{38149}},
-		{EncodingCL100KBase, "'rer", "openai/tiktoken tests/test_encoding.py test_simple_regex", []int{2351, 81}},
-		{EncodingCL100KBase, "today\n ", "openai/tiktoken tests/test_encoding.py test_simple_regex", []int{31213, 198, 220}},
-		{EncodingCL100KBase, "today\n \n", "openai/tiktoken tests/test_encoding.py test_simple_regex", []int{31213, 27907}},
-		{EncodingCL100KBase, "today\n  \n", "openai/tiktoken tests/test_encoding.py test_simple_regex", []int{31213, 14211}},
-		{EncodingCL100KBase, " \u00850", "openai/tiktoken tests/test_encoding.py test_basic_encode", []int{220, 126, 227, 15}},
-		{EncodingCL100KBase, "👍", "openai/tiktoken tests/test_encoding.py test_encode_surrogate_pairs", []int{9468, 239, 235}},
-		{EncodingCL100KBase, "tiktoken is great!", "OpenAI cookbook, How to count tokens with tiktoken", []int{83, 1609, 5963, 374, 2294, 0}},
-		{EncodingCL100KBase, "antidisestablishmentarianism", "OpenAI cookbook, How to count tokens with tiktoken", []int{519, 85342, 34500, 479, 8997, 2191}},
-		{EncodingCL100KBase, "2 + 2 = 4", "OpenAI cookbook, How to count tokens with tiktoken", []int{17, 489, 220, 17, 284, 220, 19}},
-		{EncodingCL100KBase, "お誕生日おめでとう", "OpenAI cookbook, How to count tokens with tiktoken", []int{33334, 45918, 243, 21990, 9080, 33334, 62004, 16556, 78699}},
-		{EncodingCL100KBase, "hello world!你好，世界！", "pkoukk/tiktoken-go tiktoken_test.go, converted from python", []int{15339, 1917, 0, 57668, 53901, 3922, 3574, 244, 98220, 6447}},
-		{EncodingO200KBase, "hello world", "o200k_base ids as reproduced by its ports, e.g. Hugging Face Xenova/gpt-4o", []int{24912, 2375}},
+		{CL100KBase, "hello world", "openai/tiktoken tests/test_encoding.py test_simple", []int{15339, 1917}},
+		{CL100KBase, "rer", "openai/tiktoken tests/test_encoding.py test_simple_regex", []int{38149}},
+		{CL100KBase, "'rer", "openai/tiktoken tests/test_encoding.py test_simple_regex", []int{2351, 81}},
+		{CL100KBase, "today\n ", "openai/tiktoken tests/test_encoding.py test_simple_regex", []int{31213, 198, 220}},
+		{CL100KBase, "today\n \n", "openai/tiktoken tests/test_encoding.py test_simple_regex", []int{31213, 27907}},
+		{CL100KBase, "today\n  \n", "openai/tiktoken tests/test_encoding.py test_simple_regex", []int{31213, 14211}},
+		{CL100KBase, " \u00850", "openai/tiktoken tests/test_encoding.py test_basic_encode", []int{220, 126, 227, 15}},
+		{CL100KBase, "👍", "openai/tiktoken tests/test_encoding.py test_encode_surrogate_pairs", []int{9468, 239, 235}},
+		{CL100KBase, "tiktoken is great!", "OpenAI cookbook, How to count tokens with tiktoken", []int{83, 1609, 5963, 374, 2294, 0}},
+		{CL100KBase, "antidisestablishmentarianism", "OpenAI cookbook, How to count tokens with tiktoken", []int{519, 85342, 34500, 479, 8997, 2191}},
+		{CL100KBase, "2 + 2 = 4", "OpenAI cookbook, How to count tokens with tiktoken", []int{17, 489, 220, 17, 284, 220, 19}},
+		{CL100KBase, "お誕生日おめでとう", "OpenAI cookbook, How to count tokens with tiktoken", []int{33334, 45918, 243, 21990, 9080, 33334, 62004, 16556, 78699}},
+		{CL100KBase, "hello world!你好，世界！", "pkoukk/tiktoken-go tiktoken_test.go, converted from python", []int{15339, 1917, 0, 57668, 53901, 3922, 3574, 244, 98220, 6447}},
+		{O200KBase, "hello world", "o200k_base ids as reproduced by its ports, e.g. Hugging Face Xenova/gpt-4o", []int{24912, 2375}},
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, encodeOrdinary(t, tt.encoding, tt.text), "%s %q (%s)", tt.encoding, tt.text, tt.source)
@@ -134,7 +136,7 @@ func mergeInputs() map[string]string {
 // smallPiece (every seventh under the race detector), and on the whole: the
 // small merge up to smallPiece bytes, the long merges at any length.
 func TestMergesAgreeWithTheReference(t *testing.T) {
-	for _, encName := range []string{EncodingO200KBase, EncodingCL100KBase} {
+	for _, encName := range []string{O200KBase, CL100KBase} {
 		enc, err := loadEncoding(encName)
 		require.NoError(t, err)
 		inputs := mergeInputs()
@@ -142,7 +144,7 @@ func TestMergesAgreeWithTheReference(t *testing.T) {
 		for _, name := range sortedKeys(inputs) {
 			s := inputs[name]
 			step := 1
-			if raceEnabled {
+			if racetest.Enabled {
 				step = 7
 			}
 			lengths := []int{len(s)}
@@ -172,7 +174,7 @@ func TestRankTablesAreTheEmbeddedEncodings(t *testing.T) {
 	for _, tt := range []struct {
 		encoding string
 		tokens   int
-	}{{EncodingO200KBase, 199998}, {EncodingCL100KBase, 100256}} {
+	}{{O200KBase, 199998}, {CL100KBase, 100256}} {
 		enc, err := loadEncoding(tt.encoding)
 		require.NoError(t, err)
 		tab := enc.ranks
@@ -257,7 +259,7 @@ func TestMergesAgreeOnRandomTables(t *testing.T) {
 	rng := rand.New(rand.NewSource(4))
 	sc := new(mergeScratch)
 	tables := 300
-	if testing.Short() || raceEnabled {
+	if testing.Short() || racetest.Enabled {
 		tables = 30
 	}
 	for k := 0; k < tables; k++ {

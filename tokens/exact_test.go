@@ -1,4 +1,4 @@
-package compact
+package tokens
 
 import (
 	"go/parser"
@@ -10,26 +10,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/contextkit/compact/internal/sharedtest"
+	"github.com/contextkit/compact/tokens/internal/bpe"
 	openai "github.com/sashabaranov/go-openai"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// loadTranscripts returns the shared real transcripts by file name,
-// skipping tb when they are absent.
-func loadTranscripts(tb testing.TB) map[string][]Message {
+func newCounter(tb testing.TB, encoding string, opts ...Option) *Exact {
 	tb.Helper()
-	out := sharedTranscripts(tb)
-	if len(out) == 0 {
-		sharedtest.Missing(tb)
-	}
-	return out
-}
-
-func newCounter(tb testing.TB, encoding string, opts ...Option) *TiktokenCounter {
-	tb.Helper()
-	c, err := NewEncodingCounter(encoding, opts...)
+	c, err := ForEncoding(encoding, opts...)
 	require.NoError(tb, err)
 	return c
 }
@@ -81,17 +70,17 @@ func TestEncodingForModel(t *testing.T) {
 	}
 }
 
-func TestNewEncodingCounterRejectsUnknownEncodings(t *testing.T) {
+func TestForEncodingRejectsUnknownEncodings(t *testing.T) {
 	for _, name := range []string{"", "p50k_base", "r50k_base", "gpt2", "O200K_BASE", "o200k_harmony"} {
-		c, err := NewEncodingCounter(name)
+		c, err := ForEncoding(name)
 		assert.Nil(t, c, name)
 		assert.ErrorIs(t, err, ErrUnknownEncoding, name)
 	}
 }
 
-func TestNewTokenCounterPicksTheModelsEncoding(t *testing.T) {
+func TestForModelPicksTheModelsEncoding(t *testing.T) {
 	for model, want := range map[string]string{"gpt-4": EncodingCL100KBase, "gpt-4o": EncodingO200KBase, "": EncodingO200KBase} {
-		c, err := NewTokenCounter(model)
+		c, err := ForModel(model)
 		require.NoError(t, err)
 		assert.Equal(t, want, c.Encoding(), model)
 	}
@@ -136,12 +125,12 @@ func TestCountTextMatchesPublishedCounts(t *testing.T) {
 // count tokens with tiktoken", section 6.
 func cookbookMessages() []Message {
 	return []Message{
-		{Role: RoleSystem, Content: "You are a helpful, pattern-following assistant that translates corporate jargon into plain English."},
-		{Role: RoleSystem, Name: "example_user", Content: "New synergies will help drive top-line growth."},
-		{Role: RoleSystem, Name: "example_assistant", Content: "Things working well together will increase revenue."},
-		{Role: RoleSystem, Name: "example_user", Content: "Let's circle back when we have more bandwidth to touch base on opportunities for increased leverage."},
-		{Role: RoleSystem, Name: "example_assistant", Content: "Let's talk later when we're less busy about how to do better."},
-		{Role: RoleUser, Content: "This late pivot means we don't have time to boil the ocean for the client deliverable."},
+		{Role: openai.ChatMessageRoleSystem, Content: "You are a helpful, pattern-following assistant that translates corporate jargon into plain English."},
+		{Role: openai.ChatMessageRoleSystem, Name: "example_user", Content: "New synergies will help drive top-line growth."},
+		{Role: openai.ChatMessageRoleSystem, Name: "example_assistant", Content: "Things working well together will increase revenue."},
+		{Role: openai.ChatMessageRoleSystem, Name: "example_user", Content: "Let's circle back when we have more bandwidth to touch base on opportunities for increased leverage."},
+		{Role: openai.ChatMessageRoleSystem, Name: "example_assistant", Content: "Let's talk later when we're less busy about how to do better."},
+		{Role: openai.ChatMessageRoleUser, Content: "This late pivot means we don't have time to boil the ocean for the client deliverable."},
 	}
 }
 
@@ -151,7 +140,7 @@ func cookbookMessages() []Message {
 // (o200k_base).
 func TestCountMessagesMatchesTheAPI(t *testing.T) {
 	for model, want := range map[string]int{"gpt-4": 129, "gpt-4-0613": 129, "gpt-3.5-turbo": 129, "gpt-4o": 124, "gpt-4o-mini": 124} {
-		c, err := NewTokenCounter(model)
+		c, err := ForModel(model)
 		require.NoError(t, err)
 		assert.Equal(t, want, CountMessages(c, cookbookMessages()), model)
 	}
@@ -175,43 +164,43 @@ func TestCountMessageRules(t *testing.T) {
 		base, msg Message
 		adds      int
 	}{
-		{"a message costs its framing and its role", Message{}, Message{Role: RoleUser}, text("user")},
-		{"content is counted", Message{Role: RoleUser}, Message{Role: RoleUser, Content: "hello world"}, 2},
-		{"a name costs one token more than its text", Message{Role: RoleUser}, Message{Role: RoleUser, Name: "example_user"}, tokensPerName + text("example_user")},
+		{"a message costs its framing and its role", Message{}, Message{Role: openai.ChatMessageRoleUser}, text("user")},
+		{"content is counted", Message{Role: openai.ChatMessageRoleUser}, Message{Role: openai.ChatMessageRoleUser, Content: "hello world"}, 2},
+		{"a name costs one token more than its text", Message{Role: openai.ChatMessageRoleUser}, Message{Role: openai.ChatMessageRoleUser, Name: "example_user"}, tokensPerName + text("example_user")},
 		{"a tool call costs its framing, name and arguments",
-			Message{Role: RoleAssistant},
-			Message{Role: RoleAssistant, ToolCalls: []openai.ToolCall{{ID: "call_1", Type: openai.ToolTypeFunction, Function: openai.FunctionCall{Name: "get_weather", Arguments: `{"city":"Paris"}`}}}},
+			Message{Role: openai.ChatMessageRoleAssistant},
+			Message{Role: openai.ChatMessageRoleAssistant, ToolCalls: []openai.ToolCall{{ID: "call_1", Type: openai.ToolTypeFunction, Function: openai.FunctionCall{Name: "get_weather", Arguments: `{"city":"Paris"}`}}}},
 			tokensPerToolCall + text("get_weather") + text(`{"city":"Paris"}`)},
 		{"a legacy function call costs like a tool call",
-			Message{Role: RoleAssistant},
-			Message{Role: RoleAssistant, FunctionCall: &openai.FunctionCall{Name: "f", Arguments: "{}"}},
+			Message{Role: openai.ChatMessageRoleAssistant},
+			Message{Role: openai.ChatMessageRoleAssistant, FunctionCall: &openai.FunctionCall{Name: "f", Arguments: "{}"}},
 			tokensPerToolCall + text("f") + text("{}")},
-		{"a tool result's call id is counted", Message{Role: RoleTool, Content: "ok"}, Message{Role: RoleTool, Content: "ok", ToolCallID: "call_abc123"}, text("call_abc123")},
-		{"refusal text is counted", Message{Role: RoleAssistant}, Message{Role: RoleAssistant, Refusal: "I can't help with that."}, text("I can't help with that.")},
-		{"reasoning text is counted", Message{Role: RoleAssistant}, Message{Role: RoleAssistant, ReasoningContent: "Let me think."}, text("Let me think.")},
+		{"a tool result's call id is counted", Message{Role: openai.ChatMessageRoleTool, Content: "ok"}, Message{Role: openai.ChatMessageRoleTool, Content: "ok", ToolCallID: "call_abc123"}, text("call_abc123")},
+		{"refusal text is counted", Message{Role: openai.ChatMessageRoleAssistant}, Message{Role: openai.ChatMessageRoleAssistant, Refusal: "I can't help with that."}, text("I can't help with that.")},
+		{"reasoning text is counted", Message{Role: openai.ChatMessageRoleAssistant}, Message{Role: openai.ChatMessageRoleAssistant, ReasoningContent: "Let me think."}, text("Let me think.")},
 		{"text parts count their text and no separator",
-			Message{Role: RoleUser},
-			Message{Role: RoleUser, MultiContent: []openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeText, Text: "hello"}, {Type: openai.ChatMessagePartTypeText, Text: " world"}}},
+			Message{Role: openai.ChatMessageRoleUser},
+			Message{Role: openai.ChatMessageRoleUser, MultiContent: []openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeText, Text: "hello"}, {Type: openai.ChatMessagePartTypeText, Text: " world"}}},
 			2},
 		{"an image costs defaultImageTokens, whatever its URL",
-			Message{Role: RoleUser},
-			Message{Role: RoleUser, MultiContent: []openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeImageURL, ImageURL: &openai.ChatMessageImageURL{URL: png}}}},
+			Message{Role: openai.ChatMessageRoleUser},
+			Message{Role: openai.ChatMessageRoleUser, MultiContent: []openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeImageURL, ImageURL: &openai.ChatMessageImageURL{URL: png}}}},
 			defaultImageTokens},
 		{"a high-detail image costs defaultImageTokens",
-			Message{Role: RoleUser},
-			Message{Role: RoleUser, MultiContent: []openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeImageURL, ImageURL: &openai.ChatMessageImageURL{URL: "https://example.com/a.png", Detail: openai.ImageURLDetailHigh}}}},
+			Message{Role: openai.ChatMessageRoleUser},
+			Message{Role: openai.ChatMessageRoleUser, MultiContent: []openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeImageURL, ImageURL: &openai.ChatMessageImageURL{URL: "https://example.com/a.png", Detail: openai.ImageURLDetailHigh}}}},
 			defaultImageTokens},
 		{"a low-detail image costs lowDetailImageTokens",
-			Message{Role: RoleUser},
-			Message{Role: RoleUser, MultiContent: []openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeImageURL, ImageURL: &openai.ChatMessageImageURL{URL: png, Detail: openai.ImageURLDetailLow}}}},
+			Message{Role: openai.ChatMessageRoleUser},
+			Message{Role: openai.ChatMessageRoleUser, MultiContent: []openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeImageURL, ImageURL: &openai.ChatMessageImageURL{URL: png, Detail: openai.ImageURLDetailLow}}}},
 			lowDetailImageTokens},
 		{"an image part without a URL is still an image",
-			Message{Role: RoleUser},
-			Message{Role: RoleUser, MultiContent: []openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeImageURL}}},
+			Message{Role: openai.ChatMessageRoleUser},
+			Message{Role: openai.ChatMessageRoleUser, MultiContent: []openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeImageURL}}},
 			defaultImageTokens},
 		{"content wins over parts, as Text reads it",
-			Message{Role: RoleUser, Content: "hello world"},
-			Message{Role: RoleUser, Content: "hello world", MultiContent: []openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeImageURL}}},
+			Message{Role: openai.ChatMessageRoleUser, Content: "hello world"},
+			Message{Role: openai.ChatMessageRoleUser, Content: "hello world", MultiContent: []openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeImageURL}}},
 			0},
 	}
 	for _, tt := range tests {
@@ -223,10 +212,10 @@ func TestCountMessageRules(t *testing.T) {
 }
 
 func TestWithImageTokensChangesTheImageCost(t *testing.T) {
-	img := Message{Role: RoleUser, MultiContent: []openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeImageURL, ImageURL: &openai.ChatMessageImageURL{URL: "https://example.com/a.png"}}}}
+	img := Message{Role: openai.ChatMessageRoleUser, MultiContent: []openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeImageURL, ImageURL: &openai.ChatMessageImageURL{URL: "https://example.com/a.png"}}}}
 	low := cloneMessage(img)
 	low.MultiContent[0].ImageURL.Detail = openai.ImageURLDetailLow
-	base := newCounter(t, EncodingO200KBase).CountMessage(Message{Role: RoleUser})
+	base := newCounter(t, EncodingO200KBase).CountMessage(Message{Role: openai.ChatMessageRoleUser})
 	for _, tt := range []struct{ opt, want int }{{1105, 1105}, {0, 0}, {-5, defaultImageTokens}} {
 		c := newCounter(t, EncodingO200KBase, WithImageTokens(tt.opt))
 		assert.Equal(t, tt.want, c.CountMessage(img)-base, "WithImageTokens(%d)", tt.opt)
@@ -242,7 +231,7 @@ func TestCountTextCountsSpecialTokensAsText(t *testing.T) {
 			require.NotPanics(t, func() { n = c.CountText(s) }, "%s %q", enc, s)
 			assert.Greater(t, n, 1, "%s: %q is text, several tokens, not one special token", enc, s)
 		}
-		m := Message{Role: RoleUser, Content: "<|endoftext|>", Name: "<|endofprompt|>"}
+		m := Message{Role: openai.ChatMessageRoleUser, Content: "<|endoftext|>", Name: "<|endofprompt|>"}
 		require.NotPanics(t, func() { c.CountMessage(m) })
 	}
 }
@@ -250,14 +239,14 @@ func TestCountTextCountsSpecialTokensAsText(t *testing.T) {
 func TestCountMessageDoesNotModifyItsInput(t *testing.T) {
 	idx := 2
 	m := Message{
-		Role: RoleAssistant, Content: "", Name: "bot",
+		Role: openai.ChatMessageRoleAssistant, Content: "", Name: "bot",
 		MultiContent: []openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeText, Text: "see"}, {Type: openai.ChatMessagePartTypeImageURL, ImageURL: &openai.ChatMessageImageURL{URL: "data:image/png;base64,AAAA", Detail: openai.ImageURLDetailLow}}},
 		ToolCalls:    []openai.ToolCall{{Index: &idx, ID: "c1", Type: openai.ToolTypeFunction, Function: openai.FunctionCall{Name: "f", Arguments: "{}"}}},
 		FunctionCall: &openai.FunctionCall{Name: "g", Arguments: "[]"},
 	}
 	want := cloneMessage(m)
 	msgs := []Message{m, m}
-	for _, tc := range []TokenCounter{newCounter(t, EncodingO200KBase), EstimateCounter{}} {
+	for _, tc := range []Counter{newCounter(t, EncodingO200KBase), Estimate{}} {
 		tc.CountMessage(m)
 		CountMessages(tc, msgs)
 		NewTally(tc).Add(msgs...)
@@ -273,7 +262,7 @@ func TestCountMessageDoesNotModifyItsInput(t *testing.T) {
 func TestNoNetworkIsNeeded(t *testing.T) {
 	if os.Getenv("COMPACT_TEST_OFFLINE_CHILD") == "1" {
 		for _, model := range []string{"gpt-4o", "gpt-4"} {
-			c, err := NewTokenCounter(model)
+			c, err := ForModel(model)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -292,16 +281,10 @@ func TestNoNetworkIsNeeded(t *testing.T) {
 	for k, v := range env {
 		t.Setenv(k, v)
 	}
-	for _, spec := range []struct {
-		name, table string
-		next        func(string, int) int
-	}{
-		{EncodingO200KBase, o200kRanks, nextO200k},
-		{EncodingCL100KBase, cl100kRanks, nextCL100k},
-	} {
-		enc, err := buildEncoding(spec.name, spec.table, spec.next)
-		require.NoError(t, err, spec.name)
-		assert.Equal(t, 2, enc.count("hello world", nil), spec.name)
+	for _, name := range []string{EncodingO200KBase, EncodingCL100KBase} {
+		enc, err := bpe.Build(name)
+		require.NoError(t, err, name)
+		assert.Equal(t, 2, enc.Count("hello world", nil), name)
 	}
 
 	cmd := exec.Command(os.Args[0], "-test.run=^TestNoNetworkIsNeeded$", "-test.count=1")
@@ -310,14 +293,18 @@ func TestNoNetworkIsNeeded(t *testing.T) {
 	require.NoError(t, err, "fresh process, no network:\n%s", out)
 }
 
-// TestLinksNoOtherTokenizer checks the package's source: it counts with
-// its own encoder and embeds only its own two rank tables, so it must not
-// import tiktoken-go, its loader (which embeds four encodings) or its
-// regular expression engine. Package tiktokengo offers tiktoken-go.
+// TestLinksNoOtherTokenizer checks the package's source and its encoder's:
+// it counts with its own encoder and embeds only its own two rank tables,
+// so it must not import tiktoken-go, its loader (which embeds four
+// encodings) or its regular expression engine. Package tiktokengo offers
+// tiktoken-go.
 func TestLinksNoOtherTokenizer(t *testing.T) {
 	forbidden := []string{"github.com/pkoukk/tiktoken-go", "github.com/dlclark/regexp2"}
 	files, err := filepath.Glob("*.go")
 	require.NoError(t, err)
+	inner, err := filepath.Glob("internal/bpe/*.go")
+	require.NoError(t, err)
+	files = append(files, inner...)
 	fset := token.NewFileSet()
 	checked := 0
 	for _, name := range files {
@@ -358,7 +345,7 @@ func FuzzCountText(f *testing.F) {
 	o200k := newCounter(f, EncodingO200KBase)
 	cl100k := newCounter(f, EncodingCL100KBase)
 	f.Fuzz(func(t *testing.T, a, b string) {
-		for _, c := range []TokenCounter{o200k, cl100k} {
+		for _, c := range []Counter{o200k, cl100k} {
 			na, nb, nab := c.CountText(a), c.CountText(b), c.CountText(a+b)
 			if na < 0 || nb < 0 || nab < 0 {
 				t.Fatalf("negative count: %d %d %d", na, nb, nab)
@@ -380,8 +367,8 @@ func FuzzCountMessage(f *testing.F) {
 	f.Add("user", "", "hello world", "", "", "", "", "", false)
 	f.Add("assistant", "bot", "", "part", "read_file", `{"path":"a.go"}`, "", "low", true)
 	f.Add("tool", "read_file", "<|endoftext|>", "", "", "", "call_1", "", false)
-	memo := newCounter(f, EncodingO200KBase, withCacheSize(16))
-	plain := newCounter(f, EncodingO200KBase, withCacheSize(0))
+	memo := newCounter(f, EncodingO200KBase, WithCacheSize(16))
+	plain := newCounter(f, EncodingO200KBase, WithCacheSize(0))
 	f.Fuzz(func(t *testing.T, role, name, content, part, fn, args, callID, detail string, image bool) {
 		m := Message{Role: role, Name: name, Content: content, ToolCallID: callID}
 		if part != "" || image {
@@ -403,7 +390,7 @@ func FuzzCountMessage(f *testing.F) {
 				t.Fatalf("memoised count %d, unmemoised %d", got, n)
 			}
 		}
-		if e := (EstimateCounter{}).CountMessage(m); e < tokensPerMessage {
+		if e := (Estimate{}).CountMessage(m); e < tokensPerMessage {
 			t.Fatalf("estimate %d is below the framing", e)
 		}
 		if !reflect.DeepEqual(want, m) {

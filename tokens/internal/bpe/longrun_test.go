@@ -1,4 +1,4 @@
-package compact
+package bpe
 
 import (
 	"encoding/base64"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/contextkit/compact/internal/racetest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -39,13 +41,13 @@ func longRuns(size int) map[string]string {
 // check counts against tiktoken-go). The time is logged, not asserted:
 // BenchmarkCountTextLongRun measures it.
 func TestLongRunsAreCountedExactly(t *testing.T) {
-	for _, encName := range []string{EncodingO200KBase, EncodingCL100KBase} {
+	for _, encName := range []string{O200KBase, CL100KBase} {
 		enc, err := loadEncoding(encName)
 		require.NoError(t, err)
 		c := newCounter(t, encName)
 		sc := new(mergeScratch)
 		size := 100 << 10
-		if raceEnabled {
+		if racetest.Enabled {
 			size = 20 << 10
 		}
 		inputs := longRuns(size)

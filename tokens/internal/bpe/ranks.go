@@ -1,4 +1,4 @@
-package compact
+package bpe
 
 import (
 	_ "embed" // the rank tables
@@ -8,10 +8,10 @@ import (
 	"math/bits"
 )
 
-//go:generate go run ./internal/rankgen -out ranks
+//go:generate go run ../rankgen -out ranks
 
 // The tokens of o200k_base and cl100k_base in rank order, as
-// internal/rankgen writes them from tiktoken's published rank files after
+// tokens/internal/rankgen writes them from tiktoken's published rank files after
 // checking their SHA-256. The package reads them in place: they are never
 // copied and never written.
 var (
@@ -22,15 +22,15 @@ var (
 	cl100kRanks string
 )
 
-// rankMagic opens every table internal/rankgen writes.
+// rankMagic opens every table tokens/internal/rankgen writes.
 const rankMagic = "ckranks1"
 
 // noRank is the rank of a byte string that is no token.
 const noRank = ^uint32(0)
 
-// errBadTable reports an embedded table that internal/rankgen did not
+// errBadTable reports an embedded table that tokens/internal/rankgen did not
 // write: a build from a corrupt checkout.
-var errBadTable = errors.New("compact: corrupt embedded rank table")
+var errBadTable = errors.New("bpe: corrupt embedded rank table")
 
 // rankTable maps each token of an encoding (a byte string) to its rank, the
 // order in which byte-pair merging made it. It is built once per process

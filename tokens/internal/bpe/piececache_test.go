@@ -1,4 +1,4 @@
-package compact
+package bpe
 
 import (
 	"fmt"
@@ -6,12 +6,14 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/contextkit/compact/internal/racetest"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 func TestPieceCacheRemembersByBytes(t *testing.T) {
-	var c pieceCache
+	var c Cache
 	_, ok := c.get("ShouldCompress", 42)
 	assert.False(t, ok, "an empty cache holds nothing")
 
@@ -32,17 +34,17 @@ func TestPieceCacheRemembersByBytes(t *testing.T) {
 	n, _ = c.get("AnotherPieceInTheSameSlot", 42)
 	assert.Equal(t, 5, n)
 
-	long := strings.Repeat("x", pieceCacheKeyBytes)
+	long := strings.Repeat("x", cacheKeyBytes)
 	c.put(long, 7, 9)
 	n, ok = c.get(long, 7)
-	assert.True(t, ok && n == 9, "a piece of pieceCacheKeyBytes fits")
+	assert.True(t, ok && n == 9, "a piece of cacheKeyBytes fits")
 }
 
 // TestPieceCacheIsSafeForConcurrentUse has goroutines write and read
 // pieces that fight for few slots: a read returns a piece's own count or
 // nothing, never another's. Run it with the race detector.
 func TestPieceCacheIsSafeForConcurrentUse(t *testing.T) {
-	var c pieceCache
+	var c Cache
 	pieces := make([]string, 64)
 	for i := range pieces {
 		pieces[i] = fmt.Sprintf("piece-%02d-%s", i, strings.Repeat("z", i%20))
@@ -73,13 +75,13 @@ func TestPieceCacheIsSafeForConcurrentUse(t *testing.T) {
 func TestCountingAllocatesNothingInSteadyState(t *testing.T) {
 	text := strings.Repeat("func (c *TiktokenCounter) CountText(s string) int { return c.enc.count(s, c.pieces) } // ShouldCompressMessages, é, 你好\n", 20)
 	long := strings.Repeat("QUFBQUFB", 1000) // one 8 KB piece: the long merge
-	for _, enc := range []string{EncodingO200KBase, EncodingCL100KBase} {
+	for _, enc := range []string{O200KBase, CL100KBase} {
 		c := newCounter(t, enc)
 		c.CountText(text)
 		c.CountText(long)
 		allocs := testing.AllocsPerRun(20, func() { c.CountText(text) })
 		assert.Zero(t, allocs, "%s: ordinary text", enc)
-		if !raceEnabled {
+		if !racetest.Enabled {
 			allocs = testing.AllocsPerRun(20, func() { c.CountText(long) })
 			assert.Less(t, allocs, 1.0, "%s: a long piece reuses its buffers", enc)
 		}

@@ -1,15 +1,15 @@
-package compact
+package bpe
 
 import (
 	"sync"
 	"unicode/utf8"
 )
 
-// bpeEncoding counts tokens as tiktoken's encode_ordinary does: it splits
+// Encoding counts tokens as tiktoken's encode_ordinary does: it splits
 // text into pieces by the encoding's pattern, and byte-pair merges each
 // piece over the encoding's ranks, counting the parts left. It only counts:
 // token ids are never needed. It is immutable and safe for concurrent use.
-type bpeEncoding struct {
+type Encoding struct {
 	name  string
 	next  func(s string, i int) int // the end of the piece at s[i]
 	ranks *rankTable
@@ -18,9 +18,9 @@ type bpeEncoding struct {
 	scratch sync.Pool
 }
 
-// count returns the number of tokens in s, with cache (nil for none)
+// Count returns the number of tokens in s, with cache (nil for none)
 // remembering the counts of short pieces that are not one token.
-func (e *bpeEncoding) count(s string, cache *pieceCache) int {
+func (e *Encoding) Count(s string, cache *Cache) int {
 	if !utf8.ValidString(s) {
 		s = replaceInvalid(s)
 	}
@@ -38,7 +38,7 @@ func (e *bpeEncoding) count(s string, cache *pieceCache) int {
 }
 
 // pieceTokens returns the number of tokens in one piece.
-func (e *bpeEncoding) pieceTokens(p string, cache *pieceCache) int {
+func (e *Encoding) pieceTokens(p string, cache *Cache) int {
 	t := e.ranks
 	var h uint64 // the piece's hash, for the cache
 	switch {
@@ -61,7 +61,7 @@ func (e *bpeEncoding) pieceTokens(p string, cache *pieceCache) int {
 			return 1
 		}
 	}
-	if cache == nil || len(p) > pieceCacheKeyBytes {
+	if cache == nil || len(p) > cacheKeyBytes {
 		return e.merge(p)
 	}
 	if n, ok := cache.get(p, h); ok {
@@ -93,7 +93,7 @@ const smallPiece = 64
 // is longer than one byte. It merges as tiktoken does: while any two
 // adjacent parts join into a token, join the pair whose token has the
 // lowest rank, the leftmost of equals.
-func (e *bpeEncoding) merge(p string) int {
+func (e *Encoding) merge(p string) int {
 	if len(p) <= smallPiece {
 		return e.ranks.mergeSmall(p)
 	}

@@ -1,4 +1,4 @@
-package compact_test
+package tokens_test
 
 // The encoder checked against tiktoken-go, which stays the oracle: its
 // pattern engine for the splitting, its counts for everything else.
@@ -18,33 +18,35 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/racetest"
 	"github.com/contextkit/compact/internal/sharedtest"
 	"github.com/contextkit/compact/tiktokengo"
+	"github.com/contextkit/compact/tokens"
+	"github.com/contextkit/compact/tokens/internal/bpe"
 	"github.com/dlclark/regexp2"
 	loader "github.com/pkoukk/tiktoken-go-loader"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-var encodings = []string{compact.EncodingO200KBase, compact.EncodingCL100KBase}
+var encodings = []string{tokens.EncodingO200KBase, tokens.EncodingCL100KBase}
 
 var patterns = map[string]string{
-	compact.EncodingO200KBase:  tiktokengo.O200KBasePattern,
-	compact.EncodingCL100KBase: tiktokengo.CL100KBasePattern,
+	tokens.EncodingO200KBase:  tiktokengo.O200KBasePattern,
+	tokens.EncodingCL100KBase: tiktokengo.CL100KBasePattern,
 }
 
 // sharedTranscripts returns every message of the shared real transcripts,
 // by file name. It skips tb when they are absent, unless
 // COMPACT_REQUIRE_SHARED=1 makes their absence a failure.
-func sharedTranscripts(tb testing.TB) map[string][]compact.Message {
+func sharedTranscripts(tb testing.TB) map[string][]tokens.Message {
 	tb.Helper()
 	files := sharedtest.Files(tb)
-	out := make(map[string][]compact.Message, len(files))
+	out := make(map[string][]tokens.Message, len(files))
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		require.NoError(tb, err)
-		var msgs []compact.Message
+		var msgs []tokens.Message
 		require.NoError(tb, json.Unmarshal(data, &msgs), f)
 		out[filepath.Base(f)] = msgs
 	}
@@ -52,7 +54,7 @@ func sharedTranscripts(tb testing.TB) map[string][]compact.Message {
 }
 
 // texts returns every piece of text a counter counts in m.
-func texts(m compact.Message) []string {
+func texts(m tokens.Message) []string {
 	out := []string{m.Role, m.Name, m.Content, m.Refusal, m.ReasoningContent, m.ToolCallID}
 	for _, p := range m.MultiContent {
 		out = append(out, p.Text)
@@ -68,9 +70,9 @@ func texts(m compact.Message) []string {
 
 // counters returns this package's counter (without its message memo) and
 // tiktoken-go's for encoding.
-func counters(tb testing.TB, encoding string) (ours *compact.TiktokenCounter, oracle *tiktokengo.Counter) {
+func counters(tb testing.TB, encoding string) (ours *tokens.Exact, oracle *tiktokengo.Counter) {
 	tb.Helper()
-	ours, err := compact.NewEncodingCounter(encoding, compact.WithCacheSize(0))
+	ours, err := tokens.ForEncoding(encoding, tokens.WithCacheSize(0))
 	require.NoError(tb, err)
 	oracle, err = tiktokengo.New(encoding)
 	require.NoError(tb, err)
@@ -116,36 +118,57 @@ func randomText(rng *rand.Rand, n int) string {
 	return b.String()
 }
 
+// split returns the pieces the named encoding's scanner splits s into.
+func split(tb testing.TB, encoding, s string) []string {
+	tb.Helper()
+	enc, ok, err := bpe.Load(encoding)
+	require.True(tb, ok, encoding)
+	require.NoError(tb, err)
+	return enc.Split(s)
+}
+
+// checkSplit fails t when the scanner and tiktoken-go's pattern split s
+// differently.
+func checkSplit(t *testing.T, enc string, re *regexp2.Regexp, what, s string) {
+	t.Helper()
+	got := split(t, enc, s)
+	if want := regexpPieces(t, re, s); !assert.ObjectsAreEqual(want, got) && !(len(want) == 0 && len(got) == 0) {
+		t.Fatalf("%s %s: %.200q\n got %.300q\nwant %.300q", enc, what, s, got, want)
+	}
+}
+
 // TestSplitMatchesTiktokenGosPatterns checks the scanners piece for piece
 // against tiktoken-go's regular expression engine running tiktoken's
-// patterns: on random text over every class the patterns distinguish, on
-// text around every rune where the classes change, and on every text of
-// the shared transcripts (a tenth of them, and a tenth of the random
-// texts, under -short or the race detector).
+// patterns: on random text over every class the patterns distinguish, and
+// on text around every rune where the classes change (a tenth of the
+// random texts under -short or the race detector).
 func TestSplitMatchesTiktokenGosPatterns(t *testing.T) {
-	random, every := 20000, 1
-	if testing.Short() || compact.RaceEnabled {
-		random, every = 2000, 10
+	random := 20000
+	if testing.Short() || racetest.Enabled {
+		random = 2000
 	}
 	for _, enc := range encodings {
 		re := regexp2.MustCompile(patterns[enc], regexp2.None)
-		check := func(what, s string) {
-			t.Helper()
-			got, err := compact.SplitText(enc, s)
-			require.NoError(t, err)
-			if want := regexpPieces(t, re, s); !assert.ObjectsAreEqual(want, got) && !(len(want) == 0 && len(got) == 0) {
-				t.Fatalf("%s %s: %q\n got %q\nwant %q", enc, what, s, got, want)
-			}
-		}
 		rng := rand.New(rand.NewSource(1))
 		for i := 0; i < random; i++ {
-			check("random", randomText(rng, 24))
+			checkSplit(t, enc, re, "random", randomText(rng, 24))
 		}
 		for _, r := range classEdges() {
 			for _, ctx := range []string{"%c", "a%c", " %c", "%cb", "x'%c", "%c's", "%c%c", "A%cb", "%c\n", " %c%c1"} {
-				check("edge", strings.ReplaceAll(ctx, "%c", string(r)))
+				checkSplit(t, enc, re, "edge", strings.ReplaceAll(ctx, "%c", string(r)))
 			}
 		}
+	}
+}
+
+// TestSplitMatchesTiktokenGosPatternsOnTranscripts checks the scanners the
+// same way on every text of the shared transcripts (a tenth of the
+// messages under -short or the race detector). It is the one split test
+// that needs ../shared.
+func TestSplitMatchesTiktokenGosPatternsOnTranscripts(t *testing.T) {
+	every := 1
+	if testing.Short() || racetest.Enabled {
+		every = 10
 	}
 	all := sharedTranscripts(t)
 	for _, enc := range encodings {
@@ -156,11 +179,7 @@ func TestSplitMatchesTiktokenGosPatterns(t *testing.T) {
 					continue
 				}
 				for _, s := range texts(m) {
-					got, err := compact.SplitText(enc, s)
-					require.NoError(t, err)
-					if want := regexpPieces(t, re, s); !assert.ObjectsAreEqual(want, got) && !(len(want) == 0 && len(got) == 0) {
-						t.Fatalf("%s %s message %d: pieces differ\n got %q\nwant %q", enc, name, i, got, want)
-					}
+					checkSplit(t, enc, re, fmt.Sprintf("%s message %d", name, i), s)
 				}
 			}
 		}
@@ -233,7 +252,7 @@ func recordedCounts(tb testing.TB) map[string]string {
 
 // countsLine is a message's record: the hash of its texts, then each
 // encoding's counts of them.
-func countsLine(m compact.Message, count func(enc, s string) int) string {
+func countsLine(m tokens.Message, count func(enc, s string) int) string {
 	h := fnv.New64a()
 	var b strings.Builder
 	for _, s := range texts(m) {
@@ -260,7 +279,7 @@ func countsLine(m compact.Message, count func(enc, s string) int) string {
 // with the memo and without.
 func TestCountsMatchTiktokenGoOnTranscripts(t *testing.T) {
 	all := sharedTranscripts(t)
-	ours, oracle := map[string]*compact.TiktokenCounter{}, map[string]*tiktokengo.Counter{}
+	ours, oracle := map[string]*tokens.Exact{}, map[string]*tiktokengo.Counter{}
 	for _, enc := range encodings {
 		ours[enc], oracle[enc] = counters(t, enc)
 	}
@@ -291,18 +310,18 @@ func TestCountsMatchTiktokenGoOnTranscripts(t *testing.T) {
 		}
 	}
 	for _, enc := range encodings {
-		warm, err := compact.NewEncodingCounter(enc)
+		warm, err := tokens.ForEncoding(enc)
 		require.NoError(t, err)
 		for _, name := range sortedKeys(all) {
 			msgs := all[name]
 			want := 0
 			for _, m := range msgs {
-				n := compact.MessageTokens(m, func(s string) int { return oursCount(enc, s) }, compact.DefaultImageTokensForTest)
+				n := tokens.MessageTokens(m, func(s string) int { return oursCount(enc, s) }, 765)
 				require.Equal(t, n, ours[enc].CountMessage(m), "%s %s", enc, name)
 				require.Equal(t, n, warm.CountMessage(m), "%s %s, memoised", enc, name)
 				want += n
 			}
-			assert.Equal(t, want+compact.ReplyPrimingTokens, compact.CountMessages(warm, msgs), "%s %s", enc, name)
+			assert.Equal(t, want+tokens.ReplyPrimingTokens, tokens.CountMessages(warm, msgs), "%s %s", enc, name)
 		}
 	}
 	t.Logf("%d texts of %d transcripts exact in both encodings; %d messages counted by tiktoken-go on the spot", nTexts, len(all), live)
@@ -363,7 +382,7 @@ func TestCountsMatchTiktokenGoOnHardText(t *testing.T) {
 // tenth as many under -short or the race detector).
 func TestCountsMatchTiktokenGoOnRandomText(t *testing.T) {
 	n := 5000
-	if testing.Short() || compact.RaceEnabled {
+	if testing.Short() || racetest.Enabled {
 		n = 500
 	}
 	hard := hardTexts()
@@ -390,12 +409,14 @@ func TestRankTablesMatchTheLoader(t *testing.T) {
 	for _, enc := range encodings {
 		want, err := loader.NewOfflineLoader().LoadTiktokenBpe(enc + ".tiktoken")
 		require.NoError(t, err)
-		tokens, err := compact.TokenRanks(enc)
+		e, ok, err := bpe.Load(enc)
+		require.True(t, ok, enc)
 		require.NoError(t, err)
-		require.Len(t, tokens, len(want), enc)
+		ranks := e.Tokens()
+		require.Len(t, ranks, len(want), enc)
 		for tok, rank := range want {
-			if tokens[rank] != tok {
-				t.Fatalf("%s: rank %d is %q, want %q", enc, rank, tokens[rank], tok)
+			if ranks[rank] != tok {
+				t.Fatalf("%s: rank %d is %q, want %q", enc, rank, ranks[rank], tok)
 			}
 		}
 	}
@@ -412,12 +433,12 @@ func FuzzCountTextMatchesTiktokenGo(f *testing.F) {
 		f.Add(s)
 	}
 	type pair struct {
-		ours   *compact.TiktokenCounter
+		ours   *tokens.Exact
 		oracle *tiktokengo.Counter
 	}
 	var pairs []pair
 	for _, enc := range encodings {
-		ours, err := compact.NewEncodingCounter(enc)
+		ours, err := tokens.ForEncoding(enc)
 		require.NoError(f, err)
 		_, oracle := counters(f, enc)
 		pairs = append(pairs, pair{ours, oracle})

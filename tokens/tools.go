@@ -1,4 +1,4 @@
-package compact
+package tokens
 
 import (
 	"encoding/json"
@@ -24,15 +24,15 @@ const (
 	toolsEnd       = 12 // once per request that has tools
 )
 
-// countTools returns the tokens the tool definitions add to a request, as tc
+// CountTools returns the tokens the tool definitions add to a request, as tc
 // counts text; 0 for none. The function's framing follows the counter's
 // encoding when it says one (cl100k_base costs more per function).
-func countTools(tc TokenCounter, tools []openai.Tool) int {
+func CountTools(tc Counter, tools []openai.Tool) int {
 	if len(tools) == 0 {
 		return 0
 	}
 	init := toolInitO200K
-	if e, ok := tc.(interface{ Encoding() string }); ok && e.Encoding() == EncodingCL100KBase {
+	if e, ok := tc.(NamedEncoding); ok && e.Encoding() == EncodingCL100KBase {
 		init = toolInitCL100K
 	}
 	n := toolsEnd

@@ -1,4 +1,4 @@
-package compact
+package tokens
 
 import (
 	"encoding/json"
@@ -20,8 +20,8 @@ func weatherRequest() ([]Message, []openai.Tool) {
 	tools := []openai.Tool{{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
 		Name: "get_current_weather", Description: "Get the current weather in a given location", Parameters: params}}}
 	msgs := []Message{
-		{Role: RoleSystem, Content: "You are a helpful assistant that can answer to questions about the weather."},
-		{Role: RoleUser, Content: "What's the weather like in San Francisco?"},
+		{Role: openai.ChatMessageRoleSystem, Content: "You are a helpful assistant that can answer to questions about the weather."},
+		{Role: openai.ChatMessageRoleUser, Content: "What's the weather like in San Francisco?"},
 	}
 	return msgs, tools
 }
@@ -33,20 +33,20 @@ func TestToolDefinitionsCountAsTheAPIReported(t *testing.T) {
 		want     int
 	}{{EncodingO200KBase, 101}, {EncodingCL100KBase, 105}} {
 		tc := newCounter(t, tt.encoding)
-		assert.Equal(t, tt.want, CountMessages(tc, msgs)+countTools(tc, tools), tt.encoding)
+		assert.Equal(t, tt.want, CountMessages(tc, msgs)+CountTools(tc, tools), tt.encoding)
 	}
 }
 
 func TestToolParametersMayBeAnyJSONValue(t *testing.T) {
 	_, tools := weatherRequest()
 	tc := newCounter(t, EncodingO200KBase)
-	want := countTools(tc, tools)
+	want := CountTools(tc, tools)
 	var asMap map[string]any
 	_ = json.Unmarshal(tools[0].Function.Parameters.(json.RawMessage), &asMap)
 	mapped := []openai.Tool{{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
 		Name: tools[0].Function.Name, Description: tools[0].Function.Description, Parameters: asMap}}}
-	assert.Equal(t, want, countTools(tc, mapped), "a map counts like the raw schema")
-	assert.Zero(t, countTools(tc, nil))
+	assert.Equal(t, want, CountTools(tc, mapped), "a map counts like the raw schema")
+	assert.Zero(t, CountTools(tc, nil))
 	bare := []openai.Tool{{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{Name: "now"}}}
-	assert.Equal(t, toolsEnd+toolInitO200K+tc.CountText("now:"), countTools(tc, bare))
+	assert.Equal(t, toolsEnd+toolInitO200K+tc.CountText("now:"), CountTools(tc, bare))
 }

@@ -1,4 +1,4 @@
-package compact
+package tokens
 
 import (
 	"fmt"
@@ -68,7 +68,7 @@ func TestMemoMatchesUnmemoisedCounts(t *testing.T) {
 	both := []string{EncodingO200KBase, EncodingCL100KBase}
 	tests := []memoCase{
 		{"default memo", synthetic, nil, both},
-		{"a memo smaller than the history", synthetic, []Option{withCacheSize(8)}, both},
+		{"a memo smaller than the history", synthetic, []Option{WithCacheSize(8)}, both},
 	}
 	if transcripts, err := readTranscriptsIfPresent(); err == nil {
 		tests = append(tests, memoCase{"default memo, real transcripts", transcripts, nil, both[:1]})
@@ -77,7 +77,7 @@ func TestMemoMatchesUnmemoisedCounts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for _, enc := range tt.encodings {
-			plain := newCounter(t, enc, withCacheSize(0))
+			plain := newCounter(t, enc, WithCacheSize(0))
 			memo := newCounter(t, enc, tt.opts...)
 			for i, m := range tt.msgs {
 				want := plain.CountMessage(m)
@@ -89,7 +89,7 @@ func TestMemoMatchesUnmemoisedCounts(t *testing.T) {
 	}
 }
 
-func memoLen(c *TiktokenCounter) int {
+func memoLen(c *Exact) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return len(c.cur) + len(c.old)
@@ -101,24 +101,24 @@ func TestMemoTokenisesOnlyNewMessages(t *testing.T) {
 	CountMessages(c, history)
 	before := memoLen(c)
 	require.Equal(t, 200, before, "one entry per distinct message")
-	history = append(history, Message{Role: RoleUser, Content: "one more question"})
+	history = append(history, Message{Role: openai.ChatMessageRoleUser, Content: "one more question"})
 	CountMessages(c, history)
 	assert.Equal(t, before+1, memoLen(c), "recounting a grown history adds one entry")
 }
 
 func TestMemoIsBounded(t *testing.T) {
 	for _, size := range []int{1, 2, 7, 64} {
-		c := newCounter(t, EncodingO200KBase, withCacheSize(size))
+		c := newCounter(t, EncodingO200KBase, WithCacheSize(size))
 		for i := 0; i < 500; i++ {
-			c.CountMessage(Message{Role: RoleUser, Content: fmt.Sprint("message ", i)})
-			require.LessOrEqual(t, memoLen(c), max(size, 2), "withCacheSize(%d)", size)
+			c.CountMessage(Message{Role: openai.ChatMessageRoleUser, Content: fmt.Sprint("message ", i)})
+			require.LessOrEqual(t, memoLen(c), max(size, 2), "WithCacheSize(%d)", size)
 		}
 	}
-	off := newCounter(t, EncodingO200KBase, withCacheSize(0))
-	off.CountMessage(Message{Role: RoleUser, Content: "x"})
+	off := newCounter(t, EncodingO200KBase, WithCacheSize(0))
+	off.CountMessage(Message{Role: openai.ChatMessageRoleUser, Content: "x"})
 	assert.Zero(t, memoLen(off), "zero disables the memo")
-	bad := newCounter(t, EncodingO200KBase, withCacheSize(-1))
-	bad.CountMessage(Message{Role: RoleUser, Content: "x"})
+	bad := newCounter(t, EncodingO200KBase, WithCacheSize(-1))
+	bad.CountMessage(Message{Role: openai.ChatMessageRoleUser, Content: "x"})
 	assert.Equal(t, 1, memoLen(bad), "a negative size is invalid: the default memo stays")
 }
 
@@ -126,12 +126,12 @@ func TestMemoIsBounded(t *testing.T) {
 // smaller than the memo that is recounted again and again stays memoised
 // while other messages stream past.
 func TestMemoKeepsARecountedHistory(t *testing.T) {
-	c := newCounter(t, EncodingO200KBase, withCacheSize(100))
+	c := newCounter(t, EncodingO200KBase, WithCacheSize(100))
 	history := syntheticHistory(20)
 	for round := 0; round < 50; round++ {
 		CountMessages(c, history)
 		for i := 0; i < 10; i++ {
-			c.CountMessage(Message{Role: RoleUser, Content: fmt.Sprint("noise ", round, i)})
+			c.CountMessage(Message{Role: openai.ChatMessageRoleUser, Content: fmt.Sprint("noise ", round, i)})
 		}
 	}
 	c.mu.Lock()
@@ -147,11 +147,11 @@ func TestMemoKeepsARecountedHistory(t *testing.T) {
 func TestCountingIsSafeForConcurrentUse(t *testing.T) {
 	msgs := syntheticHistory(200)
 	want := make([]int, len(msgs))
-	ref := newCounter(t, EncodingO200KBase, withCacheSize(0))
+	ref := newCounter(t, EncodingO200KBase, WithCacheSize(0))
 	for i, m := range msgs {
 		want[i] = ref.CountMessage(m)
 	}
-	c := newCounter(t, EncodingO200KBase, withCacheSize(32)) // small, so generations turn over
+	c := newCounter(t, EncodingO200KBase, WithCacheSize(32)) // small, so generations turn over
 	tally := NewTally(c)
 	var wg sync.WaitGroup
 	for g := 0; g < 8; g++ {

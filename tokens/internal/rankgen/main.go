@@ -1,11 +1,12 @@
-// Command rankgen writes the token rank tables the root package embeds
-// (ranks/o200k_base.bin and ranks/cl100k_base.bin) from the .tiktoken files
-// that github.com/pkoukk/tiktoken-go-loader carries, after checking each
-// file's SHA-256 against the checksum openai/tiktoken pins for it.
+// Command rankgen writes the token rank tables package tokens embeds
+// (tokens/internal/bpe/ranks/o200k_base.bin and cl100k_base.bin) from the
+// .tiktoken files that github.com/pkoukk/tiktoken-go-loader carries, after
+// checking each file's SHA-256 against the checksum openai/tiktoken pins
+// for it.
 //
 // Run it through go generate in the repository's root:
 //
-//	go generate ./...
+//	go generate ./tokens/...
 //
 // It finds the loader in the module cache with `go list -m`, so it needs
 // the module downloaded (go mod download) but never the network itself.

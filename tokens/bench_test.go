@@ -1,10 +1,12 @@
-package compact
+package tokens
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
 	"testing"
+
+	openai "github.com/sashabaranov/go-openai"
 )
 
 // benchHistory returns an n-message history: the real transcripts chained
@@ -39,7 +41,7 @@ func BenchmarkCountMessagesCold(b *testing.B) {
 	history := benchHistory(b, 1000)
 	for _, enc := range []string{EncodingO200KBase, EncodingCL100KBase} {
 		b.Run(enc, func(b *testing.B) {
-			c := newCounter(b, enc, withCacheSize(0))
+			c := newCounter(b, enc, WithCacheSize(0))
 			b.SetBytes(historyBytes(history))
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -52,7 +54,7 @@ func BenchmarkCountMessagesCold(b *testing.B) {
 		b.SetBytes(historyBytes(history))
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
-			CountMessages(EstimateCounter{}, history)
+			CountMessages(Estimate{}, history)
 		}
 	})
 }
@@ -64,7 +66,7 @@ func BenchmarkCountMessagesMemoised(b *testing.B) {
 	history := benchHistory(b, 1000)
 	c := newCounter(b, EncodingO200KBase)
 	CountMessages(c, history[:999])
-	last := Message{Role: RoleUser, Content: "Thanks. Now run the tests again and tell me which ones still fail, please. "}
+	last := Message{Role: openai.ChatMessageRoleUser, Content: "Thanks. Now run the tests again and tell me which ones still fail, please. "}
 	b.SetBytes(historyBytes(history))
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -93,7 +95,7 @@ func BenchmarkTallyAdd(b *testing.B) {
 				c := newCounter(b, EncodingO200KBase)
 				tally := NewTally(c)
 				tally.Reset(benchHistory(b, n))
-				next := Message{Role: RoleTool, ToolCallID: "call_1", Content: "ok: 3 tests passed, 1 failed (TestParse: want 4, got 5) "}
+				next := Message{Role: openai.ChatMessageRoleTool, ToolCallID: "call_1", Content: "ok: 3 tests passed, 1 failed (TestParse: want 4, got 5) "}
 				if size == "300B" {
 					next.Content = tallyMessage300
 				}
@@ -118,7 +120,7 @@ func BenchmarkRecountGrownHistory(b *testing.B) {
 			c := newCounter(b, EncodingO200KBase)
 			history := append(benchHistory(b, n), Message{})
 			CountMessages(c, history[:n])
-			next := Message{Role: RoleTool, ToolCallID: "call_1", Content: "ok: 3 tests passed, 1 failed (TestParse: want 4, got 5) "}
+			next := Message{Role: openai.ChatMessageRoleTool, ToolCallID: "call_1", Content: "ok: 3 tests passed, 1 failed (TestParse: want 4, got 5) "}
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
@@ -149,59 +151,6 @@ func BenchmarkCountText(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				c.CountText(text)
 			}
-		})
-	}
-}
-
-// BenchmarkCountTextLongRun counts 100 KB runs without boundaries (one
-// letter, base64, CJK, spaces, a separator): the case a merge that scans
-// for each merge, as tiktoken's does, makes quadratic (tiktoken-go took 7 s
-// for the letters). The goal is 20 ms or less for each.
-//
-//	go test -run '^$' -bench CountTextLongRun -benchmem -count 3
-func BenchmarkCountTextLongRun(b *testing.B) {
-	inputs := longRuns(100 << 10)
-	for _, name := range []string{"letters", "base64", "cjk", "spaces", "symbols"} {
-		for _, enc := range []string{EncodingO200KBase, EncodingCL100KBase} {
-			b.Run(name+"-100KB/"+enc, func(b *testing.B) {
-				c := newCounter(b, enc)
-				text := inputs[name]
-				c.CountText(text) // the merge's buffers, once per process
-				b.SetBytes(int64(len(text)))
-				b.ReportAllocs()
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					c.CountText(text)
-				}
-			})
-		}
-	}
-}
-
-// BenchmarkBuildEncoding measures what the first counter of a process
-// waits for: decoding an embedded rank table and indexing it. The goal is
-// 30 ms or less; table-bytes is the heap the index takes (the tokens
-// themselves are read in place from the binary).
-//
-//	go test -run '^$' -bench BuildEncoding -benchmem -count 3
-func BenchmarkBuildEncoding(b *testing.B) {
-	for _, spec := range []struct {
-		name, table string
-		next        func(string, int) int
-	}{
-		{EncodingO200KBase, o200kRanks, nextO200k},
-		{EncodingCL100KBase, cl100kRanks, nextCL100k},
-	} {
-		b.Run(spec.name, func(b *testing.B) {
-			var enc *bpeEncoding
-			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
-				var err error
-				if enc, err = buildEncoding(spec.name, spec.table, spec.next); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(enc.ranks.memoryBytes()), "table-bytes")
 		})
 	}
 }

@@ -1,17 +1,17 @@
-package compact
+package bpe
 
 import "sync/atomic"
 
-// pieceCacheSlots is the number of piece counts a pieceCache keeps: enough
+// cacheSlots is the number of piece counts a Cache keeps: enough
 // for the identifiers, paths and rare words one conversation repeats, at
 // 48 bytes a slot.
-const pieceCacheSlots = 1 << 10
+const cacheSlots = 1 << 10
 
-// pieceCacheKeyBytes is the longest piece a pieceCache keeps. Longer
+// cacheKeyBytes is the longest piece a Cache keeps. Longer
 // pieces are rare and seldom repeat.
-const pieceCacheKeyBytes = 32
+const cacheKeyBytes = 32
 
-// pieceCache remembers how many tokens short pieces that are not one token
+// Cache remembers how many tokens short pieces that are not one token
 // merge into, so that a piece a conversation repeats (an identifier, a
 // path) is merged once. It is direct-mapped: a piece has one slot, and a
 // newer piece replaces an older one.
@@ -23,24 +23,24 @@ const pieceCacheKeyBytes = 32
 // the slot busy gives up: the cache may forget, but never returns another
 // piece's count, since every slot holds its piece's bytes and a hit
 // compares them all.
-type pieceCache struct {
-	slots [pieceCacheSlots]pieceSlot
+type Cache struct {
+	slots [cacheSlots]cacheSlot
 }
 
-type pieceSlot struct {
+type cacheSlot struct {
 	seq  atomic.Uint32
 	meta atomic.Uint64 // the hash's top 48 bits, the piece's length, its count; 0 when empty
-	key  [pieceCacheKeyBytes / 8]atomic.Uint64
+	key  [cacheKeyBytes / 8]atomic.Uint64
 }
 
 // slot returns the slot of a piece of hash h, and the meta word it holds
 // when it holds that piece with n tokens.
-func (c *pieceCache) slot(p string, h uint64, n int) (*pieceSlot, uint64) {
-	return &c.slots[(h>>16)%pieceCacheSlots], h&^0xffff | uint64(len(p))<<8 | uint64(n)
+func (c *Cache) slot(p string, h uint64, n int) (*cacheSlot, uint64) {
+	return &c.slots[(h>>16)%cacheSlots], h&^0xffff | uint64(len(p))<<8 | uint64(n)
 }
 
 // get returns the count of p, whose hash is h, if the cache holds it.
-func (c *pieceCache) get(p string, h uint64) (int, bool) {
+func (c *Cache) get(p string, h uint64) (int, bool) {
 	s, want := c.slot(p, h, 0)
 	seq := s.seq.Load()
 	if seq&1 != 0 {
@@ -63,7 +63,7 @@ func (c *pieceCache) get(p string, h uint64) (int, bool) {
 
 // put records that p, whose hash is h, merges into n tokens, unless
 // another goroutine is writing the slot.
-func (c *pieceCache) put(p string, h uint64, n int) {
+func (c *Cache) put(p string, h uint64, n int) {
 	s, meta := c.slot(p, h, n)
 	seq := s.seq.Load()
 	if seq&1 != 0 || !s.seq.CompareAndSwap(seq, seq+1) {

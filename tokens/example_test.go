@@ -1,17 +1,18 @@
-package compact_test
+package tokens_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
-	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/tokens"
 	openai "github.com/sashabaranov/go-openai"
 )
 
 // The example conversation of OpenAI's cookbook ("How to count tokens with
 // tiktoken"); the API reported 124 prompt tokens for it on gpt-4o.
-var cookbook = []compact.Message{
+var cookbook = []tokens.Message{
 	{Role: "system", Content: "You are a helpful, pattern-following assistant that translates corporate jargon into plain English."},
 	{Role: "system", Name: "example_user", Content: "New synergies will help drive top-line growth."},
 	{Role: "system", Name: "example_assistant", Content: "Things working well together will increase revenue."},
@@ -20,31 +21,31 @@ var cookbook = []compact.Message{
 	{Role: "user", Content: "This late pivot means we don't have time to boil the ocean for the client deliverable."},
 }
 
-func ExampleNewTokenCounter() {
-	tc, err := compact.NewTokenCounter("gpt-4o")
+func ExampleForModel() {
+	tc, err := tokens.ForModel("gpt-4o")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Println(tc.Encoding())
 	fmt.Println(tc.CountText("hello world"))
-	fmt.Println(compact.CountMessages(tc, cookbook))
+	fmt.Println(tokens.CountMessages(tc, cookbook))
 	// Output:
 	// o200k_base
 	// 2
 	// 124
 }
 
-func ExampleNewEncodingCounter() {
-	tc, err := compact.NewEncodingCounter(compact.EncodingCL100KBase)
+func ExampleForEncoding() {
+	tc, err := tokens.ForEncoding(tokens.EncodingCL100KBase)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Println(tc.CountText("tiktoken is great!"))
 
-	_, err = compact.NewEncodingCounter("p50k_base")
-	fmt.Println(errors.Is(err, compact.ErrUnknownEncoding))
+	_, err = tokens.ForEncoding("p50k_base")
+	fmt.Println(errors.Is(err, tokens.ErrUnknownEncoding))
 	// Output:
 	// 6
 	// true
@@ -52,7 +53,7 @@ func ExampleNewEncodingCounter() {
 
 func ExampleEncodingForModel() {
 	for _, model := range []string{"gpt-4o-mini", "gpt-4-turbo", "azure/gpt-35-turbo", "o3", "my-local-model"} {
-		fmt.Println(model, compact.EncodingForModel(model))
+		fmt.Println(model, tokens.EncodingForModel(model))
 	}
 	// Output:
 	// gpt-4o-mini o200k_base
@@ -63,12 +64,12 @@ func ExampleEncodingForModel() {
 }
 
 func ExampleCountMessages() {
-	tc, err := compact.NewTokenCounter("gpt-4o")
+	tc, err := tokens.ForModel("gpt-4o")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	msgs := []compact.Message{
+	msgs := []tokens.Message{
 		{Role: "user", Content: "hello world"},
 		{Role: "assistant", ToolCalls: []openai.ToolCall{{
 			ID: "call_1", Type: openai.ToolTypeFunction,
@@ -79,7 +80,7 @@ func ExampleCountMessages() {
 	for _, m := range msgs {
 		fmt.Println(m.Role, tc.CountMessage(m))
 	}
-	fmt.Println("request", compact.CountMessages(tc, msgs))
+	fmt.Println("request", tokens.CountMessages(tc, msgs))
 	// Output:
 	// user 6
 	// assistant 13
@@ -88,30 +89,30 @@ func ExampleCountMessages() {
 }
 
 func ExampleWithImageTokens() {
-	image := compact.Message{Role: "user", MultiContent: []openai.ChatMessagePart{
+	image := tokens.Message{Role: "user", MultiContent: []openai.ChatMessagePart{
 		{Type: openai.ChatMessagePartTypeText, Text: "What is in this picture?"},
 		{Type: openai.ChatMessagePartTypeImageURL, ImageURL: &openai.ChatMessageImageURL{URL: "https://example.com/cat.png"}},
 	}}
-	def, _ := compact.NewTokenCounter("gpt-4o")
-	small, _ := compact.NewTokenCounter("gpt-4o", compact.WithImageTokens(255)) // 512x512: 85 + 170
+	def, _ := tokens.ForModel("gpt-4o")
+	small, _ := tokens.ForModel("gpt-4o", tokens.WithImageTokens(255)) // 512x512: 85 + 170
 	fmt.Println(def.CountMessage(image), small.CountMessage(image))
 	// Output:
 	// 775 265
 }
 
 func ExampleTally() {
-	tc, err := compact.NewTokenCounter("gpt-4o")
+	tc, err := tokens.ForModel("gpt-4o")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	tally := compact.NewTally(tc)
+	tally := tokens.NewTally(tc)
 	fmt.Println(tally.Add(cookbook[:5]...))
 	fmt.Println(tally.Add(cookbook[5]))
-	fmt.Println(tally.Len(), tally.Total() == compact.CountMessages(tc, cookbook))
+	fmt.Println(tally.Len(), tally.Total() == tokens.CountMessages(tc, cookbook))
 
 	// After compaction replaced the history, recount it.
-	fmt.Println(tally.Reset([]compact.Message{cookbook[0], {Role: "user", Content: "Summary: jargon translation practice."}}))
+	fmt.Println(tally.Reset([]tokens.Message{cookbook[0], {Role: "user", Content: "Summary: jargon translation practice."}}))
 	// Output:
 	// 102
 	// 124
@@ -119,10 +120,10 @@ func ExampleTally() {
 	// 34
 }
 
-func ExampleEstimateCounter() {
-	var est compact.EstimateCounter // four bytes a token
+func ExampleEstimate() {
+	var est tokens.Estimate // four bytes a token
 	fmt.Println(est.CountText("hello world"))
-	fmt.Println(compact.CountMessages(est, cookbook))
+	fmt.Println(tokens.CountMessages(est, cookbook))
 	// Output:
 	// 3
 	// 165
@@ -132,9 +133,44 @@ func ExampleEstimateCounter() {
 // MessageTokens; here each word is taken for a token.
 func ExampleMessageTokens() {
 	words := func(s string) int { return len(strings.Fields(s)) }
-	m := compact.Message{Role: "user", Content: "count these four words"}
+	m := tokens.Message{Role: "user", Content: "count these four words"}
 	const imageTokens = 765 // what an image of detail "high" costs; m has none
-	fmt.Println(compact.MessageTokens(m, words, imageTokens))
+	fmt.Println(tokens.MessageTokens(m, words, imageTokens))
 	// Output:
 	// 8
+}
+
+// Tool definitions ride along with every request; CountTools counts them
+// the way OpenAI's cookbook measured against the API.
+func ExampleCountTools() {
+	tc, err := tokens.ForModel("gpt-4o")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	weather := openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
+		Name: "get_current_weather", Description: "Get the current weather in a given location",
+		Parameters: json.RawMessage(`{"type": "object", "properties": {
+			"location": {"type": "string", "description": "The city and state, e.g. San Francisco, CA"},
+			"unit": {"type": "string", "description": "The unit of temperature to return", "enum": ["celsius", "fahrenheit"]}},
+			"required": ["location"]}`)}}
+	msgs := []tokens.Message{
+		{Role: "system", Content: "You are a helpful assistant that can answer to questions about the weather."},
+		{Role: "user", Content: "What's the weather like in San Francisco?"},
+	}
+	fmt.Println(tokens.CountMessages(tc, msgs) + tokens.CountTools(tc, []openai.Tool{weather}))
+	// Output:
+	// 101
+}
+
+// An invalid option value keeps the default, and the counter says so.
+func ExampleExact_Adjusted() {
+	tc, err := tokens.ForModel("gpt-4o", tokens.WithImageTokens(-1), tokens.WithCacheSize(0))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(tc.Adjusted())
+	// Output:
+	// [WithImageTokens(-1): invalid, 765 kept]
 }

@@ -1,18 +1,18 @@
-package compact
+package tokens
 
 import "math"
 
-// defaultBytesPerToken is the average text an EstimateCounter assumes one
+// defaultBytesPerToken is the average text an Estimate assumes one
 // token holds: OpenAI's rule of thumb of about four characters of English
 // per token.
 const defaultBytesPerToken = 4
 
-// EstimateCounter is a TokenCounter that estimates from byte lengths instead
-// of tokenising: no tables to load and constant time per string. Use it
-// where the exact counter is too costly or the model's tokenizer is
-// unknown. It applies the same overhead rules as TiktokenCounter (see
-// TokenCounter) and counts each piece of text as its length in bytes
-// divided by BytesPerToken, rounded up.
+// Estimate is a [Counter] that estimates from byte lengths instead of
+// tokenising: no tables to load and constant time per string. Use it where
+// the exact counter is too costly or the model's tokenizer is unknown. It
+// applies the same overhead rules as [Exact] (see [MessageTokens]) and
+// counts each piece of text as its length in bytes divided by
+// BytesPerToken, rounded up.
 //
 // Measured against o200k_base on 30 real agent transcripts (coding agents,
 // tool-calling dialogues, chats with a coding assistant), the default
@@ -25,20 +25,20 @@ const defaultBytesPerToken = 4
 // the range to -40%..+69%.
 //
 // The zero value is ready to use, and it is safe for concurrent use.
-type EstimateCounter struct {
+type Estimate struct {
 	// BytesPerToken is the bytes of text one token is taken to hold. Zero,
-	// or anything not a number, means defaultBytesPerToken; a value below 1
-	// counts as 1, since no token of text is shorter than a byte.
+	// or anything not a number, means 4; a value below 1 counts as 1, since
+	// no token of text is shorter than a byte.
 	BytesPerToken float64
 
 	// ImageTokens is what an image of detail "high" or "auto" costs. Zero or
-	// less means defaultImageTokens. A low-detail image costs
-	// lowDetailImageTokens.
+	// less means 765, as [Exact] charges by default. A low-detail image
+	// costs 85.
 	ImageTokens int
 }
 
 // CountText returns len(s) divided by BytesPerToken, rounded up.
-func (e EstimateCounter) CountText(s string) int {
+func (e Estimate) CountText(s string) int {
 	if s == "" {
 		return 0
 	}
@@ -53,7 +53,7 @@ func (e EstimateCounter) CountText(s string) int {
 }
 
 // CountMessage returns the estimated tokens m adds to a chat request.
-func (e EstimateCounter) CountMessage(m Message) int {
+func (e Estimate) CountMessage(m Message) int {
 	img := e.ImageTokens
 	if img <= 0 {
 		img = defaultImageTokens
