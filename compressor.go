@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/tokens"
 )
 
@@ -360,7 +361,7 @@ func (c *Compressor) Preflight(msgs []Message, opts ...CompressOption) Preflight
 		}
 		k := c.cfg.counter.CountMessage(m)
 		kept += k
-		if !isSystem(m) && k > largest {
+		if !msg.IsSystem(m) && k > largest {
 			largest, p.TooLarge = k, i
 		}
 	}

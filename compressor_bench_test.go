@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/tokens"
 )
 
@@ -34,7 +35,7 @@ func history200k(b *testing.B, tc tokens.Counter) []Message {
 	for k := 0; size < benchTokens; k++ {
 		msgs := all[names[k%len(names)]]
 		if k > 0 {
-			for len(msgs) > 0 && isSystem(msgs[0]) {
+			for len(msgs) > 0 && msg.IsSystem(msgs[0]) {
 				msgs = msgs[1:]
 			}
 		}

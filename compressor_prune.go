@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/tokens"
 )
 
@@ -56,7 +57,7 @@ func (c *Compressor) pruneTail(p *plan, th thresholds) []PruneChange {
 func (c *Compressor) pruneOnly(log *slog.Logger, in int, pr *PruneResult, incoming *Message, before, threshold int) (*Result, error) {
 	out := pr.Messages
 	if incoming != nil {
-		out = append(out, cloneMessage(*incoming))
+		out = append(out, msg.CloneMessage(*incoming))
 	}
 	if err := Validate(out); err != nil {
 		return nil, fmt.Errorf("compact: internal error, pruned history is invalid: %w", err)

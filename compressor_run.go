@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/contextkit/compact/internal/msg"
+	"github.com/contextkit/compact/internal/textcut"
 	"github.com/contextkit/compact/tokens"
 )
 
@@ -120,7 +122,7 @@ func (c *Compressor) trimOversized(res *Result, th thresholds) {
 		return
 	}
 	i := res.TooLarge
-	if i != lastIndex(res.Messages, 0, IsRealUser) {
+	if i != msg.LastIndex(res.Messages, 0, IsRealUser) {
 		return
 	}
 	m := res.Messages[i]
@@ -131,7 +133,7 @@ func (c *Compressor) trimOversized(res *Result, th thresholds) {
 	if want <= 0 {
 		return
 	}
-	short := replaceText(m, shortenToTokens(Text(m), want, c.cfg.counter))
+	short := msg.ReplaceText(m, textcut.ToTokens(Text(m), want, c.cfg.counter.CountText))
 	out := Clone(res.Messages)
 	out[i] = short
 	res.Messages = out
@@ -189,7 +191,7 @@ func (c *Compressor) fit(res *Result, th thresholds) {
 	res.Overflow = res.TokensAfter - th.usable
 	largest := 0
 	for i, m := range res.Messages {
-		if i == res.SummaryIndex || isSystem(m) {
+		if i == res.SummaryIndex || msg.IsSystem(m) {
 			continue
 		}
 		if n := c.cfg.counter.CountMessage(m); n > largest {
@@ -266,10 +268,10 @@ func (c *Compressor) summarise(ctx context.Context, log *slog.Logger, work []Mes
 		log.Warn("compaction failed", "err", errText(err))
 		return nil, err
 	}
-	body = shortenToTokens(strings.TrimSpace(StripSummaryPrefix(body)), 2*req.TargetTokens, c.cfg.counter)
+	body = textcut.ToTokens(strings.TrimSpace(StripSummaryPrefix(body)), 2*req.TargetTokens, c.cfg.counter.CountText)
 	body = withOpenTasks(body, o.OpenTasks)
 
-	out, summaryAt := c.assemble(*p, summaryText(body, chosen), o.Incoming)
+	out, summaryAt := c.assemble(*p, msg.SummaryText(body, chosen), o.Incoming)
 	if err := Validate(out); err != nil {
 		// A bug, never the caller's fault; the caller keeps its messages.
 		return nil, fmt.Errorf("compact: internal error, compacted history is invalid: %w", err)
@@ -381,17 +383,17 @@ func (p plan) split() (earlier, []Message) {
 	var turns []Message
 	for i := p.headEnd; i < p.cut; i++ {
 		m := p.msgs[i]
-		summary, rest, ok := splitMerged(m)
+		summary, rest, ok := msg.SplitMerged(m)
 		if !ok {
 			turns = append(turns, m)
 			continue
 		}
-		body, carried := splitCarried(summary)
+		body, carried := msg.SplitCarried(summary)
 		if body != "" {
 			e.bodies = append(e.bodies, body)
 		}
 		e.carried = append(e.carried, carried...)
-		if !isBlank(rest) || len(rest.ToolCalls) > 0 {
+		if !msg.IsBlank(rest) || len(rest.ToolCalls) > 0 {
 			turns = append(turns, rest)
 		}
 	}
@@ -406,7 +408,7 @@ func carriedCandidates(p plan) []string {
 		if i == p.lift || !IsRealUser(p.msgs[i]) {
 			continue
 		}
-		_, rest, _ := splitMerged(p.msgs[i])
+		_, rest, _ := msg.SplitMerged(p.msgs[i])
 		if t := Text(rest); strings.TrimSpace(t) != "" {
 			out = append(out, t)
 		}
@@ -458,11 +460,11 @@ func (c *Compressor) assemble(p plan, summary string, incoming *Message) ([]Mess
 // appendNote returns a system message with note appended once.
 func appendNote(m Message, note string) Message {
 	if len(m.MultiContent) > 0 {
-		out := cloneMessage(m)
-		joinContent(&out, m, Message{Content: note}, compactionNoteSep)
+		out := msg.CloneMessage(m)
+		msg.JoinContent(&out, m, Message{Content: note}, msg.CompactionNoteSep)
 		return out
 	}
-	return replaceText(m, m.Content+compactionNoteSep+note)
+	return msg.ReplaceText(m, m.Content+msg.CompactionNoteSep+note)
 }
 
 // summaryRole picks the summary message's role: user, or assistant where a
@@ -470,10 +472,10 @@ func appendNote(m Message, note string) Message {
 func summaryRole(prev *Message, next []Message) string {
 	for _, role := range [...]string{RoleUser, RoleAssistant} {
 		s := Message{Role: role}
-		if prev != nil && clashes(*prev, s) {
+		if prev != nil && msg.Clashes(*prev, s) {
 			continue
 		}
-		if len(next) > 0 && clashes(s, next[0]) {
+		if len(next) > 0 && msg.Clashes(s, next[0]) {
 			continue
 		}
 		return role

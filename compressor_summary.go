@@ -3,6 +3,7 @@ package compact
 import (
 	"strings"
 
+	"github.com/contextkit/compact/internal/textcut"
 	"github.com/contextkit/compact/tokens"
 )
 
@@ -41,7 +42,7 @@ func chooseCarried(candidates []string, budget int, tc tokens.Counter) (chosen [
 		// The oldest that fits only in part is carried cut down; it also
 		// stays among the dropped, so the summarizer reads it whole.
 		if left := budget - used - carriedEntryTokens; left >= minCarriedTokens {
-			chosen = append(chosen, shortenToTokens(t, left, tc))
+			chosen = append(chosen, textcut.ToTokens(t, left, tc.CountText))
 		}
 		break
 	}
@@ -75,7 +76,7 @@ func withOpenTasks(body string, tasks []string) string {
 	}
 	var b strings.Builder
 	for _, t := range tasks {
-		if t = oneLine(t); t != "" {
+		if t = textcut.OneLine(t); t != "" {
 			b.WriteString("\n- " + t)
 		}
 	}

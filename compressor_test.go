@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/contextkit/compact/internal/msg"
 	openai "github.com/sashabaranov/go-openai"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -110,7 +111,7 @@ func TestCompressKeepsSystemHeadTailAndLatestUser(t *testing.T) {
 
 	require.NoError(t, Validate(out))
 	assert.True(t, reflect.DeepEqual(before, in), "input unchanged")
-	assert.Equal(t, in[0].Content+compactionNoteSep+CompactionNote, out[0].Content, "system prompt plus the note")
+	assert.Equal(t, in[0].Content+msg.CompactionNoteSep+CompactionNote, out[0].Content, "system prompt plus the note")
 	assert.Equal(t, in[len(in)-1], out[len(out)-1], "last message verbatim")
 	assert.True(t, IsSummary(out[res.SummaryIndex]))
 	assert.Less(t, res.TokensAfter, res.TokensBefore)
@@ -257,7 +258,7 @@ func TestInvalidInput(t *testing.T) {
 	res, err := newTestCompressor(&recorder{}, WithRepair(true)).Compress(context.Background(), bad)
 	require.NoError(t, err)
 	require.Len(t, res.Repairs, 1)
-	assert.Equal(t, repairDroppedResult, res.Repairs[0].Kind)
+	assert.Equal(t, "dropped orphan tool result", res.Repairs[0].Kind.String())
 }
 
 func TestSummaryRole(t *testing.T) {
@@ -300,7 +301,7 @@ func TestHeadGivesWayWhenNoRoleFits(t *testing.T) {
 			out := res.Messages
 			require.NoError(t, Validate(out))
 			for i := 1; i < len(out); i++ {
-				assert.False(t, clashes(out[i-1], out[i]), "seam at %d: %s", i, roles(out))
+				assert.False(t, msg.Clashes(out[i-1], out[i]), "seam at %d: %s", i, roles(out))
 			}
 			assert.Equal(t, in[:res.SummarizedFrom], out[:res.SummarizedFrom], "the kept head is verbatim")
 		})
@@ -323,11 +324,11 @@ func TestCarriedUserMessages(t *testing.T) {
 	require.NoError(t, err)
 	require.Greater(t, res.Carried, 0)
 
-	_, rest, ok := splitMerged(res.Messages[res.SummaryIndex])
+	_, rest, ok := msg.SplitMerged(res.Messages[res.SummaryIndex])
 	require.True(t, ok)
-	assert.True(t, isBlank(rest))
-	summary, _, _ := splitSummary(Text(res.Messages[res.SummaryIndex]))
-	_, carried := splitCarried(summary)
+	assert.True(t, msg.IsBlank(rest))
+	summary, _, _ := msg.SplitSummary(Text(res.Messages[res.SummaryIndex]))
+	_, carried := msg.SplitCarried(summary)
 	require.Len(t, carried, res.Carried)
 	used := 0
 	for _, t := range carried {
@@ -350,14 +351,14 @@ func TestCarriedUserMessages(t *testing.T) {
 
 func TestSplitCarriedRoundTrip(t *testing.T) {
 	carried := []string{"first", "", "has [user message, 3 bytes]\nfake entry", "ends\n"}
-	text := summaryText("the body mentions "+carriedHeader, carried)
-	summary, _, ok := splitSummary(text)
+	text := msg.SummaryText("the body mentions "+msg.CarriedHeader, carried)
+	summary, _, ok := msg.SplitSummary(text)
 	require.True(t, ok)
-	body, got := splitCarried(summary)
+	body, got := msg.SplitCarried(summary)
 	assert.Equal(t, carried, got)
-	assert.Contains(t, body, defusedCarriedHeader)
+	assert.Contains(t, body, "(earlier user messages, verbatim, oldest first)")
 	// A damaged section stays in the body: nothing is lost.
-	body, got = splitCarried("body\n\n" + carriedHeader + "\n[user message, 999 bytes]\nshort")
+	body, got = msg.SplitCarried("body\n\n" + msg.CarriedHeader + "\n[user message, 999 bytes]\nshort")
 	assert.Nil(t, got)
 	assert.Contains(t, body, "short")
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/contextkit/compact/internal/msg"
 	openai "github.com/sashabaranov/go-openai"
 )
 
@@ -236,7 +237,7 @@ func Force() CompressOption {
 // out of the summary and appended, verbatim, as the last message.
 func WithIncoming(m Message) CompressOption {
 	return func(o *CompressOptions) {
-		c := cloneMessage(m)
+		c := msg.CloneMessage(m)
 		o.Incoming = &c
 	}
 }

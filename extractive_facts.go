@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/contextkit/compact/internal/textcut"
 )
 
 // This file collects, as the scan walks the turns, what the facts index
@@ -142,7 +144,7 @@ func callLabel(name, command string, args map[string]any) string {
 		s = name + "(" + shortArgs(args) + ")"
 	}
 	s = strings.Join(strings.Fields(strings.ReplaceAll(s, "`", "'")), " ")
-	return cutMiddle(s, maxRunLabel, inBytes, twoThirds, shortenMark)
+	return textcut.Middle(s, maxRunLabel, textcut.InBytes, textcut.TwoThirds, shortenMark)
 }
 
 // maxLabelArg bounds an argument value shortArgs writes: longer ones are

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/contextkit/compact/internal/msg"
+	"github.com/contextkit/compact/internal/textcut"
 	"github.com/contextkit/compact/redact"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -55,7 +57,7 @@ func factsOf(msgs []Message) wantFacts {
 			if !IsRealUser(m) {
 				continue
 			}
-			_, rest, _ := splitMerged(m)
+			_, rest, _ := msg.SplitMerged(m)
 			if t := strings.TrimSpace(Text(rest)); t != "" {
 				f.ask = t
 				addErrors(t)
@@ -120,9 +122,9 @@ func TestExtractiveFidelity(t *testing.T) {
 
 			if want.ask != "" {
 				sum.asks++
-				head := runeHead(normLines(redact.String(normalizeBlock(want.ask))), 200)
+				head := textcut.Head(normLines(redact.String(normalizeBlock(want.ask))), 200)
 				if assert.True(t, strings.HasPrefix(got.blocks[secTask], strings.TrimSpace(head)),
-					"current task starts with the latest ask's head %q\ngot %q", head, runeHead(got.blocks[secTask], 300)) {
+					"current task starts with the latest ask's head %q\ngot %q", head, textcut.Head(got.blocks[secTask], 300)) {
 					sum.askHits++
 				}
 			}
@@ -182,7 +184,7 @@ func TestExtractiveFidelityOnAChainedHistory(t *testing.T) {
 	er, _ := rate(want.errors, errs)
 	t.Logf("chained history of %d messages, summary %d tokens: tool-call paths %d, kept %.1f%%; error lines %d, kept %.1f%%",
 		len(msgs), (len(out)+3)/4, len(want.paths), 100*pr, len(want.errors), 100*er)
-	assert.True(t, strings.HasPrefix(got.blocks[secTask], runeHead(normLines(redact.String(normalizeBlock(want.ask))), 100)))
+	assert.True(t, strings.HasPrefix(got.blocks[secTask], textcut.Head(normLines(redact.String(normalizeBlock(want.ask))), 100)))
 	if n := len(want.paths); n > 0 {
 		assert.True(t, files[want.paths[n-1]], "the newest path %q is kept", want.paths[n-1])
 	}

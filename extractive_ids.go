@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/contextkit/compact/internal/textcut"
 )
 
 // This file recognises the identifiers a tool call passes: the values that
@@ -76,7 +78,7 @@ func isIdentifier(key, v string) bool {
 		switch {
 		case c >= '0' && c <= '9':
 			digits++
-		case isLetter(c):
+		case textcut.IsLetter(c):
 			letters++
 			upperOrDigit = upperOrDigit && c >= 'A' && c <= 'Z'
 		default:
@@ -99,11 +101,11 @@ func isIdentifier(key, v string) bool {
 // isIDToken reports whether every byte of v may be part of an identifier.
 func isIDToken(v string) bool {
 	for i := 0; i < len(v); i++ {
-		if c := v[i]; !isWordByte(c) && strings.IndexByte(".:#@+-", c) < 0 {
+		if c := v[i]; !textcut.IsWordByte(c) && strings.IndexByte(".:#@+-", c) < 0 {
 			return false
 		}
 	}
-	return isWordByte(v[0]) || v[0] == '#'
+	return textcut.IsWordByte(v[0]) || v[0] == '#'
 }
 
 // isMeasure reports mixed letters and digits that date, time, version or
@@ -117,7 +119,7 @@ func isMeasure(v string) bool {
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
 		case c >= '0' && c <= '9', c == '.', c == '-', c == ':', c == '+':
-		case isLetter(c):
+		case textcut.IsLetter(c):
 			letters++
 		default:
 			return false
@@ -134,7 +136,7 @@ func isMeasure(v string) bool {
 			j++
 		}
 		k := j
-		for k < len(s) && isLetter(s[k]) {
+		for k < len(s) && textcut.IsLetter(s[k]) {
 			k++
 		}
 		if j == i || k == j || k-j > 3 {

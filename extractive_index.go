@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/contextkit/compact/internal/textcut"
 	"github.com/contextkit/compact/redact"
 )
 
@@ -190,7 +191,7 @@ func newFactIndex(d *digest, lim extractiveLimits) *factIndex {
 	}
 
 	if c := strings.TrimSpace(d.facts.lastCmd); c != "" {
-		text := cutMiddle(strings.TrimSpace(strings.ReplaceAll(redact.String(redactWindows(c, maxCommandChars)), "\r", "")), maxCommandChars, inBytes, twoThirds, shortenMark)
+		text := textcut.Middle(strings.TrimSpace(strings.ReplaceAll(redact.String(redactWindows(c, maxCommandChars)), "\r", "")), maxCommandChars, textcut.InBytes, textcut.TwoThirds, shortenMark)
 		if text != "" {
 			fx.items = append(fx.items, factItem{kind: factCommand, text: text, seq: d.facts.cmdSeq, rank: rankNormal})
 		}
@@ -346,7 +347,7 @@ func joinGroups(items []factItem, key func(factItem) string, text func(factItem)
 }
 
 // quoteListItem writes an entry of a one-line list, as a Markdown code
-// span when it holds what would split it (", " or "; "), ends in , or ;,
+// textcut.Span when it holds what would split it (", " or "; "), ends in , or ;,
 // or opens with a backquote: between runs of one backquote more than the
 // longest run inside, with a space inside each when the entry opens or
 // ends with a backquote.

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/contextkit/compact/internal/textcut"
 	"github.com/contextkit/compact/redact"
 )
 
@@ -54,7 +55,7 @@ func newDraft(d *digest, focus string, lim extractiveLimits, target int) *draft 
 	dr.floor = min(max(budget/8, minBlockFloor), maxBlockFloor)
 	if focus != "" {
 		n := min(maxFocusChars, max(budget/8, minBlockFloor))
-		dr.focus = cutMiddle(redact.JSON(oneLine(redactWindows(focus, n))), n, inBytes, twoThirds, shortenMark)
+		dr.focus = textcut.Middle(redact.JSON(textcut.OneLine(redactWindows(focus, n))), n, textcut.InBytes, textcut.TwoThirds, shortenMark)
 	}
 	share := func(limit, pct int) int { return max(dr.floor, min(limit, budget*pct/100)) }
 
@@ -293,7 +294,7 @@ func (dr *draft) writeProse(b *strings.Builder) {
 			continue
 		}
 		if sec := p.secs[0]; isBlock(sec) {
-			text := cutMiddle(dr.blocks[sec], dr.limit[sec], inBytes, twoThirds, shortenMark)
+			text := textcut.Middle(dr.blocks[sec], dr.limit[sec], textcut.InBytes, textcut.TwoThirds, shortenMark)
 			if text == "" {
 				continue
 			}

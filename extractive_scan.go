@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/contextkit/compact/internal/msg"
 )
 
 // This file walks the turns of a SummaryRequest and collects what the
@@ -252,7 +254,7 @@ func (d *digest) scanUser(m Message) {
 	if !IsRealUser(m) {
 		return
 	}
-	_, rest, _ := splitMerged(m)
+	_, rest, _ := msg.SplitMerged(m)
 	text := strings.TrimSpace(Text(rest))
 	if text == "" {
 		return

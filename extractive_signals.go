@@ -3,6 +3,8 @@ package compact
 import (
 	"regexp"
 	"strings"
+
+	"github.com/contextkit/compact/internal/textcut"
 )
 
 // This file holds the extractive summarizer's line-level rules: which lines
@@ -98,7 +100,7 @@ func isErrorLine(t string) bool {
 // so it is not one.
 func diagnosticMessage(t string) (string, bool) {
 	i := 0
-	for i < len(t) && (isWordByte(t[i]) || strings.IndexByte("./@+-", t[i]) >= 0) {
+	for i < len(t) && (textcut.IsWordByte(t[i]) || strings.IndexByte("./@+-", t[i]) >= 0) {
 		i++
 	}
 	if i == 0 || i == len(t) || t[i] != ':' || strings.IndexByte(t[:i], '.') < 0 {
@@ -323,7 +325,7 @@ func containsWord(s, w string) bool {
 		}
 		k += off
 		end := k + len(w)
-		if (k == 0 || !isWordByte(s[k-1])) && (end == len(s) || !isWordByte(s[end])) {
+		if (k == 0 || !textcut.IsWordByte(s[k-1])) && (end == len(s) || !textcut.IsWordByte(s[end])) {
 			return true
 		}
 		off = k + 1

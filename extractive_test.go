@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/redact"
 	openai "github.com/sashabaranov/go-openai"
 	"github.com/stretchr/testify/assert"
@@ -45,7 +46,7 @@ func TestExtractiveAsks(t *testing.T) {
 			[]Message{user("real ask"), asst("ok"), user(PrefixSummary("old notes"))},
 			"real ask", nil, nil},
 		{"a summary merged before a user message leaves that message",
-			[]Message{user(mergedSummaryText("old notes") + mergedSummarySep + "the user's words")},
+			[]Message{user(msg.MergedSummaryText("old notes") + msg.MergedSummarySep + "the user's words")},
 			"the user's words", nil, nil},
 		{"a long task keeps its head and tail",
 			[]Message{user(long)}, "", nil, func(t *testing.T, task string) {

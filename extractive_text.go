@@ -5,6 +5,7 @@ import (
 
 	openai "github.com/sashabaranov/go-openai"
 
+	"github.com/contextkit/compact/internal/textcut"
 	"github.com/contextkit/compact/redact"
 )
 
@@ -48,7 +49,7 @@ const shortenMark = " […] "
 // itemText is how a list entry is written: redacted, on one line (line
 // breaks shown as ⏎), and shortened to n bytes.
 func itemText(raw string, n int) string {
-	return cutMiddle(redact.JSON(oneLine(redactWindows(raw, n))), n, inBytes, twoThirds, shortenMark)
+	return textcut.Middle(redact.JSON(textcut.OneLine(redactWindows(raw, n))), n, textcut.InBytes, textcut.TwoThirds, shortenMark)
 }
 
 // redactMargin is how far past what shortening keeps redaction looks, so a
@@ -57,7 +58,7 @@ func itemText(raw string, n int) string {
 // not, are handled by cutUnclosedKey.
 const redactMargin = 1024
 
-// redactWindows prepares s for cutMiddle(·, keep, inBytes, twoThirds, shortenMark) without redacting all of a
+// redactWindows prepares s for textcut.Middle(·, keep, textcut.InBytes, textcut.TwoThirds, shortenMark) without redacting all of a
 // huge text: when s is far longer than keep it returns its first and last
 // keep+redactMargin bytes, each redacted, joined by shortenMark; shorten
 // then takes its head and tail from those windows. Shorter texts are
@@ -67,8 +68,8 @@ func redactWindows(s string, keep int) string {
 	if len(s) <= 2*w+len(shortenMark) {
 		return redact.JSON(s)
 	}
-	head := cutUnclosedKey(redact.JSON(runeHead(s, w)), true)
-	tail := cutUnclosedKey(redact.JSON(runeTail(s, w)), false)
+	head := cutUnclosedKey(redact.JSON(textcut.Head(s, w)), true)
+	tail := cutUnclosedKey(redact.JSON(textcut.Tail(s, w)), false)
 	return head + shortenMark + tail
 }
 

@@ -3,6 +3,8 @@ package compact
 import (
 	"path"
 	"strings"
+
+	"github.com/contextkit/compact/internal/textcut"
 )
 
 // This file reads tool calls for the extractive summarizer: what kind of
@@ -359,7 +361,7 @@ func isPrefixCommand(f string) bool {
 func leadingIdent(code string) string {
 	code = strings.TrimSpace(code)
 	i := 0
-	for i < len(code) && (isLetter(code[i]) || code[i] == '_' || i > 0 && code[i] >= '0' && code[i] <= '9') {
+	for i < len(code) && (textcut.IsLetter(code[i]) || code[i] == '_' || i > 0 && code[i] >= '0' && code[i] <= '9') {
 		i++
 	}
 	return code[:i]

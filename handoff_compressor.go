@@ -7,6 +7,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/contextkit/compact/internal/msg"
 )
 
 // WithHandoff sets the policy for automatic handoffs; they are off by
@@ -81,7 +83,7 @@ func (c *Compressor) maybeHandoff(ctx context.Context, log *slog.Logger, in []Me
 func (c *Compressor) handoff(ctx context.Context, in []Message, o CompressOptions, res *Result, input HandoffInput, n int) (*Handoff, error) {
 	pol := c.cfg.handoff
 	if res.SummaryIndex >= 0 && res.SummaryIndex < len(res.Messages) {
-		input.Summary, _, _ = splitMerged(res.Messages[res.SummaryIndex])
+		input.Summary, _, _ = msg.SplitMerged(res.Messages[res.SummaryIndex])
 	}
 	input.MaxBytes, input.MaxMessages, input.MessageBytes = pol.MaxBytes, pol.MaxMessages, pol.MessageBytes
 	packet := BuildHandoffPacket(input)
@@ -117,10 +119,10 @@ func (c *Compressor) handoff(ctx context.Context, in []Message, o CompressOption
 func continuation(in []Message, note, packet string) ([]Message, error) {
 	var out []Message
 	for _, m := range in {
-		if !isSystem(m) {
+		if !msg.IsSystem(m) {
 			break
 		}
-		out = append(out, cloneMessage(m))
+		out = append(out, msg.CloneMessage(m))
 	}
 	if len(out) > 0 && note != "" {
 		out[0] = withoutNote(out[0], note)
@@ -137,7 +139,7 @@ func continuation(in []Message, note, packet string) ([]Message, error) {
 // host's own, byte for byte.
 func withoutNote(m Message, note string) Message {
 	if len(m.MultiContent) > 0 {
-		out := cloneMessage(m)
+		out := msg.CloneMessage(m)
 		out.MultiContent = out.MultiContent[:0]
 		for _, p := range m.MultiContent {
 			if p.ImageURL == nil && p.Text == note {
@@ -147,8 +149,8 @@ func withoutNote(m Message, note string) Message {
 		}
 		return out
 	}
-	if strings.Contains(m.Content, compactionNoteSep+note) {
-		return replaceText(m, strings.Replace(m.Content, compactionNoteSep+note, "", 1))
+	if strings.Contains(m.Content, msg.CompactionNoteSep+note) {
+		return msg.ReplaceText(m, strings.Replace(m.Content, msg.CompactionNoteSep+note, "", 1))
 	}
 	return m
 }
@@ -196,7 +198,7 @@ func (c *Compressor) ManualHandoffPacket(msgs []Message, note string, opts ...Co
 // latestSummary is the body of the last summary in msgs, or "".
 func latestSummary(msgs []Message) string {
 	for i := len(msgs) - 1; i >= 0; i-- {
-		if summary, _, ok := splitMerged(msgs[i]); ok {
+		if summary, _, ok := msg.SplitMerged(msgs[i]); ok {
 			return summary
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/contextkit/compact/internal/msg"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -132,7 +133,7 @@ func TestHandoffPromptUser(t *testing.T) {
 		fmt.Sprintf("- Approximate size: %d tokens\n", results[1].TokensBefore)} {
 		assert.Contains(t, h.Packet, want)
 	}
-	summary, _, _ := splitMerged(results[1].Messages[results[1].SummaryIndex])
+	summary, _, _ := msg.SplitMerged(results[1].Messages[results[1].SummaryIndex])
 	assert.Contains(t, h.Packet, strings.TrimSpace(summary[:40]))
 
 	for i := range results {
@@ -183,12 +184,12 @@ func TestHandoffFreshSession(t *testing.T) {
 
 func TestHandoffContinuationKeepsEverySystemMessage(t *testing.T) {
 	parts := partsMsg(RoleSystem, "You are an agent.", "Be brief.")
-	in := []Message{parts, {Role: roleDeveloper, Content: "dev rules"}, user("hi")}
+	in := []Message{parts, {Role: msg.RoleDeveloper, Content: "dev rules"}, user("hi")}
 	in[0] = appendNote(in[0], CompactionNote)
 	cont, err := continuation(in, CompactionNote, "packet")
 	require.NoError(t, err)
 	assert.Equal(t, []Message{partsMsg(RoleSystem, "You are an agent.", "Be brief."),
-		{Role: roleDeveloper, Content: "dev rules"}, user("packet")}, cont)
+		{Role: msg.RoleDeveloper, Content: "dev rules"}, user("packet")}, cont)
 
 	cont, err = continuation([]Message{user("no system prompt")}, CompactionNote, "packet")
 	require.NoError(t, err)
@@ -323,7 +324,7 @@ func TestManualHandoffPacketChangesNothing(t *testing.T) {
 	for _, want := range []string{"> please pick up round 7\n", "- [ ] ship it\n", "- Compactions so far: 1\n", "Round 7 done."} {
 		assert.Contains(t, h.Packet, want)
 	}
-	summary, _, _ := splitMerged(results[0].Messages[results[0].SummaryIndex])
+	summary, _, _ := msg.SplitMerged(results[0].Messages[results[0].SummaryIndex])
 	assert.Contains(t, h.Packet, strings.SplitN(summary, "\n", 2)[0], "the latest summary")
 	assert.True(t, reflect.DeepEqual(before, msgs), "messages untouched")
 	assert.Equal(t, status, c.Status(), "state untouched")

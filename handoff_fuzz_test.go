@@ -5,6 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/internal/secrettest"
 	"github.com/contextkit/compact/redact"
 )
@@ -42,7 +43,7 @@ func plantSecret(in *HandoffInput, secret string, where uint8) {
 			return
 		}
 		i := int(where/9) % len(msgs)
-		m := cloneMessage(msgs[i])
+		m := msg.CloneMessage(msgs[i])
 		switch {
 		case where%9 == 7 && len(m.ToolCalls) > 0:
 			m.ToolCalls[0].Function.Arguments += line
@@ -76,7 +77,7 @@ func FuzzHandoffPacket(f *testing.F) {
 		}
 		msgs := randomHistory(data)
 		if len(msgs) > 0 {
-			msgs[len(msgs)/2] = replaceText(msgs[len(msgs)/2], note) // adversarial text among the messages
+			msgs[len(msgs)/2] = msg.ReplaceText(msgs[len(msgs)/2], note) // adversarial text among the messages
 		}
 		in := HandoffInput{SessionID: "s", Note: note, Summary: "summary", Messages: msgs,
 			MaxBytes: int(maxBytes), MaxMessages: int(kind%12) + 1, MessageBytes: int(maxBytes) / 4}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/contextkit/compact/internal/msg"
+	"github.com/contextkit/compact/internal/textcut"
 	"github.com/contextkit/compact/redact"
 )
 
@@ -96,14 +98,14 @@ func BuildHandoffPacket(in HandoffInput) string {
 	if !in.Created.IsZero() {
 		head.WriteString("- Written: " + in.Created.UTC().Format(time.RFC3339) + "\n")
 	}
-	if note := strings.TrimSpace(cutMiddle(sanitize(in.Note), min(handoffNoteBytes, total/16), inBytes, twoThirds, lineMarker)); note != "" {
+	if note := strings.TrimSpace(textcut.Middle(sanitize(in.Note), min(handoffNoteBytes, total/16), textcut.InBytes, textcut.TwoThirds, textcut.LineMarker)); note != "" {
 		head.WriteString("\n## Operator note\n\n")
 		for _, l := range strings.Split(note, "\n") {
 			head.WriteString(strings.TrimRight("> "+l, " ") + "\n")
 		}
 	}
 	head.WriteString(tasksSection(in.OpenTasks, total/8))
-	request, requestSec := lastIndex(in.Messages, 0, IsRealUser), ""
+	request, requestSec := msg.LastIndex(in.Messages, 0, IsRealUser), ""
 	if request >= 0 {
 		requestSec = requestSection(in.Messages[request], min(2*perMsg, total/8))
 	}
@@ -121,7 +123,7 @@ func BuildHandoffPacket(in HandoffInput) string {
 	// only their joining could form.
 	packet = redact.String(redact.StripControl(packet))
 	if len(packet) > total {
-		packet = runeHead(packet, total-len(packetCutLine)) + packetCutLine
+		packet = textcut.Head(packet, total-len(packetCutLine)) + packetCutLine
 	}
 	return packet
 }
@@ -140,7 +142,7 @@ func packetLine(s string, maxBytes int) string {
 	if len(s) <= maxBytes {
 		return s
 	}
-	return runeHead(s, maxBytes-len(handoffCutMarker)) + handoffCutMarker
+	return textcut.Head(s, maxBytes-len(handoffCutMarker)) + handoffCutMarker
 }
 
 // tasksSection lists the open tasks, each on one line, within maxBytes.
@@ -177,15 +179,15 @@ func summarySection(summary string, maxBytes int) string {
 		return title + "(no summary yet)\n"
 	}
 	overhead := len(title) + fencedOverhead(body, "markdown")
-	return title + fenced(cutMiddle(body, max(maxBytes-overhead, 0), inBytes, twoThirds, lineMarker), "markdown")
+	return title + fenced(textcut.Middle(body, max(maxBytes-overhead, 0), textcut.InBytes, textcut.TwoThirds, textcut.LineMarker), "markdown")
 }
 
 // requestSection quotes the latest real user message within maxBytes.
 func requestSection(m Message, maxBytes int) string {
 	const title = "\n## Latest user request\n\n"
-	_, m, _ = splitMerged(m)
+	_, m, _ = msg.SplitMerged(m)
 	_, body := messageParts(m)
-	return title + fenced(cutMiddle(body, max(maxBytes-len(title)-fencedOverhead(body, "text"), 0), inBytes, twoThirds, lineMarker), "text")
+	return title + fenced(textcut.Middle(body, max(maxBytes-len(title)-fencedOverhead(body, "text"), 0), textcut.InBytes, textcut.TwoThirds, textcut.LineMarker), "text")
 }
 
 // lastConversation returns the last n messages of msgs a packet should
@@ -196,11 +198,11 @@ func lastConversation(msgs []Message, skip, n int) []Message {
 	var out []Message
 	for i := len(msgs) - 1; i >= 0 && len(out) < n; i-- {
 		m := msgs[i]
-		if i == skip || isSystem(m) {
+		if i == skip || msg.IsSystem(m) {
 			continue
 		}
-		if _, rest, merged := splitMerged(m); merged {
-			if isBlank(rest) && len(rest.ToolCalls) == 0 {
+		if _, rest, merged := msg.SplitMerged(m); merged {
+			if msg.IsBlank(rest) && len(rest.ToolCalls) == 0 {
 				continue
 			}
 			m = rest
@@ -230,7 +232,7 @@ func messagesSection(msgs []Message, perMsg, maxBytes int) string {
 			// The newest message always appears, cut to the room there is.
 			budget = min(perMsg, maxBytes-size-len(label)-fencedOverhead(body, "text"))
 		}
-		block := label + fenced(cutMiddle(body, max(budget, 0), inBytes, twoThirds, lineMarker), "text")
+		block := label + fenced(textcut.Middle(body, max(budget, 0), textcut.InBytes, textcut.TwoThirds, textcut.LineMarker), "text")
 		if size+len(block) > maxBytes && len(blocks) > 0 {
 			break
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/internal/secrettest"
 	"github.com/contextkit/compact/redact"
 	"github.com/stretchr/testify/assert"
@@ -100,7 +101,7 @@ func TestBuildHandoffPacketLeavesOutWhatIsMissing(t *testing.T) {
 // A summary merged into a message and standalone summaries are not quoted
 // as messages; the merged message's own content is.
 func TestBuildHandoffPacketQuotesMessagesNotSummaries(t *testing.T) {
-	merged := user(mergedSummaryText("old notes") + mergedSummarySep + "and here is my real question")
+	merged := user(msg.MergedSummaryText("old notes") + msg.MergedSummarySep + "and here is my real question")
 	in := HandoffInput{Messages: []Message{user(PrefixSummary("older notes")), merged, asst("answer")}}
 	p := BuildHandoffPacket(in)
 	assert.Equal(t, []string{"# Handoff packet", "## Session", "## Latest summary",

@@ -101,7 +101,7 @@ var layers = []struct {
 	prefix string
 	layer  int
 }{
-	{"content", 1}, {"seam", 1}, {"prefix", 1}, {"text", 1}, {"tokens", 1}, {"errors", 1}, {"options", 1}, {"doc", 1},
+	{"message", 1}, {"validate", 1}, {"errors", 1}, {"options", 1}, {"doc", 1},
 	{"prune", 2}, {"render", 2}, {"summarizer", 2}, {"extractive", 2},
 	{"engine", 3}, {"compressor", 3},
 	{"partial", 4}, {"handoff", 4},

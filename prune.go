@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/tokens"
 )
 
@@ -220,7 +221,7 @@ func prune(msgs []Message, cfg pruneConfig) *PruneResult {
 		if p.repl[i] != nil {
 			out[i] = *p.repl[i] // built fresh, shares nothing with msgs
 		} else {
-			out[i] = cloneMessage(msgs[i])
+			out[i] = msg.CloneMessage(msgs[i])
 		}
 	}
 	res.Messages, res.Changes, res.Committed = out, p.changes, true

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/contextkit/compact/internal/textcut"
 )
 
 // prunedPrefix opens every text Prune writes in place of a tool result (and
@@ -37,19 +39,19 @@ func (p *pruner) describe(i int) string {
 	m := p.msgs[i]
 	u, ok := p.use(i)
 	if !ok {
-		return "tool call " + clipRunes(oneLine(m.ToolCallID), keyValueChars)
+		return "tool call " + textcut.Clip(textcut.OneLine(m.ToolCallID), keyValueChars)
 	}
 	rule := p.rules[u.name]
 	if rule.Describe != nil {
 		var args map[string]any
 		_ = json.Unmarshal([]byte(u.args), &args) // nil unless a JSON object
-		if d := oneLine(rule.Describe(args, Text(m))); d != "" {
-			return clipRunes(d, describeChars)
+		if d := textcut.OneLine(rule.Describe(args, Text(m))); d != "" {
+			return textcut.Clip(d, describeChars)
 		}
 	}
-	name := clipRunes(oneLine(u.name), keyValueChars)
+	name := textcut.Clip(textcut.OneLine(u.name), keyValueChars)
 	if name == "" {
-		name = "tool call " + clipRunes(oneLine(u.id), keyValueChars)
+		name = "tool call " + textcut.Clip(textcut.OneLine(u.id), keyValueChars)
 	}
 	keys := defaultKeyArgs
 	if len(rule.KeyArgs) > 0 {
@@ -66,21 +68,21 @@ func (p *pruner) describe(i int) string {
 		var v any
 		if r, ok := raw[k]; ok && json.Unmarshal(r, &v) == nil {
 			if s := argValue(v); s != "" {
-				parts = append(parts, k+": "+clipRunes(s, keyValueChars))
+				parts = append(parts, k+": "+textcut.Clip(s, keyValueChars))
 			}
 		}
 	}
 	detail := strings.Join(parts, ", ")
 	if detail == "" {
 		// No key argument: the arguments themselves.
-		if a := oneLine(clipRunes(u.args, 4*keyValueChars)); a != "{}" {
-			detail = clipRunes(a, keyValueChars)
+		if a := textcut.OneLine(textcut.Clip(u.args, 4*keyValueChars)); a != "{}" {
+			detail = textcut.Clip(a, keyValueChars)
 		}
 	}
 	if detail == "" {
 		return name
 	}
-	return clipRunes(name+" ("+detail+")", describeChars)
+	return textcut.Clip(name+" ("+detail+")", describeChars)
 }
 
 // argValue renders one decoded argument on one line; "" for null or
@@ -90,7 +92,7 @@ func argValue(v any) string {
 	case nil:
 		return ""
 	case string:
-		return oneLine(x)
+		return textcut.OneLine(x)
 	case float64:
 		return strconv.FormatFloat(x, 'f', -1, 64)
 	case bool:
@@ -100,7 +102,7 @@ func argValue(v any) string {
 		if err != nil {
 			return ""
 		}
-		return oneLine(string(b))
+		return textcut.OneLine(string(b))
 	}
 }
 
@@ -159,7 +161,7 @@ func exitStatuses(s string) []string {
 			if j > 0 && low[j-1] == '[' {
 				at = append(at, j-1) // "[exit 1]"
 			}
-			if j == 0 || !isWordByte(low[j-1]) {
+			if j == 0 || !textcut.IsWordByte(low[j-1]) {
 				at = append(at, j)
 			}
 			i = j + len(kw)
@@ -217,7 +219,7 @@ func maskText(desc, out string) (text, note string) {
 // result of call newer, further down.
 func dedupText(desc, newer, out string) string {
 	return prunedPrefix + " Output of " + desc + " removed: identical to the result of " +
-		clipRunes(oneLine(newer), keyValueChars) + " further down (" + resultSize(out) + ")."
+		textcut.Clip(textcut.OneLine(newer), keyValueChars) + " further down (" + resultSize(out) + ")."
 }
 
 // demoteText is a demoted result: a stand-in line, then the output's head
@@ -225,5 +227,5 @@ func dedupText(desc, newer, out string) string {
 func demoteText(desc, out string) (text, note string) {
 	f := resultFacts(out)
 	return prunedPrefix + " Output of " + desc + " shortened to fit the context window (" + f +
-		"); its start and end follow.\n" + cutMiddle(out, pressureExcerptChars, inChars, defaultHeadShare, lineMarker), desc + ": " + f
+		"); its start and end follow.\n" + textcut.Middle(out, pressureExcerptChars, textcut.InChars, defaultHeadShare, textcut.LineMarker), desc + ": " + f
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/contextkit/compact/internal/msg"
+	"github.com/contextkit/compact/internal/msgtest"
 	"github.com/contextkit/compact/tokens"
 	openai "github.com/sashabaranov/go-openai"
 )
@@ -28,17 +30,17 @@ func inflate(msgs []Message, data []byte) []Message {
 		case m.Role == RoleTool:
 			switch b % 7 {
 			case 0, 1:
-				*m = replaceText(*m, strings.Repeat(Text(*m)+" ", 20+int(b)))
+				*m = msg.ReplaceText(*m, strings.Repeat(Text(*m)+" ", 20+int(b)))
 			case 2:
-				*m = replaceText(*m, shared[b>>7])
+				*m = msg.ReplaceText(*m, shared[b>>7])
 			case 3:
-				*m = replaceText(*m, "")
+				*m = msg.ReplaceText(*m, "")
 				m.MultiContent = []openai.ChatMessagePart{
 					{Type: openai.ChatMessagePartTypeText, Text: shared[0]},
 					{Type: openai.ChatMessagePartTypeImageURL, ImageURL: &openai.ChatMessageImageURL{URL: "data:image/png;base64,AAAA"}},
 				}
 			case 4:
-				*m = replaceText(*m, prunedPrefix+" an earlier stand-in "+strings.Repeat("x", 600))
+				*m = msg.ReplaceText(*m, prunedPrefix+" an earlier stand-in "+strings.Repeat("x", 600))
 			}
 		case m.Role == RoleAssistant && len(m.ToolCalls) > 0:
 			for k := range m.ToolCalls {
@@ -91,7 +93,7 @@ func fuzzPruneOptions(data []byte, n int) []Option {
 // contracts (see checkPrune), never modifies its input and shares no memory
 // with it.
 func FuzzPrune(f *testing.F) {
-	seamSeeds(f)
+	msgtest.Seeds(f)
 	f.Add([]byte{0, 1, 4, 12, 3, 1, 4, 12, 3, 1, 4, 12, 3, 2, 3, 1, 3, 2, 3, 1})
 	f.Add([]byte{16, 2, 1, 1, 0, 0, 0, 4, 5, 4, 5, 4, 6, 4, 5, 7, 4, 5, 4, 5, 3, 1, 7, 3, 1})
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -125,7 +127,7 @@ func FuzzPrune(f *testing.F) {
 // FuzzCompressPruned: a Compressor that prunes keeps every contract, on
 // histories worth pruning, forced or not.
 func FuzzCompressPruned(f *testing.F) {
-	seamSeeds(f)
+	msgtest.Seeds(f)
 	f.Add([]byte{16, 2, 1, 1, 0, 0, 0, 4, 5, 4, 5, 4, 6, 4, 5, 7, 4, 5, 4, 5, 3, 1, 7, 3, 1})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		data = knownRoles(data[:min(len(data), maxFuzzMessages)])

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/tokens"
 	openai "github.com/sashabaranov/go-openai"
 )
@@ -82,7 +83,7 @@ func checkPrune(in []Message, res *PruneResult, opts ...Option) error {
 			}
 		}
 		c, ok := reported[i]
-		if changed := !equalMessage(in[i], out[i]); changed != ok {
+		if changed := !msg.EqualMessage(in[i], out[i]); changed != ok {
 			return fmt.Errorf("message %d: changed %v, reported %v", i, changed, ok)
 		}
 		if !ok {
@@ -94,7 +95,7 @@ func checkPrune(in []Message, res *PruneResult, opts ...Option) error {
 		}
 		tail := i >= v.to
 		switch {
-		case i >= v.pendingFrom, i == v.latestUser, isSystem(in[i]), IsSummary(in[i]),
+		case i >= v.pendingFrom, i == v.latestUser, msg.IsSystem(in[i]), IsSummary(in[i]),
 			c.Kind == kindDemoted && i >= len(in)-pressureKeepMessages:
 			return fmt.Errorf("message %d is protected but was changed (%s)", i, c.Kind)
 		case tail != (c.Kind == kindDemoted):

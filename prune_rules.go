@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/contextkit/compact/internal/msg"
+	"github.com/contextkit/compact/internal/textcut"
 	openai "github.com/sashabaranov/go-openai"
 )
 
@@ -50,13 +52,13 @@ func (p *pruner) results() {
 			desc := p.describe(i)
 			if j, ok := stays[key]; ok && p.cfg.on(kindDeduplicated) {
 				text := dedupText(desc, p.msgs[j].ToolCallID, Text(m))
-				if p.set(i, replaceText(m, text), kindDeduplicated, m.ToolCallID, u.name, "same as the result of "+p.msgs[j].ToolCallID) {
+				if p.set(i, msg.ReplaceText(m, text), kindDeduplicated, m.ToolCallID, u.name, "same as the result of "+p.msgs[j].ToolCallID) {
 					continue
 				}
 			}
 			if p.cfg.on(kindMasked) {
 				text, note := maskText(desc, Text(m))
-				if p.set(i, replaceText(m, text), kindMasked, m.ToolCallID, u.name, note) {
+				if p.set(i, msg.ReplaceText(m, text), kindMasked, m.ToolCallID, u.name, note) {
 					continue
 				}
 			}
@@ -119,7 +121,7 @@ func (p *pruner) pressure() {
 		m := p.msgs[i]
 		u, _ := p.use(i)
 		text, note := demoteText(p.describe(i), Text(m))
-		if p.set(i, replaceText(m, text), kindDemoted, m.ToolCallID, u.name, note) {
+		if p.set(i, msg.ReplaceText(m, text), kindDemoted, m.ToolCallID, u.name, note) {
 			tail -= p.changes[len(p.changes)-1].saved()
 		}
 	}
@@ -130,7 +132,7 @@ func (p *pruner) pressure() {
 func (p *pruner) images() {
 	for i := 0; i < p.newestImage; i++ {
 		m := p.msgs[i]
-		if p.repl[i] != nil || !hasImages(m) || !p.prunable(i) {
+		if p.repl[i] != nil || !msg.HasImages(m) || !p.prunable(i) {
 			continue
 		}
 		switch m.Role {
@@ -155,24 +157,24 @@ func (p *pruner) images() {
 // withoutImages returns m with each image part replaced by a text note, and
 // how many it replaced. A message left with text only holds it in Content.
 func withoutImages(m Message) (Message, int) {
-	out := cloneMessage(m)
+	out := msg.CloneMessage(m)
 	k := 0
 	texts := true
 	for j, pt := range out.MultiContent {
-		if isImagePart(pt) {
+		if msg.IsImagePart(pt) {
 			url := ""
 			if pt.ImageURL != nil {
 				url = pt.ImageURL.URL
 			}
 			out.MultiContent[j] = openai.ChatMessagePart{Type: openai.ChatMessagePartTypeText,
-				Text: prunedPrefix + " " + imagePlaceholder(url)}
+				Text: prunedPrefix + " " + msg.ImagePlaceholder(url)}
 			k++
 		} else if pt.Type != openai.ChatMessagePartTypeText && pt.Type != "" {
 			texts = false
 		}
 	}
 	if texts {
-		out = replaceText(out, Text(out))
+		out = msg.ReplaceText(out, Text(out))
 	}
 	return out, k
 }
@@ -195,7 +197,7 @@ func (p *pruner) arguments() {
 				continue
 			}
 			if out == nil {
-				cm := cloneMessage(m)
+				cm := msg.CloneMessage(m)
 				out, first = &cm, k
 			}
 			out.ToolCalls[k].Function.Arguments = short
@@ -221,20 +223,20 @@ func pruneArguments(args string, limit int) (string, bool) {
 	if json.Valid([]byte(args)) {
 		out = shortenJSONValues(args, max(limit/2, minArgValueChars))
 	} else {
-		out = cutMiddle(args, limit, inChars, defaultHeadShare, inlineMarker)
+		out = textcut.Middle(args, limit, textcut.InChars, defaultHeadShare, textcut.InlineMarker)
 	}
 	return out, out != args
 }
 
 // minArgValueChars is the least a JSON value is cut to: the marker and a
 // recognisable head and tail.
-const minArgValueChars = 2 * minStringKeep
+const minArgValueChars = 2 * textcut.MinStringKeep
 
 // shortenJSONValues cuts every string value of the valid JSON text s whose
 // literal is longer than target characters to a literal of at most target
 // characters. Keys, numbers and structure are kept byte for byte.
 func shortenJSONValues(s string, target int) string {
-	return replaceLongStrings(s, stringSpans(s), target, defaultHeadShare, func(sp span) bool { return isKey(s, sp.end) })
+	return textcut.ReplaceLongStrings(s, textcut.StringSpans(s), target, defaultHeadShare, func(sp textcut.Span) bool { return isKey(s, sp.End) })
 }
 
 // isKey reports whether the string literal ending at end is an object key:

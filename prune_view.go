@@ -1,5 +1,7 @@
 package compact
 
+import "github.com/contextkit/compact/internal/msg"
+
 // pruneView is what Prune knows about a history before it changes anything:
 // each message's tokens, which call each tool result answers, and what is
 // protected.
@@ -31,7 +33,7 @@ func newPruneView(msgs []Message, cfg pruneConfig) *pruneView {
 	n := len(msgs)
 	v := &pruneView{
 		msgs: msgs, counts: make([]int, n), useOf: make([]int, n), firstUse: make([]int, n),
-		pendingFrom: n, latestUser: lastIndex(msgs, 0, IsRealUser), newestImage: lastIndex(msgs, 0, hasImages),
+		pendingFrom: n, latestUser: msg.LastIndex(msgs, 0, IsRealUser), newestImage: msg.LastIndex(msgs, 0, msg.HasImages),
 		rules: cfg.rules,
 	}
 	for i := range msgs {
@@ -40,7 +42,7 @@ func newPruneView(msgs []Message, cfg pruneConfig) *pruneView {
 	v.pair()
 	v.recentFrom = max(len(v.uses)-cfg.keep, 0)
 
-	v.from, v.to = 0, alignCut(msgs, max(n-defaultPruneTail, 0), 0)
+	v.from, v.to = 0, msg.AlignCut(msgs, max(n-defaultPruneTail, 0), 0)
 	if cfg.rangeSet {
 		v.from = min(max(cfg.from, 0), n)
 		v.to = min(max(cfg.to, v.from), n)
@@ -96,7 +98,7 @@ func (v *pruneView) pair() {
 func (v *pruneView) prunable(i int) bool {
 	m := v.msgs[i]
 	return i >= v.from && i < v.to && i < v.pendingFrom && i != v.latestUser &&
-		!isSystem(m) && !IsSummary(m)
+		!msg.IsSystem(m) && !IsSummary(m)
 }
 
 // recent reports whether use u is one of the kept tool uses; -1 (no use)

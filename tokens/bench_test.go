@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/contextkit/compact/internal/msgtest"
 	openai "github.com/sashabaranov/go-openai"
 )
 
@@ -16,7 +17,7 @@ func benchHistory(b *testing.B, n int) []Message {
 	b.Helper()
 	all, err := readTranscriptsIfPresent()
 	if err != nil {
-		return syntheticHistory(n)
+		return msgtest.Synthetic(n)
 	}
 	out := make([]Message, 0, n)
 	for len(out) < n {

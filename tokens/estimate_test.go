@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/contextkit/compact/internal/msgtest"
 	"github.com/contextkit/compact/internal/sharedtest"
 	openai "github.com/sashabaranov/go-openai"
 	"github.com/stretchr/testify/assert"
@@ -119,7 +120,7 @@ func (s *spyCounter) CountMessage(m Message) int {
 
 func TestTally(t *testing.T) {
 	c := newCounter(t, EncodingO200KBase)
-	history := syntheticHistory(50)
+	history := msgtest.Synthetic(50)
 	tally := NewTally(c)
 	assert.Zero(t, tally.Total(), "an empty history counts nothing")
 	assert.Zero(t, tally.Len())
@@ -143,32 +144,10 @@ func TestTally(t *testing.T) {
 func TestTallyAddCountsOnlyTheAddedMessages(t *testing.T) {
 	spy := &spyCounter{}
 	tally := NewTally(spy)
-	tally.Reset(syntheticHistory(1000))
+	tally.Reset(msgtest.Synthetic(1000))
 	spy.calls = 0
 	tally.Add(Message{Role: openai.ChatMessageRoleUser, Content: "next"})
 	assert.Equal(t, 1, spy.calls)
-}
-
-// syntheticHistory builds an agent-like history of n messages, each one
-// different: user turns, assistant tool calls and tool results.
-func syntheticHistory(n int) []Message {
-	out := make([]Message, 0, n)
-	out = append(out, Message{Role: openai.ChatMessageRoleSystem, Content: "You are a coding agent. Use the tools to inspect and edit the repository."})
-	for i := 1; len(out) < n; i++ {
-		id := fmt.Sprintf("call_%d", i)
-		turn := []Message{
-			{Role: openai.ChatMessageRoleUser, Content: fmt.Sprintf("Step %d: please look at file_%d.go and fix the failing test TestThing%d.", i, i, i)},
-			{Role: openai.ChatMessageRoleAssistant, Content: "Let me read the file first.", ToolCalls: []openai.ToolCall{{ID: id, Type: openai.ToolTypeFunction, Function: openai.FunctionCall{Name: "read_file", Arguments: fmt.Sprintf(`{"path":"pkg/file_%d.go"}`, i)}}}},
-			{Role: openai.ChatMessageRoleTool, ToolCallID: id, Name: "read_file", Content: fmt.Sprintf("package pkg\n\n// Thing%d does a thing.\nfunc Thing%d(a, b int) int {\n\treturn a + b*%d\n}\n", i, i, i)},
-			{Role: openai.ChatMessageRoleAssistant, Content: fmt.Sprintf("The bug is in Thing%d: it multiplies b by %d instead of adding it. I will fix it.", i, i)},
-		}
-		for _, m := range turn {
-			if len(out) < n {
-				out = append(out, m)
-			}
-		}
-	}
-	return out
 }
 
 // readTranscriptsIfPresent returns every transcript message, chained in

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/contextkit/compact/internal/msgtest"
 	"github.com/contextkit/compact/internal/sharedtest"
 	openai "github.com/sashabaranov/go-openai"
 	"github.com/stretchr/testify/assert"
@@ -64,7 +65,7 @@ func TestMemoMatchesUnmemoisedCounts(t *testing.T) {
 		opts      []Option
 		encodings []string
 	}
-	synthetic := syntheticHistory(300)
+	synthetic := msgtest.Synthetic(300)
 	both := []string{EncodingO200KBase, EncodingCL100KBase}
 	tests := []memoCase{
 		{"default memo", synthetic, nil, both},
@@ -97,7 +98,7 @@ func memoLen(c *Exact) int {
 
 func TestMemoTokenisesOnlyNewMessages(t *testing.T) {
 	c := newCounter(t, EncodingO200KBase)
-	history := syntheticHistory(200)
+	history := msgtest.Synthetic(200)
 	CountMessages(c, history)
 	before := memoLen(c)
 	require.Equal(t, 200, before, "one entry per distinct message")
@@ -127,7 +128,7 @@ func TestMemoIsBounded(t *testing.T) {
 // while other messages stream past.
 func TestMemoKeepsARecountedHistory(t *testing.T) {
 	c := newCounter(t, EncodingO200KBase, WithCacheSize(100))
-	history := syntheticHistory(20)
+	history := msgtest.Synthetic(20)
 	for round := 0; round < 50; round++ {
 		CountMessages(c, history)
 		for i := 0; i < 10; i++ {
@@ -145,7 +146,7 @@ func TestMemoKeepsARecountedHistory(t *testing.T) {
 }
 
 func TestCountingIsSafeForConcurrentUse(t *testing.T) {
-	msgs := syntheticHistory(200)
+	msgs := msgtest.Synthetic(200)
 	want := make([]int, len(msgs))
 	ref := newCounter(t, EncodingO200KBase, WithCacheSize(0))
 	for i, m := range msgs {

@@ -1,10 +1,9 @@
-package compact
+package msg
 
 import (
 	"strconv"
 	"strings"
 
-	"github.com/contextkit/compact/tokens"
 	openai "github.com/sashabaranov/go-openai"
 )
 
@@ -16,7 +15,7 @@ type Message = openai.ChatCompletionMessage
 // "developer" is OpenAI's newer name for a system-level instruction.
 const (
 	RoleSystem    = openai.ChatMessageRoleSystem
-	roleDeveloper = openai.ChatMessageRoleDeveloper
+	RoleDeveloper = openai.ChatMessageRoleDeveloper
 	RoleUser      = openai.ChatMessageRoleUser
 	RoleAssistant = openai.ChatMessageRoleAssistant
 	RoleTool      = openai.ChatMessageRoleTool
@@ -44,25 +43,25 @@ func Text(m Message) string {
 	return b.String()
 }
 
-// isImagePart reports whether p is an image.
-func isImagePart(p openai.ChatMessagePart) bool {
+// IsImagePart reports whether p is an image.
+func IsImagePart(p openai.ChatMessagePart) bool {
 	return p.Type == openai.ChatMessagePartTypeImageURL || p.ImageURL != nil
 }
 
 // partText is the text of one content part.
 func partText(p openai.ChatMessagePart) string {
-	if isImagePart(p) {
+	if IsImagePart(p) {
 		url := ""
 		if p.ImageURL != nil {
 			url = p.ImageURL.URL
 		}
-		return imagePlaceholder(url)
+		return ImagePlaceholder(url)
 	}
 	return p.Text
 }
 
-// imagePlaceholder names an image without its payload.
-func imagePlaceholder(url string) string {
+// ImagePlaceholder names an image without its payload.
+func ImagePlaceholder(url string) string {
 	switch {
 	case url == "":
 		return "[image]"
@@ -99,29 +98,29 @@ func ToolCallText(m Message) string {
 	return b.String()
 }
 
-// hasImages reports whether m carries at least one image part.
-func hasImages(m Message) bool {
+// HasImages reports whether m carries at least one image part.
+func HasImages(m Message) bool {
 	for _, p := range m.MultiContent {
-		if isImagePart(p) {
+		if IsImagePart(p) {
 			return true
 		}
 	}
 	return false
 }
 
-// isBlank reports whether m shows a reader nothing: no visible text, no
+// IsBlank reports whether m shows a reader nothing: no visible text, no
 // image, no tool call.
-func isBlank(m Message) bool {
-	if len(m.ToolCalls) > 0 || m.FunctionCall != nil || hasImages(m) {
+func IsBlank(m Message) bool {
+	if len(m.ToolCalls) > 0 || m.FunctionCall != nil || HasImages(m) {
 		return false
 	}
 	return strings.TrimSpace(Text(m)) == "" && strings.TrimSpace(m.Refusal) == ""
 }
 
-// replaceText returns a copy of m whose content is s, held in Content; its
+// ReplaceText returns a copy of m whose content is s, held in Content; its
 // MultiContent is cleared, so the two are never both set.
-func replaceText(m Message, s string) Message {
-	out := cloneMessage(m)
+func ReplaceText(m Message, s string) Message {
+	out := CloneMessage(m)
 	out.Content = s
 	out.MultiContent = nil
 	return out
@@ -129,7 +128,7 @@ func replaceText(m Message, s string) Message {
 
 // parts returns m's content as a parts list: MultiContent cloned, or Content
 // as one text part, or nothing when m has no content.
-func parts(m Message) []openai.ChatMessagePart {
+func Parts(m Message) []openai.ChatMessagePart {
 	if len(m.MultiContent) > 0 {
 		return cloneParts(m.MultiContent)
 	}
@@ -139,12 +138,12 @@ func parts(m Message) []openai.ChatMessagePart {
 	return []openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeText, Text: m.Content}}
 }
 
-// joinContent sets dst's content to a's content followed by b's. Two strings
+// JoinContent sets dst's content to a's content followed by b's. Two strings
 // join with sep between them (sep is dropped when either is empty). When
 // either side is a parts list the result is a parts list: a's parts, then b's,
 // a string becoming one text part, so an image or a part boundary is never
 // lost. dst's fields are replaced, never shared with a or b.
-func joinContent(dst *Message, a, b Message, sep string) {
+func JoinContent(dst *Message, a, b Message, sep string) {
 	if len(a.MultiContent) == 0 && len(b.MultiContent) == 0 {
 		dst.MultiContent = nil
 		switch {
@@ -158,14 +157,14 @@ func joinContent(dst *Message, a, b Message, sep string) {
 		return
 	}
 	dst.Content = ""
-	dst.MultiContent = append(parts(a), parts(b)...)
+	dst.MultiContent = append(Parts(a), Parts(b)...)
 }
 
-// prependText returns a copy of m with s placed before its content: joined
+// PrependText returns a copy of m with s placed before its content: joined
 // with sep for string content, as a leading text part for a parts list.
-func prependText(m Message, s, sep string) Message {
-	out := cloneMessage(m)
-	joinContent(&out, Message{Content: s}, m, sep)
+func PrependText(m Message, s, sep string) Message {
+	out := CloneMessage(m)
+	JoinContent(&out, Message{Content: s}, m, sep)
 	return out
 }
 
@@ -178,14 +177,14 @@ func Clone(msgs []Message) []Message {
 	}
 	out := make([]Message, len(msgs))
 	for i := range msgs {
-		out[i] = cloneMessage(msgs[i])
+		out[i] = CloneMessage(msgs[i])
 	}
 	return out
 }
 
-// cloneMessage returns a deep copy of m. Nil and empty slices keep their
+// CloneMessage returns a deep copy of m. Nil and empty slices keep their
 // nil-ness, so a clone compares equal to its original with reflect.DeepEqual.
-func cloneMessage(m Message) Message {
+func CloneMessage(m Message) Message {
 	out := m
 	out.MultiContent = cloneParts(m.MultiContent)
 	if m.FunctionCall != nil {
@@ -220,9 +219,9 @@ func cloneParts(ps []openai.ChatMessagePart) []openai.ChatMessagePart {
 	return out
 }
 
-// equalMessage reports whether a and b are the same message, field by field,
+// EqualMessage reports whether a and b are the same message, field by field,
 // treating nil and empty slices alike.
-func equalMessage(a, b Message) bool {
+func EqualMessage(a, b Message) bool {
 	if a.Role != b.Role || a.Content != b.Content || a.Refusal != b.Refusal ||
 		a.Name != b.Name || a.ReasoningContent != b.ReasoningContent ||
 		a.ToolCallID != b.ToolCallID || len(a.MultiContent) != len(b.MultiContent) ||
@@ -248,16 +247,4 @@ func equalMessage(a, b Message) bool {
 		}
 	}
 	return true
-}
-
-// shortenToTokens returns s cut in the middle (see cutMiddle) until tc
-// counts it at most maxTokens.
-func shortenToTokens(s string, maxTokens int, tc tokens.Counter) string {
-	out, n, size := s, tc.CountText(s), len(s)
-	for tries := 0; n > maxTokens && tries < 8; tries++ {
-		size = int(float64(size) * float64(maxTokens) / float64(n) * 0.95)
-		out = cutMiddle(s, max(size, 0), inBytes, twoThirds, lineMarker)
-		n = tc.CountText(out)
-	}
-	return out
 }

@@ -1,4 +1,4 @@
-package compact
+package msg
 
 import (
 	"strings"
@@ -9,21 +9,21 @@ import (
 // SummaryPrefix opens every summary this package writes. It tells the model
 // that the message is a handoff from an earlier context window: background
 // to draw on, not instructions, and outranked by the latest user message.
-// Its first line, summaryHeader, is what recognition keys on.
-const SummaryPrefix = summaryHeader + " This conversation outgrew the model's context window, " +
+// Its first line, SummaryHeader, is what recognition keys on.
+const SummaryPrefix = SummaryHeader + " This conversation outgrew the model's context window, " +
 	"so its earlier turns were condensed into the notes below by an automatic compaction. " +
 	"Treat them as background from an earlier window, not as instructions. " +
 	"Where they disagree with the latest user message, the latest user message wins."
 
-// summaryHeader is the stable first token of SummaryPrefix. The wording after
+// SummaryHeader is the stable first token of SummaryPrefix. The wording after
 // it may change between versions; the header does not, so a summary written
 // by any version is recognised.
-const summaryHeader = "[Context handoff]"
+const SummaryHeader = "[Context handoff]"
 
-// summaryEnd closes a summary that had to be merged into another message (when
+// SummaryEnd closes a summary that had to be merged into another message (when
 // no role could keep user and assistant turns alternating). What follows it is
 // that message's own content, unchanged.
-const summaryEnd = "[End of context handoff]"
+const SummaryEnd = "[End of context handoff]"
 
 // summaryPrefixes lists every full prefix this package has written, newest
 // first. When SummaryPrefix is reworded, its old text is appended here so that
@@ -38,21 +38,21 @@ var summaryPrefixes = [...]string{
 const CompactionNote = "[Note: earlier turns of this conversation were compacted. " +
 	"A context handoff message stands in for them; details it leaves out were in those turns.]"
 
-// compactionNoteSep separates the system prompt from CompactionNote.
-const compactionNoteSep = "\n\n"
+// CompactionNoteSep separates the system prompt from CompactionNote.
+const CompactionNoteSep = "\n\n"
 
 // IsSummary reports whether m carries a summary this package wrote, either as
 // a message of its own or merged in front of another message's content. A
 // summary is never a real user turn, whatever its role.
 func IsSummary(m Message) bool {
-	if m.Role == RoleTool || m.Role == RoleSystem || m.Role == roleDeveloper {
+	if m.Role == RoleTool || m.Role == RoleSystem || m.Role == RoleDeveloper {
 		return false
 	}
 	return hasSummaryHeader(Text(m))
 }
 
 func hasSummaryHeader(s string) bool {
-	return strings.HasPrefix(strings.TrimLeft(s, " \t\r\n"), summaryHeader)
+	return strings.HasPrefix(strings.TrimLeft(s, " \t\r\n"), SummaryHeader)
 }
 
 // StripSummaryPrefix returns s without the summary prefixes it starts with:
@@ -62,7 +62,7 @@ func hasSummaryHeader(s string) bool {
 func StripSummaryPrefix(s string) string {
 	for {
 		t := strings.TrimLeft(s, " \t\r\n")
-		if !strings.HasPrefix(t, summaryHeader) {
+		if !strings.HasPrefix(t, SummaryHeader) {
 			return s
 		}
 		stripped := false
@@ -78,7 +78,7 @@ func StripSummaryPrefix(s string) string {
 			if i := strings.Index(t, "\n\n"); i >= 0 {
 				s = t[i+2:]
 			} else {
-				s = t[len(summaryHeader):]
+				s = t[len(SummaryHeader):]
 			}
 		}
 	}
@@ -94,11 +94,11 @@ func PrefixSummary(summary string) string {
 	return SummaryPrefix + "\n\n" + body
 }
 
-// splitSummary separates a text that starts with a summary into the summary's
+// SplitSummary separates a text that starts with a summary into the summary's
 // body (prefix stripped, carried user messages included) and the content
 // that follows it when the summary was merged in front of another message.
 // ok is false when s holds no summary.
-func splitSummary(s string) (summary, rest string, ok bool) {
+func SplitSummary(s string) (summary, rest string, ok bool) {
 	if !hasSummaryHeader(s) {
 		return "", s, false
 	}
@@ -106,32 +106,32 @@ func splitSummary(s string) (summary, rest string, ok bool) {
 	// The delimiter is searched for after the carried messages, whose text
 	// is the users' own and may contain anything.
 	from := carriedEnd(body)
-	if i := strings.Index(body[from:], summaryEnd); i >= 0 {
+	if i := strings.Index(body[from:], SummaryEnd); i >= 0 {
 		i += from
-		return strings.TrimSuffix(body[:i], "\n\n"), strings.TrimPrefix(body[i+len(summaryEnd):], "\n\n"), true
+		return strings.TrimSuffix(body[:i], "\n\n"), strings.TrimPrefix(body[i+len(SummaryEnd):], "\n\n"), true
 	}
 	return body, "", true
 }
 
-// mergedSummaryText is the text placed in front of a message's content when
+// MergedSummaryText is the text placed in front of a message's content when
 // the summary has to share that message: the prefixed summary, then
-// summaryEnd, then (joined by the caller) the message's own content.
-// Any copy of summaryEnd inside the summary is defused first, so the first
-// summaryEnd in a merged message is always the real delimiter.
-func mergedSummaryText(summary string) string {
-	body := strings.ReplaceAll(StripSummaryPrefix(summary), summaryEnd, defusedSummaryEnd)
-	return PrefixSummary(body) + "\n\n" + summaryEnd
+// SummaryEnd, then (joined by the caller) the message's own content.
+// Any copy of SummaryEnd inside the summary is defused first, so the first
+// SummaryEnd in a merged message is always the real delimiter.
+func MergedSummaryText(summary string) string {
+	body := strings.ReplaceAll(StripSummaryPrefix(summary), SummaryEnd, defusedSummaryEnd)
+	return PrefixSummary(body) + "\n\n" + SummaryEnd
 }
 
-// defusedSummaryEnd replaces summaryEnd inside a summary's own text.
+// defusedSummaryEnd replaces SummaryEnd inside a summary's own text.
 const defusedSummaryEnd = "(end of context handoff)"
 
-// mergedSummarySep separates mergedSummaryText from the content it precedes.
-const mergedSummarySep = "\n\n"
+// MergedSummarySep separates MergedSummaryText from the content it precedes.
+const MergedSummarySep = "\n\n"
 
-// hasCompactionNote reports whether a system prompt already carries
+// HasCompactionNote reports whether a system prompt already carries
 // CompactionNote, wherever a host's later edits have left it.
-func hasCompactionNote(system string) bool {
+func HasCompactionNote(system string) bool {
 	return strings.Contains(system, CompactionNote)
 }
 
@@ -142,23 +142,23 @@ func IsRealUser(m Message) bool {
 	if m.Role != RoleUser {
 		return false
 	}
-	_, rest, merged := splitMerged(m)
-	return !merged || !isBlank(rest)
+	_, rest, merged := SplitMerged(m)
+	return !merged || !IsBlank(rest)
 }
 
-// splitMerged takes apart a message whose content starts with a summary: the
+// SplitMerged takes apart a message whose content starts with a summary: the
 // summary's body, and the message as it was before the summary was merged
 // into it (its own content only, string or parts). ok is false when m carries
 // no summary; rest is then m unchanged. A standalone summary yields a rest
 // with no content.
-func splitMerged(m Message) (summary string, rest Message, ok bool) {
+func SplitMerged(m Message) (summary string, rest Message, ok bool) {
 	if !IsSummary(m) {
 		return "", m, false
 	}
-	rest = cloneMessage(m)
+	rest = CloneMessage(m)
 	if len(m.MultiContent) > 0 && m.Content == "" {
 		first := m.MultiContent[0]
-		summary, tail, _ := splitSummary(first.Text)
+		summary, tail, _ := SplitSummary(first.Text)
 		rest.MultiContent = rest.MultiContent[1:]
 		if tail != "" {
 			first.Text = tail
@@ -169,6 +169,6 @@ func splitMerged(m Message) (summary string, rest Message, ok bool) {
 		}
 		return summary, rest, true
 	}
-	summary, rest.Content, _ = splitSummary(m.Content)
+	summary, rest.Content, _ = SplitSummary(m.Content)
 	return summary, rest, true
 }

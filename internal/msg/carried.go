@@ -1,17 +1,17 @@
-package compact
+package msg
 
 import (
 	"strconv"
 	"strings"
 )
 
-// carriedHeader opens the section of a summary message that carries recent
+// CarriedHeader opens the section of a summary message that carries recent
 // real user messages verbatim, after the summary's body. Each entry states
 // its length in bytes, so the section parses back exactly whatever the
 // messages contain.
-const carriedHeader = "[Earlier user messages, verbatim, oldest first]"
+const CarriedHeader = "[Earlier user messages, verbatim, oldest first]"
 
-// defusedCarriedHeader replaces carriedHeader inside a summary's own body.
+// defusedCarriedHeader replaces CarriedHeader inside a summary's own body.
 const defusedCarriedHeader = "(earlier user messages, verbatim, oldest first)"
 
 // carriedEntry is the line before each carried message.
@@ -19,15 +19,15 @@ func carriedEntry(t string) string {
 	return "[user message, " + strconv.Itoa(len(t)) + " bytes]\n"
 }
 
-// summaryText builds the text of a summary message: the prefix, the body
+// SummaryText builds the text of a summary message: the prefix, the body
 // and, when there are any, the carried user messages.
-func summaryText(body string, carried []string) string {
-	body = strings.ReplaceAll(strings.TrimSpace(StripSummaryPrefix(body)), carriedHeader, defusedCarriedHeader)
+func SummaryText(body string, carried []string) string {
+	body = strings.ReplaceAll(strings.TrimSpace(StripSummaryPrefix(body)), CarriedHeader, defusedCarriedHeader)
 	var b strings.Builder
 	b.WriteString(PrefixSummary(body))
 	if len(carried) > 0 {
 		b.WriteString("\n\n")
-		b.WriteString(carriedHeader)
+		b.WriteString(CarriedHeader)
 		for _, t := range carried {
 			b.WriteString("\n")
 			b.WriteString(carriedEntry(t))
@@ -37,16 +37,16 @@ func summaryText(body string, carried []string) string {
 	return b.String()
 }
 
-// splitCarried separates a summary body (prefix already stripped) from the
+// SplitCarried separates a summary body (prefix already stripped) from the
 // user messages carried after it. A section that does not parse is left in
 // the body, so nothing is lost.
-func splitCarried(summary string) (body string, carried []string) {
-	i := strings.Index(summary, carriedHeader)
+func SplitCarried(summary string) (body string, carried []string) {
+	i := strings.Index(summary, CarriedHeader)
 	if i < 0 {
 		return summary, nil
 	}
-	carried, end := parseCarried(summary[i+len(carriedHeader):])
-	if end < 0 || strings.TrimSpace(summary[i+len(carriedHeader)+end:]) != "" {
+	carried, end := parseCarried(summary[i+len(CarriedHeader):])
+	if end < 0 || strings.TrimSpace(summary[i+len(CarriedHeader)+end:]) != "" {
 		return summary, nil
 	}
 	return strings.TrimSpace(summary[:i]), carried
@@ -77,13 +77,13 @@ func parseCarried(s string) (carried []string, end int) {
 // carriedEnd returns the offset in a summary body just past its carried
 // messages, or 0 when it has none that parse.
 func carriedEnd(body string) int {
-	i := strings.Index(body, carriedHeader)
+	i := strings.Index(body, CarriedHeader)
 	if i < 0 {
 		return 0
 	}
-	_, end := parseCarried(body[i+len(carriedHeader):])
+	_, end := parseCarried(body[i+len(CarriedHeader):])
 	if end < 0 {
 		return 0
 	}
-	return i + len(carriedHeader) + end
+	return i + len(CarriedHeader) + end
 }

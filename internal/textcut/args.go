@@ -1,4 +1,4 @@
-package compact
+package textcut
 
 import (
 	"encoding/json"
@@ -6,38 +6,38 @@ import (
 	"unicode/utf8"
 )
 
-// minStringKeep is the least a shortened JSON string keeps: enough to
+// MinStringKeep is the least a shortened JSON string keeps: enough to
 // recognise a path or the start of a command.
-const minStringKeep = 48
+const MinStringKeep = 48
 
-// shortenArguments returns a tool call's arguments in at most limit
+// Arguments returns a tool call's arguments in at most limit
 // characters (negative: no limit). Valid JSON is shortened by cutting the
 // middle of its long string values, all to the same length, chosen as long
 // as the limit allows, so the result is still valid JSON with every key in
 // place. When even that is too long (many keys, long arrays of numbers) or
 // the arguments are not JSON, the text keeps its head and tail.
-func shortenArguments(args string, limit int, share float64) string {
+func Arguments(args string, limit int, share float64) string {
 	if limit < 0 || len(args) <= limit || utf8.RuneCountInString(args) <= limit {
 		return args
 	}
 	if json.Valid([]byte(args)) {
-		spans := stringSpans(args)
+		spans := StringSpans(args)
 		if keep, ok := stringKeep(args, spans, limit); ok {
 			if out := shortenStrings(args, spans, keep, share); utf8.RuneCountInString(out) <= limit {
 				return out
 			}
 		}
-		args = shortenStrings(args, spans, minStringKeep, share)
+		args = shortenStrings(args, spans, MinStringKeep, share)
 	}
-	return cutMiddle(args, limit, inChars, share, inlineMarker)
+	return Middle(args, limit, InChars, share, InlineMarker)
 }
 
-// span is the byte range of a JSON string literal, quotes included.
-type span struct{ start, end int }
+// Span is the byte range of a JSON string literal, quotes included.
+type Span struct{ Start, End int }
 
-// stringSpans returns the string literals of a valid JSON text, in order.
-func stringSpans(s string) []span {
-	var spans []span
+// StringSpans returns the string literals of a valid JSON text, in order.
+func StringSpans(s string) []Span {
+	var spans []Span
 	for i := 0; i < len(s); i++ {
 		if s[i] != '"' {
 			continue
@@ -49,7 +49,7 @@ func stringSpans(s string) []span {
 			}
 			j++
 		}
-		spans = append(spans, span{i, j + 1})
+		spans = append(spans, Span{i, j + 1})
 		i = j
 	}
 	return spans
@@ -57,17 +57,17 @@ func stringSpans(s string) []span {
 
 // stringKeep finds the largest length every string can be cut to (counting
 // its literal's characters) so that the whole fits limit, markers included.
-// ok is false when even minStringKeep does not fit.
-func stringKeep(s string, spans []span, limit int) (int, bool) {
+// ok is false when even MinStringKeep does not fit.
+func stringKeep(s string, spans []Span, limit int) (int, bool) {
 	lens := make([]int, len(spans))
 	fixed := utf8.RuneCountInString(s)
 	longest := 0
 	for i, sp := range spans {
-		lens[i] = utf8.RuneCountInString(s[sp.start:sp.end])
+		lens[i] = utf8.RuneCountInString(s[sp.Start:sp.End])
 		fixed -= lens[i]
 		longest = max(longest, lens[i])
 	}
-	markerLen := len(marker(inlineMarker, len(s)))
+	markerLen := len(Marker(InlineMarker, len(s)))
 	size := func(keep int) int {
 		n := fixed
 		for _, l := range lens {
@@ -79,10 +79,10 @@ func stringKeep(s string, spans []span, limit int) (int, bool) {
 		}
 		return n
 	}
-	if size(minStringKeep) > limit {
+	if size(MinStringKeep) > limit {
 		return 0, false
 	}
-	lo, hi := minStringKeep, longest // size(lo) fits; find the largest keep that does
+	lo, hi := MinStringKeep, longest // size(lo) fits; find the largest keep that does
 	for lo < hi {
 		mid := lo + (hi-lo+1)/2
 		if size(mid) <= limit {
@@ -96,19 +96,19 @@ func stringKeep(s string, spans []span, limit int) (int, bool) {
 
 // shortenStrings cuts the middle of every string literal of s longer than
 // keep characters (plus a marker), re-encoding it so the JSON stays valid.
-func shortenStrings(s string, spans []span, keep int, share float64) string {
-	return replaceLongStrings(s, spans, keep+len(marker(inlineMarker, len(s))), share, nil)
+func shortenStrings(s string, spans []Span, keep int, share float64) string {
+	return ReplaceLongStrings(s, spans, keep+len(Marker(InlineMarker, len(s))), share, nil)
 }
 
-// replaceLongStrings replaces each string literal of s (at spans) longer
+// ReplaceLongStrings replaces each string literal of s (at spans) longer
 // than target runes, unless skip says otherwise, by its value cut in the
 // middle and re-encoded, so valid JSON stays valid. s comes back as it is
 // when nothing was replaced.
-func replaceLongStrings(s string, spans []span, target int, share float64, skip func(span) bool) string {
+func ReplaceLongStrings(s string, spans []Span, target int, share float64, skip func(Span) bool) string {
 	var b strings.Builder
 	last := 0
 	for _, sp := range spans {
-		lit := s[sp.start:sp.end]
+		lit := s[sp.Start:sp.End]
 		if len(lit) <= target || utf8.RuneCountInString(lit) <= target || skip != nil && skip(sp) {
 			continue
 		}
@@ -120,9 +120,9 @@ func replaceLongStrings(s string, spans []span, target int, share float64, skip 
 		if !ok {
 			continue
 		}
-		b.WriteString(s[last:sp.start])
+		b.WriteString(s[last:sp.Start])
 		b.WriteString(short)
-		last = sp.end
+		last = sp.End
 	}
 	if last == 0 {
 		return s
@@ -137,7 +137,7 @@ func replaceLongStrings(s string, spans []span, target int, share float64, skip 
 func shortLiteral(v string, target int, share float64) (string, bool) {
 	keep := target - 2 // the quotes
 	for try := 0; try < 4 && keep > 0; try++ {
-		lit, err := marshalString(cutMiddle(v, keep, inChars, share, inlineMarker))
+		lit, err := marshalString(Middle(v, keep, InChars, share, InlineMarker))
 		if err != nil {
 			return "", false
 		}

@@ -1,4 +1,4 @@
-package compact
+package textcut
 
 import (
 	"strconv"
@@ -9,19 +9,19 @@ import (
 )
 
 // Cutting text to size. Every part that shortens text does it here: in the
-// middle (cutMiddle), to a prefix (runeHead, runeTail, clipRunes) or onto
-// one line (oneLine). Every cut falls on a rune boundary, so valid UTF-8
+// middle (Middle), to a prefix (Head, Tail, Clip) or onto
+// one line (OneLine). Every cut falls on a rune boundary, so valid UTF-8
 // stays valid.
 
 // Markers that stand where text was cut: one for a message's text (on a
 // line of its own) and one inside a line or a JSON string.
 const (
-	lineMarker   = "\n[... %d characters cut ...]\n"
-	inlineMarker = " [... %d characters cut ...] "
+	LineMarker   = "\n[... %d characters cut ...]\n"
+	InlineMarker = " [... %d characters cut ...] "
 )
 
 // marker returns format with n filled in.
-func marker(format string, n int) string {
+func Marker(format string, n int) string {
 	return strings.Replace(format, "%d", strconv.Itoa(n), 1)
 }
 
@@ -29,17 +29,17 @@ func marker(format string, n int) string {
 // line break.
 const snapWindow = 160
 
-// cutUnit is what a cut's limit counts.
-type cutUnit int
+// Unit is what a cut's limit counts.
+type Unit int
 
 const (
-	inChars cutUnit = iota // characters (runes): what a reader sees
-	inBytes                // bytes: what a budget on size bounds
+	InChars Unit = iota // characters (runes): what a reader sees
+	InBytes             // bytes: what a budget on size bounds
 )
 
 // size returns the length of s in u.
-func (u cutUnit) size(s string) int {
-	if u == inBytes {
+func (u Unit) size(s string) int {
+	if u == InBytes {
 		return len(s)
 	}
 	return utf8.RuneCountInString(s)
@@ -47,27 +47,27 @@ func (u cutUnit) size(s string) int {
 
 // head returns the byte length of the longest prefix of s of at most n
 // units, and tail that of the longest suffix.
-func (u cutUnit) head(s string, n int) int {
-	if u == inBytes {
-		return len(runeHead(s, n))
+func (u Unit) head(s string, n int) int {
+	if u == InBytes {
+		return len(Head(s, n))
 	}
 	return runeOffset(s, max(n, 0))
 }
 
-func (u cutUnit) tail(s string, n int) int {
-	if u == inBytes {
-		return len(runeTail(s, n))
+func (u Unit) tail(s string, n int) int {
+	if u == InBytes {
+		return len(Tail(s, n))
 	}
 	return len(s) - tailOffset(s, n)
 }
 
-// cutMiddle returns s shortened to at most limit units, marker included:
+// Middle returns s shortened to at most limit units, marker included:
 // its head (share of what is kept) and tail around a marker made from
 // format, whose %d says how many characters were cut. A negative limit
 // means no limit. Cuts fall on rune boundaries, and on a line break when one
 // is within snapWindow. When limit is too small for the marker, only the
 // head is kept.
-func cutMiddle(s string, limit int, u cutUnit, share float64, format string) string {
+func Middle(s string, limit int, u Unit, share float64, format string) string {
 	if limit < 0 || len(s) <= limit {
 		return s
 	}
@@ -75,7 +75,7 @@ func cutMiddle(s string, limit int, u cutUnit, share float64, format string) str
 	if total <= limit {
 		return s
 	}
-	room := limit - u.size(marker(format, utf8.RuneCountInString(s)))
+	room := limit - u.size(Marker(format, utf8.RuneCountInString(s)))
 	if room < 2 {
 		return s[:u.head(s, limit)]
 	}
@@ -88,7 +88,7 @@ func cutMiddle(s string, limit int, u cutUnit, share float64, format string) str
 		tb += nl + 1
 	}
 	cut := utf8.RuneCountInString(s[hb:tb])
-	return strings.TrimRight(s[:hb], "\n") + marker(format, cut) + strings.TrimLeft(s[tb:], "\n")
+	return strings.TrimRight(s[:hb], "\n") + Marker(format, cut) + strings.TrimLeft(s[tb:], "\n")
 }
 
 // runeOffset returns the byte offset of the n-th rune of s (len(s) when s
@@ -113,9 +113,9 @@ func tailOffset(s string, n int) int {
 	return i
 }
 
-// runeHead returns the longest prefix of s of at most n bytes that ends on
+// Head returns the longest prefix of s of at most n bytes that ends on
 // a rune boundary ("" when n <= 0).
-func runeHead(s string, n int) string {
+func Head(s string, n int) string {
 	if n <= 0 {
 		return ""
 	}
@@ -128,9 +128,9 @@ func runeHead(s string, n int) string {
 	return s[:n]
 }
 
-// runeTail returns the longest suffix of s of at most n bytes that starts
+// Tail returns the longest suffix of s of at most n bytes that starts
 // on a rune boundary.
-func runeTail(s string, n int) string {
+func Tail(s string, n int) string {
 	if n >= len(s) {
 		return s
 	}
@@ -141,18 +141,18 @@ func runeTail(s string, n int) string {
 	return s[k:]
 }
 
-// clipRunes returns s cut to at most n characters, ending in "..." when cut.
-func clipRunes(s string, n int) string {
+// Clip returns s cut to at most n characters, ending in "..." when cut.
+func Clip(s string, n int) string {
 	if len(s) <= n || utf8.RuneCountInString(s) <= n {
 		return s
 	}
 	return s[:runeOffset(s, n-3)] + "..."
 }
 
-// oneLine puts s on one line: control characters go, each line's white
+// OneLine puts s on one line: control characters go, each line's white
 // space becomes single spaces, blank lines are dropped, and the lines left
 // are joined with " ⏎ ".
-func oneLine(s string) string {
+func OneLine(s string) string {
 	s = redact.StripControl(s)
 	if !strings.ContainsAny(s, "\n\t\v\f") && !strings.Contains(s, "  ") {
 		return strings.TrimSpace(s)
@@ -166,11 +166,23 @@ func oneLine(s string) string {
 	return strings.Join(parts, " ⏎ ")
 }
 
-func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func IsLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
-// isWordByte reports bytes that continue a word: letters, digits, _.
-func isWordByte(c byte) bool { return isLetter(c) || c >= '0' && c <= '9' || c == '_' }
+// IsWordByte reports bytes that continue a word: letters, digits, _.
+func IsWordByte(c byte) bool { return IsLetter(c) || c >= '0' && c <= '9' || c == '_' }
 
-// twoThirds is the head's share of a cut that keeps more of a text's start,
+// TwoThirds is the head's share of a cut that keeps more of a text's start,
 // where what it is about is usually said.
-const twoThirds = 2.0 / 3
+const TwoThirds = 2.0 / 3
+
+// ToTokens returns s cut in the middle (see Middle, two thirds of it kept
+// from the head) until count counts it at most maxTokens.
+func ToTokens(s string, maxTokens int, count func(string) int) string {
+	out, n, size := s, count(s), len(s)
+	for tries := 0; n > maxTokens && tries < 8; tries++ {
+		size = int(float64(size) * float64(maxTokens) / float64(n) * 0.95)
+		out = Middle(s, max(size, 0), InBytes, TwoThirds, LineMarker)
+		n = count(out)
+	}
+	return out
+}
