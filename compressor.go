@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/contextkit/compact/internal/msg"
+	"github.com/contextkit/compact/prune"
 	"github.com/contextkit/compact/tokens"
 )
 
@@ -78,6 +79,7 @@ func New(opts ...Option) *Compressor {
 	if !cfg.windowSet && setup.window > 0 {
 		cfg.window = setup.window
 	}
+	cfg.adjusted = append(cfg.adjusted, prune.New(cfg.pruneOpts...).Adjusted()...)
 	var own *modelCounter
 	if cfg.counter != nil && len(cfg.counterOpts) > 0 {
 		cfg.adjusted = append(cfg.adjusted, "WithCounterOptions: ignored, the counter WithTokenCounter set is used as it is")

@@ -49,7 +49,7 @@ func checkContracts(in []Message, res *Result) error {
 	}
 	pruned := make(map[int]bool, len(res.Pruned))
 	for _, c := range res.Pruned {
-		if c.Index < 0 || c.Index >= len(in) || pruned[c.Index] || c.saved() <= 0 {
+		if c.Index < 0 || c.Index >= len(in) || pruned[c.Index] || (c.TokensBefore-c.TokensAfter) <= 0 {
 			return fmt.Errorf("bad pruning report %+v", c)
 		}
 		pruned[c.Index] = true
@@ -97,7 +97,7 @@ func checkPruneOnly(in []Message, res *Result) error {
 		reported[c.Index] = true
 	}
 	for i := range in {
-		if !samePairing(in[i], out[i]) {
+		if !msgtest.SamePairing(in[i], out[i]) {
 			return fmt.Errorf("message %d changed its role or tool pairing", i)
 		}
 		if changed := !msg.EqualMessage(in[i], out[i]); changed != reported[i] {
@@ -105,20 +105,6 @@ func checkPruneOnly(in []Message, res *Result) error {
 		}
 	}
 	return nil
-}
-
-// samePairing reports whether a and b have the same role, tool_call_id and
-// tool call ids and names.
-func samePairing(a, b Message) bool {
-	if a.Role != b.Role || a.ToolCallID != b.ToolCallID || len(a.ToolCalls) != len(b.ToolCalls) {
-		return false
-	}
-	for k, c := range a.ToolCalls {
-		if c.ID != b.ToolCalls[k].ID || c.Function.Name != b.ToolCalls[k].Function.Name {
-			return false
-		}
-	}
-	return true
 }
 
 // hasMergedSummary reports whether a summary in msgs shares its message

@@ -10,6 +10,7 @@ import (
 
 	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/internal/textcut"
+	"github.com/contextkit/compact/prune"
 	"github.com/contextkit/compact/tokens"
 )
 
@@ -246,7 +247,7 @@ func (c *Compressor) summarise(ctx context.Context, log *slog.Logger, work []Mes
 	if folded, least := p.foldedTokens(), c.cfg.counter.CountMessage(Message{Role: RoleUser, Content: SummaryPrefix}); folded <= least {
 		return nil, fmt.Errorf("%w: the turns to summarise take %d tokens, a summary at least %d", ErrNoSavings, folded, least)
 	}
-	var pruned []PruneChange
+	var pruned []prune.Change
 	if tail {
 		pruned = c.pruneTail(p, th)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/contextkit/compact/internal/msg"
+	"github.com/contextkit/compact/prune"
 	openai "github.com/sashabaranov/go-openai"
 )
 
@@ -48,7 +49,7 @@ type Result struct {
 	// their index in the input, each with what was done and what it saved:
 	// on a compaction that pruning alone achieved (SummaryIndex -1), every
 	// change; otherwise the results the pressure pass demoted in the tail.
-	Pruned []PruneChange
+	Pruned []prune.Change
 
 	// Handoff reports the packet an automatic handoff wrote after this
 	// compaction (see WithHandoff); nil when there was none. Messages is the

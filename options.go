@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/contextkit/compact/prune"
 	"github.com/contextkit/compact/tokens"
 )
 
@@ -59,8 +60,8 @@ type config struct {
 	counter     tokens.Counter  // nil: each part's default
 	counterOpts []tokens.Option // for the counter a Compressor builds
 
-	// Prune, standalone and inside a Compressor.
-	prune pruneConfig
+	// Pruning inside a Compressor.
+	pruneOpts []prune.Option
 
 	// The extractive summarizer.
 	limits extractiveLimits
@@ -139,45 +140,6 @@ func defaultBackoff() []time.Duration {
 	return []time.Duration{60 * time.Second, 300 * time.Second, 900 * time.Second}
 }
 
-// Defaults of Prune. Each names the behaviour it sets and where the figure
-// comes from.
-const (
-	// defaultPruneKeepToolUses is how many of the most recent tool uses (a
-	// call and its result) are never masked or shortened, the default of
-	// Anthropic's context editing ("clear tool uses" keeps 3).
-	defaultPruneKeepToolUses = 3
-
-	// defaultPruneClearAtLeast is the fewest tokens a pruning must reclaim to
-	// be committed. Any change rewrites the provider's prompt cache from the
-	// first changed message on, so a pruning that saves little costs more
-	// than it saves. 2,000 tokens is about three large tool outputs: in 30
-	// real agent transcripts the median tool result is about 150 tokens and
-	// the 90th percentile about 600. (Anthropic leaves its clear_at_least
-	// to the caller.)
-	defaultPruneClearAtLeast = 2_000
-
-	// defaultPruneArgumentChars is the length, in characters, over which an
-	// old tool call's arguments are shortened. A file written or a patch
-	// sent through a tool is the model's own output and is on disk now; in
-	// 30 real agent transcripts 1 call in 100 has arguments this long, and
-	// those calls hold a quarter of all argument text.
-	defaultPruneArgumentChars = 2_000
-)
-
-// pruneConfig is Prune's settings; defaults sets them.
-type pruneConfig struct {
-	keep         int
-	from, to     int
-	rangeSet     bool
-	rules        map[string]ToolRule
-	argChars     int
-	clearAtLeast int
-	counter      tokens.Counter
-	pressure     int
-	pressureSet  bool
-	kinds        map[PruneKind]bool // nil: every kind
-}
-
 // extractiveLimits caps what an ExtractiveSummarizer keeps. A zero field
 // takes its default, which (except ItemChars) grows in proportion to a
 // request's TargetTokens: the facts index's caps (Files, Errors,
@@ -220,11 +182,6 @@ func defaults() config {
 		backoff:       defaultBackoff(),
 		strikeLimit:   defaultStrikeLimit,
 		pruning:       true,
-		prune: pruneConfig{
-			keep:         defaultPruneKeepToolUses,
-			argChars:     defaultPruneArgumentChars,
-			clearAtLeast: defaultPruneClearAtLeast,
-		},
 	}
 }
 
@@ -487,6 +444,39 @@ func WithSummaryPrompt(prompt string) Option {
 // TooLarge). When on, Result.Shortened names the message shortened.
 func WithTrimOversized(on bool) Option {
 	return func(c *config) { c.trimOversized = on }
+}
+
+// WithPruning sets whether a Compressor prunes before it summarises (see
+// package prune). The default is true.
+//
+// A compaction first prunes the turns it would summarise: everything
+// between the head and the protected tail, never the system prompt, the
+// head, the tail or the latest real user message. When that brings the
+// history under the threshold with room to spare (below the threshold less
+// the tail budget, so that the next few turns do not trigger another
+// compaction at once), and the compaction is not forced, the pruned history
+// is the result: no summarizer is called, Result.SummaryIndex is -1 and
+// Result.Pruned lists every change. Otherwise the turns are summarised as
+// if pruning had not run: the summarizer reads the original turns, whose
+// details a stand-in would have hidden from it.
+//
+// A Compressor runs the pressure pass with a budget of half its threshold
+// (the most the tail may take to reach the latest user message) unless
+// [prune.WithPressure] says otherwise (see WithPruneOptions), and sets the
+// range and the token counter itself.
+func WithPruning(on bool) Option {
+	return func(c *config) { c.pruning = on }
+}
+
+// WithPruneOptions configures the pruning a Compressor runs before it
+// summarises (see WithPruning): how many recent tool uses stay whole, rules
+// per tool, when arguments are shortened, the fewest tokens worth a
+// change, the pressure budget. Options given an invalid value keep their
+// default, and Status().Adjusted names them. The range and the token
+// counter are the Compressor's own: prune.WithRange and
+// prune.WithTokenCounter given here are overridden.
+func WithPruneOptions(opts ...prune.Option) Option {
+	return func(c *config) { c.pruneOpts = append(c.pruneOpts, opts...) }
 }
 
 // WithCounterOptions configures the exact counter a Compressor builds for

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/contextkit/compact/prune"
 	"github.com/contextkit/compact/tokens"
 	"github.com/stretchr/testify/assert"
 )
@@ -29,10 +30,10 @@ func TestInvalidOptionValuesKeepTheDefaultAndStatusSaysSo(t *testing.T) {
 		{"backoff", WithBackoff(time.Second, -time.Second), "WithBackoff([1s -1s]): invalid, [1m0s 5m0s 15m0s] kept"},
 		{"strikes", WithStrikeLimit(-1), "WithStrikeLimit(-1): invalid, 2 kept"},
 		{"timeout", WithSummaryTimeout(-time.Second), "WithSummaryTimeout(-1s): invalid, 0s kept"},
-		{"keep tool uses", WithKeepToolUses(-1), "WithKeepToolUses(-1): invalid, 3 kept"},
-		{"argument chars", WithArgumentChars(-1), "WithArgumentChars(-1): invalid, 2000 kept"},
-		{"clear at least", WithClearAtLeast(-1), "WithClearAtLeast(-1): invalid, 2000 kept"},
-		{"pressure", WithPressure(-1), "WithPressure(-1): invalid, 0 kept"},
+		{"keep tool uses", WithPruneOptions(prune.WithKeepToolUses(-1)), "WithKeepToolUses(-1): invalid, 3 kept"},
+		{"argument chars", WithPruneOptions(prune.WithArgumentChars(-1)), "WithArgumentChars(-1): invalid, 2000 kept"},
+		{"clear at least", WithPruneOptions(prune.WithClearAtLeast(-1)), "WithClearAtLeast(-1): invalid, 2000 kept"},
+		{"pressure", WithPruneOptions(prune.WithPressure(-1)), "WithPressure(-1): invalid, 0 kept"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

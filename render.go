@@ -15,9 +15,9 @@ const (
 	// defaultMaxMessageChars caps one message's text: about 1,000 tokens,
 	// enough for a long request or the telling part of a tool's output.
 	defaultMaxMessageChars = 4000
-	// defaultHeadShare is the part of a long message kept from its start; the
-	// rest comes from its end, where commands print their errors and results.
-	defaultHeadShare = 0.6
+	// defaultHeadShare is the part of a long message kept from its start
+	// (see textcut.HeadShare).
+	defaultHeadShare = textcut.HeadShare
 	// defaultMaxArgumentChars caps one tool call's arguments: a file written
 	// or a patch sent through a tool is the model's own output and is mostly
 	// visible again in later turns.

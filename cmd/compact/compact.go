@@ -10,6 +10,7 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/openaicompat"
+	"github.com/contextkit/compact/prune"
 	"github.com/contextkit/compact/tokens"
 )
 
@@ -19,7 +20,7 @@ type outcome struct {
 	hist    []compact.Message // the history compacted: the input, after repair
 	out     []compact.Message // the history written: compacted, or hist unchanged
 	res     *compact.Result   // nil when nothing was compacted, or pruning alone ran (-prune-only)
-	pruned  []compact.PruneChange
+	pruned  []prune.Change
 	repairs []compact.Repair
 	note    string // why nothing was compacted, for a person to read
 
@@ -192,7 +193,7 @@ func (e *engine) compactOne(ctx context.Context, t *transcript, window int, forc
 // tail is demoted when it alone is over half the threshold.
 func (e *engine) pruneOnly(oc *outcome, msgs []compact.Message, tc tokens.Counter) (*outcome, error) {
 	start := time.Now()
-	pr := compact.Prune(msgs, compact.WithTokenCounter(tc), compact.WithPressure(oc.threshold/2))
+	pr := prune.Apply(msgs, prune.WithTokenCounter(tc), prune.WithPressure(oc.threshold/2))
 	oc.pruneTime = time.Since(start)
 	if !pr.Committed {
 		oc.note = fmt.Sprintf("pruning would reclaim %s tokens, fewer than the %s a pruning must; the input is written unchanged",

@@ -9,6 +9,7 @@
 package msgtest
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 
@@ -106,4 +107,24 @@ func Equal(a, b []Message) bool {
 		}
 	}
 	return true
+}
+
+// SamePairing reports whether a and b have the same role, tool_call_id and
+// tool call ids and names.
+func SamePairing(a, b Message) bool {
+	if a.Role != b.Role || a.ToolCallID != b.ToolCallID || len(a.ToolCalls) != len(b.ToolCalls) {
+		return false
+	}
+	for k, c := range a.ToolCalls {
+		if c.ID != b.ToolCalls[k].ID || c.Function.Name != b.ToolCalls[k].Function.Name {
+			return false
+		}
+	}
+	return true
+}
+
+// JSONString is s as a JSON string literal.
+func JSONString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }

@@ -124,3 +124,32 @@ func Chained(tb testing.TB, minBytes int) ([]Message, int) {
 	msgs, _ = msg.RepairToolPairs(msgs)
 	return msgs, size
 }
+
+// SharedChain joins the shared transcripts, in name order, into one long
+// history (Join guards the seams; pairing is repaired where a transcript
+// ends on calls that were never answered). With toolsOnly, only the
+// transcripts that call tools are chained. nil when they are absent.
+func SharedChain(tb testing.TB, toolsOnly bool) []Message {
+	tb.Helper()
+	all := Shared(tb)
+	var parts [][]Message
+	for _, name := range Names(all) {
+		if !toolsOnly || callsTools(all[name]) {
+			parts = append(parts, all[name])
+		}
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	chained, _ := msg.RepairToolPairs(msg.Join(parts...))
+	return chained
+}
+
+func callsTools(msgs []Message) bool {
+	for _, m := range msgs {
+		if len(m.ToolCalls) > 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -171,6 +171,10 @@ func IsLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 // IsWordByte reports bytes that continue a word: letters, digits, _.
 func IsWordByte(c byte) bool { return IsLetter(c) || c >= '0' && c <= '9' || c == '_' }
 
+// HeadShare is the part of a long text a cut keeps from its start; the
+// rest comes from its end, where commands print their errors and results.
+const HeadShare = 0.6
+
 // TwoThirds is the head's share of a cut that keeps more of a text's start,
 // where what it is about is usually said.
 const TwoThirds = 2.0 / 3

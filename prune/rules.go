@@ -1,4 +1,4 @@
-package compact
+package prune
 
 import (
 	"encoding/json"
@@ -14,25 +14,25 @@ import (
 
 // pruner applies Prune's rules to a view, recording each replacement.
 type pruner struct {
-	*pruneView
-	cfg     pruneConfig
+	*view
+	cfg     config
 	repl    []*Message // per message: its replacement, or nil
-	changes []PruneChange
+	changes []Change
 }
 
-// set replaces message i by m when that saves at least minPruneSaving
+// set replaces message i by m when that saves at least minSaving
 // tokens, and records the change. It reports whether it did. m must share
 // nothing with the input.
-func (p *pruner) set(i int, m Message, kind PruneKind, id, tool, note string) bool {
-	if p.counts[i] < minPruneSaving {
+func (p *pruner) set(i int, m Message, kind Kind, id, tool, note string) bool {
+	if p.counts[i] < minSaving {
 		return false
 	}
 	after := p.cfg.counter.CountMessage(m)
-	if p.counts[i]-after < minPruneSaving {
+	if p.counts[i]-after < minSaving {
 		return false
 	}
 	p.repl[i] = &m
-	p.changes = append(p.changes, PruneChange{Index: i, Kind: kind, ToolCallID: id, Tool: tool,
+	p.changes = append(p.changes, Change{Index: i, Kind: kind, ToolCallID: id, Tool: tool,
 		TokensBefore: p.counts[i], TokensAfter: after, Note: note})
 	return true
 }
@@ -43,22 +43,22 @@ func (p *pruner) results() {
 	stays := make(map[dedupKey]int) // content -> index of a result that stays
 	for i := len(p.msgs) - 1; i >= 0; i-- {
 		m := p.msgs[i]
-		if m.Role != RoleTool || p.repl[i] != nil || isPruned(m) {
+		if m.Role != msg.RoleTool || p.repl[i] != nil || isPruned(m) {
 			continue
 		}
 		key := contentKey(m)
 		if p.maskable(i) {
 			u, _ := p.use(i)
 			desc := p.describe(i)
-			if j, ok := stays[key]; ok && p.cfg.on(kindDeduplicated) {
-				text := dedupText(desc, p.msgs[j].ToolCallID, Text(m))
-				if p.set(i, msg.ReplaceText(m, text), kindDeduplicated, m.ToolCallID, u.name, "same as the result of "+p.msgs[j].ToolCallID) {
+			if j, ok := stays[key]; ok && p.cfg.on(Deduplicated) {
+				text := dedupText(desc, p.msgs[j].ToolCallID, msg.Text(m))
+				if p.set(i, msg.ReplaceText(m, text), Deduplicated, m.ToolCallID, u.name, "same as the result of "+p.msgs[j].ToolCallID) {
 					continue
 				}
 			}
-			if p.cfg.on(kindMasked) {
-				text, note := maskText(desc, Text(m))
-				if p.set(i, msg.ReplaceText(m, text), kindMasked, m.ToolCallID, u.name, note) {
+			if p.cfg.on(Masked) {
+				text, note := maskText(desc, msg.Text(m))
+				if p.set(i, msg.ReplaceText(m, text), Masked, m.ToolCallID, u.name, note) {
 					continue
 				}
 			}
@@ -109,7 +109,7 @@ func (p *pruner) pressure() {
 	}
 	var cands []int
 	for i := p.to; i < n-pressureKeepMessages && i < p.pendingFrom; i++ {
-		if p.msgs[i].Role == RoleTool && !p.keepsResult(i) && p.counts[i] >= minPruneSaving {
+		if p.msgs[i].Role == msg.RoleTool && !p.keepsResult(i) && p.counts[i] >= minSaving {
 			cands = append(cands, i)
 		}
 	}
@@ -120,8 +120,8 @@ func (p *pruner) pressure() {
 		}
 		m := p.msgs[i]
 		u, _ := p.use(i)
-		text, note := demoteText(p.describe(i), Text(m))
-		if p.set(i, msg.ReplaceText(m, text), kindDemoted, m.ToolCallID, u.name, note) {
+		text, note := demoteText(p.describe(i), msg.Text(m))
+		if p.set(i, msg.ReplaceText(m, text), Demoted, m.ToolCallID, u.name, note) {
 			tail -= p.changes[len(p.changes)-1].saved()
 		}
 	}
@@ -136,8 +136,8 @@ func (p *pruner) images() {
 			continue
 		}
 		switch m.Role {
-		case RoleUser:
-		case RoleTool:
+		case msg.RoleUser:
+		case msg.RoleTool:
 			if p.recent(p.useOf[i]) || p.keepsResult(i) {
 				continue
 			}
@@ -150,7 +150,7 @@ func (p *pruner) images() {
 		if k > 1 {
 			note = "replaced " + strconv.Itoa(k) + " images by notes"
 		}
-		p.set(i, out, kindImages, m.ToolCallID, u.name, note)
+		p.set(i, out, ImagesReplaced, m.ToolCallID, u.name, note)
 	}
 }
 
@@ -174,7 +174,7 @@ func withoutImages(m Message) (Message, int) {
 		}
 	}
 	if texts {
-		out = msg.ReplaceText(out, Text(out))
+		out = msg.ReplaceText(out, msg.Text(out))
 	}
 	return out, k
 }
@@ -182,7 +182,7 @@ func withoutImages(m Message) (Message, int) {
 // arguments shortens the long arguments of old tool calls in the range.
 func (p *pruner) arguments() {
 	for i, m := range p.msgs {
-		if m.Role != RoleAssistant || len(m.ToolCalls) == 0 || !p.prunable(i) {
+		if m.Role != msg.RoleAssistant || len(m.ToolCalls) == 0 || !p.prunable(i) {
 			continue
 		}
 		var out *Message
@@ -205,7 +205,7 @@ func (p *pruner) arguments() {
 		}
 		if out != nil {
 			c := m.ToolCalls[first]
-			p.set(i, *out, kindArguments, c.ID, c.Function.Name, "shortened the arguments of "+strings.Join(ids, ", "))
+			p.set(i, *out, ArgumentsShortened, c.ID, c.Function.Name, "shortened the arguments of "+strings.Join(ids, ", "))
 		}
 	}
 }
@@ -223,7 +223,7 @@ func pruneArguments(args string, limit int) (string, bool) {
 	if json.Valid([]byte(args)) {
 		out = shortenJSONValues(args, max(limit/2, minArgValueChars))
 	} else {
-		out = textcut.Middle(args, limit, textcut.InChars, defaultHeadShare, textcut.InlineMarker)
+		out = textcut.Middle(args, limit, textcut.InChars, textcut.HeadShare, textcut.InlineMarker)
 	}
 	return out, out != args
 }
@@ -236,7 +236,7 @@ const minArgValueChars = 2 * textcut.MinStringKeep
 // literal is longer than target characters to a literal of at most target
 // characters. Keys, numbers and structure are kept byte for byte.
 func shortenJSONValues(s string, target int) string {
-	return textcut.ReplaceLongStrings(s, textcut.StringSpans(s), target, defaultHeadShare, func(sp textcut.Span) bool { return isKey(s, sp.End) })
+	return textcut.ReplaceLongStrings(s, textcut.StringSpans(s), target, textcut.HeadShare, func(sp textcut.Span) bool { return isKey(s, sp.End) })
 }
 
 // isKey reports whether the string literal ending at end is an object key:

@@ -1,11 +1,11 @@
-package compact
+package prune
 
 import "github.com/contextkit/compact/internal/msg"
 
-// pruneView is what Prune knows about a history before it changes anything:
+// view is what Prune knows about a history before it changes anything:
 // each message's tokens, which call each tool result answers, and what is
 // protected.
-type pruneView struct {
+type view struct {
 	msgs   []Message
 	counts []int // tokens of each message
 
@@ -21,7 +21,7 @@ type pruneView struct {
 	latestUser  int // the latest real user message, or -1
 	newestImage int // the newest message with an image, or -1
 
-	rules map[string]ToolRule
+	rules map[string]Rule
 }
 
 // toolUse is one tool call.
@@ -29,11 +29,11 @@ type toolUse struct {
 	id, name, args string
 }
 
-func newPruneView(msgs []Message, cfg pruneConfig) *pruneView {
+func newView(msgs []Message, cfg config) *view {
 	n := len(msgs)
-	v := &pruneView{
+	v := &view{
 		msgs: msgs, counts: make([]int, n), useOf: make([]int, n), firstUse: make([]int, n),
-		pendingFrom: n, latestUser: msg.LastIndex(msgs, 0, IsRealUser), newestImage: msg.LastIndex(msgs, 0, msg.HasImages),
+		pendingFrom: n, latestUser: msg.LastIndex(msgs, 0, msg.IsRealUser), newestImage: msg.LastIndex(msgs, 0, msg.HasImages),
 		rules: cfg.rules,
 	}
 	for i := range msgs {
@@ -42,7 +42,7 @@ func newPruneView(msgs []Message, cfg pruneConfig) *pruneView {
 	v.pair()
 	v.recentFrom = max(len(v.uses)-cfg.keep, 0)
 
-	v.from, v.to = 0, msg.AlignCut(msgs, max(n-defaultPruneTail, 0), 0)
+	v.from, v.to = 0, msg.AlignCut(msgs, max(n-defaultTail, 0), 0)
 	if cfg.rangeSet {
 		v.from = min(max(cfg.from, 0), n)
 		v.to = min(max(cfg.to, v.from), n)
@@ -54,7 +54,7 @@ func newPruneView(msgs []Message, cfg pruneConfig) *pruneView {
 // earliest unanswered call with that id in the group of the assistant turn
 // before it. It also finds a pending group at the end: an assistant turn
 // followed only by tool results, with a call still unanswered.
-func (v *pruneView) pair() {
+func (v *view) pair() {
 	type open struct {
 		use      int
 		id       string
@@ -65,14 +65,14 @@ func (v *pruneView) pair() {
 	for i, m := range v.msgs {
 		v.useOf[i], v.firstUse[i] = -1, -1
 		switch m.Role {
-		case RoleAssistant:
+		case msg.RoleAssistant:
 			group, at = group[:0], i
 			v.firstUse[i] = len(v.uses)
 			for _, c := range m.ToolCalls {
 				group = append(group, open{use: len(v.uses), id: c.ID})
 				v.uses = append(v.uses, toolUse{id: c.ID, name: c.Function.Name, args: c.Function.Arguments})
 			}
-		case RoleTool:
+		case msg.RoleTool:
 			for k := range group {
 				if c := &group[k]; !c.answered && c.id != "" && c.id == m.ToolCallID {
 					c.answered = true
@@ -95,19 +95,19 @@ func (v *pruneView) pair() {
 // prunable reports whether message i may be changed by the rules that work
 // on the range: inside it, and neither a system message, a summary, the
 // latest real user message nor part of a pending group.
-func (v *pruneView) prunable(i int) bool {
+func (v *view) prunable(i int) bool {
 	m := v.msgs[i]
 	return i >= v.from && i < v.to && i < v.pendingFrom && i != v.latestUser &&
-		!msg.IsSystem(m) && !IsSummary(m)
+		!msg.IsSystem(m) && !msg.IsSummary(m)
 }
 
 // recent reports whether use u is one of the kept tool uses; -1 (no use)
 // never is.
-func (v *pruneView) recent(u int) bool { return u >= v.recentFrom }
+func (v *view) recent(u int) bool { return u >= v.recentFrom }
 
 // use returns the call tool result i answers; ok is false when it answers
 // none.
-func (v *pruneView) use(i int) (toolUse, bool) {
+func (v *view) use(i int) (toolUse, bool) {
 	if u := v.useOf[i]; u >= 0 {
 		return v.uses[u], true
 	}
@@ -115,10 +115,10 @@ func (v *pruneView) use(i int) (toolUse, bool) {
 }
 
 // rule returns the rule for the tool result i answers, if any.
-func (v *pruneView) rule(i int) (ToolRule, bool) {
+func (v *view) rule(i int) (Rule, bool) {
 	u, ok := v.use(i)
 	if !ok {
-		return ToolRule{}, false
+		return Rule{}, false
 	}
 	r, ok := v.rules[u.name]
 	return r, ok
@@ -126,7 +126,7 @@ func (v *pruneView) rule(i int) (ToolRule, bool) {
 
 // keepsResult reports whether tool result i must stay exactly as it is
 // whatever its age: its tool is NeverMask, or it is already a stand-in.
-func (v *pruneView) keepsResult(i int) bool {
+func (v *view) keepsResult(i int) bool {
 	if r, ok := v.rule(i); ok && r.NeverMask {
 		return true
 	}
@@ -134,7 +134,7 @@ func (v *pruneView) keepsResult(i int) bool {
 }
 
 // maskable reports whether tool result i may be masked or deduplicated.
-func (v *pruneView) maskable(i int) bool {
-	return v.msgs[i].Role == RoleTool && v.counts[i] >= minPruneSaving && v.prunable(i) &&
+func (v *view) maskable(i int) bool {
+	return v.msgs[i].Role == msg.RoleTool && v.counts[i] >= minSaving && v.prunable(i) &&
 		!v.recent(v.useOf[i]) && !v.keepsResult(i)
 }

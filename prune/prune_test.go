@@ -1,4 +1,4 @@
-package compact
+package prune
 
 import (
 	"encoding/json"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/contextkit/compact/internal/msg"
+	"github.com/contextkit/compact/internal/msgtest"
 	"github.com/contextkit/compact/tokens"
 	openai "github.com/sashabaranov/go-openai"
 	"github.com/stretchr/testify/assert"
@@ -14,7 +16,7 @@ import (
 )
 
 // changedIndexes lists the indexes a result reports, in order.
-func changedIndexes(res *PruneResult) []int {
+func changedIndexes(res *Result) []int {
 	var out []int
 	for _, c := range res.Changes {
 		out = append(out, c.Index)
@@ -27,18 +29,18 @@ func changedIndexes(res *PruneResult) []int {
 // and the protected tail stay.
 func TestPruneMasksOldToolResults(t *testing.T) {
 	in := agentRun(6) // results at 3, 5, 7, 9, 11, 13; the tail starts at 10
-	before := Clone(in)
-	res := Prune(in, WithClearAtLeast(0))
+	before := msg.Clone(in)
+	res := Apply(in, WithClearAtLeast(0))
 	require.NoError(t, checkPrune(in, res, WithClearAtLeast(0)))
 	assert.True(t, reflect.DeepEqual(before, in), "input unchanged")
 	assert.Equal(t, []int{3, 5, 7}, changedIndexes(res), "uses 3, 4 and 5 are the last three")
 	for _, c := range res.Changes {
-		assert.Equal(t, kindMasked, c.Kind)
+		assert.Equal(t, Masked, c.Kind)
 		assert.Equal(t, "bash", c.Tool)
 		assert.Equal(t, in[c.Index].ToolCallID, c.ToolCallID)
 	}
 	m := res.Messages[5]
-	assert.Equal(t, RoleTool, m.Role)
+	assert.Equal(t, msg.RoleTool, m.Role)
 	assert.Equal(t, "call_1", m.ToolCallID)
 	assert.Equal(t, "[pruned] Output of bash (command: go test ./pkg/store -run Test1) removed to save space "+
 		"(exit status 1, 26 lines, 1106 bytes). Call the tool again if you need it.", m.Content)
@@ -62,7 +64,7 @@ func TestPruneKeepToolUses(t *testing.T) {
 	} {
 		t.Run(fmt.Sprint("keep ", tt.keep), func(t *testing.T) {
 			opts := []Option{WithKeepToolUses(tt.keep), WithClearAtLeast(0)}
-			res := Prune(agentRun(6), opts...)
+			res := Apply(agentRun(6), opts...)
 			require.NoError(t, checkPrune(agentRun(6), res, opts...))
 			assert.Equal(t, tt.want, changedIndexes(res))
 		})
@@ -77,7 +79,7 @@ func TestPruneDescribesTheCall(t *testing.T) {
 		name  string
 		args  string
 		tool  string
-		rules []ToolRule
+		rules []Rule
 		want  string
 	}{
 		{"command", `{"command":"ls -la /repo"}`, "bash", nil, "bash (command: ls -la /repo)"},
@@ -93,10 +95,10 @@ func TestPruneDescribesTheCall(t *testing.T) {
 		{"long value clipped", `{"path":"` + strings.Repeat("a", 150) + `"}`, "read", nil,
 			"read (path: " + strings.Repeat("a", 97) + "...)"},
 		{"rule: key arguments", `{"origin":"JFK","destination":"SFO","date":"2024-05-16"}`, "search_direct_flight",
-			[]ToolRule{{Name: "search_direct_flight", KeyArgs: []string{"origin", "destination"}}},
+			[]Rule{{Name: "search_direct_flight", KeyArgs: []string{"origin", "destination"}}},
 			"search_direct_flight (origin: JFK, destination: SFO)"},
 		{"rule: describe", `{"city":"Paris"}`, "weather",
-			[]ToolRule{{Name: "weather", Describe: func(args map[string]any, result string) string {
+			[]Rule{{Name: "weather", Describe: func(args map[string]any, result string) string {
 				return fmt.Sprintf("the weather\nin %v (%d bytes)", args["city"], len(result))
 			}}}, fmt.Sprintf("the weather ⏎ in Paris (%d bytes)", len(out))},
 	}
@@ -104,7 +106,7 @@ func TestPruneDescribesTheCall(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			in := append([]Message{user("go")}, toolRound("c1", tt.tool, tt.args, out)...)
 			in = append(in, asst("a"), user("b"), asst("c"), user("d"), asst("e"))
-			res := Prune(in, WithKeepToolUses(0), WithClearAtLeast(0), WithToolRules(tt.rules...))
+			res := Apply(in, WithKeepToolUses(0), WithClearAtLeast(0), WithToolRules(tt.rules...))
 			require.Equal(t, []int{2}, changedIndexes(res))
 			assert.Equal(t, "[pruned] Output of "+tt.want+" removed to save space (exit status 2, 31 lines, "+
 				fmt.Sprint(len(out))+" bytes). Call the tool again if you need it.", res.Messages[2].Content)
@@ -112,7 +114,7 @@ func TestPruneDescribesTheCall(t *testing.T) {
 	}
 	t.Run("result answering no call", func(t *testing.T) {
 		in := []Message{user("go"), result("orphan_1", out), asst("a"), user("b"), asst("c"), user("d"), asst("e")}
-		res := Prune(in, WithKeepToolUses(0), WithClearAtLeast(0))
+		res := Apply(in, WithKeepToolUses(0), WithClearAtLeast(0))
 		require.Equal(t, []int{1}, changedIndexes(res))
 		assert.Contains(t, res.Messages[1].Content, "Output of tool call orphan_1 removed")
 	})
@@ -168,19 +170,19 @@ func TestPruneDeduplicates(t *testing.T) {
 	in = append(in, bashRound("f", "go build", "built")...) // 13
 	in = append(in, asst("done"))
 
-	res := Prune(in, WithClearAtLeast(0))
+	res := Apply(in, WithClearAtLeast(0))
 	require.NoError(t, checkPrune(in, res, WithClearAtLeast(0)))
 	require.Equal(t, []int{3, 5, 7}, changedIndexes(res))
-	assert.Equal(t, kindDeduplicated, res.Changes[0].Kind)
+	assert.Equal(t, Deduplicated, res.Changes[0].Kind)
 	assert.Equal(t, "[pruned] Output of bash (command: git status) removed: identical to the result of d "+
 		"further down (21 lines, 891 bytes).", res.Messages[3].Content)
 	assert.Len(t, same, 891)
-	assert.Equal(t, kindMasked, res.Changes[1].Kind)
-	assert.Equal(t, kindMasked, res.Changes[2].Kind)
+	assert.Equal(t, Masked, res.Changes[1].Kind)
+	assert.Equal(t, Masked, res.Changes[2].Kind)
 
 	// Without masking, c's result stays, so b's refers to it.
-	only := Prune(in, WithClearAtLeast(0), withPruneKinds(kindDeduplicated))
-	require.NoError(t, checkPrune(in, only, WithClearAtLeast(0), withPruneKinds(kindDeduplicated)))
+	only := Apply(in, WithClearAtLeast(0), WithKinds(Deduplicated))
+	require.NoError(t, checkPrune(in, only, WithClearAtLeast(0), WithKinds(Deduplicated)))
 	assert.Equal(t, []int{3, 5}, changedIndexes(only))
 	assert.Contains(t, only.Messages[5].Content, "identical to the result of c further down")
 }
@@ -190,8 +192,8 @@ func TestPruneNeverMask(t *testing.T) {
 	in := agentRun(6)
 	in[5] = result("call_1", in[5].Content)
 	in[4].ToolCalls[0].Function.Name = "todo"
-	opts := []Option{WithClearAtLeast(0), WithToolRules(ToolRule{Name: "todo", NeverMask: true})}
-	res := Prune(in, opts...)
+	opts := []Option{WithClearAtLeast(0), WithToolRules(Rule{Name: "todo", NeverMask: true})}
+	res := Apply(in, opts...)
 	require.NoError(t, checkPrune(in, res, opts...))
 	assert.Equal(t, []int{3, 7}, changedIndexes(res))
 }
@@ -200,28 +202,28 @@ func TestPruneNeverMask(t *testing.T) {
 // group at the end and messages outside the range are never touched.
 func TestPruneLeavesProtectedMessagesAlone(t *testing.T) {
 	big := shellOutput("x", 40, 0)
-	img := partsMsg(RoleUser, "look", "img:https://example.com/a.png")
+	img := partsMsg(msg.RoleUser, "look", "img:https://example.com/a.png")
 	in := []Message{
 		sys(big), // 0 system
-		{Role: RoleUser, Content: PrefixSummary(big)}, // 1 summary
+		{Role: msg.RoleUser, Content: msg.PrefixSummary(big)}, // 1 summary
 		asst("ok"), // 2
 		img,        // 3 latest real user, with an image
 	}
-	in = append(in, bashRound("a", "cat a", big)...)                           // 4, 5
-	in = append(in, bashRound("b", "cat b", big)...)                           // 6, 7
-	in = append(in, Message{Role: RoleAssistant, ToolCalls: []openai.ToolCall{ // 8: pending
+	in = append(in, bashRound("a", "cat a", big)...)                               // 4, 5
+	in = append(in, bashRound("b", "cat b", big)...)                               // 6, 7
+	in = append(in, Message{Role: msg.RoleAssistant, ToolCalls: []openai.ToolCall{ // 8: pending
 		{ID: "p1", Type: openai.ToolTypeFunction, Function: openai.FunctionCall{Name: "bash", Arguments: `{"command":"x"}`}},
 		{ID: "p2", Type: openai.ToolTypeFunction, Function: openai.FunctionCall{Name: "bash", Arguments: `{"command":"y"}`}},
 	}}, result("p1", big)) // 9: a result of the pending group
-	require.NoError(t, Validate(in))
+	require.NoError(t, msg.Validate(in))
 
-	opts := []Option{WithKeepToolUses(0), WithClearAtLeast(0), pruneRange(0, len(in))}
-	res := Prune(in, opts...)
+	opts := []Option{WithKeepToolUses(0), WithClearAtLeast(0), WithRange(0, len(in))}
+	res := Apply(in, opts...)
 	require.NoError(t, checkPrune(in, res, opts...))
 	assert.Equal(t, []int{5, 7}, changedIndexes(res))
 
-	opts = []Option{WithKeepToolUses(0), WithClearAtLeast(0), pruneRange(6, 8)}
-	res = Prune(in, opts...)
+	opts = []Option{WithKeepToolUses(0), WithClearAtLeast(0), WithRange(6, 8)}
+	res = Apply(in, opts...)
 	assert.Equal(t, []int{7}, changedIndexes(res), "only the range")
 }
 
@@ -235,17 +237,17 @@ func TestPruneArguments(t *testing.T) {
 		check      func(t *testing.T, got string)
 	}{
 		{"short arguments stay", `{"path":"a.go","file_text":"package a"}`, false, nil},
-		{"a long JSON value is cut in its middle", `{"path": "a.go", "n": 1.50, "file_text": ` + jsonString(long) + `}`, true,
+		{"a long JSON value is cut in its middle", `{"path": "a.go", "n": 1.50, "file_text": ` + msgtest.JSONString(long) + `}`, true,
 			func(t *testing.T, got string) {
 				require.True(t, json.Valid([]byte(got)))
 				assert.True(t, strings.HasPrefix(got, `{"path": "a.go", "n": 1.50, "file_text": "line of a file`), "untouched bytes stay: %.80s", got)
 				var v map[string]any
 				require.NoError(t, json.Unmarshal([]byte(got), &v))
 				assert.Contains(t, v["file_text"], "characters cut")
-				assert.LessOrEqual(t, len([]rune(jsonString(v["file_text"].(string)))), minArgValueChars)
+				assert.LessOrEqual(t, len([]rune(msgtest.JSONString(v["file_text"].(string)))), minArgValueChars)
 			}},
-		{"nested values and long keys", `{"edits":[{"old":` + jsonString(long) + `,"new":` + jsonString(long) + `}],` +
-			jsonString(strings.Repeat("k", 300)) + `:1}`, true,
+		{"nested values and long keys", `{"edits":[{"old":` + msgtest.JSONString(long) + `,"new":` + msgtest.JSONString(long) + `}],` +
+			msgtest.JSONString(strings.Repeat("k", 300)) + `:1}`, true,
 			func(t *testing.T, got string) {
 				require.True(t, json.Valid([]byte(got)))
 				assert.Contains(t, got, strings.Repeat("k", 300), "keys are never cut")
@@ -265,23 +267,18 @@ func TestPruneArguments(t *testing.T) {
 			in = append(in, toolRound("c2", "write", tt.args, "done")...)
 			in = append(in, asst("a"), user("b"), asst("c"), user("d"), asst("e"))
 			opts := []Option{WithKeepToolUses(1), WithClearAtLeast(0), WithArgumentChars(100)}
-			res := Prune(in, opts...)
+			res := Apply(in, opts...)
 			require.NoError(t, checkPrune(in, res, opts...))
 			if !tt.changed {
 				assert.Empty(t, res.Changes)
 				return
 			}
 			require.Equal(t, []int{1}, changedIndexes(res), "the kept use (c2) keeps its arguments")
-			assert.Equal(t, kindArguments, res.Changes[0].Kind)
+			assert.Equal(t, ArgumentsShortened, res.Changes[0].Kind)
 			assert.Equal(t, "c1", res.Changes[0].ToolCallID)
 			tt.check(t, res.Messages[1].ToolCalls[0].Function.Arguments)
 		})
 	}
-}
-
-func jsonString(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
 }
 
 // Images older than the newest message with an image become notes; the
@@ -289,20 +286,20 @@ func jsonString(s string) string {
 func TestPruneImages(t *testing.T) {
 	in := []Message{
 		sys("s"),
-		partsMsg(RoleUser, "first screenshot", "img:https://example.com/1.png"), // 1
+		partsMsg(msg.RoleUser, "first screenshot", "img:https://example.com/1.png"), // 1
 		asst("I see a login form."),
-		partsMsg(RoleUser, "img:data:image/png;base64,"+strings.Repeat("A", 400)), // 3
+		partsMsg(msg.RoleUser, "img:data:image/png;base64,"+strings.Repeat("A", 400)), // 3
 		asst("A dashboard."),
-		partsMsg(RoleUser, "and now?", "img:https://example.com/3.png"), // 5: newest image
+		partsMsg(msg.RoleUser, "and now?", "img:https://example.com/3.png"), // 5: newest image
 		asst("An error page."),
 		user("thanks"), // 7: latest real user
 		asst("welcome"),
 	}
-	opts := []Option{WithClearAtLeast(0), pruneRange(0, len(in))}
-	res := Prune(in, opts...)
+	opts := []Option{WithClearAtLeast(0), WithRange(0, len(in))}
+	res := Apply(in, opts...)
 	require.NoError(t, checkPrune(in, res, opts...))
 	require.Equal(t, []int{1, 3}, changedIndexes(res))
-	assert.Equal(t, kindImages, res.Changes[0].Kind)
+	assert.Equal(t, ImagesReplaced, res.Changes[0].Kind)
 	assert.Equal(t, "first screenshot\n[pruned] [image: https://example.com/1.png]", res.Messages[1].Content)
 	assert.Nil(t, res.Messages[1].MultiContent)
 	assert.Equal(t, "[pruned] [image: image/png, 422 bytes inline]", res.Messages[3].Content)
@@ -315,11 +312,11 @@ func TestPruneImages(t *testing.T) {
 // found.
 func TestPruneClearAtLeast(t *testing.T) {
 	in := agentRun(6)
-	all := Prune(in, WithClearAtLeast(0))
+	all := Apply(in, WithClearAtLeast(0))
 	require.True(t, all.Committed)
 	found := all.Reclaimable
 
-	under := Prune(in, WithClearAtLeast(found+1))
+	under := Apply(in, WithClearAtLeast(found+1))
 	assert.False(t, under.Committed)
 	assert.Empty(t, under.Changes)
 	assert.Equal(t, found, under.Reclaimable)
@@ -328,11 +325,11 @@ func TestPruneClearAtLeast(t *testing.T) {
 	under.Messages[3].Content = "changed by the caller"
 	assert.NotEqual(t, in[3].Content, under.Messages[3].Content, "a copy, not the input")
 
-	at := Prune(in, WithClearAtLeast(found))
+	at := Apply(in, WithClearAtLeast(found))
 	assert.True(t, at.Committed)
 	assert.Equal(t, found, at.TokensBefore-at.TokensAfter)
 
-	none := Prune([]Message{user("hi")}, WithClearAtLeast(0))
+	none := Apply([]Message{user("hi")}, WithClearAtLeast(0))
 	assert.False(t, none.Committed, "nothing found is nothing committed")
 }
 
@@ -348,14 +345,14 @@ func TestPrunePressure(t *testing.T) {
 	tail := tokens.CountMessages(tc, in[2:]) - tokens.ReplyPrimingTokens
 
 	t.Run("off by default", func(t *testing.T) {
-		assert.Empty(t, Prune(in, WithClearAtLeast(0), pruneRange(0, 2)).Changes)
+		assert.Empty(t, Apply(in, WithClearAtLeast(0), WithRange(0, 2)).Changes)
 	})
 	t.Run("largest first, until it fits", func(t *testing.T) {
-		opts := []Option{WithClearAtLeast(0), pruneRange(0, 2), WithPressure(tail - 100)}
-		res := Prune(in, opts...)
+		opts := []Option{WithClearAtLeast(0), WithRange(0, 2), WithPressure(tail - 100)}
+		res := Apply(in, opts...)
 		require.NoError(t, checkPrune(in, res, opts...))
 		require.Equal(t, []int{5}, changedIndexes(res))
-		assert.Equal(t, kindDemoted, res.Changes[0].Kind)
+		assert.Equal(t, Demoted, res.Changes[0].Kind)
 		got := res.Messages[5].Content
 		assert.True(t, strings.HasPrefix(got, "[pruned] Output of bash (command: cat huge) shortened to fit the context window "+
 			"(exit status 1, 401 lines, "), got)
@@ -364,8 +361,8 @@ func TestPrunePressure(t *testing.T) {
 		assert.Less(t, len(got), pressureExcerptChars+300)
 	})
 	t.Run("as far as it can", func(t *testing.T) {
-		opts := []Option{WithClearAtLeast(0), pruneRange(0, 2), WithPressure(1)}
-		res := Prune(in, opts...)
+		opts := []Option{WithClearAtLeast(0), WithRange(0, 2), WithPressure(1)}
+		res := Apply(in, opts...)
 		require.NoError(t, checkPrune(in, res, opts...))
 		assert.Equal(t, []int{5, 7}, changedIndexes(res), "a's result saves too little; d's is among the last two")
 	})
@@ -374,40 +371,40 @@ func TestPrunePressure(t *testing.T) {
 // Every change is reported with what it saved, and the totals add up.
 func TestPruneReportsEveryChange(t *testing.T) {
 	in := agentRun(8)
-	in[2].ToolCalls[0].Function.Arguments = `{"command":` + jsonString(strings.Repeat("echo hi; ", 500)) + `}`
-	in = append(in[:2], append([]Message{partsMsg(RoleUser, "img:https://example.com/x.png"), asst("seen")}, in[2:]...)...)
-	in = append(in, partsMsg(RoleUser, "img:https://example.com/y.png"))
-	res := Prune(in)
+	in[2].ToolCalls[0].Function.Arguments = `{"command":` + msgtest.JSONString(strings.Repeat("echo hi; ", 500)) + `}`
+	in = append(in[:2], append([]Message{partsMsg(msg.RoleUser, "img:https://example.com/x.png"), asst("seen")}, in[2:]...)...)
+	in = append(in, partsMsg(msg.RoleUser, "img:https://example.com/y.png"))
+	res := Apply(in)
 	require.True(t, res.Committed)
 	require.NoError(t, checkPrune(in, res))
-	kinds := map[PruneKind]int{}
+	kinds := map[Kind]int{}
 	for _, c := range res.Changes {
 		kinds[c.Kind]++
 		assert.NotEmpty(t, c.Note)
 		assert.NotEmpty(t, c.Kind.String())
 	}
-	assert.Equal(t, map[PruneKind]int{kindMasked: 5, kindArguments: 1, kindImages: 1}, kinds)
-	assert.Equal(t, "PruneKind(99)", PruneKind(99).String())
+	assert.Equal(t, map[Kind]int{Masked: 5, ArgumentsShortened: 1, ImagesReplaced: 1}, kinds)
+	assert.Equal(t, "Kind(99)", Kind(99).String())
 }
 
 // Every transcript, pruned with several settings, keeps Prune's contracts.
 func TestPrunePropertiesOnTranscripts(t *testing.T) {
-	all := allTranscripts(t)
+	all := msgtest.All(t)
 	settings := map[string][]Option{
 		"defaults":      nil,
 		"aggressive":    {WithKeepToolUses(0), WithClearAtLeast(0), WithArgumentChars(200)},
-		"pressure":      {WithClearAtLeast(0), pruneRange(2, 12), WithPressure(500)},
-		"lossless only": {withPruneKinds(kindDeduplicated, kindImages), WithClearAtLeast(0)},
+		"pressure":      {WithClearAtLeast(0), WithRange(2, 12), WithPressure(500)},
+		"lossless only": {WithKinds(Deduplicated, ImagesReplaced), WithClearAtLeast(0)},
 	}
-	for _, name := range sortedNames(all) {
+	for _, name := range msgtest.Names(all) {
 		in := all[name]
 		for setting, opts := range settings {
 			t.Run(name+"/"+setting, func(t *testing.T) {
-				before := Clone(in)
-				res := Prune(in, opts...)
+				before := msg.Clone(in)
+				res := Apply(in, opts...)
 				require.NoError(t, checkPrune(in, res, opts...))
 				require.True(t, reflect.DeepEqual(before, in), "input unchanged")
-				require.Equal(t, res, Prune(in, opts...), "deterministic")
+				require.Equal(t, res, Apply(in, opts...), "deterministic")
 			})
 		}
 	}

@@ -1,4 +1,4 @@
-package compact
+package prune
 
 import (
 	"fmt"
@@ -6,14 +6,19 @@ import (
 
 	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/tokens"
+	openai "github.com/sashabaranov/go-openai"
 )
 
-// Sizes Prune works with that are not options.
+// Message is one chat message in OpenAI's format: go-openai's type, the
+// same type as compact.Message.
+type Message = openai.ChatCompletionMessage
+
+// Sizes a pruning works with that are not options.
 const (
-	// minPruneSaving is the least a change must save to be made. A stand-in
+	// minSaving is the least a change must save to be made. A stand-in
 	// costs 40 to 60 tokens; a result not much larger often carries the one
 	// fact the model wants (an id, "ok", one error line), for little space.
-	minPruneSaving = 64
+	minSaving = 64
 
 	// pressureKeepMessages is how many messages at the very end the pressure
 	// pass never touches: the newest results, which the model has not read
@@ -25,56 +30,56 @@ const (
 	// lines and its closing summary or error.
 	pressureExcerptChars = 2_000
 
-	// defaultPruneTail is how many messages at the end Prune protects when
-	// no pruneRange is given: the Compressor's minimum tail.
-	defaultPruneTail = defaultTailMinMessages
+	// defaultTail is how many messages at the end a pruning protects when
+	// no WithRange is given: a Compressor's minimum tail by default.
+	defaultTail = 4
 )
 
-// PruneKind says what Prune did to a message. Its String is a short
+// Kind says what a pruning did to a message. Its String is a short
 // description for a person ("masked tool result").
-type PruneKind int
+type Kind int
 
-// The changes Prune makes.
+// The changes a pruning makes.
 const (
-	// kindDeduplicated: a tool result identical to a newer one that stays
+	// Deduplicated: a tool result identical to a newer one that stays
 	// was replaced by a back-reference to that one.
-	kindDeduplicated PruneKind = iota + 1
-	// kindMasked: an old tool result was replaced by a one-line stand-in
+	Deduplicated Kind = iota + 1
+	// Masked: an old tool result was replaced by a one-line stand-in
 	// naming the call, its key argument, its exit status and its size.
-	kindMasked
-	// kindArguments: an old tool call's long arguments were shortened
+	Masked
+	// ArgumentsShortened: an old tool call's long arguments were shortened
 	// (JSON string values cut in the middle, so JSON stays JSON).
-	kindArguments
-	// kindImages: image parts older than the newest image were replaced by
+	ArgumentsShortened
+	// ImagesReplaced: image parts older than the newest image were replaced by
 	// text notes.
-	kindImages
-	// kindDemoted: the pressure pass cut a large result inside the
+	ImagesReplaced
+	// Demoted: the pressure pass cut a large result inside the
 	// protected tail to its head and tail behind a stand-in line.
-	kindDemoted
+	Demoted
 )
 
-var pruneKindNames = [...]string{
-	kindDeduplicated: "deduplicated tool result",
-	kindMasked:       "masked tool result",
-	kindArguments:    "shortened tool arguments",
-	kindImages:       "replaced old images",
-	kindDemoted:      "demoted tool result in the tail",
+var kindNames = [...]string{
+	Deduplicated:       "deduplicated tool result",
+	Masked:             "masked tool result",
+	ArgumentsShortened: "shortened tool arguments",
+	ImagesReplaced:     "replaced old images",
+	Demoted:            "demoted tool result in the tail",
 }
 
 // String returns the kind's short description.
-func (k PruneKind) String() string {
-	if k > 0 && int(k) < len(pruneKindNames) {
-		return pruneKindNames[k]
+func (k Kind) String() string {
+	if k > 0 && int(k) < len(kindNames) {
+		return kindNames[k]
 	}
-	return fmt.Sprintf("PruneKind(%d)", int(k))
+	return fmt.Sprintf("Kind(%d)", int(k))
 }
 
-// PruneChange records one message Prune changed.
-type PruneChange struct {
-	Index      int       // index of the message in the input (and output) slice
-	Kind       PruneKind // what was done
-	ToolCallID string    // the result's call id, or the first shortened call's
-	Tool       string    // the tool's name, when known
+// Change records one message a pruning changed.
+type Change struct {
+	Index      int    // index of the message in the input (and output) slice
+	Kind       Kind   // what was done
+	ToolCallID string // the result's call id, or the first shortened call's
+	Tool       string // the tool's name, when known
 	// TokensBefore and TokensAfter are the message's tokens before and after
 	// the change, as the counter counts them.
 	TokensBefore, TokensAfter int
@@ -82,10 +87,10 @@ type PruneChange struct {
 }
 
 // saved returns the tokens the change reclaimed.
-func (c PruneChange) saved() int { return c.TokensBefore - c.TokensAfter }
+func (c Change) saved() int { return c.TokensBefore - c.TokensAfter }
 
-// PruneResult reports what Prune did.
-type PruneResult struct {
+// Result reports what a pruning did.
+type Result struct {
 	// Messages is the pruned history: the same length as the input, with the
 	// same roles, tool calls and tool_call_ids at the same indexes. It
 	// shares nothing with the input.
@@ -93,10 +98,10 @@ type PruneResult struct {
 
 	// Changes lists every changed message, by index. It is empty when the
 	// pruning was not committed.
-	Changes []PruneChange
+	Changes []Change
 
-	// TokensBefore and TokensAfter are the history's tokens (CountMessages)
-	// before and after. They are equal when nothing was committed.
+	// TokensBefore and TokensAfter are the history's tokens
+	// (tokens.CountMessages) before and after. They are equal when nothing was committed.
 	TokensBefore, TokensAfter int
 
 	// Reclaimable is what the changes found save, committed or not.
@@ -110,10 +115,14 @@ type PruneResult struct {
 	// than WithClearAtLeast asks (or there were none); Messages is then a
 	// copy of the input.
 	Committed bool
+
+	// Adjusted names each option given an invalid value, and the value
+	// kept in force instead (see [Pruner.Adjusted]).
+	Adjusted []string
 }
 
-// ToolRule tells Prune how to treat one tool's calls and results.
-type ToolRule struct {
+// Rule tells a pruning how to treat one tool's calls and results.
+type Rule struct {
 	// Name is the tool's function name, as in the assistant's tool call.
 	Name string
 
@@ -135,27 +144,38 @@ type ToolRule struct {
 	Describe func(args map[string]any, result string) string
 }
 
-// pruneSettings are the Prune settings opts make, counting with the
-// counter they set or tokens.Estimate.
-func pruneSettings(opts []Option) pruneConfig {
-	cfg := newConfig(opts)
-	p := cfg.prune
-	p.counter = cfg.counter
-	if p.counter == nil {
-		p.counter = tokens.Estimate{}
-	}
-	return p
+// Apply shrinks old tool output without calling a model, as New(opts...)
+// would (see [Pruner.Apply]); the Result names the options given an
+// invalid value in Adjusted.
+func Apply(msgs []Message, opts ...Option) *Result {
+	return New(opts...).Apply(msgs)
 }
 
-// on reports whether the rule of kind k may run.
-func (c pruneConfig) on(k PruneKind) bool { return c.kinds == nil || c.kinds[k] }
+// Pruner prunes with the settings New gave it. It is immutable and safe for
+// concurrent use.
+type Pruner struct {
+	cfg config
+}
 
-// Prune shrinks old tool output without calling a model. It is the cheap
+// New returns a Pruner with opts applied over the documented defaults. An
+// option given an invalid value keeps the default, and Adjusted says so.
+func New(opts ...Option) *Pruner {
+	return &Pruner{cfg: newConfig(opts)}
+}
+
+// Adjusted names each option New was given an invalid value, and the value
+// kept in force instead ("WithKeepToolUses(-1): invalid, 3 kept"). It is
+// nil when every value was taken.
+func (pr *Pruner) Adjusted() []string {
+	return append([]string(nil), pr.cfg.adjusted...)
+}
+
+// Apply shrinks old tool output without calling a model. It is the cheap
 // tier of compaction: a Compressor runs it before summarising, and skips the
 // summarizer when pruning alone brings the history under its threshold.
 //
-// Within the range it may change (see pruneRange), and outside the most
-// recent tool uses (WithKeepToolUses), Prune:
+// Within the range it may change (see [WithRange]), and outside the most
+// recent tool uses ([WithKeepToolUses]), Apply:
 //   - replaces a tool result identical to a newer one that stays with a
 //     back-reference naming the newer result's tool call id;
 //   - masks other tool results: a one-line stand-in says which tool ran,
@@ -166,42 +186,39 @@ func (c pruneConfig) on(k PruneKind) bool { return c.kinds == nil || c.kinds[k] 
 //   - replaces image parts older than the newest message with an image by
 //     text notes (keeping the URL unless it is a data: URL).
 //
-// With WithPressure it also demotes the largest results of a tail that
+// With [WithPressure] it also demotes the largest results of a tail that
 // alone is over budget. A change is made only when it saves at least 64
 // tokens: a smaller result often holds the one fact the model wants.
 //
-// Every text Prune writes in place of a result starts with prunedPrefix, and
+// Every text Apply writes in place of a result starts with "[pruned]", and
 // such a result is never pruned again, so pruning is idempotent: pruning
-// the output again changes nothing. Prune never touches system messages,
-// summaries (IsSummary), the latest real user message, a pending tool-call
-// group at the end, or results of NeverMask tools; it never adds, removes or
+// the output again changes nothing. Apply never touches system messages,
+// summaries (compact.IsSummary), the latest real user message, a pending
+// tool-call group at the end, or results of NeverMask tools; it never adds, removes or
 // reorders messages, and keeps every role, tool call and tool_call_id, so
 // tool pairing is never broken and a valid history stays valid. Input that
 // is not valid is pruned all the same: a result answering no call is named
 // by its id.
 //
 // The changes are committed only when together they reclaim at least
-// WithClearAtLeast tokens; otherwise the result holds a copy of the input,
-// Committed is false and Reclaimable says what they would have saved.
-// Prune never modifies msgs, and the same input gives the same output.
-func Prune(msgs []Message, opts ...Option) *PruneResult {
-	return prune(msgs, pruneSettings(opts))
-}
-
-// prune is Prune with its settings made.
-func prune(msgs []Message, cfg pruneConfig) *PruneResult {
-	v := newPruneView(msgs, cfg)
-	p := &pruner{pruneView: v, cfg: cfg, repl: make([]*Message, len(msgs))}
-	if cfg.pressure > 0 && cfg.on(kindDemoted) {
+// [WithClearAtLeast] tokens; otherwise the result holds a copy of the
+// input, Committed is false and Reclaimable says what they would have
+// saved. Apply never modifies msgs, and the same input gives the same
+// output.
+func (pr *Pruner) Apply(msgs []Message) *Result {
+	cfg := pr.cfg
+	v := newView(msgs, cfg)
+	p := &pruner{view: v, cfg: cfg, repl: make([]*Message, len(msgs))}
+	if cfg.pressure > 0 && cfg.on(Demoted) {
 		p.pressure()
 	}
-	if cfg.on(kindDeduplicated) || cfg.on(kindMasked) {
+	if cfg.on(Deduplicated) || cfg.on(Masked) {
 		p.results()
 	}
-	if cfg.on(kindImages) {
+	if cfg.on(ImagesReplaced) {
 		p.images()
 	}
-	if cfg.on(kindArguments) && cfg.argChars > 0 {
+	if cfg.on(ArgumentsShortened) && cfg.argChars > 0 {
 		p.arguments()
 	}
 	sort.Slice(p.changes, func(a, b int) bool { return p.changes[a].Index < p.changes[b].Index })
@@ -211,9 +228,10 @@ func prune(msgs []Message, cfg pruneConfig) *PruneResult {
 	for _, c := range p.changes {
 		saved += c.saved()
 	}
-	res := &PruneResult{TokensBefore: before, TokensAfter: before, Reclaimable: saved, ClearAtLeast: cfg.clearAtLeast}
+	res := &Result{TokensBefore: before, TokensAfter: before, Reclaimable: saved, ClearAtLeast: cfg.clearAtLeast,
+		Adjusted: pr.Adjusted()}
 	if len(p.changes) == 0 || saved < cfg.clearAtLeast {
-		res.Messages = Clone(msgs)
+		res.Messages = msg.Clone(msgs)
 		return res
 	}
 	out := make([]Message, len(msgs))

@@ -1,4 +1,4 @@
-package compact
+package prune
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/internal/textcut"
 )
 
@@ -19,7 +20,7 @@ const prunedPrefix = "[pruned]"
 // isPruned reports whether m is a tool result Prune replaced: a stand-in, a
 // back-reference or a demoted result.
 func isPruned(m Message) bool {
-	return m.Role == RoleTool && strings.HasPrefix(Text(m), prunedPrefix)
+	return m.Role == msg.RoleTool && strings.HasPrefix(msg.Text(m), prunedPrefix)
 }
 
 // defaultKeyArgs are the arguments a stand-in quotes to say what a call did,
@@ -45,7 +46,7 @@ func (p *pruner) describe(i int) string {
 	if rule.Describe != nil {
 		var args map[string]any
 		_ = json.Unmarshal([]byte(u.args), &args) // nil unless a JSON object
-		if d := textcut.OneLine(rule.Describe(args, Text(m))); d != "" {
+		if d := textcut.OneLine(rule.Describe(args, msg.Text(m))); d != "" {
 			return textcut.Clip(d, describeChars)
 		}
 	}
@@ -227,5 +228,5 @@ func dedupText(desc, newer, out string) string {
 func demoteText(desc, out string) (text, note string) {
 	f := resultFacts(out)
 	return prunedPrefix + " Output of " + desc + " shortened to fit the context window (" + f +
-		"); its start and end follow.\n" + textcut.Middle(out, pressureExcerptChars, textcut.InChars, defaultHeadShare, textcut.LineMarker), desc + ": " + f
+		"); its start and end follow.\n" + textcut.Middle(out, pressureExcerptChars, textcut.InChars, textcut.HeadShare, textcut.LineMarker), desc + ": " + f
 }
