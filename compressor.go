@@ -31,7 +31,10 @@ const (
 type Compressor struct {
 	cfg config
 
-	run sync.Mutex // held for the length of a compaction
+	// run is the run lock, held from a compaction's plan to its assembly:
+	// a channel of one slot, so that a caller waiting for it can give up
+	// when its context ends.
+	run chan struct{}
 
 	// own is the counter the Compressor built for its model (nil when the
 	// host set one): SwitchModel swaps its encoding, UpdateUsage calibrates
@@ -51,6 +54,7 @@ type handoffState struct {
 	done    int    // automatic handoffs that succeeded
 	base    int    // compactions when the current context began (after a fresh-session handoff)
 	lastErr string // the last handoff failure, cleared by a success
+	writing bool   // a handoff is being written, after its compaction
 }
 
 // state is what a Compressor learns over a conversation.
@@ -96,7 +100,7 @@ func New(opts ...Option) *Compressor {
 	if cfg.summarizer == nil {
 		cfg.summarizer = cfg.fallback
 	}
-	c := &Compressor{cfg: cfg, model: cfg.model, win: cfg.window, own: own, setup: setup}
+	c := &Compressor{cfg: cfg, run: make(chan struct{}, 1), model: cfg.model, win: cfg.window, own: own, setup: setup}
 	c.th = computeThresholds(cfg, cfg.window)
 	return c
 }
@@ -397,8 +401,8 @@ var (
 	_ ModelSwitcher = (*Compressor)(nil)
 )
 
-// summarize calls the summarizer under the configured timeout.
-func (c *Compressor) summarize(ctx context.Context, s Summarizer, req SummaryRequest) (string, error) {
+// callSummarizer calls s under the configured timeout.
+func (c *Compressor) callSummarizer(ctx context.Context, s Summarizer, req SummaryRequest) (string, error) {
 	if c.cfg.summaryTimeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, c.cfg.summaryTimeout)

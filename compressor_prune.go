@@ -2,7 +2,6 @@ package compact
 
 import (
 	"fmt"
-	"log/slog"
 
 	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/prune"
@@ -48,27 +47,27 @@ func (c *Compressor) pruneTail(p *plan, th thresholds) []prune.Change {
 }
 
 // pruneOnly finishes a compaction that pruning alone achieved: the pruned
-// history, then the incoming message. in is the caller's message count and
-// before the tokens it held (incoming included). It counts as a compaction
-// in Status, but not toward a handoff (see WithHandoff), and writes none.
-func (c *Compressor) pruneOnly(log *slog.Logger, in int, pr *prune.Result, incoming *Message, before, threshold int) (*Result, error) {
+// history, then the incoming message. It counts as a compaction in Status,
+// but not toward a handoff (see WithHandoff), and writes none.
+func (r *compaction) pruneOnly(pr *prune.Result) (*Result, error) {
+	c := r.c
 	out := pr.Messages
-	if incoming != nil {
-		out = append(out, msg.CloneMessage(*incoming))
+	if r.o.Incoming != nil {
+		out = append(out, msg.CloneMessage(*r.o.Incoming))
 	}
 	if err := Validate(out); err != nil {
 		return nil, fmt.Errorf("compact: internal error, pruned history is invalid: %w", err)
 	}
 	after := tokens.CountMessages(c.cfg.counter, out)
-	c.record(after, threshold)
+	c.record(after, r.th.threshold)
 	c.mu.Lock()
 	c.st.prunes++
 	c.mu.Unlock()
-	log.Info("compaction done", "messages_before", in, "messages_after", len(out),
-		"tokens_before", before, "tokens_after", after, "pruned", len(pr.Changes), "summarizer", "")
+	r.log.Info("compaction done", "messages_before", len(r.work), "messages_after", len(out),
+		"tokens_before", r.before, "tokens_after", after, "pruned", len(pr.Changes), "summarizer", "")
 	return &Result{
-		Messages: out, MessagesBefore: in, MessagesAfter: len(out),
-		TokensBefore: before, TokensAfter: after,
+		Messages: out, MessagesAfter: len(out),
+		TokensBefore: r.before, TokensAfter: after,
 		SummarizedFrom: -1, SummarizedTo: -1, SummaryIndex: -1, Lifted: -1,
 		Pruned: pr.Changes,
 	}, nil

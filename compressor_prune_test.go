@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/contextkit/compact/handoff"
 	"github.com/contextkit/compact/internal/msgtest"
 	"github.com/contextkit/compact/prune"
 	"github.com/contextkit/compact/tokens"
@@ -177,7 +178,7 @@ func TestCompressPruningKeepsTheIncomingMessageLast(t *testing.T) {
 // A compaction that pruning alone achieved writes no handoff packet and
 // does not count toward one: it wrote no summary.
 func TestPruneOnlyCompactionsDoNotCountTowardAHandoff(t *testing.T) {
-	c := newHandoffCompressor(HandoffPolicy{Enabled: true, Root: t.TempDir(), AfterCompactions: 2},
+	c := newHandoffCompressor(handoff.Policy{Enabled: true, Root: t.TempDir(), AfterCompactions: 2},
 		WithPruning(true), WithPruneOptions(prune.WithClearAtLeast(0)))
 	res, err := c.Compress(context.Background(), msgtest.AgentRun(12))
 	require.NoError(t, err)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/contextkit/compact/handoff"
 	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/prune"
 	openai "github.com/sashabaranov/go-openai"
@@ -55,7 +56,7 @@ type Result struct {
 	// compaction (see WithHandoff); nil when there was none. Messages is the
 	// ordinary compaction either way: in fresh-session mode the host
 	// chooses between it and Handoff.Continuation.
-	Handoff *Handoff
+	Handoff *handoff.Report
 
 	Duration time.Duration
 

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/contextkit/compact/handoff"
 	"github.com/contextkit/compact/prune"
 	"github.com/contextkit/compact/tokens"
 )
@@ -51,7 +52,7 @@ type config struct {
 	strikeLimit    int
 	repair         bool
 	summaryTimeout time.Duration
-	handoff        HandoffPolicy
+	handoff        handoff.Policy
 	pruning        bool // prune before summarising (WithPruning)
 	summaryPrompt  string
 	trimOversized  bool

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/contextkit/compact/handoff"
 	"github.com/contextkit/compact/internal/msgtest"
 	"github.com/contextkit/compact/internal/secrettest"
 )
@@ -44,7 +45,7 @@ func FuzzSecretsInArguments(f *testing.F) {
 			"RenderTurns":        RenderTurns(msgs, RenderOptions{MaxArgumentChars: int(maxArgs) - 1}),
 			"SummaryPrompt":      material,
 			"extractive summary": summary,
-			"BuildHandoffPacket": BuildHandoffPacket(HandoffInput{Messages: msgs, Summary: summary}),
+			"handoff.Build":      handoff.Build(handoff.Input{Messages: msgs, Summary: summary}),
 		}
 		escaped := jsonEscape(core)
 		for name, out := range emitted {

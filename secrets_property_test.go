@@ -11,6 +11,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 	"github.com/stretchr/testify/require"
 
+	"github.com/contextkit/compact/handoff"
 	"github.com/contextkit/compact/internal/secrettest"
 )
 
@@ -98,7 +99,7 @@ func TestNoSecretSurvivesAnySurface(t *testing.T) {
 	ctx := context.Background()
 	extractive := NewExtractiveSummarizer()
 	root := t.TempDir()
-	c := newHandoffCompressor(HandoffPolicy{Root: root})
+	c := newHandoffCompressor(handoff.Policy{Root: root})
 	for i, sec := range secrettest.Secrets {
 		t.Run(sec.Name, func(t *testing.T) {
 			for j, s := range secretSurfaces(t, sec) {
@@ -110,11 +111,11 @@ func TestNoSecretSurvivesAnySurface(t *testing.T) {
 					"RenderTurns":        RenderTurns(s.msgs, RenderOptions{}),
 					"SummaryPrompt":      material,
 					"extractive summary": summary,
-					"BuildHandoffPacket": BuildHandoffPacket(HandoffInput{Messages: s.msgs, Note: s.note, Summary: summary}),
+					"handoff.Build":      handoff.Build(handoff.Input{Messages: s.msgs, Note: s.note, Summary: summary}),
 				}
 				if s.note != "" {
 					// The packet a host's "/handoff-packet <note>" writes to disk
-					// (BuildHandoffPacket above covers every other field).
+					// (handoff.Build above covers every other field).
 					manual, err := c.ManualHandoffPacket(s.msgs, s.note, WithSessionID(fmt.Sprintf("s%d-%d", i, j)))
 					require.NoError(t, err)
 					written, err := os.ReadFile(manual.Path)

@@ -1,4 +1,4 @@
-package compact
+package handoff
 
 import (
 	"strings"
@@ -21,7 +21,7 @@ var packetSections = map[string]bool{
 // plantSecret puts secret, on a line of its own, into the field of in that
 // where picks: a message's text, tool arguments or call id, the note, the
 // summary, a task, or one of the one-line identifiers.
-func plantSecret(in *HandoffInput, secret string, where uint8) {
+func plantSecret(in *Input, secret string, where uint8) {
 	line := "\n" + secret + "\n"
 	msgs := in.Messages
 	switch where % 9 {
@@ -47,14 +47,14 @@ func plantSecret(in *HandoffInput, secret string, where uint8) {
 		switch {
 		case where%9 == 7 && len(m.ToolCalls) > 0:
 			m.ToolCalls[0].Function.Arguments += line
-		case where%9 == 8 && m.Role == RoleTool:
+		case where%9 == 8 && m.Role == msg.RoleTool:
 			m.ToolCallID += line
 		case len(m.MultiContent) > 0:
 			m.MultiContent[0].Text += line
 		default:
 			m.Content += line
 		}
-		in.Messages = append(Clone(msgs[:i]), m)
+		in.Messages = append(msg.Clone(msgs[:i]), m)
 		in.Messages = append(in.Messages, msgs[i+1:]...)
 	}
 }
@@ -79,12 +79,12 @@ func FuzzHandoffPacket(f *testing.F) {
 		if len(msgs) > 0 {
 			msgs[len(msgs)/2] = msg.ReplaceText(msgs[len(msgs)/2], note) // adversarial text among the messages
 		}
-		in := HandoffInput{SessionID: "s", Note: note, Summary: "summary", Messages: msgs,
+		in := Input{SessionID: "s", Note: note, Summary: "summary", Messages: msgs,
 			MaxBytes: int(maxBytes), MaxMessages: int(kind%12) + 1, MessageBytes: int(maxBytes) / 4}
 		secret, core := secrettest.Makers[int(kind)%len(secrettest.Makers)](seed)
 		plantSecret(&in, secret, where)
 
-		p := BuildHandoffPacket(in)
+		p := Build(in)
 		if strings.Count(p, core) > strings.Count(note, core) {
 			t.Fatalf("secret %q (planted at %d) survived in the packet:\n%s", core, where%9, p)
 		}
@@ -103,11 +103,11 @@ func FuzzHandoffPacket(f *testing.F) {
 				t.Fatalf("forged heading %q in:\n%s", h, p)
 			}
 		}
-		if !strings.Contains(p, packetCutLine) && !strings.HasSuffix(p, handoffRules) {
+		if !strings.Contains(p, packetCutLine) && !strings.HasSuffix(p, rules) {
 			t.Fatalf("packet does not end with its rules:\n%s", p)
 		}
-		if again := BuildHandoffPacket(in); again != p {
-			t.Fatal("BuildHandoffPacket is not deterministic")
+		if again := Build(in); again != p {
+			t.Fatal("Build is not deterministic")
 		}
 	})
 }

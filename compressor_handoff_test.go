@@ -3,7 +3,6 @@ package compact
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -14,7 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/contextkit/compact/handoff"
 	"github.com/contextkit/compact/internal/msg"
+	"github.com/contextkit/compact/internal/msgtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -62,28 +63,17 @@ func handedOff(results []*Result) []int {
 	return out
 }
 
-func newHandoffCompressor(p HandoffPolicy, opts ...Option) *Compressor {
+func newHandoffCompressor(p handoff.Policy, opts ...Option) *Compressor {
 	return newTestCompressor(&recorder{}, append([]Option{WithHandoff(p), WithClock(handoffClock)}, opts...)...)
 }
 
+// Without WithHandoff nothing happens and Status says nothing; a policy's
+// bounds below their least are raised and reported.
 func TestHandoffPolicyDefaults(t *testing.T) {
-	p := HandoffPolicy{}.withDefaults()
-	assert.False(t, p.Enabled, "off by default")
-	assert.Equal(t, HandoffPromptUser, p.Mode)
-	assert.Equal(t, 2, p.AfterCompactions)
-	assert.Equal(t, 1, p.MaxPerSession)
-	assert.Equal(t, 32<<10, p.MaxBytes)
-	assert.Equal(t, defaultHandoffMessages, p.MaxMessages)
-	assert.Equal(t, defaultHandoffMessageBytes, p.MessageBytes)
-	assert.Equal(t, "", p.Dir)
+	odd := New(WithHandoff(handoff.Policy{MaxBytes: 10, MessageBytes: 1}))
+	assert.Equal(t, []string{"WithHandoff: MaxBytes(10): below 8192, 8192 kept",
+		"WithHandoff: MessageBytes(1): below 256, 256 kept"}, odd.Status().Adjusted)
 
-	odd := HandoffPolicy{AfterCompactions: -1, MaxPerSession: -3, MaxBytes: 10, MessageBytes: 1}.withDefaults()
-	assert.Equal(t, 2, odd.AfterCompactions)
-	assert.Equal(t, 1, odd.MaxPerSession)
-	assert.Equal(t, minHandoffBytes, odd.MaxBytes)
-	assert.Equal(t, minHandoffMessageBytes, odd.MessageBytes)
-
-	// Without WithHandoff nothing happens and Status says nothing.
 	c := newTestCompressor(&recorder{})
 	assert.Empty(t, handedOff(compactRounds(t, c, 4)))
 	s := c.Status()
@@ -92,27 +82,10 @@ func TestHandoffPolicyDefaults(t *testing.T) {
 	assert.Empty(t, s.HandoffReason)
 }
 
-func TestHandoffModeText(t *testing.T) {
-	for _, m := range []HandoffMode{HandoffPromptUser, HandoffFreshSession} {
-		b, err := json.Marshal(m)
-		require.NoError(t, err)
-		var back HandoffMode
-		require.NoError(t, json.Unmarshal(b, &back))
-		assert.Equal(t, m, back)
-	}
-	var m HandoffMode
-	require.NoError(t, m.UnmarshalText([]byte(" Fresh_Session ")))
-	assert.Equal(t, HandoffFreshSession, m)
-	assert.Error(t, m.UnmarshalText([]byte("sometimes")))
-	_, err := HandoffMode(7).MarshalText()
-	assert.Error(t, err)
-	assert.Equal(t, "HandoffMode(7)", HandoffMode(7).String())
-}
-
 func TestHandoffPromptUser(t *testing.T) {
 	root := t.TempDir()
 	var logs bytes.Buffer
-	c := newHandoffCompressor(HandoffPolicy{Enabled: true, Root: root, Dir: "handoffs"},
+	c := newHandoffCompressor(handoff.Policy{Enabled: true, Root: root, Dir: "handoffs"},
 		WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
 	tasks := WithOpenTasks([]string{"Fix internal/cache", "Release v2"})
 	baseline := compactRounds(t, newTestCompressor(&recorder{}), 3, WithSessionID("sess-1"), tasks)
@@ -120,7 +93,7 @@ func TestHandoffPromptUser(t *testing.T) {
 
 	require.Equal(t, []int{2}, handedOff(results), "after two compactions, once")
 	h := results[1].Handoff
-	assert.Equal(t, HandoffPromptUser, h.Mode)
+	assert.Equal(t, handoff.PromptUser, h.Mode)
 	assert.False(t, h.Manual)
 	assert.Nil(t, h.Continuation)
 	assert.Equal(t, "sess-1", h.SessionID)
@@ -148,9 +121,9 @@ func TestHandoffPromptUser(t *testing.T) {
 
 func TestHandoffFreshSession(t *testing.T) {
 	root := t.TempDir()
-	var started []Handoff
-	c := newHandoffCompressor(HandoffPolicy{Enabled: true, Root: root, Mode: HandoffFreshSession,
-		Start: func(ctx context.Context, h Handoff) (string, error) {
+	var started []handoff.Report
+	c := newHandoffCompressor(handoff.Policy{Enabled: true, Root: root, Mode: handoff.FreshSession,
+		Start: func(ctx context.Context, h handoff.Report) (string, error) {
 			started = append(started, h)
 			return "sess-2", nil
 		}})
@@ -159,7 +132,7 @@ func TestHandoffFreshSession(t *testing.T) {
 
 	require.Equal(t, []int{2}, handedOff(results))
 	h := results[1].Handoff
-	assert.Equal(t, HandoffFreshSession, h.Mode)
+	assert.Equal(t, handoff.FreshSession, h.Mode)
 	assert.Equal(t, "sess-2", h.ContinuationID)
 	require.Len(t, started, 1)
 	assert.Equal(t, "sess-1", started[0].SessionID)
@@ -182,37 +155,23 @@ func TestHandoffFreshSession(t *testing.T) {
 	assert.Equal(t, 1, c.Status().Handoffs)
 }
 
-func TestHandoffContinuationKeepsEverySystemMessage(t *testing.T) {
-	parts := partsMsg(RoleSystem, "You are an agent.", "Be brief.")
-	in := []Message{parts, {Role: msg.RoleDeveloper, Content: "dev rules"}, user("hi")}
-	in[0] = appendNote(in[0], CompactionNote)
-	cont, err := continuation(in, CompactionNote, "packet")
-	require.NoError(t, err)
-	assert.Equal(t, []Message{partsMsg(RoleSystem, "You are an agent.", "Be brief."),
-		{Role: msg.RoleDeveloper, Content: "dev rules"}, user("packet")}, cont)
-
-	cont, err = continuation([]Message{user("no system prompt")}, CompactionNote, "packet")
-	require.NoError(t, err)
-	assert.Equal(t, []Message{user("packet")}, cont)
-}
-
 // A quota of two gives exactly two handoffs, then ordinary compaction. In
 // fresh-session mode the count of compactions starts again after each.
 func TestHandoffQuota(t *testing.T) {
 	tests := []struct {
-		mode HandoffMode
+		mode handoff.Mode
 		want []int
 	}{
-		{HandoffPromptUser, []int{2, 3}},
-		{HandoffFreshSession, []int{2, 4}},
+		{handoff.PromptUser, []int{2, 3}},
+		{handoff.FreshSession, []int{2, 4}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode.String(), func(t *testing.T) {
 			root := t.TempDir()
-			c := newHandoffCompressor(HandoffPolicy{Enabled: true, Root: root, Mode: tt.mode, MaxPerSession: 2})
+			c := newHandoffCompressor(handoff.Policy{Enabled: true, Root: root, Mode: tt.mode, MaxPerSession: 2})
 			results := compactRounds(t, c, 7, WithSessionID("s"))
 			assert.Equal(t, tt.want, handedOff(results))
-			assert.Len(t, tree(t, root), 2, "two packets")
+			assert.Len(t, msgtest.Tree(t, root), 2, "two packets")
 			assert.NotEqual(t, results[tt.want[0]-1].Handoff.Path, results[tt.want[1]-1].Handoff.Path)
 			s := c.Status()
 			assert.Equal(t, 2, s.Handoffs)
@@ -228,36 +187,38 @@ func TestHandoffQuota(t *testing.T) {
 // A handoff that fails anywhere is not counted, leaves no packet, and the
 // compaction comes back exactly as it would without handoffs.
 func TestHandoffFailureFallsBackToOrdinaryCompaction(t *testing.T) {
-	failStart := func(ctx context.Context, h Handoff) (string, error) { return "", errors.New("session store down") }
+	failStart := func(ctx context.Context, h handoff.Report) (string, error) {
+		return "", errors.New("session store down")
+	}
 	tests := []struct {
 		name   string
-		policy func(t *testing.T, root string) HandoffPolicy
+		policy func(t *testing.T, root string) handoff.Policy
 		reason string
 	}{
-		{"no root", func(t *testing.T, root string) HandoffPolicy {
-			return HandoffPolicy{Enabled: true}
+		{"no root", func(t *testing.T, root string) handoff.Policy {
+			return handoff.Policy{Enabled: true}
 		}, "no root directory"},
-		{"root is a file", func(t *testing.T, root string) HandoffPolicy {
+		{"root is a file", func(t *testing.T, root string) handoff.Policy {
 			file := filepath.Join(t.TempDir(), "file")
 			require.NoError(t, os.WriteFile(file, nil, 0o600))
-			return HandoffPolicy{Enabled: true, Root: file}
+			return handoff.Policy{Enabled: true, Root: file}
 		}, "is not a directory"},
-		{"directory escapes", func(t *testing.T, root string) HandoffPolicy {
-			return HandoffPolicy{Enabled: true, Root: root, Dir: "../elsewhere", Mode: HandoffFreshSession}
+		{"directory escapes", func(t *testing.T, root string) handoff.Policy {
+			return handoff.Policy{Enabled: true, Root: root, Dir: "../elsewhere", Mode: handoff.FreshSession}
 		}, `holds ".."`},
-		{"linked directory", func(t *testing.T, root string) HandoffPolicy {
-			symlinkOrSkip(t, t.TempDir(), filepath.Join(root, "h"))
-			return HandoffPolicy{Enabled: true, Root: root, Dir: "h"}
+		{"linked directory", func(t *testing.T, root string) handoff.Policy {
+			msgtest.SymlinkOrSkip(t, t.TempDir(), filepath.Join(root, "h"))
+			return handoff.Policy{Enabled: true, Root: root, Dir: "h"}
 		}, "symbolic link"},
-		{"continuation fails to start", func(t *testing.T, root string) HandoffPolicy {
-			return HandoffPolicy{Enabled: true, Root: root, Mode: HandoffFreshSession, Start: failStart}
+		{"continuation fails to start", func(t *testing.T, root string) handoff.Policy {
+			return handoff.Policy{Enabled: true, Root: root, Mode: handoff.FreshSession, Start: failStart}
 		}, "session store down"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			root := t.TempDir()
 			p := tt.policy(t, root)
-			before := tree(t, root)
+			before := msgtest.Tree(t, root)
 			c := newHandoffCompressor(p)
 			baseline := compactRounds(t, newTestCompressor(&recorder{}), 3)
 			results := compactRounds(t, c, 3)
@@ -266,7 +227,7 @@ func TestHandoffFailureFallsBackToOrdinaryCompaction(t *testing.T) {
 			for i := range results {
 				assert.True(t, equalHistory(baseline[i].Messages, results[i].Messages), "compaction %d is ordinary", i+1)
 			}
-			assert.Equal(t, before, tree(t, root), "no packet left behind")
+			assert.Equal(t, before, msgtest.Tree(t, root), "no packet left behind")
 			s := c.Status()
 			assert.Equal(t, 0, s.Handoffs)
 			assert.Equal(t, 1, s.HandoffsLeft)
@@ -280,8 +241,8 @@ func TestHandoffFailureFallsBackToOrdinaryCompaction(t *testing.T) {
 // succeeds.
 func TestHandoffFailureIsRetriedAndCountsOnSuccess(t *testing.T) {
 	calls := 0
-	c := newHandoffCompressor(HandoffPolicy{Enabled: true, Root: t.TempDir(), Mode: HandoffFreshSession,
-		Start: func(ctx context.Context, h Handoff) (string, error) {
+	c := newHandoffCompressor(handoff.Policy{Enabled: true, Root: t.TempDir(), Mode: handoff.FreshSession,
+		Start: func(ctx context.Context, h handoff.Report) (string, error) {
 			calls++
 			if calls == 1 {
 				return "", errors.New("try later")
@@ -303,14 +264,14 @@ func TestHandoffReadOnlyDirectoryFallsBack(t *testing.T) {
 	root := t.TempDir()
 	require.NoError(t, os.Chmod(root, 0o500))
 	t.Cleanup(func() { os.Chmod(root, 0o700) })
-	c := newHandoffCompressor(HandoffPolicy{Enabled: true, Root: root})
+	c := newHandoffCompressor(handoff.Policy{Enabled: true, Root: root})
 	assert.Empty(t, handedOff(compactRounds(t, c, 3)))
 	assert.Equal(t, 0, c.Status().Handoffs)
 }
 
 func TestManualHandoffPacketChangesNothing(t *testing.T) {
 	root := t.TempDir()
-	c := newHandoffCompressor(HandoffPolicy{Root: root, Dir: "manual"}) // automatic handoffs stay off
+	c := newHandoffCompressor(handoff.Policy{Root: root, Dir: "manual"}) // automatic handoffs stay off
 	results := compactRounds(t, c, 1)
 	msgs := append(Clone(results[0].Messages), moreWork(7)...)
 	before, status := Clone(msgs), c.Status()
@@ -335,32 +296,12 @@ func TestManualHandoffPacketChangesNothing(t *testing.T) {
 	assert.Equal(t, "handoff-s9-20250304T050607Z-manual-2.md", filepath.Base(h2.Path))
 
 	_, err = newTestCompressor(&recorder{}).ManualHandoffPacket(msgs, "note")
-	assert.ErrorIs(t, err, ErrUnsafePath, "no root, no packet")
-}
-
-func TestParseHandoffCommand(t *testing.T) {
-	tests := []struct {
-		in, note string
-		ok       bool
-	}{
-		{"/handoff-packet", "", true},
-		{"  /handoff-packet   wrap up the release  ", "wrap up the release", true},
-		{"/handoff-packet\nmulti\nline", "multi\nline", true},
-		{"/handoff-packets", "", false},
-		{"/handoff", "", false},
-		{"please /handoff-packet", "", false},
-		{"", "", false},
-	}
-	for _, tt := range tests {
-		note, ok := ParseHandoffCommand(tt.in)
-		assert.Equal(t, tt.ok, ok, tt.in)
-		assert.Equal(t, tt.note, note, tt.in)
-	}
+	assert.ErrorIs(t, err, handoff.ErrUnsafePath, "no root, no packet")
 }
 
 // In preflight the incoming message is the request the packet leads with.
 func TestHandoffQuotesTheIncomingRequest(t *testing.T) {
-	c := newHandoffCompressor(HandoffPolicy{Enabled: true, Root: t.TempDir(), AfterCompactions: 1})
+	c := newHandoffCompressor(handoff.Policy{Enabled: true, Root: t.TempDir(), AfterCompactions: 1})
 	res, err := c.Compress(context.Background(), longSession(30), WithIncoming(user("Now port it to Windows.")))
 	require.NoError(t, err)
 	require.NotNil(t, res.Handoff)
@@ -369,20 +310,10 @@ func TestHandoffQuotesTheIncomingRequest(t *testing.T) {
 	assert.True(t, strings.HasPrefix(req, "## Latest user request\n\n```text\nNow port it to Windows.\n```\n"))
 }
 
-// A policy loads from a configuration file; Start is the host's to set.
-func TestHandoffPolicyFromJSON(t *testing.T) {
-	var p HandoffPolicy
-	require.NoError(t, json.Unmarshal([]byte(`{"Enabled": true, "Mode": "fresh-session", "AfterCompactions": 3, "Root": "/var/lib/agent"}`), &p))
-	assert.Equal(t, HandoffPolicy{Enabled: true, Mode: HandoffFreshSession, AfterCompactions: 3, Root: "/var/lib/agent"}, p)
-	p.Start = func(context.Context, Handoff) (string, error) { return "", nil }
-	_, err := json.Marshal(p)
-	assert.NoError(t, err)
-}
-
 // Manual packets may be asked for while compactions run.
 func TestManualHandoffPacketDuringCompaction(t *testing.T) {
 	root := t.TempDir()
-	c := newHandoffCompressor(HandoffPolicy{Enabled: true, Root: root, AfterCompactions: 1, MaxPerSession: 3})
+	c := newHandoffCompressor(handoff.Policy{Enabled: true, Root: root, AfterCompactions: 1, MaxPerSession: 3})
 	msgs := longSession(30)
 	done := make(chan struct{})
 	go func() {
@@ -397,6 +328,6 @@ func TestManualHandoffPacketDuringCompaction(t *testing.T) {
 		require.NoError(t, err)
 	}
 	<-done
-	assert.Len(t, tree(t, root), 8, "three automatic packets and five manual ones")
+	assert.Len(t, msgtest.Tree(t, root), 8, "three automatic packets and five manual ones")
 	assert.Equal(t, 3, c.Status().Handoffs)
 }

@@ -1,4 +1,4 @@
-package compact
+package handoff
 
 import (
 	"errors"
@@ -6,54 +6,20 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/contextkit/compact/internal/msgtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// tree lists every path under dir, relative, with "/" for directories and
-// "@" for links, so a test can say exactly what a write left behind.
-func tree(t *testing.T, dir string) []string {
-	t.Helper()
-	var out []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		if rel == "." {
-			return nil
-		}
-		rel = filepath.ToSlash(rel)
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
-			rel += "@"
-		case d.IsDir():
-			rel += "/"
-		}
-		out = append(out, rel)
-		return nil
-	})
-	require.NoError(t, err)
-	sort.Strings(out)
-	return out
-}
-
-func symlinkOrSkip(t *testing.T, target, link string) {
-	t.Helper()
-	if err := os.Symlink(target, link); err != nil {
-		t.Skipf("symbolic links unavailable: %v", err)
-	}
-}
-
 func TestWriteHandoffPacketWritesPrivatelyUnderRoot(t *testing.T) {
 	root := t.TempDir()
-	path, err := WriteHandoffPacket(root, "state/handoffs", "p.md", []byte("packet"))
+	path, err := Write(root, "state/handoffs", "p.md", []byte("packet"))
 	require.NoError(t, err)
 
 	resolved, _ := filepath.EvalSymlinks(root)
@@ -61,12 +27,12 @@ func TestWriteHandoffPacketWritesPrivatelyUnderRoot(t *testing.T) {
 	got, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.Equal(t, "packet", string(got))
-	assert.Equal(t, []string{"state/", "state/handoffs/", "state/handoffs/p.md"}, tree(t, root), "no temporary file left")
+	assert.Equal(t, []string{"state/", "state/handoffs/", "state/handoffs/p.md"}, msgtest.Tree(t, root), "no temporary file left")
 	if runtime.GOOS == "windows" {
 		return
 	}
 	for p, want := range map[string]fs.FileMode{
-		filepath.Join(root, "state"): handoffDirMode, filepath.Join(root, "state", "handoffs"): handoffDirMode, path: handoffFileMode,
+		filepath.Join(root, "state"): dirMode, filepath.Join(root, "state", "handoffs"): dirMode, path: fileMode,
 	} {
 		fi, err := os.Stat(p)
 		require.NoError(t, err)
@@ -77,7 +43,7 @@ func TestWriteHandoffPacketWritesPrivatelyUnderRoot(t *testing.T) {
 func TestWriteHandoffPacketDirForms(t *testing.T) {
 	for _, dir := range []string{"", ".", "./", "a/./b", "a//b/"} {
 		root := t.TempDir()
-		_, err := WriteHandoffPacket(root, dir, "p.md", []byte("x"))
+		_, err := Write(root, dir, "p.md", []byte("x"))
 		assert.NoError(t, err, "dir %q", dir)
 	}
 }
@@ -86,8 +52,8 @@ func TestWriteHandoffPacketDirForms(t *testing.T) {
 func TestWriteHandoffPacketAcceptsALinkedRoot(t *testing.T) {
 	real := t.TempDir()
 	link := filepath.Join(t.TempDir(), "root")
-	symlinkOrSkip(t, real, link)
-	path, err := WriteHandoffPacket(link, "h", "p.md", []byte("x"))
+	msgtest.SymlinkOrSkip(t, real, link)
+	path, err := Write(link, "h", "p.md", []byte("x"))
 	require.NoError(t, err)
 	resolved, _ := filepath.EvalSymlinks(real)
 	assert.Equal(t, filepath.Join(resolved, "h", "p.md"), path)
@@ -112,11 +78,11 @@ func TestWriteHandoffPacketRefusesEscapes(t *testing.T) {
 		{"rooted", func(t *testing.T, root, outside string) (string, string) { return "/tmp", "p.md" }, nil},
 		{"linked directory in the middle", func(t *testing.T, root, outside string) (string, string) {
 			require.NoError(t, os.Mkdir(filepath.Join(root, "a"), 0o700))
-			symlinkOrSkip(t, outside, filepath.Join(root, "a", "link"))
+			msgtest.SymlinkOrSkip(t, outside, filepath.Join(root, "a", "link"))
 			return "a/link/b", "p.md"
 		}, []string{"a/", "a/link@"}},
 		{"linked last directory", func(t *testing.T, root, outside string) (string, string) {
-			symlinkOrSkip(t, outside, filepath.Join(root, "h"))
+			msgtest.SymlinkOrSkip(t, outside, filepath.Join(root, "h"))
 			return "h", "p.md"
 		}, []string{"h@"}},
 		{"file where a directory should be", func(t *testing.T, root, outside string) (string, string) {
@@ -135,11 +101,11 @@ func TestWriteHandoffPacketRefusesEscapes(t *testing.T) {
 			require.NoError(t, os.Mkdir(outside, 0o700))
 			dir, name := tt.setup(t, root, outside)
 
-			path, err := WriteHandoffPacket(root, dir, name, []byte("packet"))
+			path, err := Write(root, dir, name, []byte("packet"))
 			require.ErrorIs(t, err, ErrUnsafePath)
 			assert.Empty(t, path)
-			assert.Equal(t, tt.left, tree(t, root), "nothing written under the root")
-			assert.Empty(t, tree(t, outside), "nothing written outside")
+			assert.Equal(t, tt.left, msgtest.Tree(t, root), "nothing written under the root")
+			assert.Empty(t, msgtest.Tree(t, outside), "nothing written outside")
 			assert.Equal(t, []string{"outside/", "root/"}, topLevel(t, parent), "nothing written beside the root")
 			_, err = os.Stat(abs)
 			assert.True(t, errors.Is(err, fs.ErrNotExist), "nothing at the absolute path")
@@ -149,7 +115,7 @@ func TestWriteHandoffPacketRefusesEscapes(t *testing.T) {
 
 func topLevel(t *testing.T, dir string) []string {
 	var out []string
-	for _, p := range tree(t, dir) {
+	for _, p := range msgtest.Tree(t, dir) {
 		if !strings.Contains(strings.TrimSuffix(p, "/"), "/") {
 			out = append(out, p)
 		}
@@ -160,11 +126,11 @@ func topLevel(t *testing.T, dir string) []string {
 func TestWriteHandoffPacketRootProblems(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "file")
 	require.NoError(t, os.WriteFile(file, nil, 0o600))
-	_, err := WriteHandoffPacket("", "", "p.md", nil)
+	_, err := Write("", "", "p.md", nil)
 	assert.ErrorIs(t, err, ErrUnsafePath)
-	_, err = WriteHandoffPacket(file, "", "p.md", nil)
+	_, err = Write(file, "", "p.md", nil)
 	assert.ErrorIs(t, err, ErrUnsafePath)
-	_, err = WriteHandoffPacket(filepath.Join(t.TempDir(), "missing"), "", "p.md", nil)
+	_, err = Write(filepath.Join(t.TempDir(), "missing"), "", "p.md", nil)
 	assert.ErrorIs(t, err, fs.ErrNotExist)
 }
 
@@ -175,9 +141,9 @@ func TestWriteHandoffPacketNeverOverwrites(t *testing.T) {
 	victim := filepath.Join(t.TempDir(), "victim")
 	require.NoError(t, os.WriteFile(victim, []byte("precious"), 0o600))
 	require.NoError(t, os.WriteFile(filepath.Join(root, "p.md"), []byte("first"), 0o600))
-	symlinkOrSkip(t, victim, filepath.Join(root, "p-2.md"))
+	msgtest.SymlinkOrSkip(t, victim, filepath.Join(root, "p-2.md"))
 
-	path, err := WriteHandoffPacket(root, "", "p.md", []byte("third"))
+	path, err := Write(root, "", "p.md", []byte("third"))
 	require.NoError(t, err)
 	assert.Equal(t, "p-3.md", filepath.Base(path))
 	for p, want := range map[string]string{filepath.Join(root, "p.md"): "first", victim: "precious", path: "third"} {
@@ -185,17 +151,17 @@ func TestWriteHandoffPacketNeverOverwrites(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, want, string(got))
 	}
-	assert.Equal(t, []string{"p-2.md@", "p-3.md", "p.md"}, tree(t, root))
+	assert.Equal(t, []string{"p-2.md@", "p-3.md", "p.md"}, msgtest.Tree(t, root))
 }
 
 func TestWriteHandoffPacketGivesUpAfterBoundedTries(t *testing.T) {
 	root := t.TempDir()
-	for i := 1; i <= handoffNameTries; i++ {
+	for i := 1; i <= nameTries; i++ {
 		require.NoError(t, os.WriteFile(filepath.Join(root, numberedName("p.md", i)), nil, 0o600))
 	}
-	_, err := WriteHandoffPacket(root, "", "p.md", []byte("x"))
+	_, err := Write(root, "", "p.md", []byte("x"))
 	require.Error(t, err)
-	assert.Len(t, tree(t, root), handoffNameTries, "no temporary file left")
+	assert.Len(t, msgtest.Tree(t, root), nameTries, "no temporary file left")
 }
 
 // Writers racing for one name all succeed, under distinct names, each file
@@ -209,7 +175,7 @@ func TestWriteHandoffPacketConcurrentWritersNeverCollide(t *testing.T) {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			p, err := WriteHandoffPacket(root, "h", "p.md", []byte(strings.Repeat(itoa(i), 1000)))
+			p, err := Write(root, "h", "p.md", []byte(strings.Repeat(strconv.Itoa(i), 1000)))
 			assert.NoError(t, err)
 			paths[i] = p
 		}(i)
@@ -221,9 +187,9 @@ func TestWriteHandoffPacketConcurrentWritersNeverCollide(t *testing.T) {
 		seen[p] = true
 		got, err := os.ReadFile(p)
 		require.NoError(t, err)
-		assert.Equal(t, strings.Repeat(itoa(i), 1000), string(got))
+		assert.Equal(t, strings.Repeat(strconv.Itoa(i), 1000), string(got))
 	}
-	assert.Len(t, tree(t, root), n+1)
+	assert.Len(t, msgtest.Tree(t, root), n+1)
 }
 
 func TestWriteHandoffPacketReadOnlyDirectoryFails(t *testing.T) {
@@ -233,7 +199,7 @@ func TestWriteHandoffPacketReadOnlyDirectoryFails(t *testing.T) {
 	root := t.TempDir()
 	require.NoError(t, os.Chmod(root, 0o500))
 	t.Cleanup(func() { os.Chmod(root, 0o700) })
-	_, err := WriteHandoffPacket(root, "", "p.md", []byte("x"))
+	_, err := Write(root, "", "p.md", []byte("x"))
 	assert.ErrorIs(t, err, fs.ErrPermission)
 }
 
@@ -248,9 +214,9 @@ func TestHandoffFileNames(t *testing.T) {
 		{"ghp_NZYW2mZp0zVZomHFwUbbYrEqmSM9wCZ7Uw9x", "handoff-session-20250607T070910Z-1.md"},
 	}
 	for _, tt := range tests {
-		got := handoffFileName(tt.session, at, "1")
+		got := FileName(tt.session, at, "1")
 		assert.Equal(t, tt.want, got, tt.session)
-		assert.NoError(t, checkPacketName(got))
+		assert.NoError(t, checkName(got))
 	}
 	assert.Equal(t, "p.md", numberedName("p.md", 1))
 	assert.Equal(t, "p-2.md", numberedName("p.md", 2))
