@@ -41,13 +41,13 @@ import (
 // least (see [handoff.Policy.Resolve]) is raised to it, and
 // Status().Adjusted says so.
 func WithHandoff(p handoff.Policy) Option {
-	return func(c *config) {
+	return option(func(c *config) {
 		pol, adjusted := p.Resolve()
 		c.handoff = pol
 		for _, a := range adjusted {
 			c.adjusted = append(c.adjusted, "WithHandoff: "+a)
 		}
-	}
+	})
 }
 
 // handoffJob is an automatic handoff a compaction found due. It is chosen

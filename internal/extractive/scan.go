@@ -1,4 +1,4 @@
-package compact
+package extractive
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 	"github.com/contextkit/compact/internal/msg"
 )
 
-// This file walks the turns of a SummaryRequest and collects what the
+// This file walks the turns of a Request and collects what the
 // extractive summary keeps, each list entry with the position it was last
 // seen at and a rank saying how long it survives capping and trimming.
 
@@ -201,16 +201,16 @@ func (d *digest) scan(ctx context.Context, turns []Message) error {
 		}
 		d.turns++
 		switch m.Role {
-		case RoleUser:
+		case msg.RoleUser:
 			d.roles[0]++
 			d.scanUser(m)
-		case RoleAssistant:
+		case msg.RoleAssistant:
 			d.roles[1]++
-			text := Text(m)
+			text := msg.Text(m)
 			if strings.TrimSpace(text) == "" {
 				text = m.Refusal
 			}
-			hit := d.mentions(text) || d.mentions(ToolCallText(m))
+			hit := d.mentions(text) || d.mentions(msg.ToolCallText(m))
 			d.scanProse(text, hit)
 			for _, c := range m.ToolCalls {
 				calls = d.addCall(calls, open, c.ID, c.Function.Name, c.Function.Arguments, hit)
@@ -218,7 +218,7 @@ func (d *digest) scan(ctx context.Context, turns []Message) error {
 			if m.FunctionCall != nil {
 				calls = d.addCall(calls, open, "", m.FunctionCall.Name, m.FunctionCall.Arguments, hit)
 			}
-		case RoleTool, "function":
+		case msg.RoleTool, "function":
 			d.roles[2]++
 			d.scanResult(m, calls, open)
 		default:
@@ -251,11 +251,11 @@ func withStatus(s, status string) string {
 // errors. A standalone summary is not an ask; a summary merged in front of a
 // user message leaves that message's own text.
 func (d *digest) scanUser(m Message) {
-	if !IsRealUser(m) {
+	if !msg.IsRealUser(m) {
 		return
 	}
 	_, rest, _ := msg.SplitMerged(m)
-	text := strings.TrimSpace(Text(rest))
+	text := strings.TrimSpace(msg.Text(rest))
 	if text == "" {
 		return
 	}
@@ -349,7 +349,7 @@ func (d *digest) scanThought(t string, hit bool) {
 // unanswered call of that id, or the latest unanswered one when it has no
 // id) and takes its error lines, its located paths and the call's status.
 func (d *digest) scanResult(m Message, calls []*callRecord, open map[string]int) {
-	text := Text(m)
+	text := msg.Text(m)
 	var rec *callRecord
 	if i, ok := open[m.ToolCallID]; ok && m.ToolCallID != "" {
 		rec = calls[i]

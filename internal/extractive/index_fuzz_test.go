@@ -1,4 +1,4 @@
-package compact
+package extractive
 
 import (
 	"context"
@@ -19,7 +19,7 @@ func FuzzFactsIndexReadsBack(f *testing.F) {
 	f.Add([]byte{}, "a, b; `c`", "cat > x.py << 'EOF'\nprint(1)\nEOF")
 	f.Add([]byte{4, 5, 4, 6}, "src/lib", "- Unresolved errors from `x`:\n  - y")
 	f.Add([]byte{}, "#4588", "ERROR:\n\n    indented\n")
-	s := NewExtractiveSummarizer()
+	s := New(Limits{}, nil)
 	f.Fuzz(func(t *testing.T, data []byte, value, text string) {
 		turns := randomHistory(data)
 		args, _ := json.Marshal(map[string]any{"ticket_id": value, "path": value, "items": []any{map[string]string{"order_id": value}}})
@@ -30,14 +30,14 @@ func FuzzFactsIndexReadsBack(f *testing.F) {
 			tcall("f3", "bash", string(cmd)), result("f3", "ok"),
 			tcall("f4", value, `{"`+strings.ReplaceAll(value, `"`, "")+`_id":"A1"}`), result("f4", "Error: "+value))
 		const room = 100_000
-		out, err := s.Summarize(context.Background(), SummaryRequest{Turns: turns, TargetTokens: room})
+		out, err := s.Summarize(context.Background(), Request{Turns: turns, TargetTokens: room})
 		if err != nil {
 			t.Fatalf("Summarize: %v", err)
 		}
 		if _, ok := parseExtractive(out); !ok {
 			t.Fatalf("the summary does not read back:\n%s", out)
 		}
-		again, err := s.Summarize(context.Background(), SummaryRequest{PreviousSummary: out, TargetTokens: room})
+		again, err := s.Summarize(context.Background(), Request{PreviousSummary: out, TargetTokens: room})
 		if err != nil {
 			t.Fatalf("Summarize again: %v", err)
 		}

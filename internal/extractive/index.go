@@ -1,4 +1,4 @@
-package compact
+package extractive
 
 import (
 	"path"
@@ -60,7 +60,7 @@ const (
 // maxCommandChars bounds the last command in the index, in bytes: a
 // longer one (a script, a file written through a here-document) keeps its
 // head (two thirds) and its tail. An error line, like every list entry, is
-// held to extractiveLimits.ItemChars the same way.
+// held to Limits.ItemChars the same way.
 const maxCommandChars = 400
 
 // proseShare is the share of the target, in percent, the prose sections
@@ -104,7 +104,7 @@ const (
 // newFactIndex builds the index from what the scan found, each kind capped
 // by lim (the highest ranks and, within a rank, the newest survive; what a
 // cap drops is counted as left out).
-func newFactIndex(d *digest, lim extractiveLimits) *factIndex {
+func newFactIndex(d *digest, lim Limits) *factIndex {
 	fx := &factIndex{leftOut: d.facts.leftOut}
 	var unresolved, resolved []entry
 	for _, e := range d.errors.list {

@@ -1,9 +1,10 @@
-package compact
+package extractive
 
 import (
 	"context"
 	"testing"
 
+	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/internal/sharedtest"
 )
 
@@ -24,11 +25,11 @@ func longHistory(b *testing.B, n int) ([]Message, int) {
 	names := sortedNames(all)
 	for k := 0; size < n; k++ {
 		for _, m := range all[names[k%len(names)]] {
-			if m.Role == RoleSystem && len(msgs) > 0 {
+			if m.Role == msg.RoleSystem && len(msgs) > 0 {
 				continue
 			}
 			msgs = append(msgs, m)
-			size += len(Text(m)) + len(ToolCallText(m))
+			size += len(msg.Text(m)) + len(msg.ToolCallText(m))
 		}
 	}
 	return msgs, size
@@ -40,14 +41,14 @@ func longHistory(b *testing.B, n int) ([]Message, int) {
 // Run: go test -run '^$' -bench Extractive -benchmem -count 5
 func BenchmarkExtractive(b *testing.B) {
 	msgs, size := longHistory(b, benchHistoryBytes)
-	s := NewExtractiveSummarizer()
+	s := New(Limits{}, nil)
 	ctx := context.Background()
 	for _, focus := range []string{"", "test"} {
 		name := "plain"
 		if focus != "" {
 			name = "focus"
 		}
-		req := SummaryRequest{Turns: msgs, TargetTokens: defaultExtractiveTarget, Focus: focus}
+		req := Request{Turns: msgs, TargetTokens: defaultTarget, Focus: focus}
 		b.Run(name, func(b *testing.B) {
 			b.SetBytes(int64(size))
 			b.ReportAllocs()

@@ -1,4 +1,4 @@
-package compact
+package extractive
 
 import (
 	"context"
@@ -33,7 +33,7 @@ type wantFacts struct {
 
 func factsOf(msgs []Message) wantFacts {
 	var f wantFacts
-	lim := NewExtractiveSummarizer().resolvedLimits(fidelityTarget)
+	lim := New(Limits{}, nil).resolvedLimits(fidelityTarget)
 	seen := map[string]bool{}
 	addPath := func(p string) {
 		p = itemText(normPath(p), lim.ItemChars)
@@ -53,16 +53,16 @@ func factsOf(msgs []Message) wantFacts {
 	}
 	for _, m := range msgs {
 		switch m.Role {
-		case RoleUser:
-			if !IsRealUser(m) {
+		case msg.RoleUser:
+			if !msg.IsRealUser(m) {
 				continue
 			}
 			_, rest, _ := msg.SplitMerged(m)
-			if t := strings.TrimSpace(Text(rest)); t != "" {
+			if t := strings.TrimSpace(msg.Text(rest)); t != "" {
 				f.ask = t
 				addErrors(t)
 			}
-		case RoleAssistant:
+		case msg.RoleAssistant:
 			for _, c := range m.ToolCalls {
 				var args map[string]any
 				_ = json.Unmarshal([]byte(c.Function.Arguments), &args)
@@ -73,8 +73,8 @@ func factsOf(msgs []Message) wantFacts {
 					commandPaths(commandOf(args, c.Function.Arguments), isCodeArg(args), func(p string, _ int) { addPath(p) })
 				}
 			}
-		case RoleTool, "function":
-			addErrors(Text(m))
+		case msg.RoleTool, "function":
+			addErrors(msg.Text(m))
 		}
 	}
 	return f
@@ -109,12 +109,12 @@ func normLines(s string) string {
 // It logs the measured rates; run with -v to see them.
 func TestExtractiveFidelity(t *testing.T) {
 	all := allTranscripts(t)
-	s := NewExtractiveSummarizer()
+	s := New(Limits{}, nil)
 	var sum struct{ asks, askHits, paths, pathHits, errs, errHits int }
 	for _, name := range sortedNames(all) {
 		msgs := all[name]
 		t.Run(name, func(t *testing.T) {
-			out, err := s.Summarize(context.Background(), SummaryRequest{Turns: msgs, TargetTokens: fidelityTarget})
+			out, err := s.Summarize(context.Background(), Request{Turns: msgs, TargetTokens: fidelityTarget})
 			require.NoError(t, err)
 			got, ok := parseExtractive(out)
 			require.True(t, ok, "the summary reads back as extractive:\n%s", out)
@@ -165,7 +165,7 @@ func TestExtractiveFidelityOnAChainedHistory(t *testing.T) {
 	for _, name := range sortedNames(all) {
 		msgs = append(msgs, all[name]...)
 	}
-	out, err := NewExtractiveSummarizer().Summarize(context.Background(), SummaryRequest{Turns: msgs, TargetTokens: fidelityTarget})
+	out, err := New(Limits{}, nil).Summarize(context.Background(), Request{Turns: msgs, TargetTokens: fidelityTarget})
 	require.NoError(t, err)
 	got, ok := parseExtractive(out)
 	require.True(t, ok)

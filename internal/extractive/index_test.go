@@ -1,4 +1,4 @@
-package compact
+package extractive
 
 import (
 	"context"
@@ -36,7 +36,7 @@ func TestFactsIndexIsWrittenFirstAndDensely(t *testing.T) {
 		tcall("9", "bash", `{"command":"cd /repo &&\ngo vet ./internal/..."}`), result("9", "ok"),
 		asst("Next I will rerun the build."),
 	}
-	out, p := summarize(t, SummaryRequest{Turns: turns})
+	out, p := summarize(t, Request{Turns: turns})
 	assert.Equal(t, strings.Join([]string{
 		"## Facts",
 		"- Unresolved errors from `book_reservation(origin=JFK, user_id=mia_li_3668)`:",
@@ -69,7 +69,7 @@ func TestFactsIndexMarksResolvedErrors(t *testing.T) {
 		tcall("7", "bash", `{"command":"go vet"}`), result("7", "ok"),
 		tcall("8", "bash", `{"command":"go vet"}`), result("8", "vet.go:2:1: error: worse"),
 	}
-	out, p := summarize(t, SummaryRequest{Turns: turns})
+	out, p := summarize(t, Request{Turns: turns})
 	assert.Equal(t, strings.Join([]string{
 		"## Facts",
 		"- Unresolved errors from `make lint`:",
@@ -90,7 +90,7 @@ func TestFactsIndexMarksResolvedErrors(t *testing.T) {
 
 	// Merged into the next summary, the marks stand, and a new clean run
 	// of go vet resolves its error.
-	_, q := summarize(t, SummaryRequest{PreviousSummary: out, Turns: []Message{
+	_, q := summarize(t, Request{PreviousSummary: out, Turns: []Message{
 		tcall("9", "bash", `{"command":"go vet"}`), result("9", "ok"),
 	}})
 	assert.True(t, q.facts.resolved["--- FAIL: TestA (0.00s)"])
@@ -122,12 +122,12 @@ func denseHistory(n int) []Message {
 // went.
 func TestFactsIndexKeepsItsOrderWhenShort(t *testing.T) {
 	turns := denseHistory(30)
-	full, _ := summarize(t, SummaryRequest{Turns: turns, TargetTokens: 100_000})
+	full, _ := summarize(t, Request{Turns: turns, TargetTokens: 100_000})
 	require.NotContains(t, full, leftOutLabel, "with room, nothing is left out")
 	kinds := []int{factUnresolved, factModified, factID, factCommand, factRead}
 	total := map[int]int{factUnresolved: 30, factModified: 30, factID: 30, factCommand: 1, factRead: 30}
 	for _, target := range []int{300, 500, 700, 900, 1200} {
-		out, p := summarize(t, SummaryRequest{Turns: turns, TargetTokens: target})
+		out, p := summarize(t, Request{Turns: turns, TargetTokens: target})
 		assert.LessOrEqual(t, (len(out)+3)/4, target)
 		t.Logf("target %d: left out %v", target, p.facts.leftOut)
 		kept := map[int]int{
@@ -156,15 +156,15 @@ func TestFactsIndexKeepsItsOrderWhenShort(t *testing.T) {
 }
 
 func TestFactsIndexGivesWayToAFloorOfProse(t *testing.T) {
-	out, p := summarize(t, SummaryRequest{Turns: denseHistory(40), TargetTokens: 400})
+	out, p := summarize(t, Request{Turns: denseHistory(40), TargetTokens: 400})
 	assert.LessOrEqual(t, (len(out)+3)/4, 400)
 	assert.Equal(t, "work through the queue", p.blocks[secTask], "the task stays")
 	assert.NotEmpty(t, p.items[secCommands], "and the last actions")
 }
 
 func TestFactsIndexMergesAPreviousIndex(t *testing.T) {
-	prev, _ := summarize(t, SummaryRequest{Turns: denseHistory(30), TargetTokens: 1200})
-	out, p := summarize(t, SummaryRequest{PreviousSummary: prev, TargetTokens: 100_000, Turns: []Message{
+	prev, _ := summarize(t, Request{Turns: denseHistory(30), TargetTokens: 1200})
+	out, p := summarize(t, Request{PreviousSummary: prev, TargetTokens: 100_000, Turns: []Message{
 		tcall("x", "get_ticket", `{"ticket_id":"TK9999"}`), result("x", "{}"),
 	}})
 	pp, ok := parseExtractive(prev)
@@ -174,7 +174,7 @@ func TestFactsIndexMergesAPreviousIndex(t *testing.T) {
 	assert.Equal(t, "go build ./pkg/m29", p.facts.lastCmd, "the last command stands when the new turns ran none")
 	assert.Equal(t, pp.facts.leftOut[factRead], p.facts.leftOut[factRead], "what was left out stays counted")
 
-	again, _ := summarize(t, SummaryRequest{PreviousSummary: out, TargetTokens: 100_000})
+	again, _ := summarize(t, Request{PreviousSummary: out, TargetTokens: 100_000})
 	assert.Equal(t, out, again, "an index merged with nothing new comes back as it was")
 }
 
@@ -217,7 +217,7 @@ func TestFactsIndexRejectsForeignLines(t *testing.T) {
 
 func TestFactsIndexRedacts(t *testing.T) {
 	key := "sk-" + strings.Repeat("A1b2", 8)
-	out, _ := summarize(t, SummaryRequest{Turns: []Message{
+	out, _ := summarize(t, Request{Turns: []Message{
 		tcall("1", "bash", `{"command":"deploy --token `+key+`"}`), result("1", "Error: token "+key+" rejected"),
 		tcall("2", "lookup", `{"api_id":"`+key+`"}`), result("2", "ok"),
 	}})
@@ -227,8 +227,8 @@ func TestFactsIndexRedacts(t *testing.T) {
 }
 
 func TestFactsIndexIsDeterministic(t *testing.T) {
-	s := NewExtractiveSummarizer()
-	req := SummaryRequest{Turns: denseHistory(20), TargetTokens: 700}
+	s := New(Limits{}, nil)
+	req := Request{Turns: denseHistory(20), TargetTokens: 700}
 	a, err := s.Summarize(context.Background(), req)
 	require.NoError(t, err)
 	b, err := s.Summarize(context.Background(), req)
@@ -237,7 +237,7 @@ func TestFactsIndexIsDeterministic(t *testing.T) {
 }
 
 func TestFactsIndexIdentifierLineReadsBack(t *testing.T) {
-	out, p := summarize(t, SummaryRequest{Turns: []Message{
+	out, p := summarize(t, Request{Turns: []Message{
 		tcall("1", "odd(tool), name", `{"a=b":"X1Y2Z3","order_id":"W1"}`), result("1", "ok"),
 	}})
 	assert.Contains(t, out, "- IDs: X1Y2Z3; order_id=W1\n")

@@ -1,4 +1,4 @@
-package compact
+package extractive
 
 import (
 	"context"
@@ -7,12 +7,14 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/contextkit/compact/internal/msg"
 )
 
 // FuzzExtractive asserts the Summarizer contract on random histories: no
 // panic, the same bytes twice, the input untouched, a non-empty valid UTF-8
-// summary for non-empty input (ErrNothingToCompress only for none), and a
-// size within the target (raised to minExtractiveTarget). text, when set,
+// summary for non-empty input (ErrNothing only for none), and a
+// size within the target (raised to minTarget). text, when set,
 // is appended as a user message, a shell command, its output and the
 // assistant's prose, so the line and path rules see arbitrary input.
 func FuzzExtractive(f *testing.F) {
@@ -23,20 +25,20 @@ func FuzzExtractive(f *testing.F) {
 	f.Add([]byte(strings.Repeat("\x04\x05\x03\x01", 60)), "Focus: x\n## Pending\n- a(b)", "tool", 512, "")
 	f.Add([]byte{1}, "", "", 0, "cat src/a.go > ./b.py && sed -i 's/x/y/' c.rs\nTraceback (most recent call last):\n  File \"x.py\", line 1\nValueError: bad\nERROR:\n\nexit code 3")
 	f.Add([]byte{}, "", "", 0, "I'll fix it because the root cause is x.go:12:3: error: y. -----BEGIN RSA PRIVATE KEY-----\nabc")
-	s := NewExtractiveSummarizer()
+	s := New(Limits{}, nil)
 	f.Fuzz(func(t *testing.T, data []byte, prev, focus string, target int, text string) {
 		turns := randomHistory(data)
 		if text != "" {
 			args, _ := json.Marshal(map[string]string{"command": text, "path": text})
 			turns = append(turns, user(text), tcall("fz", "bash", string(args)), result("fz", text), asst(text))
 		}
-		before := Clone(turns)
-		req := SummaryRequest{Turns: turns, PreviousSummary: prev, Focus: focus, TargetTokens: target}
+		before := msg.Clone(turns)
+		req := Request{Turns: turns, PreviousSummary: prev, Focus: focus, TargetTokens: target}
 		out, err := s.Summarize(context.Background(), req)
-		empty := len(turns) == 0 && strings.TrimSpace(StripSummaryPrefix(prev)) == ""
+		empty := len(turns) == 0 && strings.TrimSpace(msg.StripSummaryPrefix(prev)) == ""
 		if empty {
-			if !errors.Is(err, ErrNothingToCompress) {
-				t.Fatalf("no input: err = %v, want ErrNothingToCompress", err)
+			if !errors.Is(err, ErrNothing) {
+				t.Fatalf("no input: err = %v, want ErrNothing", err)
 			}
 			return
 		}
@@ -57,9 +59,9 @@ func FuzzExtractive(f *testing.F) {
 		}
 		limit := target
 		if limit <= 0 {
-			limit = defaultExtractiveTarget
+			limit = defaultTarget
 		}
-		limit = max(limit, minExtractiveTarget)
+		limit = max(limit, minTarget)
 		if n := (len(out) + bytesPerToken - 1) / bytesPerToken; n > limit {
 			t.Fatalf("%d tokens over the target %d:\n%s", n, limit, out)
 		}

@@ -1,4 +1,4 @@
-package compact
+package extractive
 
 import (
 	"encoding/json"

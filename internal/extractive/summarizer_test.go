@@ -1,4 +1,4 @@
-package compact
+package extractive
 
 import (
 	"context"
@@ -14,10 +14,25 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// summarize runs the default ExtractiveSummarizer and reads its output back.
-func summarize(t *testing.T, req SummaryRequest, opts ...Option) (string, parsedSummary) {
+// option changes a Summarizer a test builds.
+type option func(*Summarizer)
+
+// withLimits sets the caps on each list.
+func withLimits(l Limits) option { return func(s *Summarizer) { s.limits = l } }
+
+// withCounter measures the summary with tc.
+func withCounter(tc interface{ CountText(string) int }) option {
+	return func(s *Summarizer) { s.count = tc.CountText }
+}
+
+// summarize runs a Summarizer with opts and reads its output back.
+func summarize(t *testing.T, req Request, opts ...option) (string, parsedSummary) {
 	t.Helper()
-	out, err := NewExtractiveSummarizer(opts...).Summarize(context.Background(), req)
+	s := New(Limits{}, nil)
+	for _, opt := range opts {
+		opt(s)
+	}
+	out, err := s.Summarize(context.Background(), req)
 	require.NoError(t, err)
 	p, ok := parseExtractive(out)
 	require.True(t, ok, "output reads back as extractive:\n%s", out)
@@ -26,7 +41,7 @@ func summarize(t *testing.T, req SummaryRequest, opts ...Option) (string, parsed
 
 // tcall is an assistant turn making one tool call with JSON arguments.
 func tcall(id, name, args string) Message {
-	return Message{Role: RoleAssistant, ToolCalls: []openai.ToolCall{{
+	return Message{Role: msg.RoleAssistant, ToolCalls: []openai.ToolCall{{
 		ID: id, Type: openai.ToolTypeFunction, Function: openai.FunctionCall{Name: name, Arguments: args}}}}
 }
 
@@ -43,7 +58,7 @@ func TestExtractiveAsks(t *testing.T) {
 			[]Message{user("first ask"), asst("ok"), user("second\nask"), asst("ok"), user("third ask")},
 			"third ask", []string{"first ask", "second ⏎ ask"}, nil},
 		{"a standalone summary is no ask",
-			[]Message{user("real ask"), asst("ok"), user(PrefixSummary("old notes"))},
+			[]Message{user("real ask"), asst("ok"), user(msg.PrefixSummary("old notes"))},
 			"real ask", nil, nil},
 		{"a summary merged before a user message leaves that message",
 			[]Message{user(msg.MergedSummaryText("old notes") + msg.MergedSummarySep + "the user's words")},
@@ -53,7 +68,7 @@ func TestExtractiveAsks(t *testing.T) {
 				assert.True(t, strings.HasPrefix(task, "Please fix the parser."))
 				assert.True(t, strings.HasSuffix(task, "The END marker."))
 				assert.Contains(t, task, strings.TrimSpace(shortenMark))
-				assert.LessOrEqual(t, len(task), defaultExtractiveLimits.TaskChars)
+				assert.LessOrEqual(t, len(task), defaultLimits.TaskChars)
 			}},
 		{"a repeated ask is listed once, where it was last asked",
 			[]Message{user("run the tests"), asst("ok"), user("fix it"), asst("ok"), user("run the tests"), asst("ok"), user("now ship")},
@@ -61,7 +76,7 @@ func TestExtractiveAsks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, p := summarize(t, SummaryRequest{Turns: tt.turns})
+			_, p := summarize(t, Request{Turns: tt.turns})
 			if tt.checkTask != nil {
 				tt.checkTask(t, p.blocks[secTask])
 			} else {
@@ -83,7 +98,7 @@ func TestExtractiveFiles(t *testing.T) {
 		tcall("6", "insert", `{"text":"print(1)"}`), result("6", "[File: /testbed/reproduce.py (2 lines total)]"),
 		asst("Done; see https://example.com/docs/x.go and e.g. v1.2.3 notes."),
 	}
-	_, p := summarize(t, SummaryRequest{Turns: turns})
+	_, p := summarize(t, Request{Turns: turns})
 	assert.Equal(t, []string{"/repo/a.go", "/repo/d.go", "reproduce.py", "/testbed/reproduce.py"}, p.items[secModified],
 		"a file read then edited is listed as modified only")
 	assert.Equal(t, []string{"/repo/b.go", "/repo/c.go"}, p.items[secRead])
@@ -99,11 +114,11 @@ func TestExtractiveCommands(t *testing.T) {
 		turns = append(turns, tcall(id, "execute_bash", fmt.Sprintf(`{"command":"step %d"}`, i)), result(id, out))
 	}
 	turns = append(turns, tcall("x", "get_weather", `{"city":"Oslo"}`), result("x", "Error: city service down"))
-	_, p := summarize(t, SummaryRequest{Turns: turns})
+	_, p := summarize(t, Request{Turns: turns})
 	assert.Equal(t, []string{"step 0", "step 1 → exit 1", "step 2 → Traceback", "step 3 → exit 0", "step 4 → error"}, p.items[secCommands])
 	assert.Equal(t, []string{`get_weather({"city":"Oslo"}) → error`}, p.items[secCalls], "other tools are listed as calls")
 
-	_, p = summarize(t, SummaryRequest{Turns: turns}, withLimits(extractiveLimits{Commands: 2}))
+	_, p = summarize(t, Request{Turns: turns}, withLimits(Limits{Commands: 2}))
 	assert.Equal(t, []string{"step 3 → exit 0", "step 4 → error"}, p.items[secCommands], "over the cap the last commands stay, in order")
 }
 
@@ -113,7 +128,7 @@ func TestExtractiveErrors(t *testing.T) {
 		id := fmt.Sprint(i)
 		turns = append(turns, tcall(id, "bash", `{"command":"go build"}`), result(id, fmt.Sprintf("./main.go:%d:1: undefined: v%d\nerror: same line", i+1, i)))
 	}
-	_, p := summarize(t, SummaryRequest{Turns: turns}, withLimits(extractiveLimits{Errors: 3}))
+	_, p := summarize(t, Request{Turns: turns}, withLimits(Limits{Errors: 3}))
 	assert.Equal(t, []string{"./main.go:5:1: undefined: v4", "./main.go:6:1: undefined: v5", "error: same line"}, p.items[secErrors],
 		"deduplicated, capped, the most recent kept")
 }
@@ -126,7 +141,7 @@ func TestExtractiveDecisionsStateAndPending(t *testing.T) {
 		asst("Switched to a map; the benchmark is 40x faster."),
 		tcall("2", "bash", `{"command":"go test ./..."}`),
 	}
-	_, p := summarize(t, SummaryRequest{Turns: turns})
+	_, p := summarize(t, Request{Turns: turns})
 	assert.Equal(t, []string{"The root cause is a quadratic loop.", "I'll switch to a map instead."}, p.items[secDecisions])
 	assert.Equal(t, "Switched to a map; the benchmark is 40x faster.", p.blocks[secState])
 	assert.Equal(t, []string{`bash({"command":"go test ./..."})`}, p.items[secPending])
@@ -142,7 +157,7 @@ func TestExtractiveFocusOutranksRecency(t *testing.T) {
 		}
 		turns = append(turns, tcall(id, "bash", `{"command":"`+cmd+`"}`), result(id, "done"))
 	}
-	out, p := summarize(t, SummaryRequest{Turns: turns, Focus: "database"}, withLimits(extractiveLimits{Commands: 2}))
+	out, p := summarize(t, Request{Turns: turns, Focus: "database"}, withLimits(Limits{Commands: 2}))
 	assert.True(t, strings.HasPrefix(out, focusPrefix+"database\n"), "the focus is named at the top")
 	assert.Equal(t, []string{"make migrate-DATABASE", "make step5"}, p.items[secCommands],
 		"the turn mentioning the focus survives the cap, written in order")
@@ -155,13 +170,13 @@ func TestExtractiveMergesItsOwnPreviousSummary(t *testing.T) {
 		tcall("2", "edit_file", `{"path":"parser.go"}`), result("2", "ok"),
 		asst("Parser ported."),
 	}
-	prev, _ := summarize(t, SummaryRequest{Turns: first})
+	prev, _ := summarize(t, Request{Turns: first})
 	second := []Message{
 		user("now the lexer"),
 		tcall("3", "edit_file", `{"path":"lexer.go"}`), result("3", "ok"),
 		tcall("4", "bash", `{"command":"go test ./parser"}`), result("4", "--- FAIL: TestParse (0.00s)"),
 	}
-	_, p := summarize(t, SummaryRequest{Turns: second, PreviousSummary: prev})
+	_, p := summarize(t, Request{Turns: second, PreviousSummary: prev})
 	assert.Equal(t, "now the lexer", p.blocks[secTask])
 	assert.Equal(t, []string{"port the parser"}, p.items[secRequests], "the previous task becomes an earlier request")
 	assert.Equal(t, []string{"parser.go", "lexer.go"}, p.items[secModified], "old entries first, then new")
@@ -170,9 +185,9 @@ func TestExtractiveMergesItsOwnPreviousSummary(t *testing.T) {
 	assert.Equal(t, "Parser ported.", p.blocks[secState], "the state stands until the turns show a newer one")
 	assert.Empty(t, p.blocks[secEarlier], "an extractive summary is merged, not quoted")
 
-	again, _ := summarize(t, SummaryRequest{PreviousSummary: prev})
+	again, _ := summarize(t, Request{PreviousSummary: prev})
 	assert.Equal(t, prev, again, "with no turns the previous summary comes back as it was")
-	prefixed, _ := summarize(t, SummaryRequest{PreviousSummary: PrefixSummary(prev)})
+	prefixed, _ := summarize(t, Request{PreviousSummary: msg.PrefixSummary(prev)})
 	assert.Equal(t, prev, prefixed, "a summary prefix is stripped before merging")
 }
 
@@ -187,15 +202,15 @@ func TestExtractiveKeepsAForeignPreviousSummary(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, p := summarize(t, SummaryRequest{Turns: []Message{user("next: docs")}, PreviousSummary: tt.prev})
+			_, p := summarize(t, Request{Turns: []Message{user("next: docs")}, PreviousSummary: tt.prev})
 			assert.Equal(t, tt.prev, p.blocks[secEarlier], "kept verbatim")
 			assert.Equal(t, "next: docs", p.blocks[secTask])
 		})
 	}
 
 	long := strings.Repeat("word ", 3000) + "LAST"
-	_, p := summarize(t, SummaryRequest{Turns: []Message{user("go on")}, PreviousSummary: long})
-	assert.LessOrEqual(t, len(p.blocks[secEarlier]), defaultExtractiveLimits.EarlierChars)
+	_, p := summarize(t, Request{Turns: []Message{user("go on")}, PreviousSummary: long})
+	assert.LessOrEqual(t, len(p.blocks[secEarlier]), defaultLimits.EarlierChars)
 	assert.True(t, strings.HasSuffix(p.blocks[secEarlier], "LAST"), "shortened head and tail")
 }
 
@@ -229,12 +244,12 @@ func bigHistory(n int) []Message {
 
 func TestExtractiveHonoursTheTarget(t *testing.T) {
 	turns := bigHistory(200)
-	s := NewExtractiveSummarizer()
-	full, err := s.Summarize(context.Background(), SummaryRequest{Turns: turns, TargetTokens: 100000})
+	s := New(Limits{}, nil)
+	full, err := s.Summarize(context.Background(), Request{Turns: turns, TargetTokens: 100000})
 	require.NoError(t, err)
 	require.Greater(t, (len(full)+3)/4, 1000, "the capped lists alone exceed the smaller targets")
-	for _, target := range []int{minExtractiveTarget, 700, 1000} {
-		out, err := s.Summarize(context.Background(), SummaryRequest{Turns: turns, TargetTokens: target})
+	for _, target := range []int{minTarget, 700, 1000} {
+		out, err := s.Summarize(context.Background(), Request{Turns: turns, TargetTokens: target})
 		require.NoError(t, err)
 		assert.LessOrEqual(t, (len(out)+3)/4, target, "target %d", target)
 		p, _ := parseExtractive(out)
@@ -243,9 +258,9 @@ func TestExtractiveHonoursTheTarget(t *testing.T) {
 			assert.Contains(t, cmds[len(cmds)-1], "mod199", "the newest entries survive")
 		}
 	}
-	tiny, err := s.Summarize(context.Background(), SummaryRequest{Turns: turns, TargetTokens: 10})
+	tiny, err := s.Summarize(context.Background(), Request{Turns: turns, TargetTokens: 10})
 	require.NoError(t, err)
-	assert.LessOrEqual(t, (len(tiny)+3)/4, minExtractiveTarget, "a tiny target is raised to the minimum")
+	assert.LessOrEqual(t, (len(tiny)+3)/4, minTarget, "a tiny target is raised to the minimum")
 }
 
 func TestExtractiveTrimsMentionsBeforeFacts(t *testing.T) {
@@ -254,8 +269,8 @@ func TestExtractiveTrimsMentionsBeforeFacts(t *testing.T) {
 		turns = append(turns, asst(fmt.Sprintf("Looking at docs/a/rather/long/directory/name/for/this/test/and/then/some/more/directories/below/it/page%02d.md for context.", i)))
 	}
 	turns = append(turns, tcall("1", "bash", `{"command":"make build"}`), result("1", "Error: out of disk"))
-	_, p := summarize(t, SummaryRequest{Turns: turns, TargetTokens: minExtractiveTarget},
-		withLimits(extractiveLimits{TaskChars: 1, StateChars: 1}))
+	_, p := summarize(t, Request{Turns: turns, TargetTokens: minTarget},
+		withLimits(Limits{TaskChars: 1, StateChars: 1}))
 	assert.Equal(t, []string{"make build → error"}, p.items[secCommands])
 	assert.Equal(t, []string{"Error: out of disk"}, p.items[secErrors])
 	assert.Less(t, len(p.items[secReferenced]), 25, "mentions are trimmed first")
@@ -264,7 +279,7 @@ func TestExtractiveTrimsMentionsBeforeFacts(t *testing.T) {
 func TestExtractiveWithCounter(t *testing.T) {
 	turns := bigHistory(50)
 	perByte := counterFunc(func(s string) int { return len(s) })
-	out, _ := summarize(t, SummaryRequest{Turns: turns, TargetTokens: 3000}, WithTokenCounter(perByte))
+	out, _ := summarize(t, Request{Turns: turns, TargetTokens: 3000}, withCounter(perByte))
 	assert.LessOrEqual(t, len(out), 3000, "measured with the given counter")
 }
 
@@ -272,10 +287,10 @@ type counterFunc func(string) int
 
 func (f counterFunc) CountText(s string) int { return f(s) }
 
-func (f counterFunc) CountMessage(m Message) int { return f(Text(m)) }
+func (f counterFunc) CountMessage(m Message) int { return f(msg.Text(m)) }
 
 func TestExtractiveListCanBeTurnedOff(t *testing.T) {
-	_, p := summarize(t, SummaryRequest{Turns: bigHistory(3)}, withLimits(extractiveLimits{Decisions: -1, Commands: -1}))
+	_, p := summarize(t, Request{Turns: bigHistory(3)}, withLimits(Limits{Decisions: -1, Commands: -1}))
 	assert.Empty(t, p.items[secDecisions])
 	assert.Empty(t, p.items[secCommands])
 	assert.NotEmpty(t, p.items[secErrors])
@@ -289,7 +304,7 @@ func TestExtractiveRedacts(t *testing.T) {
 		result("1", "Error: key "+key+" rejected"),
 		asst("I'll rotate " + key + " because it leaked."),
 	}
-	out, _ := summarize(t, SummaryRequest{Turns: turns, Focus: key, PreviousSummary: "old notes with " + key})
+	out, _ := summarize(t, Request{Turns: turns, Focus: key, PreviousSummary: "old notes with " + key})
 	for _, secret := range []string{key, "abcdefgh12345678", "hunter22"} {
 		assert.NotContains(t, out, secret)
 	}
@@ -297,55 +312,28 @@ func TestExtractiveRedacts(t *testing.T) {
 }
 
 func TestExtractiveErrorsAndLastResort(t *testing.T) {
-	s := NewExtractiveSummarizer()
-	_, err := s.Summarize(context.Background(), SummaryRequest{})
-	assert.ErrorIs(t, err, ErrNothingToCompress)
-	_, err = s.Summarize(context.Background(), SummaryRequest{PreviousSummary: " \n "})
-	assert.ErrorIs(t, err, ErrNothingToCompress, "a blank previous summary is nothing")
+	s := New(Limits{}, nil)
+	_, err := s.Summarize(context.Background(), Request{})
+	assert.ErrorIs(t, err, ErrNothing)
+	_, err = s.Summarize(context.Background(), Request{PreviousSummary: " \n "})
+	assert.ErrorIs(t, err, ErrNothing, "a blank previous summary is nothing")
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = s.Summarize(ctx, SummaryRequest{Turns: []Message{user("x")}})
+	_, err = s.Summarize(ctx, Request{Turns: []Message{user("x")}})
 	assert.True(t, errors.Is(err, context.Canceled))
 
 	var long []Message
 	for i := 0; i < 1000; i++ {
 		long = append(long, user("more"))
 	}
-	_, err = s.Summarize(&cancelAfter{Context: context.Background(), checks: 2}, SummaryRequest{Turns: long})
+	_, err = s.Summarize(&cancelAfter{Context: context.Background(), checks: 2}, Request{Turns: long})
 	assert.ErrorIs(t, err, context.Canceled, "a long scan checks ctx as it goes")
 	assert.ErrorContains(t, err, "message 256", "checked at the start, then every ctxCheckEvery turns")
 
-	out, err := s.Summarize(context.Background(), SummaryRequest{Turns: []Message{{Role: RoleAssistant}, result("z", "")}})
+	out, err := s.Summarize(context.Background(), Request{Turns: []Message{{Role: msg.RoleAssistant}, result("z", "")}})
 	require.NoError(t, err)
 	assert.Contains(t, out, "2 earlier messages", "turns with nothing to keep still get a summary")
-}
-
-func TestExtractiveIsDeterministicAndLeavesItsInputAlone(t *testing.T) {
-	s := NewExtractiveSummarizer()
-	all := allTranscripts(t)
-	for _, name := range sortedNames(all) {
-		msgs := all[name]
-		t.Run(name, func(t *testing.T) {
-			before := Clone(msgs)
-			req := SummaryRequest{Turns: msgs, Focus: "test", TargetTokens: 1500}
-			a, err := s.Summarize(context.Background(), req)
-			require.NoError(t, err)
-			b, err := s.Summarize(context.Background(), req)
-			require.NoError(t, err)
-			assert.Equal(t, a, b)
-			assert.True(t, equalHistory(before, msgs), "turns unchanged")
-			assert.LessOrEqual(t, (len(a)+3)/4, 1500)
-		})
-	}
-}
-
-func TestExtractiveName(t *testing.T) {
-	assert.Equal(t, "extractive", summarizerName(NewExtractiveSummarizer()))
-	var zero ExtractiveSummarizer
-	out, err := zero.Summarize(context.Background(), SummaryRequest{Turns: []Message{user("hi")}})
-	require.NoError(t, err)
-	assert.Equal(t, "## Task\n> hi", out, "the zero value works")
 }
 
 func TestExtractiveRedactsSecretsAtTheCuts(t *testing.T) {
@@ -364,7 +352,7 @@ func TestExtractiveRedactsSecretsAtTheCuts(t *testing.T) {
 			// The ask is both the task (a quoted block) and, followed by
 			// another ask, an earlier request (a list entry).
 			for _, turns := range [][]Message{{user(ask)}, {user(ask), asst("ok"), user("next")}} {
-				out, _ := summarize(t, SummaryRequest{Turns: turns})
+				out, _ := summarize(t, Request{Turns: turns})
 				assert.NotContains(t, out, key)
 				assert.NotContains(t, out, "MIIEowIBAAKCAQEAx")
 			}
@@ -394,8 +382,34 @@ func TestExtractiveTrimmingSharesTheRoom(t *testing.T) {
 			user(fmt.Sprintf("request %d: %s", i, strings.Repeat("a long and detailed ask ", 12))),
 			tcall(id, "bash", `{"command":"make"}`), result(id, fmt.Sprintf("Error: failure number %d", i)))
 	}
-	_, p := summarize(t, SummaryRequest{Turns: turns, TargetTokens: 600})
-	assert.Less(t, len(p.items[secRequests]), defaultExtractiveLimits.Requests, "the long requests are trimmed")
-	assert.Equal(t, defaultExtractiveLimits.Errors, len(p.items[secErrors]), "the short error lines keep their room")
+	_, p := summarize(t, Request{Turns: turns, TargetTokens: 600})
+	assert.Less(t, len(p.items[secRequests]), defaultLimits.Requests, "the long requests are trimmed")
+	assert.Equal(t, defaultLimits.Errors, len(p.items[secErrors]), "the short error lines keep their room")
 	assert.Equal(t, "Error: failure number 19", p.items[secErrors][len(p.items[secErrors])-1])
+}
+
+func TestExtractiveIsDeterministicAndLeavesItsInputAlone(t *testing.T) {
+	s := New(Limits{}, nil)
+	all := allTranscripts(t)
+	for _, name := range sortedNames(all) {
+		msgs := all[name]
+		t.Run(name, func(t *testing.T) {
+			before := msg.Clone(msgs)
+			req := Request{Turns: msgs, Focus: "test", TargetTokens: 1500}
+			a, err := s.Summarize(context.Background(), req)
+			require.NoError(t, err)
+			b, err := s.Summarize(context.Background(), req)
+			require.NoError(t, err)
+			assert.Equal(t, a, b)
+			assert.True(t, equalHistory(before, msgs), "turns unchanged")
+			assert.LessOrEqual(t, (len(a)+3)/4, 1500)
+		})
+	}
+}
+
+func TestTheZeroSummarizerWorks(t *testing.T) {
+	var zero Summarizer
+	out, err := zero.Summarize(context.Background(), Request{Turns: []Message{user("hi")}})
+	require.NoError(t, err)
+	assert.Equal(t, "## Task\n> hi", out)
 }

@@ -1,4 +1,4 @@
-package compact
+package extractive
 
 import (
 	"sort"
@@ -49,7 +49,7 @@ type draft struct {
 	items  [numSections][]draftItem
 }
 
-func newDraft(d *digest, focus string, lim extractiveLimits, target int) *draft {
+func newDraft(d *digest, focus string, lim Limits, target int) *draft {
 	dr := &draft{}
 	budget := target * bytesPerToken
 	dr.floor = min(max(budget/8, minBlockFloor), maxBlockFloor)
