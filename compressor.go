@@ -11,19 +11,6 @@ import (
 	"github.com/contextkit/compact/tokens"
 )
 
-// FailurePolicy says what a compaction does when its summarizer fails.
-type FailurePolicy int
-
-const (
-	// FallbackExtractive replaces a failed summary with the deterministic
-	// extractive one, so the compaction still happens. Result.Fallback is
-	// set. Authentication and quota errors abort regardless.
-	FallbackExtractive FailurePolicy = iota
-	// AbortOnFailure returns the error and leaves the caller's messages as
-	// they were.
-	AbortOnFailure
-)
-
 // Compressor is the default ContextEngine. It keeps the system prompt, a
 // short head and a recent tail verbatim and folds the turns between into one
 // summary. Create one per conversation with New; it is safe for concurrent
@@ -270,7 +257,7 @@ func (c *Compressor) Status() Status {
 	}
 	s.ModelNote = modelNote(c.model, c.setup)
 	s.Encoding, s.Calibration = "", 1
-	if e, ok := c.cfg.counter.(interface{ Encoding() string }); ok {
+	if e, ok := c.cfg.counter.(tokens.NamedEncoding); ok {
 		s.Encoding = e.Encoding()
 	}
 	if c.own != nil {
@@ -395,10 +382,11 @@ func (c *Compressor) HasContentToCompress(msgs []Message) bool {
 }
 
 var (
-	_ ContextEngine = (*Compressor)(nil)
-	_ Preflighter   = (*Compressor)(nil)
-	_ SessionHooks  = (*Compressor)(nil)
-	_ ModelSwitcher = (*Compressor)(nil)
+	_ ContextEngine   = (*Compressor)(nil)
+	_ Preflighter     = (*Compressor)(nil)
+	_ SessionHooks    = (*Compressor)(nil)
+	_ ModelSwitcher   = (*Compressor)(nil)
+	_ CounterProvider = (*Compressor)(nil)
 )
 
 // callSummarizer calls s under the configured timeout.

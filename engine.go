@@ -8,6 +8,7 @@ import (
 	"github.com/contextkit/compact/handoff"
 	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/prune"
+	"github.com/contextkit/compact/tokens"
 	openai "github.com/sashabaranov/go-openai"
 )
 
@@ -114,8 +115,8 @@ type Result struct {
 // block on it for long.
 //
 // Optional abilities are separate interfaces a host detects with a type
-// assertion: Preflighter, SessionHooks, ToolProvider, ModelSwitcher and
-// RangeCompressor.
+// assertion: Preflighter, SessionHooks, ToolProvider, ModelSwitcher,
+// RangeCompressor and CounterProvider.
 type ContextEngine interface {
 	// Name identifies the engine in logs and status lines.
 	Name() string
@@ -356,6 +357,13 @@ type Tool struct {
 // the range it folded in Result.SummarizedFrom and SummarizedTo.
 type RangeCompressor interface {
 	CompressRange(ctx context.Context, msgs []Message, from, to int, opts ...CompressOption) (*Result, error)
+}
+
+// CounterProvider is implemented by engines that count with a token
+// counter a host should share, so that the running count a host (or a
+// Session) keeps agrees with the engine's own.
+type CounterProvider interface {
+	Counter() tokens.Counter
 }
 
 // ModelSwitcher is implemented by engines whose threshold depends on the

@@ -8,7 +8,12 @@ import (
 	"github.com/contextkit/compact/internal/extractive"
 )
 
-// ExtractiveSummarizer is the Summarizer that needs no model: it writes a
+// extractiveSummarizer is NewExtractiveSummarizer's Summarizer.
+type extractiveSummarizer struct {
+	s extractive.Summarizer
+}
+
+// NewExtractiveSummarizer returns the Summarizer that needs no model: it writes a
 // Markdown summary of facts lifted from the turns themselves, the ones a
 // successor would otherwise have to re-discover, under the headings
 // DefaultSummaryInstructions asks a model for where one applies:
@@ -47,39 +52,15 @@ import (
 // by list, its entries counted older than the new ones; any other previous
 // summary is kept, shortened, under Earlier summary.
 //
-// The result stays near req.TargetTokens (see Summarize). It is
+// The result stays near req.TargetTokens, by the size policy below. It is
 // deterministic: the same request gives the same bytes. Everything it
-// writes passes through [redact.String], and the result is valid UTF-8 whatever the
-// input. The zero value is ready to use; an ExtractiveSummarizer is safe for
-// concurrent use.
-type ExtractiveSummarizer struct {
-	s extractive.Summarizer
-}
-
-// NewExtractiveSummarizer returns an ExtractiveSummarizer. [WithTokenCounter]
-// sets what measures the summary (the default estimates a token per four
-// bytes).
-func NewExtractiveSummarizer(opts ...ExtractiveOption) *ExtractiveSummarizer {
-	var cfg extractiveConfig
-	for _, opt := range opts {
-		if opt != nil {
-			opt.applyExtractive(&cfg)
-		}
-	}
-	var count func(string) int
-	if cfg.counter != nil {
-		count = cfg.counter.CountText
-	}
-	return &ExtractiveSummarizer{s: *extractive.New(extractive.Limits{}, count)}
-}
-
-// Name returns "extractive".
-func (s *ExtractiveSummarizer) Name() string { return "extractive" }
-
-// Summarize returns the summary of req. It fails only when ctx is done
-// (wrapping ctx.Err()) or when there is nothing to summarise: no turns and
-// no previous summary (wrapping ErrNothingToCompress). Non-empty turns
-// always give a non-empty summary.
+// writes passes through [redact.String], and the result is valid UTF-8
+// whatever the input. It fails only when ctx is done (wrapping ctx.Err())
+// or when there is nothing to summarise: no turns and no previous summary
+// (wrapping ErrNothingToCompress). Non-empty turns always give a non-empty
+// summary. It is safe for concurrent use, and its Name is "extractive".
+// [WithTokenCounter] sets what measures the summary (the default estimates
+// a token per four bytes).
 //
 // Size policy: with T = req.TargetTokens (2,000 when not
 // positive, at least 128), each quoted field is first held
@@ -100,7 +81,25 @@ func (s *ExtractiveSummarizer) Name() string { return "extractive" }
 // is still over T, the quoted fields are halved in turn, down to an eighth
 // of T's bytes (64 to 240 bytes), and last the index gives up more. The
 // result exceeds T only by what those minimums hold.
-func (s *ExtractiveSummarizer) Summarize(ctx context.Context, req SummaryRequest) (string, error) {
+func NewExtractiveSummarizer(opts ...ExtractiveOption) Summarizer {
+	var cfg extractiveConfig
+	for _, opt := range opts {
+		if opt != nil {
+			opt.applyExtractive(&cfg)
+		}
+	}
+	var count func(string) int
+	if cfg.counter != nil {
+		count = cfg.counter.CountText
+	}
+	return &extractiveSummarizer{s: *extractive.New(extractive.Limits{}, count)}
+}
+
+// Name returns "extractive".
+func (s *extractiveSummarizer) Name() string { return "extractive" }
+
+// Summarize returns the summary of req (see NewExtractiveSummarizer).
+func (s *extractiveSummarizer) Summarize(ctx context.Context, req SummaryRequest) (string, error) {
 	out, err := s.s.Summarize(ctx, extractiveRequest(req))
 	if errors.Is(err, extractive.ErrNothing) {
 		return "", fmt.Errorf("compact: extractive summary: no turns and no previous summary: %w", ErrNothingToCompress)

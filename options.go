@@ -334,6 +334,19 @@ func WithSummarizer(s Summarizer) Option {
 	return option(func(c *config) { c.summarizer = s })
 }
 
+// FailurePolicy says what a compaction does when its summarizer fails.
+type FailurePolicy int
+
+const (
+	// FallbackExtractive replaces a failed summary with the deterministic
+	// extractive one, so the compaction still happens. Result.Fallback is
+	// set. Authentication and quota errors abort regardless.
+	FallbackExtractive FailurePolicy = iota
+	// AbortOnFailure returns the error and leaves the caller's messages as
+	// they were.
+	AbortOnFailure
+)
+
 // WithFailurePolicy sets what happens when the summarizer fails. The default
 // is [FallbackExtractive].
 func WithFailurePolicy(p FailurePolicy) Option {

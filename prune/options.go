@@ -174,9 +174,16 @@ func WithPressure(budget int) Option {
 // WithKinds limits pruning to the given kinds of change; by default
 // every kind may be made ([Demoted] only with a pressure budget). For
 // example WithKinds(Deduplicated, ImagesReplaced) loses no text. Given more
-// than once, it limits pruning to the kinds every one of them names.
+// than once, it limits pruning to the kinds every one of them names. A
+// value that names no kind is invalid.
 func WithKinds(kinds ...Kind) Option {
 	return func(c *config) {
+		for _, k := range kinds {
+			if k < Deduplicated || k > Demoted {
+				c.reject("WithKinds", kinds, "every kind")
+				return
+			}
+		}
 		m := make(map[Kind]bool, len(kinds))
 		for _, k := range kinds {
 			if c.kinds == nil || c.kinds[k] {
@@ -190,9 +197,16 @@ func WithKinds(kinds ...Kind) Option {
 // WithRange limits pruning to the messages with index in [from, to); the
 // pressure pass works on [to, len). Without it, the last few messages (the
 // Compressor's minimum tail) are protected, moved back onto the assistant
-// turn whose results they hold so a call group is never split. Out-of-range
-// values are clamped. A Compressor sets the range itself: the turns it
-// would summarise.
+// turn whose results they hold so a call group is never split. A negative
+// from, or a to before from, is invalid; bounds past the end of the history
+// pruned are taken as its end. A Compressor sets the range itself: the
+// turns it would summarise.
 func WithRange(from, to int) Option {
-	return func(c *config) { c.from, c.to, c.rangeSet = from, to, true }
+	return func(c *config) {
+		if from < 0 || to < from {
+			c.reject("WithRange", fmt.Sprintf("%d, %d", from, to), "the whole history but its last messages")
+			return
+		}
+		c.from, c.to, c.rangeSet = from, to, true
+	}
 }

@@ -173,7 +173,7 @@ func New(id string, engine compact.ContextEngine, opts ...Option) (*Session, err
 		engine = compact.New()
 	}
 	if cfg.counter == nil {
-		if p, ok := engine.(interface{ Counter() tokens.Counter }); ok {
+		if p, ok := engine.(compact.CounterProvider); ok {
 			cfg.counter = p.Counter()
 		}
 	}
