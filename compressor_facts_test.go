@@ -50,8 +50,8 @@ func TestSummaryBudgetGrowsForAFactDenseRange(t *testing.T) {
 	th := c.th
 	capTokens := th.threshold / factsCapDivisor
 	base := th.summary
-	assert.Equal(t, base, prose.last().TargetTokens, "a range without facts keeps the ordinary target")
-	got := dense.last().TargetTokens
+	assert.Equal(t, base, prose.Last().TargetTokens, "a range without facts keeps the ordinary target")
+	got := dense.Last().TargetTokens
 	assert.Greater(t, got, base, "a fact-dense range gets more room")
 	assert.LessOrEqual(t, got, capTokens, "at most a third of the threshold")
 	assert.Equal(t, capTokens, got, "eighty identifiers and errors need all of it")

@@ -144,7 +144,7 @@ func TestWithSummaryPromptReachesTheRequest(t *testing.T) {
 	r := &recorder{}
 	_, err := newTestCompressor(r, WithSummaryPrompt("Summarise for a billing agent.")).Compress(context.Background(), longSession(30), Force())
 	require.NoError(t, err)
-	assert.Equal(t, "Summarise for a billing agent.", r.last().Prompt)
+	assert.Equal(t, "Summarise for a billing agent.", r.Last().Prompt)
 }
 
 // The host's open tasks ride in the summary under their own heading; the
@@ -160,7 +160,7 @@ func TestOpenTasksAreCarriedIntoTheSummary(t *testing.T) {
 	next := append(res.Messages, longSession(30)[1:]...)
 	res2, err := c.Compress(context.Background(), next, Force(), WithOpenTasks([]string{"update the changelog"}))
 	require.NoError(t, err)
-	assert.NotContains(t, r.last().PreviousSummary, "fix the flaky test", "the old list is not summarised again")
+	assert.NotContains(t, r.Last().PreviousSummary, "fix the flaky test", "the old list is not summarised again")
 	assert.Contains(t, res2.Summary, "## Open tasks\n- update the changelog")
 	assert.NotContains(t, res2.Summary, "fix the flaky test")
 	assert.Equal(t, 1, countSummaries(res2.Messages))

@@ -39,7 +39,7 @@ func TestCompressPruningAloneAvoidsTheSummarizer(t *testing.T) {
 
 	res, err := c.Compress(context.Background(), in)
 	require.NoError(t, err)
-	assert.Empty(t, r.reqs, "the summarizer was not called")
+	assert.Empty(t, r.Requests(), "the summarizer was not called")
 	require.NoError(t, checkContracts(in, res))
 	assert.Equal(t, -1, res.SummaryIndex)
 	assert.Equal(t, "", res.Summarizer)
@@ -70,11 +70,11 @@ func TestCompressSummarisesWhenPruningIsNotEnough(t *testing.T) {
 
 	res, err := c.Compress(context.Background(), in)
 	require.NoError(t, err)
-	require.Len(t, r.reqs, 1)
+	require.Len(t, r.Requests(), 1)
 	require.NoError(t, checkContracts(in, res))
 	assert.GreaterOrEqual(t, res.SummaryIndex, 0)
 	assert.Empty(t, res.Pruned, "the tail was within budget")
-	assert.Equal(t, in[res.SummarizedFrom:res.SummarizedTo+1], r.last().Turns, "the original turns")
+	assert.Equal(t, in[res.SummarizedFrom:res.SummarizedTo+1], r.Last().Turns, "the original turns")
 }
 
 // A forced compaction always summarises; so does one with pruning off.
@@ -94,7 +94,7 @@ func TestCompressSummarisesWhenForcedOrWithoutPruning(t *testing.T) {
 			}
 			res, err := newTestCompressor(r, c.opts...).Compress(context.Background(), msgtest.AgentRun(12), opts...)
 			require.NoError(t, err)
-			assert.Len(t, r.reqs, 1)
+			assert.Len(t, r.Requests(), 1)
 			assert.GreaterOrEqual(t, res.SummaryIndex, 0)
 		})
 	}
@@ -106,7 +106,7 @@ func TestCompressPrunesByDefault(t *testing.T) {
 	c := New(WithContextWindow(16000), WithTokenCounter(byteCounter{}), WithSummarizer(r), WithThresholdBounds(0, 0))
 	res, err := c.Compress(context.Background(), msgtest.AgentRun(40))
 	require.NoError(t, err)
-	assert.Empty(t, r.reqs)
+	assert.Empty(t, r.Requests())
 	assert.NotEmpty(t, res.Pruned)
 }
 
@@ -121,7 +121,7 @@ func TestCompressDemotesResultsOfAnOversizedTail(t *testing.T) {
 	c := newTestCompressor(r, WithPruning(true))
 	res, err := c.Compress(context.Background(), in, Force())
 	require.NoError(t, err)
-	require.Len(t, r.reqs, 1)
+	require.Len(t, r.Requests(), 1)
 	require.NoError(t, checkContracts(in, res))
 	require.Len(t, res.Pruned, 1)
 	ch := res.Pruned[0]
@@ -131,7 +131,7 @@ func TestCompressDemotesResultsOfAnOversizedTail(t *testing.T) {
 	got := res.Messages[len(res.Messages)-3]
 	assert.True(t, strings.HasPrefix(Text(got), "[pruned]"))
 	assert.Contains(t, got.Content, "exit status 2")
-	for _, turn := range r.last().Turns {
+	for _, turn := range r.Last().Turns {
 		assert.NotEqual(t, "big", turn.ToolCallID, "the demoted result is in the tail, not summarised")
 	}
 
@@ -153,7 +153,7 @@ func TestCompressPrunesWhenNothingCanBeSummarised(t *testing.T) {
 
 	res, err := c.Compress(context.Background(), in, Force())
 	require.NoError(t, err)
-	assert.Empty(t, r.reqs)
+	assert.Empty(t, r.Requests())
 	require.NoError(t, checkContracts(in, res))
 	require.Len(t, res.Pruned, 1)
 	assert.Equal(t, prune.Demoted, res.Pruned[0].Kind)
@@ -169,7 +169,7 @@ func TestCompressPruningKeepsTheIncomingMessageLast(t *testing.T) {
 	incoming := user("Now also check pkg/cache.")
 	res, err := newTestCompressor(r, WithPruning(true), WithPruneOptions(prune.WithClearAtLeast(0))).Compress(context.Background(), in, WithIncoming(incoming))
 	require.NoError(t, err)
-	assert.Empty(t, r.reqs)
+	assert.Empty(t, r.Requests())
 	assert.Equal(t, len(in)+1, len(res.Messages))
 	assert.Equal(t, incoming, res.Messages[len(res.Messages)-1])
 	assert.Equal(t, tokens.CountMessages(byteCounter{}, res.Messages), res.TokensAfter)

@@ -26,6 +26,21 @@ var (
 	equalHistory      = msgtest.Equal
 )
 
+// byteCounter counts a token per four bytes plus a fixed overhead, so
+// sizes in tests are easy to reason about (see msgtest.ByteCounter).
+type byteCounter = msgtest.ByteCounter
+
+// recorder is a summarizer that remembers its requests and answers with a
+// short deterministic summary, or fails as told (see msgtest.Recorder).
+type recorder = msgtest.Recorder[SummaryRequest, describeRequest]
+
+// describeRequest is the summary a recorder writes: what it was given.
+type describeRequest struct{}
+
+func (describeRequest) Describe(req SummaryRequest) string {
+	return msgtest.Summary(len(req.Turns), len(req.PreviousSummary), req.Focus)
+}
+
 // maxFuzzMessages bounds the histories fuzz targets build (see msgtest).
 const maxFuzzMessages = msgtest.MaxFuzzMessages
 

@@ -59,7 +59,7 @@ func TestCompressHereFoldsExactlyTheHead(t *testing.T) {
 	assert.Equal(t, "s a "+roles(tail), roles(out), "system prompt, summary, tail")
 	assert.True(t, reflect.DeepEqual(before, in), "input unchanged")
 	require.NoError(t, Validate(out))
-	assert.Equal(t, in[1:len(in)-8], r.last().Turns, "the summarizer saw the whole head")
+	assert.Equal(t, in[1:len(in)-8], r.Last().Turns, "the summarizer saw the whole head")
 	assert.Equal(t, Result{
 		MessagesBefore: len(in), MessagesAfter: len(out),
 		TokensBefore: c.count(in), TokensAfter: c.count(out),
@@ -114,7 +114,7 @@ func TestCompressHereIncomingAndFocus(t *testing.T) {
 			out := res.Messages
 			assert.Equal(t, incoming, out[len(out)-1], "the incoming message comes last")
 			assert.Equal(t, in[len(in)-4:], out[len(out)-5:len(out)-1], "after the kept exchange")
-			assert.Equal(t, "the parser", r.last().Focus)
+			assert.Equal(t, "the parser", r.Last().Focus)
 			require.NoError(t, Validate(out))
 		})
 	}
@@ -130,7 +130,7 @@ func TestCompressHereErrors(t *testing.T) {
 	assert.ErrorIs(t, err, ErrInvalidHistory, "never repaired, even with WithRepair")
 	assert.ErrorContains(t, err, "message 17")
 
-	r := &recorder{err: errors.New("down")}
+	r := &recorder{Err: errors.New("down")}
 	_, err = CompressHere(context.Background(), newTestCompressor(r, WithFailurePolicy(AbortOnFailure)), exchanges(4), 1)
 	assert.ErrorIs(t, err, ErrSummarizer, "the engine's errors come through")
 }

@@ -156,12 +156,13 @@ const readyChild = "COMPACT_BENCH_READY"
 
 // TestMain runs the child of BenchmarkReady: a fresh process that builds
 // one counter and counts "hello world" once, and prints how long that
-// took and how much heap and resident memory it added.
+// took and how much heap and resident memory it added. Otherwise it runs
+// the tests and says what was skipped and why (see sharedtest.Main).
 func TestMain(m *testing.M) {
 	if spec := os.Getenv(readyChild); spec != "" {
 		os.Exit(ready(spec))
 	}
-	os.Exit(m.Run())
+	sharedtest.Main(m)
 }
 
 func ready(spec string) int {

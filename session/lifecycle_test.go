@@ -75,7 +75,7 @@ func TestSessionFailedCompactionKeepsEverything(t *testing.T) {
 	logs := &logSink{}
 	store := NewMemoryStore()
 	boom := errors.New("endpoint down")
-	s, err := New("agent-1", newTestCompressor(&recorder{err: boom}, compact.WithFailurePolicy(compact.AbortOnFailure)),
+	s, err := New("agent-1", newTestCompressor(&recorder{Err: boom}, compact.WithFailurePolicy(compact.AbortOnFailure)),
 		WithLogger(logs.logger()), WithStore(store))
 	require.NoError(t, err)
 	hist := chatHistory("agent-1", 200)
@@ -100,7 +100,7 @@ func TestSessionStoreFailureAbandonsTheCompaction(t *testing.T) {
 	ctx := context.Background()
 	full := errors.New("disk full")
 	st := &failingStore{MemoryStore: NewMemoryStore(), commitErr: full}
-	s := newTestSession(t, "agent-1", &recorder{out: "summary"}, WithStore(st))
+	s := newTestSession(t, "agent-1", &recorder{Out: "summary"}, WithStore(st))
 	hist := chatHistory("agent-1", 200)
 	mustAppend(t, s, hist...)
 	res, err := s.Compress(ctx)
@@ -118,7 +118,7 @@ func TestSessionAppendFailsWhenTheStoreRefuses(t *testing.T) {
 	ctx := context.Background()
 	full := errors.New("disk full")
 	st := &failingStore{MemoryStore: NewMemoryStore()}
-	s := newTestSession(t, "agent-1", &recorder{out: "summary"}, WithStore(st))
+	s := newTestSession(t, "agent-1", &recorder{Out: "summary"}, WithStore(st))
 	mustAppend(t, s, user("agent-1 kept"))
 	st.appendErr = full
 	assert.ErrorIs(t, s.Append(ctx, user("agent-1 refused")), full)
@@ -133,7 +133,7 @@ func TestSessionAppendFailsWhenTheStoreRefuses(t *testing.T) {
 
 func TestSessionPinsItsIDOnTheEngine(t *testing.T) {
 	logs := &logSink{}
-	e := &spyEngine{Compressor: newTestCompressor(&recorder{out: "summary"})}
+	e := &spyEngine{Compressor: newTestCompressor(&recorder{Out: "summary"})}
 	s, err := New("agent-1", e, WithLogger(logs.logger()))
 	require.NoError(t, err)
 	mustAppend(t, s, chatHistory("agent-1", 200)...)
@@ -148,7 +148,7 @@ func TestSessionPinsItsIDOnTheEngine(t *testing.T) {
 }
 
 func TestSessionIncomingBecomesPartOfTheHistory(t *testing.T) {
-	s := newTestSession(t, "agent-1", &recorder{out: "summary"})
+	s := newTestSession(t, "agent-1", &recorder{Out: "summary"})
 	mustAppend(t, s, chatHistory("agent-1", 200)...)
 	in := user("agent-1 incoming: and now the docs")
 	res, err := s.Compress(context.Background(), compact.WithIncoming(in))
@@ -209,7 +209,7 @@ func TestSessionReset(t *testing.T) {
 func TestSessionClose(t *testing.T) {
 	ctx := context.Background()
 	store := NewMemoryStore()
-	e := &spyEngine{Compressor: newTestCompressor(&recorder{out: "summary"})}
+	e := &spyEngine{Compressor: newTestCompressor(&recorder{Out: "summary"})}
 	s, err := New("agent-1", e, WithStore(store))
 	require.NoError(t, err)
 	hist := chatHistory("agent-1", 6)
@@ -239,14 +239,14 @@ func TestSessionClose(t *testing.T) {
 func TestSessionCarriesOnFromItsStore(t *testing.T) {
 	ctx := context.Background()
 	store := NewMemoryStore()
-	first := newTestSession(t, "agent-1", &recorder{out: "summary"}, WithStore(store))
+	first := newTestSession(t, "agent-1", &recorder{Out: "summary"}, WithStore(store))
 	mustAppend(t, first, chatHistory("agent-1", 200)...)
 	_, err := first.Compress(ctx)
 	require.NoError(t, err)
 	mustAppend(t, first, user("agent-1 after the compaction"))
 
 	// A second process (here a second Session on the same store) carries on.
-	second := newTestSession(t, "agent-1", &recorder{out: "summary"}, WithStore(store))
+	second := newTestSession(t, "agent-1", &recorder{Out: "summary"}, WithStore(store))
 	require.NoError(t, second.Sync(ctx))
 	assert.True(t, equalHistory(first.Messages(), second.Messages()))
 	assert.Equal(t, first.Tokens(), second.Tokens())

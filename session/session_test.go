@@ -17,7 +17,7 @@ func TestSessionCompactionKeepsTheSessionID(t *testing.T) {
 	ctx := context.Background()
 	logs := &logSink{}
 	store := NewMemoryStore()
-	s := newTestSession(t, "agent-1", &recorder{out: "The agent fixed the build."},
+	s := newTestSession(t, "agent-1", &recorder{Out: "The agent fixed the build."},
 		WithLogger(logs.logger()), WithStore(store))
 	hist := chatHistory("agent-1", 200)
 	mustAppend(t, s, hist...)

@@ -20,11 +20,11 @@ type batchItem struct {
 func (c *cli) batch(ctx context.Context, e *engine) int {
 	items, err := c.batchItems()
 	if err != nil {
-		fmt.Fprintf(c.stderr, "compact: %s\n", errText(err))
+		say(c.stderr, "compact: %s\n", errText(err))
 		return exitUsage
 	}
 	if err := os.MkdirAll(c.o.out, 0o755); err != nil {
-		fmt.Fprintf(c.stderr, "compact: %s\n", errText(err))
+		say(c.stderr, "compact: %s\n", errText(err))
 		return exitError
 	}
 	p := startProgress(c.stderr, c.progress, len(items), "")
@@ -56,7 +56,7 @@ func (c *cli) batch(ctx context.Context, e *engine) int {
 	p.finish()
 	code := exitOK
 	if err := ctx.Err(); err != nil {
-		fmt.Fprintf(c.stderr, "compact: stopped after %d of %d files: %v\n", len(reports), len(items), err)
+		say(c.stderr, "compact: stopped after %d of %d files: %v\n", len(reports), len(items), err)
 		code = exitError
 	}
 	if c.o.jsonReport != "" {
@@ -65,11 +65,11 @@ func (c *cli) batch(ctx context.Context, e *engine) int {
 			err = writeFiles(map[string][]byte{c.o.jsonReport: data})
 		}
 		if err != nil {
-			fmt.Fprintf(c.stderr, "compact: %s\n", errText(err))
+			say(c.stderr, "compact: %s\n", errText(err))
 			code = exitError
 		}
 	}
-	fmt.Fprintf(c.stderr, "compact: %d file(s) into %s: %d compacted, %d unchanged, %d failed\n",
+	say(c.stderr, "compact: %d file(s) into %s: %d compacted, %d unchanged, %d failed\n",
 		len(items), c.o.out, compacted, unchanged, failed)
 	if failed > 0 {
 		code = exitError

@@ -73,7 +73,7 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("compact", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprint(stderr, usageText+"\nflags:\n")
+		say(stderr, "%s", usageText+"\nflags:\n")
 		fs.PrintDefaults()
 	}
 	fs.StringVar(&o.out, "o", "", "write the result to `FILE` (a directory for several inputs); default standard output")
@@ -114,7 +114,7 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
 	o.paths = paths
 	if err := o.check(); err != nil {
-		fmt.Fprintf(stderr, "compact: %s\n", errText(err))
+		say(stderr, "compact: %s\n", errText(err))
 		return nil, errUsage
 	}
 	return o, nil

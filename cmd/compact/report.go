@@ -110,9 +110,11 @@ func millis(d time.Duration) float64 {
 
 // writeHuman writes the -report block for one input.
 func (r report) writeHuman(w io.Writer, name string) {
-	fmt.Fprintf(w, "compact: %s (%s)\n", name, r.Format)
+	var b strings.Builder
+	defer func() { say(w, "%s", b.String()) }()
+	fmt.Fprintf(&b, "compact: %s (%s)\n", name, r.Format)
 	row := func(label, format string, args ...any) {
-		fmt.Fprintf(w, "  %-11s %s\n", label, fmt.Sprintf(format, args...))
+		fmt.Fprintf(&b, "  %-11s %s\n", label, fmt.Sprintf(format, args...))
 	}
 	row("before", "%s messages, %s tokens (%s)", thousands(r.BeforeMessages), thousands(r.BeforeTokens), r.Encoding)
 	row("after", "%s messages, %s tokens (%s)", thousands(r.AfterMessages), thousands(r.AfterTokens), change(r.BeforeTokens, r.AfterTokens))
@@ -152,7 +154,7 @@ func (r report) writeHuman(w io.Writer, name string) {
 	if r.Compacted {
 		row("time", "%s (compaction %s)", fmtMillis(r.TotalMillis), fmtMillis(r.CompactMillis))
 		if r.SummaryIndex >= 0 {
-			writeSummary(w, r.Summary, r.SummaryIndex)
+			writeSummary(&b, r.Summary, r.SummaryIndex)
 		}
 	} else {
 		row("time", "%s", fmtMillis(r.TotalMillis))
@@ -185,15 +187,15 @@ const summaryLines = 24
 
 // writeSummary shows the summary's body, indented, its first summaryLines
 // lines.
-func writeSummary(w io.Writer, body string, at int) {
+func writeSummary(b *strings.Builder, body string, at int) {
 	lines := strings.Split(strings.TrimSpace(body), "\n")
-	fmt.Fprintln(w, "  summary:")
+	b.WriteString("  summary:\n")
 	for i, l := range lines {
 		if i == summaryLines {
-			fmt.Fprintf(w, "    … %d more lines (output message %d has it all)\n", len(lines)-i, at)
+			fmt.Fprintf(b, "    … %d more lines (output message %d has it all)\n", len(lines)-i, at)
 			break
 		}
-		fmt.Fprintln(w, "    "+l)
+		b.WriteString("    " + l + "\n")
 	}
 }
 

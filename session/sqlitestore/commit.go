@@ -86,13 +86,13 @@ func (s *Store) Compactions(ctx context.Context, id string) ([]session.Compactio
 		return nil, err
 	}
 	var out []session.Compaction
-	err := s.read(ctx, func(tx *sql.Tx) error {
+	err := s.read(ctx, func(tx *sql.Tx) (err error) {
 		rows, err := tx.QueryContext(ctx, `SELECT n, from_seq, through_seq, live, at, tokens_before, tokens_after, summarizer, fence
 			FROM compactions WHERE session = ? ORDER BY n`, id)
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
+		defer closeRows(rows, &err)
 		for rows.Next() {
 			var (
 				c    session.Compaction

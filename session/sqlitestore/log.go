@@ -86,7 +86,7 @@ func (s *Store) Read(ctx context.Context, id string, from, to int64) ([]session.
 
 // records reads the records of session id numbered from through to (0: the
 // last).
-func records(ctx context.Context, tx *sql.Tx, id string, from, to int64) ([]session.Record, error) {
+func records(ctx context.Context, tx *sql.Tx, id string, from, to int64) (_ []session.Record, err error) {
 	if to == 0 {
 		to = 1<<63 - 1
 	}
@@ -95,7 +95,7 @@ func records(ctx context.Context, tx *sql.Tx, id string, from, to int64) ([]sess
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
+	defer closeRows(rows, &err)
 	var recs []session.Record
 	for rows.Next() {
 		r, err := scanRecord(rows, id)
@@ -238,4 +238,11 @@ func (s *Store) Snapshot(ctx context.Context, sid string) ([]compact.Message, er
 		return nil, fmt.Errorf("sqlitestore: snapshot %q: %w", sid, err)
 	}
 	return msgs, nil
+}
+
+// closeRows closes rows and keeps the first error: *err's, or Close's.
+func closeRows(rows *sql.Rows, err *error) {
+	if cerr := rows.Close(); *err == nil && cerr != nil {
+		*err = cerr
+	}
 }

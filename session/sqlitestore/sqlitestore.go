@@ -100,19 +100,16 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	w.SetMaxOpenConns(1)
 	r, err := sql.Open("sqlite", dsn(path, cfg, "deferred"))
 	if err != nil {
-		w.Close()
-		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
+		return nil, errors.Join(fmt.Errorf("sqlitestore: open %s: %w", path, err), w.Close())
 	}
 	r.SetMaxOpenConns(cfg.readers)
 	r.SetMaxIdleConns(cfg.readers)
 	s := &Store{w: w, r: r, path: path, now: time.Now}
 	if err := s.migrate(ctx); err != nil {
-		s.Close()
-		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
+		return nil, errors.Join(fmt.Errorf("sqlitestore: open %s: %w", path, err), s.Close())
 	}
 	if err := s.prepare(ctx); err != nil {
-		s.Close()
-		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
+		return nil, errors.Join(fmt.Errorf("sqlitestore: open %s: %w", path, err), s.Close())
 	}
 	return s, nil
 }
