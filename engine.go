@@ -178,7 +178,7 @@ type Status struct {
 	PauseReason          string
 	BackoffUntil         time.Time // automatic summarizer calls wait until then; zero when not backing off
 	LastError            string    // the last summarizer failure, if any
-	Handoffs             int       // automatic handoffs done (see HandoffPolicy)
+	Handoffs             int       // automatic handoffs done (see WithHandoff)
 	HandoffsLeft         int       // automatic handoffs the policy still allows; 0 when handoffs are off
 	HandoffReason        string    // why compaction goes on without a handoff: quota spent, or the last failure
 	// Adjusted names each option New was given an invalid value, and the

@@ -8,7 +8,7 @@ import (
 	"github.com/contextkit/compact/redact"
 )
 
-// Summarizer condenses a textcut.Span of conversation into a summary that a later
+// Summarizer condenses a span of conversation into a summary that a later
 // context window can continue from.
 //
 // An implementation must keep these rules:

@@ -147,9 +147,8 @@ func WithWait(wait bool) Option {
 }
 
 // WithCounter sets the counter behind Tokens. The default is the
-// engine's own when it has a Counter() TokenCounter method (the Compressor
-// does), so that Session and engine agree on sizes; EstimateCounter
-// otherwise.
+// engine's own when it is a compact.CounterProvider (the Compressor is),
+// so that Session and engine agree on sizes; tokens.Estimate otherwise.
 func WithCounter(tc tokens.Counter) Option {
 	return func(c *config) { c.counter = tc }
 }

@@ -2,8 +2,8 @@
 // tokens.Counter a host may choose instead of the root package's own
 // counter.
 //
-// The root package's TiktokenCounter gives the same counts, much faster,
-// and embeds only the two encodings it serves. This package is what it is
+// Package tokens' Exact counter gives the same counts, much faster, and
+// embeds only the two encodings it serves. This package is what it is
 // checked against, and is for a host that wants counts from tiktoken-go
 // itself. Importing it links tiktoken-go, its regular expression engine and
 // the four encodings tiktoken-go-loader embeds (about 7 MB).
@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/tokens"
 	tiktoken "github.com/pkoukk/tiktoken-go"
 	loader "github.com/pkoukk/tiktoken-go-loader"
@@ -158,7 +157,7 @@ func (c *Counter) CountText(s string) int {
 const imageTokens = 765
 
 // CountMessage returns the number of tokens m adds to a chat request.
-func (c *Counter) CountMessage(m compact.Message) int {
+func (c *Counter) CountMessage(m tokens.Message) int {
 	return tokens.MessageTokens(m, c.CountText, imageTokens)
 }
 

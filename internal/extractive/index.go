@@ -347,7 +347,7 @@ func joinGroups(items []factItem, key func(factItem) string, text func(factItem)
 }
 
 // quoteListItem writes an entry of a one-line list, as a Markdown code
-// textcut.Span when it holds what would split it (", " or "; "), ends in , or ;,
+// span when it holds what would split it (", " or "; "), ends in , or ;,
 // or opens with a backquote: between runs of one backquote more than the
 // longest run inside, with a space inside each when the entry opens or
 // ends with a backquote.

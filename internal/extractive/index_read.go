@@ -91,7 +91,7 @@ func errorRun(rest string) (string, bool) {
 }
 
 // splitList reads a one-line list back: entries split at ", " and "; ",
-// an entry written as a code textcut.Span (see quoteListItem) taken whole.
+// an entry written as a code span (see quoteListItem) taken whole.
 func splitList(s string) []string {
 	var out []string
 	for s != "" {
@@ -117,7 +117,7 @@ func splitList(s string) []string {
 	return out
 }
 
-// codeSpan reads a code textcut.Span opening s and followed by a list separator or
+// codeSpan reads a code span opening s and followed by a list separator or
 // the end: its text and what follows it.
 func codeSpan(s string) (text, rest string, ok bool) {
 	n := 0

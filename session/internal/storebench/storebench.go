@@ -25,7 +25,7 @@ func id(what string) string {
 	return fmt.Sprintf("bench-%d-%d-%s", time.Now().UnixNano(), run.Add(1), what)
 }
 
-// history is n messages of about tokens tokens each (as EstimateCounter
+// history is n messages of about tokens tokens each (as tokens.Estimate
 // counts: four characters a token), user and assistant in turn.
 func history(n, tokens int) []compact.Message {
 	body := strings.Repeat("word ", tokens*4/5)
