@@ -59,6 +59,9 @@ func checkContracts(in []Message, res *Result) error {
 			return fmt.Errorf("message %d is neither in the output nor in the summarised range nor reported pruned", i)
 		}
 	}
+	if err := checkAccount(in, res); err != nil {
+		return err
+	}
 	if res.Skipped != "" {
 		// Nothing was done: the history comes back as it went in.
 		if !reflect.DeepEqual(in, res.Messages) || res.TokensAfter != res.TokensBefore || res.SummaryIndex != -1 ||

@@ -61,7 +61,8 @@ type compaction struct {
 	o     CompressOptions
 	rng   *foldRange // the range a person chose; nil: the plan chooses the cut
 	start time.Time
-	in    int // messages the caller passed
+	msgs  []Message // the caller's history
+	in    int       // messages the caller passed
 
 	work    []Message // the history compacted: the caller's, or its repair
 	repairs []Repair
@@ -79,7 +80,7 @@ type compaction struct {
 // is the range a person chose (see CompressRange); otherwise the plan
 // chooses the cut.
 func (c *Compressor) compress(ctx context.Context, msgs []Message, rng *foldRange, opts []CompressOption) (*Result, error) {
-	r := &compaction{c: c, log: c.cfg.logger, o: ApplyCompressOptions(opts...), rng: rng, start: c.cfg.now(), in: len(msgs)}
+	r := &compaction{c: c, log: c.cfg.logger, o: ApplyCompressOptions(opts...), rng: rng, start: c.cfg.now(), msgs: msgs, in: len(msgs)}
 	if r.o.SessionID != "" {
 		r.log = r.log.With("session", r.o.SessionID)
 	}
@@ -162,8 +163,10 @@ func (r *compaction) run(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	res.MessagesBefore, res.Repairs = r.in, r.repairs
 	c.fit(res, th)
 	c.trimOversized(res, th)
+	c.account(r.msgs, res)
 	return res, nil
 }
 
@@ -312,7 +315,8 @@ func (r *compaction) fold(ctx context.Context) (*Result, error) {
 	}
 
 	prev, turns := p.split()
-	chosen, dropped := chooseCarried(append(prev.carried, carriedCandidates(*p)...), th.carry, c.cfg.counter)
+	candidates, at := carriedCandidates(*p)
+	chosen, dropped := chooseCarried(append(prev.carried, candidates...), th.carry, c.cfg.counter)
 	req := SummaryRequest{
 		Turns:           append(userTurns(dropped, len(prev.carried)), turns...),
 		PreviousSummary: withOpenTasks(prev.previousSummary(), nil),
@@ -346,7 +350,7 @@ func (r *compaction) fold(ctx context.Context) (*Result, error) {
 		Messages: out, MessagesAfter: len(out),
 		TokensBefore: before, TokensAfter: after,
 		SummarizedFrom: p.headEnd, SummarizedTo: p.cut - 1, SummaryIndex: summaryAt,
-		Summary: body, Carried: len(chosen), Lifted: p.lift,
+		Summary: body, Carried: len(chosen), CarriedFrom: carriedFrom(at, len(chosen)), Lifted: p.lift,
 		Summarizer: name, Fallback: fallback != "", FallbackReason: fallback,
 		Pruned: pruned,
 	}
@@ -461,19 +465,30 @@ func (p plan) split() (earlier, []Message) {
 }
 
 // carriedCandidates are the texts of the real user messages in the middle,
-// oldest first, except a lifted one (it comes back whole on its own).
-func carriedCandidates(p plan) []string {
-	var out []string
+// oldest first, except a lifted one (it comes back whole on its own), with
+// their indexes.
+func carriedCandidates(p plan) (texts []string, at []int) {
 	for i := p.headEnd; i < p.cut; i++ {
 		if i == p.lift || !IsRealUser(p.msgs[i]) {
 			continue
 		}
 		_, rest, _ := msg.SplitMerged(p.msgs[i])
 		if t := Text(rest); strings.TrimSpace(t) != "" {
-			out = append(out, t)
+			texts, at = append(texts, t), append(at, i)
 		}
 	}
-	return out
+	return texts, at
+}
+
+// carriedFrom returns the indexes of the candidates chooseCarried chose.
+// It chooses the newest entries of its list (earlier summaries' carried
+// messages, then the candidates at names), chosen of them, so a candidate
+// is chosen when it is among the last chosen of the list.
+func carriedFrom(at []int, chosen int) []int {
+	if first := len(at) - chosen; first > 0 {
+		at = at[first:]
+	}
+	return append([]int(nil), at...)
 }
 
 // userTurns turns carried texts that no longer fit back into user turns for

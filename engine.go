@@ -31,6 +31,10 @@ type Result struct {
 	// Carried is how many real user messages from the summarised range ride
 	// along verbatim inside the summary message.
 	Carried int
+	// CarriedFrom lists the input indexes of the messages Carried counts
+	// that came from the summarised range, oldest first; the others were
+	// carried by an earlier summary and have no index of their own.
+	CarriedFrom []int
 	// Lifted is the input index of the latest real user message when it lay
 	// inside the summarised range and was placed, verbatim, right after the
 	// summary; -1 otherwise.
@@ -52,6 +56,15 @@ type Result struct {
 	// on a compaction that pruning alone achieved (SummaryIndex -1), every
 	// change; otherwise the results the pressure pass demoted in the tail.
 	Pruned []prune.Change
+
+	// Account is what the compaction did with each input message, one
+	// entry per message in input order: kept, pruned, folded into the
+	// summary, carried in it, lifted, or (under WithRepair) merged or
+	// dropped by the repair. Every input message appears exactly once, and
+	// the fates agree with the ranges above. It is nil when nothing was
+	// done (Skipped): every message is then in Messages at its own index.
+	// The Compressor fills it; another engine may leave it nil.
+	Account []MessageFate
 
 	// Handoff reports the packet an automatic handoff wrote after this
 	// compaction (see WithHandoff); nil when there was none. Messages is the
@@ -81,6 +94,44 @@ type Result struct {
 	// WithTrimOversized cut in its middle so the request fits; -1 when none
 	// was.
 	Shortened int
+}
+
+// MessageFate is the account of one input message of a compaction: what
+// it was and what the compaction did with it (see Result.Account).
+type MessageFate struct {
+	Index int    // its index in the input
+	Role  string // its role
+	// Tool is the tool a tool result answers, or the tools an assistant
+	// turn calls (comma-separated); "" otherwise.
+	Tool string
+	// Tokens is its size in the input, as the Compressor counts it (the
+	// estimate for the messages CompressHere or CompressBefore kept from
+	// an engine that is not a RangeCompressor).
+	Tokens int
+	// Fate is one of:
+	//   - "kept": in Result.Messages as it came in (a system prompt may
+	//     have gained CompactionNote, once);
+	//   - "pruned": in Result.Messages, changed by pruning (prune says how);
+	//   - "folded": folded into the summary;
+	//   - "carried": a real user message of the summarised range, carried
+	//     verbatim inside the summary message (the oldest of them may be
+	//     cut in its middle to fit);
+	//   - "lifted": the latest real user message, inside the summarised
+	//     range, placed verbatim right after the summary;
+	//   - "shortened": in Result.Messages cut in its middle so the request
+	//     fits (the latest user message, under WithTrimOversized);
+	//   - "merged": joined to the turn before it at a seam: one a repair's
+	//     removal made (see WithRepair), or where a partial compaction
+	//     through another engine rejoined the kept messages (see Join);
+	//   - "dropped": a repair removed it, a tool result that answered no
+	//     call.
+	Fate string
+	// Prune is what pruning did to it ("pruned" only).
+	Prune prune.Kind
+	// Output is where it went in Result.Messages: its own index when kept,
+	// pruned or lifted, the summary's when folded or carried, the turn it
+	// joined when merged; -1 when dropped.
+	Output int
 }
 
 // ContextEngine decides when a conversation must shrink and shrinks it. The
@@ -143,14 +194,22 @@ type ContextEngine interface {
 }
 
 // Usage is the token usage a provider reported for one request.
+//
+// PromptTokens counts every input token, however it was billed: read from
+// the provider's prompt cache (CachedTokens), written to it
+// (CacheWriteTokens), or neither. A provider that bills cache writes as
+// ordinary input (OpenAI) reports no writes, so CacheWriteTokens is 0.
 type Usage struct {
 	PromptTokens     int
 	CompletionTokens int
 	TotalTokens      int
-	CachedTokens     int // prompt tokens served from the provider's cache
+	CachedTokens     int // prompt tokens read from the provider's cache
+	CacheWriteTokens int // prompt tokens written to the provider's cache
 }
 
-// UsageFrom converts go-openai's usage block.
+// UsageFrom converts go-openai's usage block. CachedTokens comes from
+// prompt_tokens_details.cached_tokens; OpenAI reports no cache writes, so
+// CacheWriteTokens is 0.
 func UsageFrom(u openai.Usage) Usage {
 	out := Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
 	if u.PromptTokensDetails != nil {

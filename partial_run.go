@@ -160,11 +160,44 @@ func compressSplit(ctx context.Context, engine ContextEngine, msgs, head, tail [
 		extra += est.CountMessage(*o.Incoming)
 	}
 	r := *res
+	tailAt := len(out) - len(tail)
+	if o.Incoming != nil {
+		tailAt--
+	}
+	r.Account = accountSplit(msgs, res, tailAt, tail)
 	r.Messages = out
 	r.MessagesBefore, r.MessagesAfter = len(msgs), len(out)
 	r.TokensBefore += extra
 	r.TokensAfter += extra
 	return &r, nil
+}
+
+// accountSplit extends the engine's account of the head (nil when it
+// kept none) over the tail, which follows the head's compaction in a
+// history whose tail starts at tailAt; Join may have merged the tail's
+// first message into the turn before it. The engine never counted the
+// tail but its first message, so the tail is counted by the estimate.
+func accountSplit(msgs []Message, res *Result, tailAt int, tail []Message) []MessageFate {
+	head := len(msgs) - len(tail)
+	if len(res.Account) != head {
+		return nil
+	}
+	acc := make([]MessageFate, 0, len(msgs))
+	acc = append(acc, res.Account...)
+	// Unmerged, the tail takes the place of the engine's copy of tail[0];
+	// merged into the turn before, it starts a message earlier.
+	merged := tailAt < len(res.Messages)-1
+	names := callNames(msgs)
+	var est tokens.Estimate
+	for j, m := range tail {
+		i := head + j
+		a := MessageFate{Index: i, Role: m.Role, Tool: names[i], Tokens: est.CountMessage(m), Fate: fateKept, Output: tailAt + j}
+		if merged && j == 0 {
+			a.Fate = fateMerged
+		}
+		acc = append(acc, a)
+	}
+	return acc
 }
 
 // rejoin puts a compacted head back in front of the tail it was compacted

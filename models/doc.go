@@ -1,7 +1,7 @@
 // Package models is a table of current model families from OpenAI,
 // Anthropic, Google, DeepSeek, Qwen and Meta: for each, the context window,
-// the longest reply, how its tokens are counted, and the page the figures
-// come from.
+// the longest reply, how its tokens are counted, what its tokens cost and
+// how its prompt cache keeps them, and the pages the figures come from.
 //
 // Lookup takes a model name as a host sends it and returns its family:
 //
@@ -42,6 +42,24 @@
 // tokenizers; chat-template tokens are not included. The factors are
 // starting points: the prompt tokens a provider reports for a request are
 // the true count, and a host that reads them should calibrate from them.
+//
+// # Prices and the prompt cache
+//
+// Providers cache the leading part of a request that is byte-identical to
+// one they stored a moment ago and bill it at a fraction of the input
+// price (Pricing.CacheRead); the rest is written to the cache, at a
+// premium at Anthropic (1.25 times the input price for a five-minute
+// lifetime, twice for an hour) and at the input price at OpenAI. A stored
+// prefix lives CacheLifetime after its last read, and only prefixes of at
+// least MinCachePrefix tokens are stored. Pricing.Cost prices one
+// request's tokens, Pricing.Equivalent expresses that in input tokens
+// billed in full, and Pricing.BreakEven says after how many requests an
+// edit to a cached history pays back the cache it breaks.
+//
+// Prices come only from a source: a family whose prices we could not
+// source has the zero Pricing, which is not Known, and the arithmetic
+// refuses it with ErrUnpriced rather than guess. Prices change; a host
+// that knows its own should use them.
 //
 // # The table
 //
@@ -95,6 +113,65 @@
 //	| llama-3.3             | meta      |   128,000 |      4,028 | o200k_base × 1.01 | [34]   |
 //	| llama-3.2             | meta      |   128,000 |      4,028 | o200k_base × 1.01 | [35]   |
 //	| llama-3.1             | meta      |   128,000 |      4,028 | o200k_base × 1.01 | [36]   |
+//
+// # Prices
+//
+// US dollars per million tokens; "-" where no price could be sourced.
+// Cache is the lifetime of a cached prefix ("none": no prompt cache,
+// every input token billed in full); 1h write is the price of a write kept
+// for an hour where the provider offers it; Min is the shortest prefix
+// cached, in tokens.
+//
+//	| Family                | Input | Cache read | Cache write | 1h write | Output | Cache | Min   | Source     |
+//	|-----------------------|-------|------------|-------------|----------|--------|-------|-------|------------|
+//	| gpt-5                 | 1.25  | 0.125      | 1.25        | -        | 10.00  | 5m    | 1,024 | [1], [37]  |
+//	| gpt-5-mini            | 0.25  | 0.025      | 0.25        | -        | 2.00   | 5m    | 1,024 | [2], [37]  |
+//	| gpt-5-nano            | 0.05  | 0.005      | 0.05        | -        | 0.40   | 5m    | 1,024 | [3], [37]  |
+//	| gpt-5-pro             | -     | -          | -           | -        | -      | -     | -     | -          |
+//	| gpt-5-chat            | -     | -          | -           | -        | -      | -     | -     | -          |
+//	| gpt-4.1               | 2.00  | 0.50       | 2.00        | -        | 8.00   | 5m    | 1,024 | [6], [37]  |
+//	| gpt-4.1-mini          | 0.40  | 0.10       | 0.40        | -        | 1.60   | 5m    | 1,024 | [7], [37]  |
+//	| gpt-4.1-nano          | 0.10  | 0.025      | 0.10        | -        | 0.40   | 5m    | 1,024 | [8], [37]  |
+//	| gpt-4o                | 2.50  | 1.25       | 2.50        | -        | 10.00  | 5m    | 1,024 | [9], [37]  |
+//	| gpt-4o-mini           | 0.15  | 0.075      | 0.15        | -        | 0.60   | 5m    | 1,024 | [10], [37] |
+//	| o1                    | 15.00 | 7.50       | 15.00       | -        | 60.00  | 5m    | 1,024 | [11], [37] |
+//	| o1-mini               | -     | -          | -           | -        | -      | -     | -     | -          |
+//	| o1-preview            | -     | -          | -           | -        | -      | -     | -     | -          |
+//	| o3                    | -     | -          | -           | -        | -      | -     | -     | -          |
+//	| o3-mini               | -     | -          | -           | -        | -      | -     | -     | -          |
+//	| o4-mini               | 1.10  | 0.275      | 1.10        | -        | 4.40   | 5m    | 1,024 | [16], [37] |
+//	| gpt-4-turbo           | 10.00 | 10.00      | 10.00       | -        | 30.00  | none  | -     | [38], [37] |
+//	| gpt-4                 | 30.00 | 30.00      | 30.00       | -        | 60.00  | none  | -     | [38], [37] |
+//	| gpt-3.5-turbo         | 0.50  | 0.50       | 0.50        | -        | 1.50   | none  | -     | [38], [37] |
+//	| claude-opus-4-5       | 5.00  | 0.50       | 6.25        | 10.00    | 25.00  | 5m    | 4,096 | [39], [40] |
+//	| claude-opus-4-1       | 15.00 | 1.50       | 18.75       | 30.00    | 75.00  | 5m    | 1,024 | [39], [40] |
+//	| claude-opus-4         | 15.00 | 1.50       | 18.75       | 30.00    | 75.00  | 5m    | 1,024 | [39], [40] |
+//	| claude-sonnet-4-5     | 3.00  | 0.30       | 3.75        | 6.00     | 15.00  | 5m    | 1,024 | [39], [40] |
+//	| claude-sonnet-4       | 3.00  | 0.30       | 3.75        | 6.00     | 15.00  | 5m    | 1,024 | [39], [40] |
+//	| claude-haiku-4-5      | 1.00  | 0.10       | 1.25        | 2.00     | 5.00   | 5m    | 4,096 | [39], [40] |
+//	| claude-3-7-sonnet     | 3.00  | 0.30       | 3.75        | 6.00     | 15.00  | 5m    | 1,024 | [39], [40] |
+//	| claude-3-5-sonnet     | -     | -          | -           | -        | -      | -     | -     | -          |
+//	| claude-3-5-haiku      | 0.80  | 0.08       | 1.00        | 1.60     | 4.00   | 5m    | 2,048 | [39], [40] |
+//	| gemini-2.5-pro        | -     | -          | -           | -        | -      | -     | -     | -          |
+//	| gemini-2.5-flash      | -     | -          | -           | -        | -      | -     | -     | -          |
+//	| gemini-2.5-flash-lite | -     | -          | -           | -        | -      | -     | -     | -          |
+//	| gemini-2.0-flash      | -     | -          | -           | -        | -      | -     | -     | -          |
+//	| gemini-2.0-flash-lite | -     | -          | -           | -        | -      | -     | -     | -          |
+//	| gemini-1.5-pro        | -     | -          | -           | -        | -      | -     | -     | -          |
+//	| gemini-1.5-flash      | -     | -          | -           | -        | -      | -     | -     | -          |
+//	| deepseek-chat         | -     | -          | -           | -        | -      | -     | -     | -          |
+//	| deepseek-reasoner     | -     | -          | -           | -        | -      | -     | -     | -          |
+//	| qwen3-max             | -     | -          | -           | -        | -      | -     | -     | -          |
+//	| qwen3                 | -     | -          | -           | -        | -      | -     | -     | -          |
+//	| qwen2.5               | -     | -          | -           | -        | -      | -     | -     | -          |
+//	| qwen-max              | -     | -          | -           | -        | -      | -     | -     | -          |
+//	| qwen-plus             | -     | -          | -           | -        | -      | -     | -     | -          |
+//	| qwen-turbo            | -     | -          | -           | -        | -      | -     | -     | -          |
+//	| llama-4-maverick      | -     | -          | -           | -        | -      | -     | -     | -          |
+//	| llama-4-scout         | -     | -          | -           | -        | -      | -     | -     | -          |
+//	| llama-3.3             | -     | -          | -           | -        | -      | -     | -     | -          |
+//	| llama-3.2             | -     | -          | -           | -        | -      | -     | -     | -          |
+//	| llama-3.1             | -     | -          | -           | -        | -      | -     | -     | -          |
 //
 // # Calibration factors
 //
@@ -176,6 +253,10 @@
 //	[34] Meta, Llama API models: https://llama.developer.meta.com/docs/models
 //	[35] Meta, Llama 3.2 model card: https://github.com/meta-llama/llama-models/blob/main/models/llama3_2/MODEL_CARD.md
 //	[36] Meta, Llama 3.1 model card: https://github.com/meta-llama/llama-models/blob/main/models/llama3_1/MODEL_CARD.md
+//	[37] OpenAI, Prompt caching guide: https://platform.openai.com/docs/guides/prompt-caching
+//	[38] OpenAI, Pricing: https://platform.openai.com/docs/pricing
+//	[39] Anthropic, Pricing, model pricing table: https://platform.claude.com/docs/en/about-claude/pricing
+//	[40] Anthropic, Prompt caching: https://platform.claude.com/docs/en/build-with-claude/prompt-caching
 //
 // # Other spellings
 //

@@ -3,10 +3,12 @@ package models
 import (
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 var update = flag.Bool("update", false, "rewrite the generated table in doc.go from the data")
@@ -86,11 +88,19 @@ func render() string {
 	// share its number.
 	var sources []string
 	number := map[string]int{}
-	for i := range table {
-		if _, ok := number[table[i].source]; !ok {
-			sources = append(sources, table[i].source)
-			number[table[i].source] = len(sources)
+	cite := func(src string) {
+		if _, ok := number[src]; !ok && src != "" {
+			sources = append(sources, src)
+			number[src] = len(sources)
 		}
+	}
+	for i := range table {
+		cite(table[i].source)
+	}
+	for i := range table {
+		p := table[i].model().Pricing
+		cite(p.Source)
+		cite(p.CacheSource)
 	}
 
 	header := []string{"Family", "Provider", "Window", "Max output", "Tokenizer", "Source"}
@@ -136,6 +146,17 @@ func render() string {
 	}
 
 	line("")
+	line("# Prices")
+	line("")
+	line("US dollars per million tokens; \"-\" where no price could be sourced.")
+	line("Cache is the lifetime of a cached prefix (\"none\": no prompt cache,")
+	line("every input token billed in full); 1h write is the price of a write kept")
+	line("for an hour where the provider offers it; Min is the shortest prefix")
+	line("cached, in tokens.")
+	line("")
+	writeGrid(code, renderPrices(number))
+
+	line("")
 	line("# Calibration factors")
 	line("")
 	seen := map[tokenizer]bool{}
@@ -176,6 +197,70 @@ func render() string {
 		}
 	}
 	return b.String()
+}
+
+// renderPrices returns the rows of the price table, header first, citing
+// sources by their number.
+func renderPrices(number map[string]int) [][]string {
+	rows := [][]string{{"Family", "Input", "Cache read", "Cache write", "1h write", "Output", "Cache", "Min", "Source"}}
+	for i := range table {
+		p := table[i].model().Pricing
+		if !p.Known() {
+			rows = append(rows, []string{table[i].name, "-", "-", "-", "-", "-", "-", "-", "-"})
+			continue
+		}
+		long, cache, minimum := "-", "none", "-"
+		if p.LongCacheLifetime > 0 {
+			long = dollars(p.CacheWriteLong)
+		}
+		if p.CacheLifetime > 0 {
+			cache, minimum = shortDuration(p.CacheLifetime), thousands(p.MinCachePrefix)
+		}
+		rows = append(rows, []string{table[i].name, dollars(p.Input), dollars(p.CacheRead), dollars(p.CacheWrite),
+			long, dollars(p.Output), cache, minimum, fmt.Sprintf("[%d], [%d]", number[p.Source], number[p.CacheSource])})
+	}
+	return rows
+}
+
+// writeGrid writes rows as a table of left-aligned cells with a rule
+// under the header, each line through code.
+func writeGrid(code func(string), rows [][]string) {
+	width := make([]int, len(rows[0]))
+	for _, cells := range rows {
+		for c, cell := range cells {
+			width[c] = max(width[c], len([]rune(cell)))
+		}
+	}
+	for r, cells := range rows {
+		l := "|"
+		for c, cell := range cells {
+			l += " " + cell + strings.Repeat(" ", width[c]-len([]rune(cell))) + " |"
+		}
+		code(l)
+		if r == 0 {
+			rule := "|"
+			for c := range cells {
+				rule += strings.Repeat("-", width[c]+2) + "|"
+			}
+			code(rule)
+		}
+	}
+}
+
+// dollars writes a price with two decimals, or more when it needs them.
+func dollars(v float64) string {
+	if math.Abs(math.Round(v*100)-v*100) < 1e-9 {
+		return strconv.FormatFloat(v, 'f', 2, 64)
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
+}
+
+// shortDuration writes d as "5m" or "1h".
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	s = strings.TrimSuffix(s, "0s")
+	s = strings.TrimSuffix(s, "0m")
+	return s
 }
 
 // thousands writes n with commas between groups of three digits.

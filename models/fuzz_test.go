@@ -1,6 +1,7 @@
 package models
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -44,4 +45,50 @@ func FuzzLookup(f *testing.F) {
 			}
 		}
 	})
+}
+
+// FuzzPricing checks the billing arithmetic's contracts on any prices and
+// counts: it never panics; invalid prices and negative counts are refused;
+// otherwise a cost is finite and not negative, grows with every count,
+// and Equivalent prices uncached input at one token each; BreakEven is
+// never negative.
+func FuzzPricing(f *testing.F) {
+	f.Add(3.0, 0.3, 3.75, 15.0, 60_000, 2_000, 10, 500)
+	f.Add(1.25, 0.125, 1.25, 10.0, 0, 0, 0, 0)
+	f.Add(-1.0, 0.0, 0.0, 0.0, 1, 1, 1, 1)
+	f.Add(1.0, 0.0, 0.0, 0.0, -1, 1, 1, 1)
+	f.Fuzz(func(t *testing.T, input, read, write, output float64, nRead, nWrite, nUncached, nOut int) {
+		p := Pricing{Input: input, CacheRead: read, CacheWrite: write, Output: output}
+		tok := Tokens{CacheRead: nRead, CacheWrite: nWrite, Uncached: nUncached, Output: nOut}
+		c, err := p.Cost(tok)
+		valid := p.Check() == nil && p.Known()
+		negative := nRead < 0 || nWrite < 0 || nUncached < 0 || nOut < 0
+		if !valid || negative {
+			if err == nil {
+				t.Fatalf("Cost(%+v) under %+v = %v with no error", tok, p, c)
+			}
+			return
+		}
+		if err != nil || c < 0 || math.IsNaN(c) || math.IsInf(c, 0) && !overflows(p, tok) {
+			t.Fatalf("Cost(%+v) under %+v = %v, %v", tok, p, c, err)
+		}
+		more := tok
+		more.Uncached++
+		if c2, _ := p.Cost(more); c2 < c {
+			t.Fatalf("one more token made the cost fall: %v < %v", c2, c)
+		}
+		if e, _ := p.Equivalent(Tokens{Uncached: 1000}); p.Input > 1e-200 && p.Input < 1e200 && math.Abs(e-1000) > 1e-6 {
+			t.Fatalf("1000 uncached tokens are %v base input tokens", e)
+		}
+		if n, err := p.BreakEven(max(nWrite, 0), max(nRead, 0)); err != nil || n < 0 || math.IsNaN(n) {
+			t.Fatalf("BreakEven = %v, %v", n, err)
+		}
+	})
+}
+
+// overflows reports whether the cost of tok under p may be too large for
+// a float64, so an infinite cost is the right answer: a price past 1e280
+// times a count up to 1e19 may pass the largest float64.
+func overflows(p Pricing, _ Tokens) bool {
+	return max(p.Input, p.CacheRead, p.CacheWrite, p.Output) > 1e280
 }

@@ -9,6 +9,9 @@ type Model struct {
 	Encoding    string  // "o200k_base", "cl100k_base", or "" (not an OpenAI tokenizer)
 	Calibration float64 // multiply o200k_base counts by this when Encoding is ""; 1 otherwise
 	Source      string  // where the figures come from
+	// Pricing is what the family's tokens cost and how its prompt cache
+	// behaves; the zero (unknown) Pricing when no price could be sourced.
+	Pricing Pricing
 }
 
 // Lookup returns the family a model name belongs to.

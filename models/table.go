@@ -22,6 +22,7 @@ func (r *row) model() Model {
 		Encoding:    r.tok.encoding(),
 		Calibration: r.tok.calibration(),
 		Source:      r.source,
+		Pricing:     pricingOf(r.name),
 	}
 }
 

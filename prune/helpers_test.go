@@ -15,7 +15,6 @@ var (
 	sys           = msgtest.Sys
 	user          = msgtest.User
 	asst          = msgtest.Asst
-	call          = msgtest.Call
 	result        = msgtest.Result
 	partsMsg      = msgtest.Parts
 	roles         = msgtest.Roles

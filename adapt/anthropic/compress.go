@@ -75,6 +75,8 @@ func ShouldCompress(engine compact.ContextEngine, h History) (bool, error) {
 
 // UsageFrom converts the usage of a Messages API response. The prompt is
 // every input token: uncached, written to the cache and read from it.
+// CachedTokens is cache_read_input_tokens and CacheWriteTokens
+// cache_creation_input_tokens (writes of every lifetime together).
 func UsageFrom(u sdk.Usage) compact.Usage {
 	prompt := int(u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens)
 	return compact.Usage{
@@ -82,5 +84,6 @@ func UsageFrom(u sdk.Usage) compact.Usage {
 		CompletionTokens: int(u.OutputTokens),
 		TotalTokens:      prompt + int(u.OutputTokens),
 		CachedTokens:     int(u.CacheReadInputTokens),
+		CacheWriteTokens: int(u.CacheCreationInputTokens),
 	}
 }

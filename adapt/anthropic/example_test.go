@@ -161,9 +161,10 @@ func ExampleShouldCompress() {
 
 func ExampleUsageFrom() {
 	var resp anthropic.Message // as Messages.New returns it
-	resp.Usage.InputTokens, resp.Usage.CacheReadInputTokens, resp.Usage.OutputTokens = 1200, 30000, 400
+	resp.Usage.InputTokens, resp.Usage.OutputTokens = 200, 400
+	resp.Usage.CacheReadInputTokens, resp.Usage.CacheCreationInputTokens = 30000, 1000
 	u := adapt.UsageFrom(resp.Usage)
-	fmt.Println(u.PromptTokens, u.CachedTokens, u.CompletionTokens)
+	fmt.Println(u.PromptTokens, u.CachedTokens, u.CacheWriteTokens, u.CompletionTokens)
 	// Output:
-	// 31200 30000 400
+	// 31200 30000 1000 400
 }

@@ -60,7 +60,9 @@ func ShouldCompress(engine compact.ContextEngine, msgs []openai.ChatCompletionMe
 	return engine.ShouldCompress(engine.Status().LastPromptTokens), nil
 }
 
-// UsageFrom converts the usage of a chat completion.
+// UsageFrom converts the usage of a chat completion. CachedTokens comes
+// from prompt_tokens_details.cached_tokens; OpenAI bills cache writes as
+// ordinary input and reports none, so CacheWriteTokens is 0.
 func UsageFrom(u openai.CompletionUsage) compact.Usage {
 	return compact.Usage{
 		PromptTokens:     int(u.PromptTokens),

@@ -26,9 +26,13 @@ type outcome struct {
 
 	tc                  tokens.Counter
 	encoding            string
+	model               string // the model whose window and encoding were used ("" for none)
 	window, threshold   int
-	tokensIn            int // the input as given
-	tokensBefore, after int // the history compacted (the input after repair), and the result
+	fit                 fit
+	account             []messageReport
+	settings            []pageSetting // the settings used, for the HTML view
+	tokensIn            int           // the input as given
+	tokensBefore, after int           // the history compacted (the input after repair), and the result
 	elapsed             time.Duration
 	pruneTime           time.Duration // -prune-only: how long Prune took
 }
@@ -37,6 +41,7 @@ type outcome struct {
 // token counters by encoding, the logger.
 type engine struct {
 	o          *options
+	name       string             // the summarizer's name on the command line
 	summarizer compact.Summarizer // nil: the library's default (extractive)
 	counters   map[string]tokens.Counter
 	logger     *slog.Logger
@@ -44,7 +49,7 @@ type engine struct {
 
 // newEngine prepares the summarizer name names.
 func newEngine(o *options, name string, logger *slog.Logger) (*engine, error) {
-	e := &engine{o: o, counters: map[string]tokens.Counter{}, logger: logger}
+	e := &engine{o: o, name: name, counters: map[string]tokens.Counter{}, logger: logger}
 	switch name {
 	case "extractive":
 	case "openai":
@@ -100,11 +105,15 @@ func (e *engine) counter(model string) (tokens.Counter, string, error) {
 	return tc, enc, nil
 }
 
-// compressor builds a Compressor with the command line's settings.
+// compressor builds a Compressor with the command line's settings. A
+// window of 0 is the model's, from the model table, as WithModel takes it.
 func (e *engine) compressor(model string, tc tokens.Counter, window int) *compact.Compressor {
 	opts := []compact.Option{
-		compact.WithModel(model), compact.WithContextWindow(window), compact.WithThreshold(e.o.threshold),
+		compact.WithModel(model), compact.WithThreshold(e.o.threshold),
 		compact.WithTokenCounter(tc), compact.WithLogger(e.logger), compact.WithSummaryTimeout(e.o.timeout),
+	}
+	if window > 0 {
+		opts = append(opts, compact.WithContextWindow(window))
 	}
 	if e.o.set["reserve"] {
 		opts = append(opts, compact.WithReserveTokens(e.o.reserve))
@@ -115,7 +124,8 @@ func (e *engine) compressor(model string, tc tokens.Counter, window int) *compac
 	return compact.New(opts...)
 }
 
-// compactOne compacts t at window. force compacts under the threshold.
+// compactOne compacts t at window (0: the model's). force compacts under
+// the threshold.
 // The errors it returns are the transcript's fault (an *inputError) or the
 // summarizer's; the library's "nothing to compress" and "no savings" are
 // outcomes, with the input returned unchanged and a note saying why.
@@ -130,7 +140,7 @@ func (e *engine) compactOne(ctx context.Context, t *transcript, window int, forc
 		return nil, err
 	}
 	msgs := t.msgs
-	oc := &outcome{in: t, hist: msgs, out: msgs, tc: tc, encoding: enc, window: window}
+	oc := &outcome{in: t, hist: msgs, out: msgs, tc: tc, encoding: enc, model: model}
 	if ps := compact.Problems(msgs); len(ps) > 0 {
 		if !e.o.repair {
 			return nil, &inputError{index: ps[0].Index, msg: ps[0].Detail + " (-repair fixes it)"}
@@ -142,11 +152,17 @@ func (e *engine) compactOne(ctx context.Context, t *transcript, window int, forc
 		oc.hist, oc.out = msgs, msgs
 	}
 	c := e.compressor(model, tc, window)
-	oc.threshold = c.Status().Threshold
+	st := c.Status()
+	oc.window, oc.threshold = st.Window, st.Threshold
 	oc.tokensIn = tokens.CountMessages(tc, t.msgs)
 	oc.tokensBefore = tokens.CountMessages(c.Counter(), msgs)
 	oc.after = oc.tokensBefore
-	defer func() { oc.elapsed = time.Since(start) }()
+	oc.settings = e.settings(oc, st)
+	defer func() {
+		oc.account = accountOf(oc)
+		oc.fit = fitOf(oc, c)
+		oc.elapsed = time.Since(start)
+	}()
 
 	partial := e.o.keep > 0
 	if !force && !partial && oc.tokensBefore < oc.threshold {

@@ -12,6 +12,7 @@ import (
 // batchItem is one file of a batch and where its result goes.
 type batchItem struct {
 	in, out string
+	html    string // its page under -html DIR; "" without -html
 }
 
 // batch compacts every input file into the -o directory, each written
@@ -23,13 +24,18 @@ func (c *cli) batch(ctx context.Context, e *engine) int {
 		say(c.stderr, "compact: %s\n", errText(err))
 		return exitUsage
 	}
-	if err := os.MkdirAll(c.o.out, 0o755); err != nil {
-		say(c.stderr, "compact: %s\n", errText(err))
-		return exitError
+	for _, dir := range []string{c.o.out, c.o.html} {
+		if dir == "" {
+			continue
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			say(c.stderr, "compact: %s\n", errText(err))
+			return exitError
+		}
 	}
 	p := startProgress(c.stderr, c.progress, len(items), "")
 	var reports []report
-	var compacted, unchanged, failed int
+	var compacted, unchanged, failed, over int
 	for i, it := range items {
 		if ctx.Err() != nil {
 			break
@@ -51,6 +57,10 @@ func (c *cli) batch(ctx context.Context, e *engine) int {
 		if c.o.report {
 			p.println("%s", r.line())
 		}
+		if !r.Fits {
+			over++
+			p.println("compact: %s: does not fit: %s", it.in, r.fit.text())
+		}
 		reports = append(reports, r)
 	}
 	p.finish()
@@ -58,6 +68,12 @@ func (c *cli) batch(ctx context.Context, e *engine) int {
 	if err := ctx.Err(); err != nil {
 		say(c.stderr, "compact: stopped after %d of %d files: %v\n", len(reports), len(items), err)
 		code = exitError
+	}
+	if c.o.html != "" {
+		if err := writeIndex(c.o.html, items, reports); err != nil {
+			say(c.stderr, "compact: %s\n", errText(err))
+			code = exitError
+		}
 	}
 	if c.o.jsonReport != "" {
 		data, err := encodeJSON(reports)
@@ -69,8 +85,11 @@ func (c *cli) batch(ctx context.Context, e *engine) int {
 			code = exitError
 		}
 	}
-	say(c.stderr, "compact: %d file(s) into %s: %d compacted, %d unchanged, %d failed\n",
-		len(items), c.o.out, compacted, unchanged, failed)
+	say(c.stderr, "compact: %d file(s) into %s: %d compacted, %d unchanged, %d failed, %d over the window\n",
+		len(items), c.o.out, compacted, unchanged, failed, over)
+	if over > 0 && c.o.mustFit && code == exitOK {
+		code = exitOverflow
+	}
 	if failed > 0 {
 		code = exitError
 	}
@@ -91,11 +110,19 @@ func (c *cli) batchOne(ctx context.Context, e *engine, it batchItem) (report, er
 	if err != nil {
 		return report{}, err
 	}
-	if err := writeFiles(map[string][]byte{it.out: data}); err != nil {
-		return report{}, err
-	}
 	r := newReport(oc)
 	r.File, r.Output = it.in, it.out
+	files := map[string][]byte{it.out: data}
+	if it.html != "" {
+		page, err := htmlPage(oc, r, filepath.Base(it.in))
+		if err != nil {
+			return report{}, err
+		}
+		files[it.html] = page
+	}
+	if err := writeFiles(files); err != nil {
+		return report{}, err
+	}
 	return r, nil
 }
 
@@ -106,6 +133,9 @@ func (c *cli) batchOne(ctx context.Context, e *engine, it batchItem) (report, er
 func (c *cli) batchItems() ([]batchItem, error) {
 	if fi, err := os.Stat(c.o.out); err == nil && !fi.IsDir() {
 		return nil, fmt.Errorf("-o %s: not a directory, and there are several inputs", c.o.out)
+	}
+	if fi, err := os.Stat(c.o.html); c.o.html != "" && (err == nil && !fi.IsDir() || err != nil && strings.HasSuffix(c.o.html, ".html")) {
+		return nil, fmt.Errorf("-html %s: a batch writes a page per file and an index: give a directory", c.o.html)
 	}
 	var items []batchItem
 	seen := map[string]string{}
@@ -122,7 +152,11 @@ func (c *cli) batchItems() ([]batchItem, error) {
 			return fmt.Errorf("%s would be overwritten by its own result: choose another -o directory", in)
 		}
 		seen[out] = in
-		items = append(items, batchItem{in: in, out: out})
+		it := batchItem{in: in, out: out}
+		if c.o.html != "" {
+			it.html = filepath.Join(c.o.html, strings.TrimSuffix(base, ".json")+".html")
+		}
+		items = append(items, it)
 		return nil
 	}
 	for _, p := range c.o.paths {

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -47,7 +49,10 @@ type options struct {
 	timeout      time.Duration
 	repair       bool
 	report       bool
+	explain      bool
+	mustFit      bool
 	jsonReport   string
+	html         string
 	probe        bool
 	verbose      bool
 
@@ -56,6 +61,7 @@ type options struct {
 }
 
 const usageText = `usage: compact [flags] FILE|DIR|- ...
+       compact replay [flags] FILE|DIR ...   (what a session costs; compact replay -h)
 
 Compacts an agent transcript the way the compact library does before a
 model request, and writes the compacted history as a JSON array.
@@ -66,19 +72,40 @@ input. A directory, or several files, are compacted file by file into the
 directory -o names.
 
 Flags may come before or after the files; "--" ends them.
+
+Exit status: 0 when every history was written (one still over the usable
+window is written too, with a warning, and the report says by how much;
+-must-fit makes that 3), 1 on bad input or a failed compaction (in a batch,
+the other files are still written), 2 on a command line that cannot run.
+`
+
+// usageExamples end -h: the four things a newcomer does first.
+const usageExamples = `
+examples:
+  # compact one file at a 16,000-token window and read what became of each message
+  compact -window 16000 -o out.json -report -explain transcript.json
+
+  # compact a directory into another, with a JSON report of every file
+  compact -model gpt-4o -o compacted/ -json-report report.json transcripts/
+
+  # look at a compaction: the history before and after, side by side, in a browser
+  compact -force -window 8000 -o out.json -html view.html transcript.json
+
+  # replay conversations under two settings and compare what each costs
+  compact replay -compare "default;-threshold 0.5" transcripts/
 `
 
 // newFlagSet declares the flags on o.
 func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("compact", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := commandFlagSet("compact", usageText, stderr)
+	flagsUsage := fs.Usage
 	fs.Usage = func() {
-		say(stderr, "%s", usageText+"\nflags:\n")
-		fs.PrintDefaults()
+		flagsUsage()
+		say(stderr, "%s", usageExamples)
 	}
 	fs.StringVar(&o.out, "o", "", "write the result to `FILE` (a directory for several inputs); default standard output")
 	fs.StringVar(&o.model, "model", "", "model `NAME` whose token encoding counts tokens (default: the request's model, else o200k_base)")
-	fs.IntVar(&o.window, "window", compact.DefaultContextWindow, "context window in `tokens`")
+	fs.IntVar(&o.window, "window", 0, "context window in `tokens` (default: the model's, from the model table, else 128000)")
 	fs.Float64Var(&o.threshold, "threshold", compact.DefaultThreshold, "compact at this `fraction` of the usable window, in (0, 1]")
 	fs.IntVar(&o.reserve, "reserve", 0, "output `tokens` reserved out of the window (default: the library's, 8192 capped at a quarter of the window)")
 	fs.BoolVar(&o.force, "force", false, "compact even under the threshold")
@@ -90,9 +117,24 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.DurationVar(&o.timeout, "timeout", defaultSummaryTimeout, "bound on one summarizer call")
 	fs.BoolVar(&o.repair, "repair", false, "repair broken tool-call pairing instead of rejecting the input")
 	fs.BoolVar(&o.report, "report", false, "write a report of what the compaction did to standard error")
-	fs.StringVar(&o.jsonReport, "json-report", "", "write the report as JSON to `FILE`")
+	fs.BoolVar(&o.explain, "explain", false, fmt.Sprintf("with -report, list what became of each input message (the default when a compaction changed an input of at most %d messages)", explainBelow))
+	fs.BoolVar(&o.mustFit, "must-fit", false, "exit 3 when a compacted history is still over the usable window (it is written either way, and the command says so)")
+	fs.StringVar(&o.jsonReport, "json-report", "", "write the report as JSON to `FILE`, with what became of each input message")
+	fs.StringVar(&o.html, "html", "", "write a self-contained HTML view of the compaction to `FILE` (a directory for several inputs: a page per file and index.html)")
 	fs.BoolVar(&o.probe, "probe", false, "measure what survives compaction (latest ask, paths, modified files, identifiers, errors, last command) over the transcripts given, at 8,000 and 16,000 tokens unless -window is given")
 	fs.BoolVar(&o.verbose, "v", false, "log the library's compaction lines to standard error")
+	return fs
+}
+
+// commandFlagSet returns an empty flag set named name whose -h writes
+// usage, then the flags, to stderr.
+func commandFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		say(stderr, "%s", usage+"\nflags:\n")
+		fs.PrintDefaults()
+	}
 	return fs
 }
 
@@ -104,12 +146,9 @@ var errUsage = errors.New("usage")
 func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	o := &options{set: map[string]bool{}}
 	fs := newFlagSet(o, stderr)
-	flags, paths := splitArgs(fs, args)
-	if err := fs.Parse(flags); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, err
-		}
-		return nil, errUsage // the flag package has said what is wrong
+	paths, err := parseFlags(fs, args)
+	if err != nil {
+		return nil, err
 	}
 	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
 	o.paths = paths
@@ -118,6 +157,20 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 		return nil, errUsage
 	}
 	return o, nil
+}
+
+// parseFlags parses the flags among args on fs and returns the file names
+// in order. The error is flag.ErrHelp for -h, and errUsage when the flag
+// package has said what is wrong.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	flags, paths := splitArgs(fs, args)
+	if err := fs.Parse(flags); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		}
+		return nil, errUsage
+	}
+	return paths, nil
 }
 
 // splitArgs separates flags (with their values) from file names, keeping
@@ -156,19 +209,23 @@ func splitArgs(fs *flag.FlagSet, args []string) (flags, paths []string) {
 
 // check rejects values the command cannot run with.
 func (o *options) check() error {
-	switch {
-	case len(o.paths) == 0:
+	if len(o.paths) == 0 {
 		return errors.New("no input: give a FILE, a DIR or - for standard input (-h for help)")
-	case o.window <= 0:
-		return fmt.Errorf("-window %d: want a positive number of tokens", o.window)
-	case !(o.threshold > 0 && o.threshold <= 1):
-		return fmt.Errorf("-threshold %v: want a fraction in (0, 1]", o.threshold)
-	case o.set["reserve"] && (o.reserve < 0 || o.reserve >= o.window):
-		return fmt.Errorf("-reserve %d: want 0 <= reserve < window (%d)", o.reserve, o.window)
+	}
+	window := o.window
+	if !o.set["window"] {
+		// The model's window, known once the model is: the library
+		// reports a reserve it cannot take (Status().Adjusted).
+		window = math.MaxInt
+	}
+	if err := checkWindow(window, o.threshold, o.set["reserve"], o.reserve); err != nil {
+		return err
+	}
+	switch {
 	case o.timeout <= 0:
 		return fmt.Errorf("-timeout %v: want a positive duration", o.timeout)
-	case o.set["keep"] && (o.keep < 1 || o.keep > compact.MaxKeepExchanges):
-		return fmt.Errorf("-keep %d: want a number of exchanges in [1, %d]", o.keep, compact.MaxKeepExchanges)
+	case o.set["keep"] && (o.keep < 1 || o.keep > maxKeep()):
+		return fmt.Errorf("-keep %d: want a number of exchanges in [1, %d]", o.keep, maxKeep())
 	case o.set["keep"] && o.pruneOnly:
 		return errors.New("-keep and -prune-only are two different compactions: give one")
 	case o.probe && (o.set["keep"] || o.pruneOnly):
@@ -194,8 +251,22 @@ func (o *options) check() error {
 			return errors.New("- (standard input) cannot be combined with other inputs")
 		}
 	}
-	if o.probe && (o.out != "" || o.jsonReport != "") {
-		return errors.New("-probe writes a table to standard output; it takes no -o or -json-report")
+	if o.probe && (o.out != "" || o.jsonReport != "" || o.html != "") {
+		return errors.New("-probe writes a table to standard output; it takes no -o, -json-report or -html")
+	}
+	return nil
+}
+
+// checkWindow rejects a window, threshold and reserve (when given) the
+// library would not take.
+func checkWindow(window int, threshold float64, reserveSet bool, reserve int) error {
+	switch {
+	case window <= 0:
+		return fmt.Errorf("-window %d: want a positive number of tokens", window)
+	case !(threshold > 0 && threshold <= 1):
+		return fmt.Errorf("-threshold %v: want a fraction in (0, 1]", threshold)
+	case reserveSet && (reserve < 0 || reserve >= window):
+		return fmt.Errorf("-reserve %d: want 0 <= reserve < window (%d)", reserve, window)
 	}
 	return nil
 }
@@ -209,4 +280,10 @@ func (o *options) summarizers() []string {
 		}
 	}
 	return out
+}
+
+// maxKeep is the most exchanges "/compress here N" keeps: the bound
+// compact.ParseCompressArgs clamps N to.
+func maxKeep() int {
+	return compact.ParseCompressArgs("here " + strconv.Itoa(math.MaxInt32)).Keep
 }

@@ -5,13 +5,26 @@
 //	go run ./cmd/compact -window 8000 -force -o out.json -json-report rep.json transcript.json
 //	go run ./cmd/compact -o compacted/ transcripts/
 //	go run ./cmd/compact -probe ../shared/transcripts
+//	go run ./cmd/compact -force -window 8000 -o out.json -html view.html transcript.json
+//	go run ./cmd/compact replay -join -summary-tokens 1500 -price claude-sonnet-4-5,gpt-5 \
+//		-compare "default;-threshold 0.3;drop-oldest" ../shared/transcripts
 //
 // Input is a JSON array of OpenAI chat messages, JSONL (one message a
 // line), or a logged request (an object with a "messages" array); "-" reads
 // standard input. The compacted history is written as a JSON array, to
 // standard output or atomically to -o: on any error nothing is written.
 // Bad input exits 1 with one line naming the message and the problem.
-// Run with -h for every flag.
+// -report and -json-report say what became of each input message and
+// whether the result fits the usable window; -html writes the same as one
+// self-contained page (docs/html-view.png shows one). Run with -h for
+// every flag, the exit status and examples.
+//
+// "compact replay" replays transcripts as the agent sent them, one request
+// before each assistant message, under a model's prices and a prompt
+// cache, and prints what each setting costs side by side: requests,
+// tokens, cache reads and writes, compactions, summarizer spend, dollars,
+// and the facts still present or recoverable at the end. Run
+// "compact replay -h" for the cache rule and its flags.
 package main
 
 import (

@@ -28,7 +28,7 @@ type result struct {
 }
 
 // runCLI runs the command with stdin, with progress lines held back.
-func runCLI(t *testing.T, stdin string, args ...string) result {
+func runCLI(t testing.TB, stdin string, args ...string) result {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code := runContext(context.Background(), args, strings.NewReader(stdin), &out, &errb,
@@ -128,6 +128,11 @@ func TestHelpExitsZero(t *testing.T) {
 	r := runCLI(t, "", "-h")
 	assert.Equal(t, 0, r.code)
 	assert.Contains(t, r.stderr, "-json-report")
+	assert.Contains(t, r.stderr, "Exit status:")
+	ex := r.stderr[strings.Index(r.stderr, "examples:"):]
+	assert.Equal(t, 4, strings.Count(ex, "\n  compact "), "four examples end the help:\n%s", ex)
+	assert.Contains(t, ex, "-html")
+	assert.Contains(t, ex, `compact replay -compare "default;-threshold 0.5"`)
 }
 
 func TestOutputIsReadableJSON(t *testing.T) {

@@ -58,7 +58,7 @@ func isTerminal(w io.Writer) bool {
 type progress struct {
 	w     io.Writer
 	cfg   progressConfig
-	total int // files; 0 for one long compaction
+	total int // steps (files, or replays); 0 for one long compaction
 	start time.Time
 
 	mu       sync.Mutex
@@ -99,7 +99,7 @@ func (p *progress) loop() {
 	}
 }
 
-// set records progress: done files, and what is being worked on.
+// set records progress: steps done, and what is being worked on.
 func (p *progress) set(done int, label string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -142,7 +142,7 @@ func (p *progress) drawLocked(now time.Time) {
 		}
 		p.lastLine = now
 		if p.total > 0 {
-			say(p.w, "compact: %d/%d files, %s: %s\n", p.done, p.total, secs, p.label)
+			say(p.w, "compact: %d/%d done, %s: %s\n", p.done, p.total, secs, p.label)
 		} else {
 			say(p.w, "compact: %s, %s\n", p.label, secs)
 		}

@@ -16,6 +16,7 @@ func (r report) redacted() report {
 		rp := &r.Repairs[i]
 		rp.ToolCallID, rp.Detail = redact.String(rp.ToolCallID), redact.String(rp.Detail)
 	}
+	r.Messages = redactedMessages(r.Messages)
 	r.Prunes = append([]pruneReport(nil), r.Prunes...)
 	for i := range r.Prunes {
 		p := &r.Prunes[i]

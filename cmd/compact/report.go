@@ -22,8 +22,10 @@ type report struct {
 	AfterTokens    int `json:"after_tokens"`
 
 	Encoding  string `json:"encoding,omitempty"`
+	Model     string `json:"model,omitempty"`
 	Window    int    `json:"window"`
 	Threshold int    `json:"threshold"`
+	fit              // fits, usable, overflow, too_large
 
 	Compacted      bool   `json:"compacted"`
 	Note           string `json:"note,omitempty"`
@@ -40,9 +42,11 @@ type report struct {
 	Fallback       bool   `json:"fallback"`
 	FallbackReason string `json:"fallback_reason,omitempty"`
 
-	Prunes        []pruneReport  `json:"prunes,omitempty"`
-	Repairs       []repairReport `json:"repairs,omitempty"`
-	DroppedFields []string       `json:"dropped_fields,omitempty"`
+	// Messages is the per-message account: each input message's fate.
+	Messages      []messageReport `json:"messages,omitempty"`
+	Prunes        []pruneReport   `json:"prunes,omitempty"`
+	Repairs       []repairReport  `json:"repairs,omitempty"`
+	DroppedFields []string        `json:"dropped_fields,omitempty"`
 
 	CompactMillis float64 `json:"compact_ms"`
 	TotalMillis   float64 `json:"total_ms"`
@@ -73,7 +77,9 @@ func newReport(oc *outcome) report {
 		Format:         oc.in.format,
 		BeforeMessages: len(oc.in.msgs), AfterMessages: len(oc.out),
 		BeforeTokens: oc.tokensIn, AfterTokens: oc.after,
-		Encoding: oc.encoding, Window: oc.window, Threshold: oc.threshold,
+		Encoding: oc.encoding, Model: oc.model, Window: oc.window, Threshold: oc.threshold,
+		fit:            oc.fit,
+		Messages:       oc.account,
 		Note:           oc.note,
 		SummarizedFrom: -1, SummarizedTo: -1, SummaryIndex: -1, Lifted: -1,
 		DroppedFields: oc.in.dropped,
@@ -108,17 +114,20 @@ func millis(d time.Duration) float64 {
 	return float64(d.Microseconds()) / 1000
 }
 
-// writeHuman writes the -report block for one input.
-func (r report) writeHuman(w io.Writer, name string) {
+// writeHuman writes the -report block for one input; explain adds the
+// per-message table.
+func (r report) writeHuman(out io.Writer, name string, explain bool) {
 	var b strings.Builder
-	defer func() { say(w, "%s", b.String()) }()
-	fmt.Fprintf(&b, "compact: %s (%s)\n", name, r.Format)
+	defer func() { say(out, "%s", b.String()) }()
+	w := &b
+	fmt.Fprintf(w, "compact: %s (%s)\n", name, r.Format)
 	row := func(label, format string, args ...any) {
-		fmt.Fprintf(&b, "  %-11s %s\n", label, fmt.Sprintf(format, args...))
+		fmt.Fprintf(w, "  %-11s %s\n", label, fmt.Sprintf(format, args...))
 	}
 	row("before", "%s messages, %s tokens (%s)", thousands(r.BeforeMessages), thousands(r.BeforeTokens), r.Encoding)
 	row("after", "%s messages, %s tokens (%s)", thousands(r.AfterMessages), thousands(r.AfterTokens), change(r.BeforeTokens, r.AfterTokens))
 	row("threshold", "%s tokens of a %s-token window", thousands(r.Threshold), thousands(r.Window))
+	row("fits", "%s", r.fit.text())
 	for _, rp := range r.Repairs {
 		row("repaired", "input message %d: %s", rp.Index, rp.Detail)
 	}
@@ -151,10 +160,13 @@ func (r report) writeHuman(w io.Writer, name string) {
 	if len(r.DroppedFields) > 0 {
 		row("not kept", "fields the output format has no place for: %s", strings.Join(r.DroppedFields, ", "))
 	}
+	if explain {
+		writeAccount(w, r.Messages)
+	}
 	if r.Compacted {
 		row("time", "%s (compaction %s)", fmtMillis(r.TotalMillis), fmtMillis(r.CompactMillis))
 		if r.SummaryIndex >= 0 {
-			writeSummary(&b, r.Summary, r.SummaryIndex)
+			writeSummary(w, r.Summary, r.SummaryIndex)
 		}
 	} else {
 		row("time", "%s", fmtMillis(r.TotalMillis))
@@ -187,15 +199,15 @@ const summaryLines = 24
 
 // writeSummary shows the summary's body, indented, its first summaryLines
 // lines.
-func writeSummary(b *strings.Builder, body string, at int) {
+func writeSummary(w *strings.Builder, body string, at int) {
 	lines := strings.Split(strings.TrimSpace(body), "\n")
-	b.WriteString("  summary:\n")
+	fmt.Fprintln(w, "  summary:")
 	for i, l := range lines {
 		if i == summaryLines {
-			fmt.Fprintf(b, "    … %d more lines (output message %d has it all)\n", len(lines)-i, at)
+			fmt.Fprintf(w, "    … %d more lines (output message %d has it all)\n", len(lines)-i, at)
 			break
 		}
-		b.WriteString("    " + l + "\n")
+		fmt.Fprintln(w, "    "+l)
 	}
 }
 

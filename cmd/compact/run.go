@@ -16,6 +16,12 @@ const (
 	exitOK    = 0
 	exitError = 1 // bad input, a failed compaction, a write that failed
 	exitUsage = 2 // a command line that cannot run
+	// exitOverflow: under -must-fit, a history was written that is still
+	// over the usable window (the report says by how much and names the
+	// largest message kept verbatim): a request with it would be refused.
+	// Without -must-fit that is a warning and the exit code is 0, since the
+	// history written is the smallest the settings allow.
+	exitOverflow = 3
 )
 
 // cli is one run of the command with its streams.
@@ -36,6 +42,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, pc progressConfig) int {
+	if len(args) > 0 && args[0] == "replay" {
+		c := &cli{stdin: stdin, stdout: stdout, stderr: stderr, progress: pc}
+		return c.replay(ctx, args[1:])
+	}
 	o, err := parseArgs(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
@@ -64,11 +74,15 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 }
 
 // logger sends the library's log lines to standard error under -v.
-func (c *cli) logger() *slog.Logger {
-	if !c.o.verbose {
+func (c *cli) logger() *slog.Logger { return loggerFor(c.stderr, c.o.verbose) }
+
+// loggerFor returns a logger that writes to w when verbose, and discards
+// everything otherwise.
+func loggerFor(w io.Writer, verbose bool) *slog.Logger {
+	if !verbose {
 		return slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	return slog.New(slog.NewTextHandler(c.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
 // isBatch reports whether the inputs are compacted file by file into a
@@ -129,6 +143,13 @@ func (c *cli) single(ctx context.Context, e *engine, path string) int {
 		}
 		files[c.o.jsonReport] = rep
 	}
+	if c.o.html != "" {
+		page, err := htmlPage(oc, r, filepath.Base(name))
+		if err != nil {
+			return fail(err)
+		}
+		files[c.o.html] = page
+	}
 	if err := writeFiles(files); err != nil {
 		return fail(err)
 	}
@@ -138,9 +159,17 @@ func (c *cli) single(ctx context.Context, e *engine, path string) int {
 		}
 	}
 	if c.o.report {
-		r.writeHuman(c.stderr, name)
+		r.writeHuman(c.stderr, name, c.o.explain || r.Compacted && len(oc.hist) <= explainBelow)
 	} else {
 		c.notes(name, r)
+	}
+	if !r.Fits {
+		if !c.o.report {
+			say(c.stderr, "compact: %s: does not fit: %s\n", name, r.fit.text())
+		}
+		if c.o.mustFit {
+			return exitOverflow
+		}
 	}
 	return exitOK
 }

@@ -1,7 +1,7 @@
 // Package align lines up the messages an engine returned with the messages
 // it was given, the way diff does, so that the SDK adapters can hand back the
 // original value of every message the engine kept. It is shared by the
-// adapter modules (adapt/anthropic, adapt/openaigo) and is not part of the
+// adapter modules (adapt/anthropic, adapt/openaigo, adapt/genai) and is not part of the
 // public API.
 package align
 

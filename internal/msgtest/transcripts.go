@@ -153,3 +153,54 @@ func callsTools(msgs []Message) bool {
 	}
 	return false
 }
+
+// Transcripts reads the OpenAI-style transcripts in files, by file name.
+// A file that does not read or decode fails tb.
+func Transcripts(tb testing.TB, files []string) map[string][]Message {
+	tb.Helper()
+	out := make(map[string][]Message, len(files))
+	for _, f := range files {
+		out[filepath.Base(f)] = Load(tb, f)
+	}
+	return out
+}
+
+// AllTranscripts reads the transcripts of ownDir (the root module's
+// testdata/transcripts, seen from the caller) under "own/" and the shared
+// ones under "shared/". Without the shared ones it skips tb, or fails it
+// when sharedtest.Required.
+func AllTranscripts(tb testing.TB, ownDir string) map[string][]Message {
+	tb.Helper()
+	out := map[string][]Message{}
+	for n, m := range Dir(tb, ownDir) {
+		out["own/"+n] = m
+	}
+	for n, m := range Transcripts(tb, sharedtest.Files(tb)) {
+		out["shared/"+n] = m
+	}
+	return out
+}
+
+// HalfAnswered reports whether the last group of tool calls in msgs has
+// some of its results and not all of them: compact lets a host compact
+// while the rest run, APIs that take a group only whole (Anthropic,
+// Gemini) do not.
+func HalfAnswered(msgs []Message) bool {
+	last := -1
+	for i, m := range msgs {
+		if m.Role == msg.RoleAssistant && len(m.ToolCalls) > 0 {
+			last = i
+		}
+	}
+	if last < 0 {
+		return false
+	}
+	answered := 0
+	for _, m := range msgs[last+1:] {
+		if m.Role != msg.RoleTool {
+			return false
+		}
+		answered++
+	}
+	return answered > 0 && answered < len(msgs[last].ToolCalls)
+}

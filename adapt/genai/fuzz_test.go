@@ -1,0 +1,150 @@
+package genai
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/msgtest"
+)
+
+// FuzzConvertRoundTrip feeds request bodies through Convert and Restore:
+// a body the SDK decodes either converts, and comes back as the same value
+// and the same bytes, or fails with ErrInvalidHistory; nothing panics.
+func FuzzConvertRoundTrip(f *testing.F) {
+	f.Add([]byte(everyPartJSON))
+	f.Add([]byte(`{"contents":[{"role":"user","parts":[{"text":"hi"}]}]}`))
+	f.Add([]byte(`{"contents":[{"role":"model","parts":[]},{"parts":[{"functionResponse":{"name":"f"}}]},null]}`))
+	f.Add([]byte(`{"systemInstruction":{"parts":[{"text":"s"},null]},"contents":[{"role":"model","parts":[{"functionCall":{"name":"f"}},{"functionCall":{"id":"fc_0_0","name":"f"}}]}]}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var w wire
+		if json.Unmarshal(body, &w) != nil {
+			return
+		}
+		h := fromWire(w)
+		before, err := json.Marshal(toWire(h))
+		if err != nil {
+			return // the SDK cannot encode it either
+		}
+		conv, err := Convert(h)
+		if err != nil {
+			if !errors.Is(err, compact.ErrInvalidHistory) {
+				t.Fatalf("Convert: %v does not wrap ErrInvalidHistory", err)
+			}
+			return
+		}
+		got, err := conv.Restore(conv.Messages)
+		if err != nil {
+			t.Fatalf("Restore of the conversion itself: %v", err)
+		}
+		after, err := json.Marshal(toWire(got))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(before) != string(after) {
+			t.Fatalf("round trip changed the body:\n%s\n%s", before, after)
+		}
+		if !reflect.DeepEqual(h, got) {
+			t.Fatal("round trip gave back a different value with the same encoding")
+		}
+		if Validate(h) == nil {
+			if err := compact.Validate(conv.Messages); err != nil {
+				t.Fatalf("a history with the API's shape converted into an invalid chat history: %v", err)
+			}
+		}
+	})
+}
+
+// FuzzCompress compacts every decodable history with the API's shape
+// through a Compressor with a tiny window: the output validates on both
+// sides and its last content is the input's.
+func FuzzCompress(f *testing.F) {
+	f.Add([]byte(everyPartJSON))
+	f.Add([]byte(`{"contents":[{"role":"user","parts":[{"text":"a"}]},{"role":"model","parts":[{"text":"b"}]},{"role":"user","parts":[{"text":"c"}]}]}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var w wire
+		if json.Unmarshal(body, &w) != nil || Validate(fromWire(w)) != nil {
+			return
+		}
+		h := fromWire(w)
+		out, res, err := Compress(context.Background(), compact.New(compact.WithContextWindow(400)), h, compact.Force())
+		if err != nil {
+			if errors.Is(err, ErrShape) {
+				t.Fatalf("a valid history compacted into an invalid one: %v", err)
+			}
+			return
+		}
+		if err := compact.Validate(res.Messages); err != nil {
+			t.Fatalf("engine output: %v", err)
+		}
+		if err := Validate(out); err != nil {
+			t.Fatalf("restored output: %v", err)
+		}
+		if !reflect.DeepEqual(h.Contents[len(h.Contents)-1], out.Contents[len(out.Contents)-1]) {
+			t.Fatal("the last content changed")
+		}
+	})
+}
+
+// FuzzFromMessages feeds OpenAI-style histories to FromMessages: nothing
+// panics; a history compact accepts, with no half-answered call group at
+// its end, becomes one the Gemini API accepts; and converting the result
+// and back changes nothing.
+func FuzzFromMessages(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join(ownTranscriptDir, "*.json"))
+	for _, file := range files {
+		if data, err := os.ReadFile(file); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte(`[{"role":"assistant","content":"a"},{"role":"user","content":""},{"role":"assistant","tool_calls":[{"id":"x","type":"function","function":{"name":"f","arguments":"[]"}}]},{"role":"tool","tool_call_id":"x","content":"r"}]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var msgs []compact.Message
+		if json.Unmarshal(data, &msgs) != nil {
+			return
+		}
+		h, err := FromMessages(msgs)
+		if err != nil {
+			if !errors.Is(err, compact.ErrInvalidHistory) {
+				t.Fatalf("FromMessages: %v does not wrap ErrInvalidHistory", err)
+			}
+			return
+		}
+		if compact.Validate(msgs) == nil && !msgtest.HalfAnswered(msgs) && !unnamedCall(msgs) && len(h.Contents) > 0 {
+			if err := Validate(h); err != nil {
+				t.Fatalf("a valid history converted into an invalid one: %v", err)
+			}
+		}
+		conv, err := Convert(h)
+		if err != nil {
+			t.Fatalf("Convert of FromMessages' output: %v", err)
+		}
+		again, err := FromMessages(conv.Messages)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := json.Marshal(toWire(h))
+		b, _ := json.Marshal(toWire(again))
+		if string(a) != string(b) {
+			t.Fatalf("converting FromMessages' output and back changed it:\n%s\n%s", a, b)
+		}
+	})
+}
+
+// unnamedCall reports whether a tool call has no function name: compact
+// takes one, the Gemini API does not.
+func unnamedCall(msgs []compact.Message) bool {
+	for _, m := range msgs {
+		for _, c := range m.ToolCalls {
+			if c.Function.Name == "" {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,70 @@
+package models_test
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/contextkit/compact/models"
+)
+
+// A request to Claude Sonnet 4.5 whose first 60,000 tokens the cache
+// served, with 2,000 new tokens written to it and a 500-token reply.
+func ExamplePricing_Cost() {
+	m, _ := models.Lookup("claude-sonnet-4-5-20250929")
+	tok := models.Tokens{CacheRead: 60_000, CacheWrite: 2_000, Output: 500}
+	dollars, err := m.Pricing.Cost(tok)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	equiv, _ := m.Pricing.Equivalent(tok)
+	fmt.Printf("$%.4f, as much as %.0f input tokens billed in full\n", dollars, equiv)
+	// Output:
+	// $0.0330, as much as 11000 input tokens billed in full
+}
+
+// Clearing 6,000 tokens of old tool output from the middle of a history
+// makes the next request write the 137,000 tokens after the edit again.
+// It pays back sooner where writes cost no more than input.
+func ExamplePricing_BreakEven() {
+	for _, name := range []string{"claude-sonnet-4-5", "gpt-5"} {
+		m, _ := models.Lookup(name)
+		n, err := m.Pricing.BreakEven(137_000, 6_000)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Printf("%s: pays back after %.0f requests\n", name, math.Ceil(n))
+	}
+	// Output:
+	// claude-sonnet-4-5: pays back after 263 requests
+	// gpt-5: pays back after 206 requests
+}
+
+// A host that asks Anthropic for the hour-long cache pays twice the input
+// price for each write.
+func ExamplePricing_Long() {
+	m, _ := models.Lookup("claude-haiku-4-5")
+	long, ok := m.Pricing.Long()
+	fmt.Println(ok, long.CacheLifetime, long.CacheWrite)
+	_, ok = models.Pricing{Input: 1}.Long()
+	fmt.Println(ok)
+	// Output:
+	// true 1h0m0s 2
+	// false
+}
+
+// A model the table does not price has an unknown Pricing, and the
+// arithmetic says so instead of guessing; a price given by hand is
+// checked.
+func ExamplePricing_Known() {
+	m, _ := models.Lookup("gemini-2.5-pro")
+	_, err := m.Pricing.Cost(models.Tokens{Uncached: 1000})
+	fmt.Println(m.Pricing.Known(), errors.Is(err, models.ErrUnpriced))
+	own := models.Pricing{Input: 2, CacheRead: -0.2, Output: 8}
+	fmt.Println(own.Check())
+	// Output:
+	// false true
+	// models: Pricing.CacheRead -0.2: a price must be finite and not negative, and a priced family needs an input price
+}
