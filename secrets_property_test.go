@@ -12,6 +12,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 	"github.com/stretchr/testify/require"
 
+	"github.com/contextkit/compact/handoff"
 	"github.com/contextkit/compact/internal/secrettest"
 )
 
@@ -99,7 +100,7 @@ func TestNoSecretSurvivesAnySurface(t *testing.T) {
 	ctx := context.Background()
 	extractive := NewExtractiveSummarizer()
 	root := t.TempDir()
-	c := newHandoffCompressor(HandoffPolicy{Root: root})
+	c := newHandoffCompressor(handoff.Policy{Root: root})
 	for i, sec := range secrettest.Secrets {
 		t.Run(sec.Name, func(t *testing.T) {
 			for j, s := range secretSurfaces(t, sec) {
@@ -111,11 +112,11 @@ func TestNoSecretSurvivesAnySurface(t *testing.T) {
 					"RenderTurns":        RenderTurns(s.msgs, RenderOptions{}),
 					"SummaryPrompt":      material,
 					"extractive summary": summary,
-					"BuildHandoffPacket": BuildHandoffPacket(HandoffInput{Messages: s.msgs, Note: s.note, Summary: summary}),
+					"handoff.Build":      handoff.Build(handoff.Input{Messages: s.msgs, Note: s.note, Summary: summary}),
 				}
 				if s.note != "" {
 					// The packet a host's "/handoff-packet <note>" writes to disk
-					// (BuildHandoffPacket above covers every other field).
+					// (handoff.Build above covers every other field).
 					manual, err := c.ManualHandoffPacket(s.msgs, s.note, WithSessionID(fmt.Sprintf("s%d-%d", i, j)))
 					require.NoError(t, err)
 					written, err := os.ReadFile(manual.Path)
@@ -146,8 +147,8 @@ func TestNoSecretSurvivesOpenTasksOrFailures(t *testing.T) {
 		t.Run(sec.Name, func(t *testing.T) {
 			tasks := []string{"Rotate this credential:\n" + sec.Text + "\nthen redeploy.", sec.Text}
 			emitted := map[string]string{}
-			for _, mode := range []HandoffMode{HandoffPromptUser, HandoffFreshSession} {
-				c := newHandoffCompressor(HandoffPolicy{Enabled: true, Mode: mode, AfterCompactions: 1, Root: t.TempDir()})
+			for _, mode := range []handoff.Mode{handoff.PromptUser, handoff.FreshSession} {
+				c := newHandoffCompressor(handoff.Policy{Enabled: true, Mode: mode, AfterCompactions: 1, Root: t.TempDir()})
 				res, err := c.Compress(ctx, longSession(30), Force(), WithOpenTasks(tasks), WithSessionID(fmt.Sprintf("s%d", i)))
 				require.NoError(t, err)
 				require.NotNil(t, res.Handoff, "a packet is written")

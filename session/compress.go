@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/tokens"
 )
 
 // Compress compacts the live history with the session's engine and installs
@@ -199,7 +200,7 @@ func (s *Session) countAll(msgs []compact.Message) int {
 	if len(msgs) == 0 {
 		return 0
 	}
-	return s.sum(msgs) + compact.ReplyPrimingTokens
+	return s.sum(msgs) + tokens.ReplyPrimingTokens
 }
 
 // concat returns a new slice holding a then b.

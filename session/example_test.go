@@ -8,6 +8,7 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/tokens"
 )
 
 // conversation is a long exchange, enough to cross a small window.
@@ -28,7 +29,7 @@ func conversation(n int) []compact.Message {
 // after a few dozen messages.
 func smallEngine() *compact.Compressor {
 	return compact.New(compact.WithContextWindow(4000), compact.WithThresholdBounds(0, 0),
-		compact.WithTokenCounter(compact.EstimateCounter{}))
+		compact.WithTokenCounter(tokens.Estimate{}))
 }
 
 func ExampleOpen() {
@@ -86,7 +87,7 @@ func ExampleSession_Compress() {
 		return "The agent and the user went through 198 turns of detail.", nil
 	})
 	engine := compact.New(compact.WithContextWindow(4000), compact.WithThresholdBounds(0, 0),
-		compact.WithTokenCounter(compact.EstimateCounter{}), compact.WithSummarizer(slow))
+		compact.WithTokenCounter(tokens.Estimate{}), compact.WithSummarizer(slow))
 	s, _ := session.Open(ctx, "agent-7", engine)
 	_ = s.Append(ctx, conversation(200)...) // without a store, Append never fails
 

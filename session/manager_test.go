@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/tokens"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -125,7 +126,7 @@ func TestManagerCompactsThirteenSessionsAtOnceWhileAppendsArrive(t *testing.T) {
 				assert.Equal(t, id, owner, "%s holds another session's message", id)
 			}
 		}
-		assert.Equal(t, compact.CountMessages(byteCounter{}, msgs), s.Tokens(), id)
+		assert.Equal(t, tokens.CountMessages(byteCounter{}, msgs), s.Tokens(), id)
 
 		comps, err := store.Compactions(ctx, id)
 		require.NoError(t, err)

@@ -3,7 +3,7 @@ package session
 import (
 	"unicode/utf8"
 
-	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/tokens"
 )
 
 // envelopeTokens is what an answer's own fields (truncated, a note) take
@@ -13,7 +13,7 @@ const envelopeTokens = 80
 
 // budget is what is left of one answer's tokens, by the session's counter.
 type budget struct {
-	counter compact.TokenCounter
+	counter tokens.Counter
 	left    int
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/tokens"
 )
 
 // This file holds the cases of issue 23 items 4 to 6: the recall tools at
@@ -88,7 +89,7 @@ func TestRecallSchemasBoundTheirNumbers(t *testing.T) {
 // query, the text it finds, and the tokenizer; answers are written without
 // HTML escaping; an error quotes only the start of a bad value.
 func TestRecallAnswersFitTheirBudgetAtTheEdges(t *testing.T) {
-	tc, err := compact.NewTokenCounter("gpt-4o")
+	tc, err := tokens.ForModel("gpt-4o")
 	require.NoError(t, err)
 	html := strings.Repeat(`<div class="x">a &amp; b</div>`, 34)[:1000]
 	angles := strings.Repeat("<", 1000)
@@ -99,7 +100,7 @@ func TestRecallAnswersFitTheirBudgetAtTheEdges(t *testing.T) {
 			asst(fmt.Sprintf("reply %d: %s", i, html)))
 	}
 	for _, budget := range []int{minToolBudget, DefaultToolBudget} {
-		for name, counter := range map[string]compact.TokenCounter{"o200k": tc, "bytes": byteCounter{}} {
+		for name, counter := range map[string]tokens.Counter{"o200k": tc, "bytes": byteCounter{}} {
 			s := newRecallSession(t, "budget", nil, WithCounter(counter), WithToolBudget(budget))
 			mustAppend(t, s, hist...)
 			for _, call := range []struct{ tool, args string }{

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/tokens"
 )
 
 // FuzzRecallTools calls the recall tools with any arguments: every answer
@@ -54,7 +55,7 @@ func FuzzRecallTools(f *testing.F) {
 // checkAnswer reports how out breaks what every recall answer keeps: one
 // JSON object, an error alone or an answer, within budget tokens by tc,
 // written without HTML escaping.
-func checkAnswer(tc compact.TokenCounter, budget int, out []byte) error {
+func checkAnswer(tc tokens.Counter, budget int, out []byte) error {
 	var ans map[string]any
 	if err := json.Unmarshal(out, &ans); err != nil {
 		return fmt.Errorf("not a JSON object: %v: %.200s", err, out)

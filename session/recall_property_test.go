@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/tokens"
 )
 
 // Every recall answer, for any arguments, is valid JSON within its budget:
@@ -21,7 +22,7 @@ import (
 // an archive full of such text, with an exact tokenizer and a coarse one,
 // at the smallest budget and the default.
 func TestRecallAnswersAreJSONWithinBudgetForAnyArguments(t *testing.T) {
-	o200k, err := compact.NewTokenCounter("gpt-4o")
+	o200k, err := tokens.ForModel("gpt-4o")
 	require.NoError(t, err)
 	calls := 400
 	if testing.Short() {
@@ -36,7 +37,7 @@ func TestRecallAnswersAreJSONWithinBudgetForAnyArguments(t *testing.T) {
 			result(fmt.Sprintf("r%d", i), `{"matches":[{"seq":3,"hits":[{"snippet":"a needle in <div>"}]}]}`))
 	}
 	for _, budget := range []int{minToolBudget, DefaultToolBudget} {
-		for name, tc := range map[string]compact.TokenCounter{"o200k": o200k, "bytes": byteCounter{}} {
+		for name, tc := range map[string]tokens.Counter{"o200k": o200k, "bytes": byteCounter{}} {
 			s := newRecallSession(t, "prop", nil, WithCounter(tc), WithToolBudget(budget))
 			mustAppend(t, s, hist[:len(hist)/2]...)
 			_, err := s.Compress(t.Context(), compact.Force())

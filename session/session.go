@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/tokens"
 )
 
 // Session is one conversation: its live history, the engine that compacts
@@ -50,7 +51,7 @@ import (
 type Session struct {
 	id       string
 	engine   compact.ContextEngine
-	counter  compact.TokenCounter
+	counter  tokens.Counter
 	store    Store
 	leaser   Leaser // store's, when it is one
 	leaseTTL time.Duration
@@ -102,7 +103,7 @@ type config struct {
 	store    Store
 	logger   *slog.Logger
 	noWait   bool
-	counter  compact.TokenCounter
+	counter  tokens.Counter
 	leaseTTL time.Duration
 	meta     compact.SessionMeta
 	// recall and toolBudget: see WithRecall and WithToolBudget.
@@ -158,18 +159,11 @@ func WithWait(wait bool) Option {
 	return func(c *config) { c.noWait = !wait }
 }
 
-// WithCounter sets the counter behind Tokens. The default is the engine's
-// own when it is a CounterProvider (the Compressor is), so that Session and
-// engine agree on sizes; compact.EstimateCounter otherwise.
-func WithCounter(tc compact.TokenCounter) Option {
+// WithCounter sets the counter behind Tokens. The default is the
+// engine's own when it is a compact.CounterProvider (the Compressor is),
+// so that Session and engine agree on sizes; tokens.Estimate otherwise.
+func WithCounter(tc tokens.Counter) Option {
 	return func(c *config) { c.counter = tc }
-}
-
-// CounterProvider is an engine that says which token counter it sizes
-// histories with. A Session counts with the same one unless WithCounter
-// says otherwise. The Compressor is one.
-type CounterProvider interface {
-	Counter() compact.TokenCounter
 }
 
 // Open returns the session named id, compacted by engine, with its live
@@ -195,12 +189,12 @@ func Open(ctx context.Context, id string, engine compact.ContextEngine, opts ...
 		engine = compact.New()
 	}
 	if cfg.counter == nil {
-		if p, ok := engine.(CounterProvider); ok {
+		if p, ok := engine.(compact.CounterProvider); ok {
 			cfg.counter = p.Counter()
 		}
 	}
 	if cfg.counter == nil {
-		cfg.counter = compact.EstimateCounter{}
+		cfg.counter = tokens.Estimate{}
 	}
 	if cfg.logger == nil {
 		cfg.logger = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -394,7 +388,7 @@ func (s *Session) totalLocked() int {
 	if len(s.history) == 0 {
 		return 0
 	}
-	return s.tokens + compact.ReplyPrimingTokens
+	return s.tokens + tokens.ReplyPrimingTokens
 }
 
 // ShouldCompress reports whether the engine wants the live history

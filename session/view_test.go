@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/tokens"
 )
 
 // hookedStore is a MemoryStore that counts reads and runs hooks, so that a
@@ -58,7 +59,7 @@ func requireView(t *testing.T, st Store, s *Session) {
 	live, _, _, err := st.Live(context.Background(), s.ID())
 	require.NoError(t, err)
 	require.True(t, equalHistory(live, s.Messages()), "the view (%d messages) is not the store's (%d)", s.Len(), len(live))
-	require.Equal(t, compact.CountMessages(s.counter, live), s.Tokens())
+	require.Equal(t, tokens.CountMessages(s.counter, live), s.Tokens())
 }
 
 // Issue 23, item 1: process A appends 30 messages, process B compacts, A
@@ -67,9 +68,9 @@ func requireView(t *testing.T, st Store, s *Session) {
 func TestAppendNoticesAnotherProcesssCompaction(t *testing.T) {
 	ctx := context.Background()
 	store := NewMemoryStore()
-	a := newTestSession(t, "agent-1", &recorder{out: "summary"}, WithStore(store))
+	a := newTestSession(t, "agent-1", &recorder{Out: "summary"}, WithStore(store))
 	mustAppend(t, a, chatHistory("agent-1", 30)...)
-	b := newTestSession(t, "agent-1", &recorder{out: "summary"}, WithStore(store))
+	b := newTestSession(t, "agent-1", &recorder{Out: "summary"}, WithStore(store))
 	_, err := b.Compress(ctx, compact.Force())
 	require.NoError(t, err)
 	requireView(t, store, b)
@@ -118,7 +119,7 @@ func TestCompactionIsInstalledFromWhatWasCommitted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	store := &hookedStore{MemoryStore: NewMemoryStore()}
-	s := newTestSession(t, "agent-1", &recorder{out: "summary"}, WithStore(store))
+	s := newTestSession(t, "agent-1", &recorder{Out: "summary"}, WithStore(store))
 	mustAppend(t, s, chatHistory("agent-1", 200)...)
 	var reads, lives int32
 	store.afterCommit = func() {

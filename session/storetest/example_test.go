@@ -8,6 +8,7 @@ import (
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/storetest"
+	"github.com/contextkit/compact/tokens"
 )
 
 // A host that wrote its own Store checks it in its tests with Run, or
@@ -25,7 +26,7 @@ func ExampleAudit() {
 	ctx := context.Background()
 	store := session.NewMemoryStore()
 	engine := compact.New(compact.WithContextWindow(4000), compact.WithThresholdBounds(0, 0),
-		compact.WithTokenCounter(compact.EstimateCounter{}))
+		compact.WithTokenCounter(tokens.Estimate{}))
 	s, err := session.Open(ctx, "agent-7", engine, session.WithStore(store))
 	if err != nil {
 		fmt.Println(err)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/sharedtest"
 	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/pgstore"
 	"github.com/contextkit/compact/session/sqlitestore"
@@ -41,7 +42,7 @@ func TestFleetPostgres(t *testing.T) {
 		if os.Getenv("COMPACT_REQUIRE_PG") == "1" {
 			t.Fatal("COMPACT_REQUIRE_PG=1 but COMPACT_PG_DSN is not set (start one with .ci/postgres.sh start)")
 		}
-		t.Skip("no Postgres: set COMPACT_PG_DSN (e.g. eval \"$(.ci/postgres.sh start)\")")
+		sharedtest.Skip(t, sharedtest.NoPostgres)
 	}
 	schema := fmt.Sprintf("fleet_%d", time.Now().UnixNano())
 	st, closeStore, err := openStore(context.Background(), "postgres", dsn, schema)

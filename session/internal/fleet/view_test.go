@@ -10,6 +10,7 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/tokens"
 )
 
 // errFlaky is the failure flaky injects.
@@ -139,7 +140,7 @@ func (v *viewChecks) op(ctx context.Context, st session.Store, w *watched, id st
 // to one at or past through, and its token count must be the view's.
 func checkView(ctx context.Context, st session.Store, s *session.Session, through int64, n int) error {
 	view := s.Messages()
-	if want := compact.CountMessages(compact.EstimateCounter{}, view); s.Tokens() != want {
+	if want := tokens.CountMessages(tokens.Estimate{}, view); s.Tokens() != want {
 		return fmt.Errorf("the view's running count is %d tokens, its messages take %d", s.Tokens(), want)
 	}
 	comps, err := st.Compactions(ctx, s.ID())
