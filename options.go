@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/contextkit/compact/handoff"
+	"github.com/contextkit/compact/models"
 	"github.com/contextkit/compact/prune"
 	"github.com/contextkit/compact/tokens"
 )
@@ -78,6 +79,9 @@ type config struct {
 	pruning        bool // prune before summarising (WithPruning)
 	summaryPrompt  string
 	trimOversized  bool
+	pricing        models.Pricing // WithPricing's, when pricingSet
+	pricingSet     bool
+	economy        bool
 
 	// Counting.
 	counter     tokens.Counter  // nil: the exact counter of the model's encoding

@@ -123,8 +123,8 @@ func TestReplayRefusesBadInputWithOneLine(t *testing.T) {
 	}{
 		{"a result that answers no call", []string{"replay", codingSession, orphan}, exitError, sameAsCompact(orphan)},
 		{"not JSON", []string{"replay", notJSON}, exitError, sameAsCompact(notJSON)},
-		{"economy mode, not built yet", []string{"replay", "-compare", "default;economy", codingSession}, exitUsage,
-			"economy mode is not in the library yet"},
+		{"an economy setting with a bad flag", []string{"replay", "-compare", "economy;-economy -speed 3", codingSession}, exitUsage,
+			"flag provided but not defined: -speed"},
 		{"an unknown flag in a setting", []string{"replay", "-compare", "-speed 3", codingSession}, exitUsage,
 			"flag provided but not defined: -speed"},
 		{"a stub and a real summarizer at once", []string{"replay", "-summarizer", "openai", "-summary-tokens", "5", codingSession}, exitUsage,
