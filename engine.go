@@ -119,7 +119,7 @@ type MessageFate struct {
 	Tokens int
 	// Fate is one of:
 	//   - "kept": in Result.Messages as it came in (a system prompt may
-	//     have gained CompactionNote, once);
+	//     have gained CompactionNote, once, when the prices are unknown);
 	//   - "pruned": in Result.Messages, changed by pruning (prune says how);
 	//   - "folded": folded into the summary;
 	//   - "carried": a real user message of the summarised range, carried

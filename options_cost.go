@@ -43,13 +43,15 @@ func WithPricing(p models.Pricing) Option {
 // compaction costs (its summarizer, and writing what it leaves to the
 // cache again), over the price of a cache read (see
 // [models.Pricing.Spacing]). It compacts deep: the tail keeps the last
-// 8,000 tokens of conversation verbatim and not much more, at most 2,000
-// tokens of earlier user messages ride along verbatim (none when the
-// session's archive can recall them, SessionMeta.Recall), and nothing is
-// pruned, so the tail stays verbatim. The latest user message, a pending
-// call group and the extractive summary's facts index are kept as always,
-// and a request over the usable window is compacted even while automatic
-// compaction is paused.
+// 8,000 tokens of conversation verbatim (the whole message that crosses
+// that mark, however large) and not much more, earlier user messages are
+// not carried verbatim (the summary keeps them), the summary's target is
+// small, and nothing is pruned, so the tail stays verbatim. The latest
+// user message, a pending call group and the extractive summary's facts
+// index are kept as always; when the session's archive recalls what is
+// folded (SessionMeta.Recall), the facts index may shrink to the summary's
+// target. No request goes out over the usable window that a deeper
+// compaction could keep under it.
 //
 // Economy mode needs prices (see WithPricing): with none known the
 // Compressor compacts as it does without it, and Status.Economy is false.

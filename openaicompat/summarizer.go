@@ -49,7 +49,9 @@ const (
 // write the summary.
 //
 // It sends SummaryPrompt's instructions as the system message and its
-// material as the user message, and returns the first choice's text, trimmed
+// material as the user message (or, offered the agent's own history for
+// its own model, that history and one instruction after it: see
+// WithPrefixSharing), and returns the first choice's text, trimmed
 // and stripped of a summary prefix, a leading reasoning block or wrapping
 // markup the model added. Transient failures (rate limits, 408, 409, 5xx,
 // transport errors, an attempt that timed out) are retried with exponential
