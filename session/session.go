@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/models"
 	"github.com/contextkit/compact/tokens"
 )
 
@@ -90,6 +91,9 @@ type Session struct {
 	closed       bool
 	compactions  int
 	lastSnapshot string
+	// spent is what the session had been billed before this Session
+	// opened it: the Spend of its latest compaction in the store.
+	spent models.Spend
 
 	// onWait, when set (by tests), is called as a Compress starts waiting
 	// for a running compaction.
@@ -205,6 +209,8 @@ func Open(ctx context.Context, id string, engine compact.ContextEngine, opts ...
 	if cfg.recall && cfg.store == nil {
 		cfg.store = NewMemoryStore() // recall reads the log
 	}
+	// What a compaction folds stays recoverable: an engine may fold deeper.
+	cfg.meta.Recall = cfg.meta.Recall || cfg.recall
 	if cfg.toolBudget <= 0 {
 		cfg.toolBudget = DefaultToolBudget
 	}
@@ -219,6 +225,13 @@ func Open(ctx context.Context, id string, engine compact.ContextEngine, opts ...
 	if s.store != nil {
 		if err := s.load(ctx); err != nil {
 			return nil, fmt.Errorf("session: open %q: %w", id, err)
+		}
+		if sp, ok := s.store.(Spender); ok {
+			spent, err := sp.Spend(ctx, id)
+			if err != nil {
+				return nil, fmt.Errorf("session: open %q: reading what it was billed: %w", id, err)
+			}
+			s.spent = spent
 		}
 	}
 	if h, ok := engine.(compact.SessionHooks); ok {
@@ -408,7 +421,11 @@ func (s *Session) ShouldCompress() bool {
 func (s *Session) UpdateUsage(u compact.Usage) { s.engine.UpdateUsage(u) }
 
 // Status is a session's view of itself and its engine's view of the
-// window.
+// window. Its Cost is the engine's plus what the session had been billed
+// before this Session opened it, as its latest compaction in the store
+// recorded (see Spender): a Session keeps the bill across restarts, up to
+// the last compaction before one. Processes serving one session at once
+// each count the requests they saw.
 type Status struct {
 	compact.Status        // the engine's
 	ID             string // the session's id
@@ -425,6 +442,7 @@ func (s *Session) Status() Status {
 	st := s.engine.Status()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	st.Cost = s.spent.Add(st.Cost)
 	return Status{
 		Status: st, ID: s.id, Messages: len(s.history), Tokens: s.totalLocked(),
 		Compacting: s.compacting, Closed: s.closed, Compactions: s.compactions,
@@ -518,3 +536,12 @@ func (s *Session) acquire(ctx context.Context, noWait bool) error {
 }
 
 func (s *Session) release() { <-s.slot }
+
+// spending is what the session has been billed so far: what it had been
+// before this Session opened it, and what the engine counted since.
+func (s *Session) spending() models.Spend {
+	st := s.engine.Status()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.spent.Add(st.Cost)
+}
