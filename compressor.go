@@ -121,7 +121,7 @@ type thresholds struct {
 	// whatever its budget (economy mode's verbatim end, 0 otherwise).
 	reach, minVerbatim int
 	factsCap           int  // the most a summary dense in facts may take (see factsTarget)
-	economy            bool // economy mode's figures: nothing is pruned
+	economy            bool // economy mode's figures: the tail is never pruned
 	priced             bool // the prices are known: compact for the bill (see WithPricing)
 }
 

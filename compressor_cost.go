@@ -14,7 +14,8 @@ import (
 const (
 	// economyVerbatimTokens is how much of the end of the conversation
 	// every request keeps verbatim in economy mode (issue 24's goal), at
-	// most half the threshold.
+	// most the default tail's budget (a fifth of the threshold, 18,000
+	// tokens at a 128,000-token window).
 	economyVerbatimTokens = 8_000
 	// economySummaryTokens bounds an economy summary's target, and
 	// economyVerbatimTokens what a summary dense in facts may grow to
@@ -40,7 +41,9 @@ func (c *Compressor) retuneLocked() {
 	th.priced = c.pricingLocked().Known()
 	if c.cfg.economy && th.priced {
 		th.economy = true
-		th.minVerbatim = min(economyVerbatimTokens, th.threshold/2)
+		// Never a longer tail than the default's: on a small window the
+		// verbatim end gives way, so economy mode never costs more.
+		th.minVerbatim = min(economyVerbatimTokens, th.tail)
 		th.tail, th.reach = th.minVerbatim, th.minVerbatim
 		th.head = min(th.head, th.tail)
 		th.carry = 0
@@ -123,15 +126,16 @@ func (c *Compressor) editCost(work []Message, res *Result, sum models.Tokens) mo
 // which rewritten follow its first change, costs no more per request than
 // the summary p plans would; always true without prices. The summary is
 // estimated: what the plan keeps, the carried messages and the summary's
-// target, rewritten from the summary on, and its summarizer.
+// target, rewritten from the summary on, and its summarizer. Each cycle
+// runs to the threshold, or in economy mode to the trigger it would set.
 func (c *Compressor) pruneWorth(p plan, th thresholds, prunedAfter, rewritten int) bool {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	pr, g := c.pricingLocked(), c.st.cost.Growth()
-	fixed := c.st.cost.SummarizerCost(isModel(c.cfg.summarizer), 0)
-	c.mu.Unlock()
 	if !pr.Known() {
 		return true
 	}
+	fixed := c.st.cost.SummarizerCost(isModel(c.cfg.summarizer), 0)
 	kept := sum(p.counts[:p.headEnd])
 	after := kept + sum(p.counts[p.cut:]) + min(th.carry, p.carriedTokens()) + summaryTarget(p, th)
 	if p.lift >= 0 {
@@ -140,8 +144,15 @@ func (c *Compressor) pruneWorth(p plan, th thresholds, prunedAfter, rewritten in
 	if isModel(c.cfg.summarizer) {
 		fixed = max(fixed, float64(p.foldedTokens()))
 	}
-	prune, err1 := pr.CycleCost(prunedAfter, th.threshold, g, rewritten, 0)
-	summary, err2 := pr.CycleCost(after, th.threshold, g, after-kept, fixed)
+	cycle := func(after, rewritten int, fixed float64) (float64, error) {
+		until := th.threshold
+		if th.economy {
+			until = c.st.cost.Trigger(pr, th.threshold, after, fixed)
+		}
+		return pr.CycleCost(after, until, g, rewritten, fixed)
+	}
+	prune, err1 := cycle(prunedAfter, rewritten, 0)
+	summary, err2 := cycle(after, after-kept, fixed)
 	return err1 != nil || err2 != nil || prune <= summary
 }
 

@@ -24,7 +24,7 @@ func (c *Compressor) pruneOptions(p plan, th thresholds, extra ...prune.Option) 
 // prune prunes work as p plans it. The result is uncommitted when pruning
 // is off.
 func (c *Compressor) prune(work []Message, p plan, th thresholds) *prune.Result {
-	if !c.cfg.pruning || th.economy {
+	if !c.cfg.pruning {
 		return &prune.Result{}
 	}
 	return prune.Apply(work, c.pruneOptions(p, th)...)

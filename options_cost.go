@@ -44,14 +44,16 @@ func WithPricing(p models.Pricing) Option {
 // cache again), over the price of a cache read (see
 // [models.Pricing.Spacing]). It compacts deep: the tail keeps the last
 // 8,000 tokens of conversation verbatim (the whole message that crosses
-// that mark, however large) and not much more, earlier user messages are
-// not carried verbatim (the summary keeps them), the summary's target is
-// small, and nothing is pruned, so the tail stays verbatim. The latest
-// user message, a pending call group and the extractive summary's facts
-// index are kept as always; when the session's archive recalls what is
-// folded (SessionMeta.Recall), the facts index may shrink to the summary's
-// target. No request goes out over the usable window that a deeper
-// compaction could keep under it.
+// that mark, however large; on a window whose default tail is smaller,
+// that tail's budget) and not much more, earlier user messages are not
+// carried verbatim (the summary keeps them), the summary's target is
+// small, and pruning never touches the tail (pruning alone stands in for a
+// summary where that costs less per request, as with prices known). The
+// latest user message, a pending call group and the extractive summary's
+// facts index are kept as always; when the session's archive recalls what
+// is folded (SessionMeta.Recall), the facts index may shrink to the
+// summary's target. No request goes out over the usable window that a
+// deeper compaction could keep under it.
 //
 // Economy mode needs prices (see WithPricing): with none known the
 // Compressor compacts as it does without it, and Status.Economy is false.
