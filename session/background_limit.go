@@ -59,6 +59,13 @@ func (s *Session) compressAtLimit(ctx context.Context, o compact.CompressOptions
 	if closed {
 		return nil, s.errorf("compress", ErrClosed)
 	}
+	if s.store != nil {
+		// The request is the store's live history: what other processes
+		// appended or compacted counts.
+		if err := s.Sync(ctx); err != nil {
+			return nil, err
+		}
+	}
 	if o.Incoming != nil {
 		// The incoming message joins the history first: it is what the
 		// request must fit with, and a compaction keeps the latest user
