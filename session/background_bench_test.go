@@ -40,7 +40,8 @@ func joinedTranscripts(tb testing.TB) []compact.Message {
 // s, of simulated time and returns about 1,500 tokens; each with
 // compaction on the request path and in the background. It reports, per
 // replay: the requests and their peak, those over the usable window,
-// compactions by where they ran, the request paths that waited, the
+// compactions by where they ran, the summarizer calls (the other
+// compactions pruned alone), the request paths that waited, the
 // waits' total and longest (simulated seconds), the requests pruned at
 // the hard limit, and the soft mark at the end. Run it with -benchtime 1x:
 // the figures are the same every time.
@@ -59,6 +60,7 @@ func BenchmarkBackgroundReplay(b *testing.B) {
 				b.ReportMetric(float64(f.over), "over-window")
 				b.ReportMetric(float64(f.ForegroundCompactions), "foreground")
 				b.ReportMetric(float64(f.BackgroundCompactions), "background")
+				b.ReportMetric(float64(f.summaries), "summaries")
 				b.ReportMetric(float64(f.Waits.Count), "waits")
 				b.ReportMetric(f.Waits.Total.Seconds(), "wait-total-s")
 				b.ReportMetric(f.Waits.Longest.Seconds(), "wait-longest-s")

@@ -24,7 +24,7 @@ type replaySetup struct {
 // replayFigures is what a replay measured.
 type replayFigures struct {
 	Status
-	requests, over, peak int
+	requests, over, peak, summaries int
 }
 
 // runReplay plays msgs against a fresh session as setup says.
@@ -41,10 +41,10 @@ func runReplay(t testing.TB, msgs []compact.Message, setup replaySetup) replayFi
 	d.replay(ctx, msgs)
 	st := s.Status()
 	require.NoError(t, s.Close(ctx))
-	t.Logf("%d requests (peak %d, %d over %d); compactions: %d foreground, %d background; waits %+v; at the limit %+v; soft mark %d of threshold %d; pace %+v",
-		d.requests, d.peak, d.over, d.usable, st.ForegroundCompactions, st.BackgroundCompactions, st.Waits, st.AtLimit,
+	t.Logf("%d requests (peak %d, %d over %d); compactions: %d foreground, %d background, %d summaries; waits %+v; at the limit %+v; soft mark %d of threshold %d; pace %+v",
+		d.requests, d.peak, d.over, d.usable, st.ForegroundCompactions, st.BackgroundCompactions, slow.calls.Load(), st.Waits, st.AtLimit,
 		st.SoftMark, st.Threshold, st.Pace)
-	return replayFigures{Status: st, requests: d.requests, over: d.over, peak: d.peak}
+	return replayFigures{Status: st, requests: d.requests, over: d.over, peak: d.peak, summaries: int(slow.calls.Load())}
 }
 
 // chatRun is a conversation of n exchanges, each a user turn and an

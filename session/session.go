@@ -37,7 +37,8 @@ import (
 // With a Store, the Session holds this process's view of the live history:
 // after every call that returns without error (Open, Append, Compress,
 // Reset, Sync), Messages is the store's live history as it stood at some
-// moment during that call, whatever other processes appended or compacted.
+// moment during that call, whatever other processes appended or compacted
+// (or a request pruned to fit the window from it; see WithBackground).
 // A call that fails may leave the view behind the store (ErrStale says so
 // when the call's own write took effect), never ahead of it or apart from
 // it; the next call that succeeds brings it up to date.
@@ -396,7 +397,14 @@ func (s *Session) load(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("reading the live history: %w", err)
 	}
-	s.install(live, through, n)
+	s.mu.Lock()
+	same := n == s.n && through == s.seq && (n > 0 || through > 0)
+	s.mu.Unlock()
+	if !same {
+		// The view is compaction n's Live and the records after it up to
+		// through: the same n and through are the same view.
+		s.install(live, through, n)
+	}
 	return nil
 }
 

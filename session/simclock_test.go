@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -106,11 +107,13 @@ type slowSummarizer struct {
 	clock  *simClock
 	took   time.Duration
 	tokens int
+	calls  atomic.Int64
 }
 
 func (s *slowSummarizer) Name() string { return "slow" }
 
 func (s *slowSummarizer) Summarize(ctx context.Context, req compact.SummaryRequest) (string, error) {
+	s.calls.Add(1)
 	if err := s.clock.Sleep(ctx, s.took); err != nil {
 		return "", err
 	}
