@@ -68,11 +68,17 @@ type pace struct {
 	lastAt       time.Time
 	lastTokens   int
 	lastInstalls uint64
+
+	// The soft mark last worked out, for threshold; valid until the next
+	// observation, so that an append costs no sort.
+	cached              bool
+	cachedFor, cachedAt int
 }
 
 // observe takes in a request of size tokens at now, the history having seen
 // installs installs.
 func (p *pace) observe(now time.Time, tokens int, installs uint64) {
+	p.cached = false
 	if p.requests > 0 {
 		p.interval.add(paceWindow, max(now.Sub(p.lastAt), 0))
 		if installs == p.lastInstalls {
@@ -84,11 +90,22 @@ func (p *pace) observe(now time.Time, tokens int, installs uint64) {
 }
 
 // compacted takes in the duration of a compaction that called a summarizer.
-func (p *pace) compacted(d time.Duration) { p.durations.add(recentCompactions, d) }
+func (p *pace) compacted(d time.Duration) {
+	p.cached = false
+	p.durations.add(recentCompactions, d)
+}
 
 // softMark is the request size at which a background compaction should
 // start, for an engine whose threshold is threshold.
 func (p *pace) softMark(threshold int) int {
+	if !p.cached || p.cachedFor != threshold {
+		p.cached, p.cachedFor, p.cachedAt = true, threshold, p.mark(threshold)
+	}
+	return p.cachedAt
+}
+
+// mark works the soft mark out.
+func (p *pace) mark(threshold int) int {
 	if threshold <= 0 {
 		return 0
 	}

@@ -14,8 +14,9 @@ import (
 // written while requests go on.
 func ExampleWithBackground() {
 	ctx := context.Background()
-	ready := make(chan struct{})
+	reading, ready := make(chan struct{}, 1), make(chan struct{})
 	slow := compact.SummarizerFunc(func(ctx context.Context, req compact.SummaryRequest) (string, error) {
+		reading <- struct{}{}
 		select { // a model taking its time
 		case <-ready:
 		case <-ctx.Done():
@@ -32,8 +33,9 @@ func ExampleWithBackground() {
 	}
 	defer s.Close(ctx)
 
+	msgs := conversation(200)
 	started := -1
-	for i, m := range conversation(200) {
+	for i, m := range msgs {
 		if err := s.Append(ctx, m); err != nil {
 			fmt.Println(err)
 			return
@@ -50,6 +52,7 @@ func ExampleWithBackground() {
 			st := s.Status()
 			fmt.Printf("message %d: %d tokens, past the soft mark of %d: compacting in the background\n",
 				i, st.RequestTokens, st.SoftMark)
+			<-reading // the summarizer has the history (only the example waits, to print the same every time)
 		}
 		if started >= 0 && i == started+4 {
 			fmt.Println("four messages later the request is still the live history:", len(req) == i+1)
@@ -62,12 +65,14 @@ func ExampleWithBackground() {
 		time.Sleep(time.Millisecond) // only the example waits, to show the result
 	}
 	st := s.Status()
-	fmt.Println("the next request:", st.Messages, "messages, the four among them")
+	next := s.Messages()
+	fmt.Println("the next request:", len(next), "messages, ending with the four:",
+		next[len(next)-1].Content == msgs[started+4].Content && next[len(next)-4].Content == msgs[started+1].Content)
 	fmt.Println("compacted in the background:", st.BackgroundCompactions, "request paths that waited:", st.Waits.Count)
 	// Output:
 	// message 31: 1368 tokens, past the soft mark of 1350: compacting in the background
 	// four messages later the request is still the live history: true
-	// the next request: 18 messages, the four among them
+	// the next request: 18 messages, ending with the four: true
 	// compacted in the background: 1 request paths that waited: 0
 }
 
