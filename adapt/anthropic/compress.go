@@ -110,7 +110,9 @@ func (c *Conversion) skipped(res *compact.Result, sub *Conversion) *compact.Resu
 // its input indexes turned into c's, and the messages before the newest
 // compaction block (dropped) reported as folded into the summary: the
 // engine's own, or the compaction block itself when the engine kept it.
-// res's output indexes need no change: the output is the engine's.
+// res's output indexes need no change: the output is the engine's. The
+// turns left out count no tokens in the account: the engine never read
+// them, and neither does the API.
 func (c *Conversion) wholeResult(res *compact.Result, sub *Conversion, dropped span) *compact.Result {
 	if sub == c {
 		return res
@@ -126,7 +128,9 @@ func (c *Conversion) wholeResult(res *compact.Result, sub *Conversion, dropped s
 		// prompt, and c's message dropped.to.
 		r.SummaryIndex = keptAt(res, dropped.from, c.views[dropped.to])
 		if r.SummaryIndex >= 0 && r.Summarizer == "" {
+			p := c.pieces[dropped.to]
 			r.Summarizer = providerSummarizer
+			r.Summary, _ = readCompaction(c.blocks[p.turn][p.from])
 		}
 	}
 	if r.SummarizedFrom < 0 || dropped.from < r.SummarizedFrom {

@@ -54,6 +54,7 @@ type NativeEngine struct {
 	failures     int
 	backoffUntil time.Time
 	skipNext     bool // the request after a failure goes without edits, whatever the backoff
+	forceNext    bool // the fallback's next compaction is forced: the provider found the history due
 	lastError    string
 	lastUsage    compact.Usage
 	lastUsable   int // the usable window the fallback's last preflight reported
@@ -101,7 +102,7 @@ func (n *NativeEngine) HasContentToCompress(msgs []compact.Message) bool {
 // Preflight checks a request as the fallback does (its Preflight when it
 // has one, its threshold on the last usage otherwise), except that while
 // native compaction is on, Compress is set only for a request over the
-// usable window.
+// usable window, and Threshold is the provider's trigger.
 func (n *NativeEngine) Preflight(msgs []compact.Message, opts ...compact.CompressOption) compact.Preflight {
 	var p compact.Preflight
 	if f, ok := n.fallback.(compact.Preflighter); ok {
@@ -115,6 +116,7 @@ func (n *NativeEngine) Preflight(msgs []compact.Message, opts ...compact.Compres
 			Compress: n.fallback.ShouldCompress(st.LastPromptTokens), HasContent: n.fallback.HasContentToCompress(msgs)}
 	}
 	if _, on := n.native(); on {
+		p.Threshold = n.trigger()
 		p.Compress = p.Usable > 0 && p.Tokens > p.Usable
 	}
 	return p
@@ -124,9 +126,13 @@ func (n *NativeEngine) Preflight(msgs []compact.Message, opts ...compact.Compres
 // due: native compaction is off (backing off after a failure, or turned
 // off by WithCompaction), the request would not fit the usable window, or
 // the compaction is forced (compact.Force). Otherwise it hands msgs back
-// with Result.Skipped saying the provider compacts at its trigger. A
-// fallback compaction while backing off sets Result.Fallback and says why
-// in FallbackReason. Its errors are the fallback's.
+// with Result.Skipped saying the provider compacts at its trigger. The
+// first Compress after the provider failed to compact (or refused a
+// compaction block) forces the fallback's compaction: the provider found
+// the history due, or the history holds a block it will not take, which
+// compact's summary folds. A fallback compaction while backing off sets
+// Result.Fallback and says why in FallbackReason. Its errors are the
+// fallback's.
 func (n *NativeEngine) Compress(ctx context.Context, msgs []compact.Message, opts ...compact.CompressOption) (*compact.Result, error) {
 	reason, on := n.native()
 	o := compact.ApplyCompressOptions(opts...)
@@ -134,6 +140,9 @@ func (n *NativeEngine) Compress(ctx context.Context, msgs []compact.Message, opt
 		if p := n.Preflight(msgs, opts...); !p.Compress {
 			return n.skip(msgs, o, p), nil
 		}
+	}
+	if n.takeForce() {
+		opts = append(opts[:len(opts):len(opts)], compact.Force())
 	}
 	res, err := n.fallback.Compress(ctx, msgs, opts...)
 	if err != nil || res == nil || res.Skipped != "" || reason == "" {
@@ -173,6 +182,7 @@ func (n *NativeEngine) Status() compact.Status {
 	st.Engine = n.Name()
 	if _, on := n.native(); on {
 		st.Threshold = n.trigger()
+		st.ThresholdPercent = min(100*float64(st.LastPromptTokens)/float64(st.Threshold), 100)
 	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
@@ -185,6 +195,39 @@ func (n *NativeEngine) Status() compact.Status {
 	}
 	st.Adjusted = append(append([]string(nil), n.cfg.adjusted...), st.Adjusted...)
 	return st
+}
+
+// OnSessionStart passes the conversation's start to the fallback, when it
+// keeps session state (compact.SessionHooks): a Session's model and window
+// set its threshold, which is the provider's trigger.
+func (n *NativeEngine) OnSessionStart(id string, meta compact.SessionMeta) {
+	if h, ok := n.fallback.(compact.SessionHooks); ok {
+		h.OnSessionStart(id, meta)
+	}
+}
+
+// OnSessionEnd passes the conversation's end to the fallback, when it keeps
+// session state.
+func (n *NativeEngine) OnSessionEnd(id string, msgs []compact.Message) {
+	if h, ok := n.fallback.(compact.SessionHooks); ok {
+		h.OnSessionEnd(id, msgs)
+	}
+}
+
+// OnSessionReset passes a reset to the fallback, when it keeps session
+// state.
+func (n *NativeEngine) OnSessionReset(id string) {
+	if h, ok := n.fallback.(compact.SessionHooks); ok {
+		h.OnSessionReset(id)
+	}
+}
+
+// SwitchModel passes a model switch to the fallback, when it can take one
+// (compact.ModelSwitcher): its new threshold is the provider's new trigger.
+func (n *NativeEngine) SwitchModel(model string, window int) {
+	if m, ok := n.fallback.(compact.ModelSwitcher); ok {
+		m.SwitchModel(model, window)
+	}
 }
 
 // LastUsage is what the provider's last compaction cost (its compaction
@@ -255,16 +298,28 @@ func (n *NativeEngine) succeed() {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	n.compactions++
-	n.failures, n.backoffUntil, n.lastError, n.skipNext = 0, time.Time{}, "", false
+	n.failures, n.backoffUntil, n.lastError, n.skipNext, n.forceNext = 0, time.Time{}, "", false, false
+}
+
+// takeForce reports whether the fallback's next compaction is forced, once.
+func (n *NativeEngine) takeForce() bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	f := n.forceNext
+	n.forceNext = false
+	return f
 }
 
 // fail records a native failure: the next request goes without edits (Record
-// sees it through), and so do those until the backoff ends.
-func (n *NativeEngine) fail(why string) {
+// sees it through), and so do those until the backoff ends. due says the
+// provider found the history due for compaction (or refused a block it
+// holds): the fallback's next compaction is then forced.
+func (n *NativeEngine) fail(why string, due bool) {
 	n.mu.Lock()
 	n.failures++
 	n.lastError = why
 	n.skipNext = true
+	n.forceNext = due
 	if k := len(n.cfg.backoff); k > 0 {
 		n.backoffUntil = n.cfg.now().Add(n.cfg.backoff[min(n.failures, k)-1])
 	}
@@ -277,6 +332,8 @@ func (n *NativeEngine) fail(why string) {
 var (
 	_ compact.ContextEngine = (*NativeEngine)(nil)
 	_ compact.Preflighter   = (*NativeEngine)(nil)
+	_ compact.SessionHooks  = (*NativeEngine)(nil)
+	_ compact.ModelSwitcher = (*NativeEngine)(nil)
 )
 
 // oneLine is s on one line, for a reason or a log.

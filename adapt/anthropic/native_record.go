@@ -76,7 +76,7 @@ func (n *NativeEngine) Record(h History, resp *sdk.Message) (*compact.Result, er
 		}
 		n.succeed()
 	case blocks > 0:
-		n.fail("a compaction block without a summary (the provider's summarising pass failed)")
+		n.fail("a compaction block without a summary (the provider's summarising pass failed)", true)
 		fallthrough
 	default:
 		if edits.cleared > 0 {
@@ -96,23 +96,26 @@ func (n *NativeEngine) Record(h History, resp *sdk.Message) (*compact.Result, er
 // 500 and up, or a timeout, on a request whose history had reached the
 // trigger (the provider compacts inside that request). Then the next
 // request goes without the edits, and so do those until the backoff ends,
-// and Compress compacts with the fallback: send the request again. When it
-// is false the failure is the host's to handle. A cancelled context is
-// never native compaction's failure.
+// and Compress compacts with the fallback (forced, unless the edits were
+// refused rather than tried): send the request again. When it is false the
+// failure is the host's to handle. A cancelled context is never native
+// compaction's failure.
 func (n *NativeEngine) RecordFailure(h History, err error) bool {
 	if err == nil || errors.Is(err, context.Canceled) || !n.sendsEdits() {
 		return false
 	}
 	var apiErr *sdk.Error
 	isAPI := errors.As(err, &apiErr)
+	due := true
 	switch {
 	case isAPI && strings.HasPrefix(string(apiErr.ErrorCode()), "compaction_"):
 	case isAPI && apiErr.StatusCode == http.StatusBadRequest && namesContextManagement(apiErr.Message+" "+apiErr.RawJSON()):
+		due = false // the edits were refused, not tried
 	case (isAPI && apiErr.StatusCode >= http.StatusInternalServerError || isTimeout(err)) && n.dueNative(h):
 	default:
 		return false
 	}
-	n.fail(oneLine(err.Error()))
+	n.fail(oneLine(err.Error()), due)
 	return true
 }
 

@@ -300,6 +300,42 @@ func TestANativeFailureHandsTheNextCompactionToTheFallback(t *testing.T) {
 	}
 }
 
+func TestTheFallbackCompactsWhatTheProviderFoundDueEvenUnderItsThreshold(t *testing.T) {
+	tests := []struct {
+		name   string
+		reply  func(w http.ResponseWriter, req nativeRequest)
+		forced bool
+	}{
+		{"the provider tried and failed", func(w http.ResponseWriter, _ nativeRequest) {
+			writeError(w, 529, "overloaded_error", "compaction_unavailable", "Compaction is temporarily unavailable.")
+		}, true},
+		{"the provider refused the edits without trying", func(w http.ResponseWriter, _ nativeRequest) {
+			writeError(w, http.StatusBadRequest, "invalid_request_error", "", "context_management: not supported on this model")
+		}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			api := newNativeAPI(t)
+			engine := newNativeEngine() // a 200,000-token window: its threshold is far off
+			h := longHistory(t, 150)
+			api.setReply(tt.reply)
+			_, err := send(t, api, engine, h)
+			require.True(t, engine.RecordFailure(h, err))
+			_, res, err := Compress(context.Background(), engine, h)
+			require.NoError(t, err)
+			if !tt.forced {
+				assert.NotEmpty(t, res.Skipped, "under the fallback's threshold, nothing to do")
+				return
+			}
+			assert.Empty(t, res.Skipped, "compact's engine compacts what the provider could not")
+			assert.True(t, res.Fallback)
+			_, res, err = Compress(context.Background(), engine, h)
+			require.NoError(t, err)
+			assert.NotEmpty(t, res.Skipped, "once: the next compaction is the fallback's own call")
+		})
+	}
+}
+
 func TestFailuresThatAreNotNativeCompactionsAreTheHosts(t *testing.T) {
 	api := newNativeAPI(t)
 	engine := newNativeEngine()
@@ -475,6 +511,15 @@ func TestAPrunedHistoryKeepsTheBlockFirst(t *testing.T) {
 	assert.Equal(t, 1, res.SummaryIndex, "after the system prompt")
 	assert.NotEmpty(t, res.Pruned)
 	assert.Equal(t, 1, res.SummarizedFrom, "the turns before the block are folded into it")
+	assert.Equal(t, providerSummary, res.Summary)
+}
+
+func TestTheSessionsModelAndWindowMoveTheTrigger(t *testing.T) {
+	engine := NewNativeEngine(compact.New(compact.WithContextWindow(200_000)))
+	engine.OnSessionStart("s1", compact.SessionMeta{Window: 100_000})
+	assert.Equal(t, 68_856, engine.Status().Threshold, "the session's window sets the fallback's threshold, the trigger")
+	engine.SwitchModel("", 80_000)
+	assert.Equal(t, int64(53_856), engine.Config().Edits[1].OfCompact20260112.Trigger.Value)
 }
 
 // readingRounds are n rounds of a user asking for a part, the assistant
