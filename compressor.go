@@ -5,19 +5,10 @@ import (
 	"strconv"
 	"sync"
 	"time"
-)
 
-// FailurePolicy says what a compaction does when its summarizer fails.
-type FailurePolicy int
-
-const (
-	// FallbackExtractive replaces a failed summary with the deterministic
-	// extractive one, so the compaction still happens. Result.Fallback is
-	// set. Authentication and quota errors abort regardless.
-	FallbackExtractive FailurePolicy = iota
-	// AbortOnFailure returns the error and leaves the caller's messages as
-	// they were.
-	AbortOnFailure
+	"github.com/contextkit/compact/internal/msg"
+	"github.com/contextkit/compact/prune"
+	"github.com/contextkit/compact/tokens"
 )
 
 // Compressor is the default ContextEngine. It keeps the system prompt, a
@@ -27,7 +18,10 @@ const (
 type Compressor struct {
 	cfg config
 
-	run sync.Mutex // held for the length of a compaction
+	// run is the run lock, held from a compaction's plan to its assembly:
+	// a channel of one slot, so that a caller waiting for it can give up
+	// when its context ends.
+	run chan struct{}
 
 	// own is the counter the Compressor built for its model (nil when the
 	// host set one): SwitchModel swaps its encoding, UpdateUsage calibrates
@@ -47,6 +41,7 @@ type handoffState struct {
 	done    int    // automatic handoffs that succeeded
 	base    int    // compactions when the current context began (after a fresh-session handoff)
 	lastErr string // the last handoff failure, cleared by a success
+	writing bool   // a handoff is being written, after its compaction
 }
 
 // state is what a Compressor learns over a conversation.
@@ -75,9 +70,16 @@ func New(opts ...Option) *Compressor {
 	if !cfg.windowSet && setup.window > 0 {
 		cfg.window = setup.window
 	}
+	cfg.adjusted = append(cfg.adjusted, prune.New(cfg.pruneOpts...).Adjusted()...)
 	var own *modelCounter
+	if cfg.counter != nil && len(cfg.counterOpts) > 0 {
+		cfg.adjusted = append(cfg.adjusted, "WithCounterOptions: ignored, the counter WithTokenCounter set is used as it is")
+	}
 	if cfg.counter == nil {
 		own, cfg.counter = defaultCounter(cfg, setup)
+		if own != nil {
+			cfg.adjusted = append(cfg.adjusted, own.cur.Load().base.Adjusted()...)
+		}
 	}
 	if cfg.fallback == nil {
 		cfg.fallback = defaultSummarizer()
@@ -85,7 +87,7 @@ func New(opts ...Option) *Compressor {
 	if cfg.summarizer == nil {
 		cfg.summarizer = cfg.fallback
 	}
-	c := &Compressor{cfg: cfg, model: cfg.model, win: cfg.window, own: own, setup: setup}
+	c := &Compressor{cfg: cfg, run: make(chan struct{}, 1), model: cfg.model, win: cfg.window, own: own, setup: setup}
 	c.th = computeThresholds(cfg, cfg.window)
 	return c
 }
@@ -93,11 +95,11 @@ func New(opts ...Option) *Compressor {
 // defaultCounter is the counter for the model setup describes, or the estimator if the
 // encoding cannot be built (it is embedded, so that does not happen in
 // practice; the fallback keeps New from ever failing).
-func defaultCounter(cfg config, setup modelSetup) (*modelCounter, TokenCounter) {
+func defaultCounter(cfg config, setup modelSetup) (*modelCounter, tokens.Counter) {
 	tc, err := newModelCounter(setup, cfg)
 	if err != nil {
 		cfg.logger.Warn("compact: exact token counting unavailable, estimating", "err", errText(err))
-		return nil, EstimateCounter{}
+		return nil, tokens.Estimate{}
 	}
 	return tc, tc
 }
@@ -147,14 +149,14 @@ func (c *Compressor) threshold() int {
 	return c.th.threshold
 }
 
-// Counter returns the TokenCounter the Compressor counts with, so a host (or
+// Counter returns the tokens.Counter the Compressor counts with, so a host (or
 // a Session) keeping a running count agrees with the Compressor's own.
-func (c *Compressor) Counter() TokenCounter { return c.cfg.counter }
+func (c *Compressor) Counter() tokens.Counter { return c.cfg.counter }
 
 // count returns the tokens msgs take as a request, with the Compressor's
 // counter.
 func (c *Compressor) count(msgs []Message) int {
-	return CountMessages(c.cfg.counter, msgs)
+	return tokens.CountMessages(c.cfg.counter, msgs)
 }
 
 // UpdateUsage records the usage a provider reported. A prompt back under
@@ -255,7 +257,7 @@ func (c *Compressor) Status() Status {
 	}
 	s.ModelNote = modelNote(c.model, c.setup)
 	s.Encoding, s.Calibration = "", 1
-	if e, ok := c.cfg.counter.(interface{ Encoding() string }); ok {
+	if e, ok := c.cfg.counter.(tokens.NamedEncoding); ok {
 		s.Encoding = e.Encoding()
 	}
 	if c.own != nil {
@@ -344,7 +346,7 @@ func (c *Compressor) Preflight(msgs []Message, opts ...CompressOption) Preflight
 	// What would be left after the best compaction: the messages a plan
 	// must keep, and the tools.
 	plan := c.plan(msgs, th, o.Incoming)
-	kept := countTools(c.cfg.counter, o.Tools)
+	kept := tokens.CountTools(c.cfg.counter, o.Tools)
 	largest := 0
 	for i, m := range msgs {
 		if i >= plan.headEnd && i < plan.cut && i != plan.lift {
@@ -352,7 +354,7 @@ func (c *Compressor) Preflight(msgs []Message, opts ...CompressOption) Preflight
 		}
 		k := c.cfg.counter.CountMessage(m)
 		kept += k
-		if !isSystem(m) && k > largest {
+		if !msg.IsSystem(m) && k > largest {
 			largest, p.TooLarge = k, i
 		}
 	}
@@ -362,7 +364,7 @@ func (c *Compressor) Preflight(msgs []Message, opts ...CompressOption) Preflight
 		}
 		kept += c.cfg.counter.CountMessage(*o.Incoming)
 	}
-	p.Overflow = max(kept+ReplyPrimingTokens-th.usable, 0)
+	p.Overflow = max(kept+tokens.ReplyPrimingTokens-th.usable, 0)
 	p.Fits = p.Overflow == 0
 	if p.Fits {
 		p.TooLarge = -1
@@ -380,14 +382,15 @@ func (c *Compressor) HasContentToCompress(msgs []Message) bool {
 }
 
 var (
-	_ ContextEngine = (*Compressor)(nil)
-	_ Preflighter   = (*Compressor)(nil)
-	_ SessionHooks  = (*Compressor)(nil)
-	_ ModelSwitcher = (*Compressor)(nil)
+	_ ContextEngine   = (*Compressor)(nil)
+	_ Preflighter     = (*Compressor)(nil)
+	_ SessionHooks    = (*Compressor)(nil)
+	_ ModelSwitcher   = (*Compressor)(nil)
+	_ CounterProvider = (*Compressor)(nil)
 )
 
-// summarize calls the summarizer under the configured timeout.
-func (c *Compressor) summarize(ctx context.Context, s Summarizer, req SummaryRequest) (string, error) {
+// callSummarizer calls s under the configured timeout.
+func (c *Compressor) callSummarizer(ctx context.Context, s Summarizer, req SummaryRequest) (string, error) {
 	if c.cfg.summaryTimeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, c.cfg.summaryTimeout)

@@ -1,44 +1,11 @@
 package compact
 
-import "strings"
+import (
+	"strings"
 
-// MessageFate is the account of one input message of a compaction: what
-// it was and what the compaction did with it (see Result.Account).
-type MessageFate struct {
-	Index int    // its index in the input
-	Role  string // its role
-	// Tool is the tool a tool result answers, or the tools an assistant
-	// turn calls (comma-separated); "" otherwise.
-	Tool string
-	// Tokens is its size in the input, as the Compressor counts it (the
-	// estimate for the messages CompressHere or CompressBefore kept from
-	// an engine that is not a RangeCompressor).
-	Tokens int
-	// Fate is one of:
-	//   - "kept": in Result.Messages as it came in (a system prompt may
-	//     have gained CompactionNote, once);
-	//   - "pruned": in Result.Messages, changed by pruning (Prune says how);
-	//   - "folded": folded into the summary;
-	//   - "carried": a real user message of the summarised range, carried
-	//     verbatim inside the summary message (the oldest of them may be
-	//     cut in its middle to fit);
-	//   - "lifted": the latest real user message, inside the summarised
-	//     range, placed verbatim right after the summary;
-	//   - "shortened": in Result.Messages cut in its middle so the request
-	//     fits (the latest user message, under WithTrimOversized);
-	//   - "merged": joined to the turn before it at a seam: one a repair's
-	//     removal made (see WithRepair), or where a partial compaction
-	//     through another engine rejoined the kept messages (see Join);
-	//   - "dropped": a repair removed it, a tool result that answered no
-	//     call.
-	Fate string
-	// Prune is what pruning did to it ("pruned" only).
-	Prune PruneKind
-	// Output is where it went in Result.Messages: its own index when kept,
-	// pruned or lifted, the summary's when folded or carried, the turn it
-	// joined when merged; -1 when dropped.
-	Output int
-}
+	"github.com/contextkit/compact/internal/msg"
+	"github.com/contextkit/compact/prune"
+)
 
 // The fates of an input message (MessageFate.Fate).
 const (
@@ -62,13 +29,13 @@ func (c *Compressor) account(msgs []Message, res *Result) {
 	dropped, merged := map[int]bool{}, map[int]bool{}
 	for _, rp := range res.Repairs {
 		switch rp.Kind {
-		case repairDroppedResult:
+		case RepairKind(msg.RepairDroppedResult):
 			dropped[rp.Index] = true
-		case repairMergedSeam:
+		case RepairKind(msg.RepairMergedSeam):
 			merged[rp.Index] = true
 		}
 	}
-	pruned := make(map[int]PruneKind, len(res.Pruned))
+	pruned := make(map[int]prune.Kind, len(res.Pruned))
 	for _, ch := range res.Pruned {
 		if _, ok := pruned[ch.Index]; !ok {
 			pruned[ch.Index] = ch.Kind

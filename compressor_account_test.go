@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/internal/sharedtest"
 )
 
@@ -57,10 +58,10 @@ func checkAccount(in []Message, res *Result) error {
 				return fmt.Errorf("account %d: kept, inside the summarised range %d-%d", i, res.SummarizedFrom, res.SummarizedTo)
 			}
 			got := out[a.Output]
-			if isSystem(in[i]) && strings.HasPrefix(Text(got), Text(in[i])) && got.Role == in[i].Role {
+			if msg.IsSystem(in[i]) && strings.HasPrefix(Text(got), Text(in[i])) && got.Role == in[i].Role {
 				continue // the system prompt, maybe with the note
 			}
-			if !equalMessage(got, in[i]) {
+			if !msg.EqualMessage(got, in[i]) {
 				return fmt.Errorf("account %d: kept, but output %d is another message", i, a.Output)
 			}
 		case fatePruned:
@@ -69,8 +70,8 @@ func checkAccount(in []Message, res *Result) error {
 				return fmt.Errorf("account %d: pruned (%s), but output %d is another message", i, a.Prune, a.Output)
 			}
 		case fateLifted:
-			_, own, _ := splitMerged(in[i])
-			if i != res.Lifted || !inRange(i) || !equalMessage(out[a.Output], own) {
+			_, own, _ := msg.SplitMerged(in[i])
+			if i != res.Lifted || !inRange(i) || !msg.EqualMessage(out[a.Output], own) {
 				return fmt.Errorf("account %d: lifted, but Lifted is %d", i, res.Lifted)
 			}
 			summarised++

@@ -4,6 +4,9 @@ import (
 	"context"
 	"strconv"
 	"testing"
+
+	"github.com/contextkit/compact/internal/msg"
+	"github.com/contextkit/compact/tokens"
 )
 
 // benchTokens is the size of the history the compaction benchmarks use:
@@ -16,28 +19,28 @@ const benchTokens = 200_000
 // synthetic coding session instead. Broken pairing at the seams (a
 // transcript ending on calls still running) is repaired. Counting leaves
 // tc warm.
-func history200k(b *testing.B, tc TokenCounter) []Message {
+func history200k(b *testing.B, tc tokens.Counter) []Message {
 	b.Helper()
 	all := sharedTranscripts(b)
 	if len(all) == 0 {
 		n := 1000
-		for CountMessages(tc, syntheticHistory(n)) < benchTokens {
+		for tokens.CountMessages(tc, syntheticHistory(n)) < benchTokens {
 			n += n / 4
 		}
 		return syntheticHistory(n)
 	}
 	names := sortedNames(all)
 	var parts [][]Message
-	tokens := 0
-	for k := 0; tokens < benchTokens; k++ {
+	size := 0
+	for k := 0; size < benchTokens; k++ {
 		msgs := all[names[k%len(names)]]
 		if k > 0 {
-			for len(msgs) > 0 && isSystem(msgs[0]) {
+			for len(msgs) > 0 && msg.IsSystem(msgs[0]) {
 				msgs = msgs[1:]
 			}
 		}
 		parts = append(parts, msgs)
-		tokens += CountMessages(tc, msgs)
+		size += tokens.CountMessages(tc, msgs)
 	}
 	h := Join(parts...)
 	if Validate(h) != nil {
@@ -46,7 +49,7 @@ func history200k(b *testing.B, tc TokenCounter) []Message {
 	if err := Validate(h); err != nil {
 		b.Fatal(err)
 	}
-	CountMessages(tc, h) // the seams' merged messages
+	tokens.CountMessages(tc, h) // the seams' merged messages
 	return h
 }
 
@@ -64,7 +67,7 @@ var instantSummary = SummarizerFunc(func(ctx context.Context, req SummaryRequest
 //
 //	go test -run '^$' -bench Compress200k -benchmem -count 3
 func BenchmarkCompress200k(b *testing.B) {
-	exact := newCounter(b, EncodingO200KBase)
+	exact := newCounter(b, tokens.EncodingO200KBase)
 	history := history200k(b, exact)
 	for _, bc := range []struct {
 		name  string
@@ -76,11 +79,11 @@ func BenchmarkCompress200k(b *testing.B) {
 		{"extractive/exact-warm", NewExtractiveSummarizer(), true},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			var tc TokenCounter = EstimateCounter{}
+			var tc tokens.Counter = tokens.Estimate{}
 			if bc.exact {
 				tc = exact
 			}
-			tokens := CountMessages(tc, history)
+			size := tokens.CountMessages(tc, history)
 			c := New(WithContextWindow(benchTokens), WithSummarizer(bc.s), WithTokenCounter(tc))
 			ctx := context.Background()
 			b.ReportAllocs()
@@ -90,7 +93,7 @@ func BenchmarkCompress200k(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64(tokens), "tokens")
+			b.ReportMetric(float64(size), "tokens")
 		})
 	}
 }
@@ -102,10 +105,10 @@ func BenchmarkCompress200k(b *testing.B) {
 //
 //	go test -run '^$' -bench ShouldCompressAfterAppend -benchmem -count 3
 func BenchmarkShouldCompressAfterAppend(b *testing.B) {
-	history := history200k(b, newCounter(b, EncodingO200KBase))
+	history := history200k(b, newCounter(b, tokens.EncodingO200KBase))
 	next := Message{Role: RoleTool, ToolCallID: "call_1", Content: "ok: 3 tests passed, 1 failed (TestParse: want 4, got 5) "}
 	b.Run("messages", func(b *testing.B) {
-		tc := newCounter(b, EncodingO200KBase)
+		tc := newCounter(b, tokens.EncodingO200KBase)
 		c := New(WithContextWindow(1_000_000), WithTokenCounter(tc))
 		msgs := append(Clone(history), Message{})
 		c.ShouldCompressMessages(msgs[:len(history)])
@@ -120,9 +123,9 @@ func BenchmarkShouldCompressAfterAppend(b *testing.B) {
 		b.ReportMetric(float64(len(msgs)), "messages")
 	})
 	b.Run("tally", func(b *testing.B) {
-		tc := newCounter(b, EncodingO200KBase)
+		tc := newCounter(b, tokens.EncodingO200KBase)
 		c := New(WithContextWindow(1_000_000), WithTokenCounter(tc))
-		tally := NewTally(tc)
+		tally := tokens.NewTally(tc)
 		tally.Reset(history)
 		b.ReportAllocs()
 		b.ResetTimer()
@@ -147,30 +150,30 @@ func BenchmarkShouldCompressAfterAppend(b *testing.B) {
 //
 //	go test -run '^$' -bench FirstCompress200k -benchmem -benchtime 30x -count 3
 func BenchmarkFirstCompress200k(b *testing.B) {
-	history := history200k(b, newCounter(b, EncodingO200KBase))
+	history := history200k(b, newCounter(b, tokens.EncodingO200KBase))
 	for _, bc := range []struct {
 		name  string
 		exact bool
 	}{{"exact-warmed-by-should", true}, {"estimate", false}} {
 		b.Run(bc.name, func(b *testing.B) {
 			ctx := context.Background()
-			tokens := 0
+			size := 0
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
-				var tc TokenCounter = EstimateCounter{}
+				var tc tokens.Counter = tokens.Estimate{}
 				if bc.exact {
-					tc = newCounter(b, EncodingO200KBase)
+					tc = newCounter(b, tokens.EncodingO200KBase)
 				}
 				c := New(WithContextWindow(benchTokens), WithSummarizer(instantSummary), WithTokenCounter(tc))
 				c.ShouldCompressMessages(history)
-				tokens = CountMessages(tc, history)
+				size = tokens.CountMessages(tc, history)
 				b.StartTimer()
 				if _, err := c.Compress(ctx, history, Force()); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64(tokens), "tokens")
+			b.ReportMetric(float64(size), "tokens")
 		})
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/contextkit/compact/internal/extractive"
+	"github.com/contextkit/compact/internal/msgtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -18,10 +20,10 @@ func factDenseSession(n, noise int) []Message {
 	msgs := []Message{sys("You are a support agent."), user("Rebook every reservation on my account.")}
 	for i := 0; i < n; i++ {
 		id := fmt.Sprintf("c%d", i)
-		msgs = append(msgs,
-			tcall(id, "update_reservation", fmt.Sprintf(`{"reservation_id":"R%05dX","payment_id":"gift_card_%07d"}`, i, i)),
-			result(id, strings.Repeat("{\"seat\": \"12A\", \"status\": \"held\"}\n", noise)+
-				fmt.Sprintf("Error: payment method gift_card_%07d has no balance", i)))
+		msgs = append(msgs, msgtest.ToolRound(id, "update_reservation",
+			fmt.Sprintf(`{"reservation_id":"R%05dX","payment_id":"gift_card_%07d"}`, i, i),
+			strings.Repeat("{\"seat\": \"12A\", \"status\": \"held\"}\n", noise)+
+				fmt.Sprintf("Error: payment method gift_card_%07d has no balance", i))...)
 	}
 	return append(msgs, asst("Every reservation failed to rebook."))
 }
@@ -48,8 +50,8 @@ func TestSummaryBudgetGrowsForAFactDenseRange(t *testing.T) {
 	th := c.th
 	capTokens := th.threshold / factsCapDivisor
 	base := th.summary
-	assert.Equal(t, base, prose.last().TargetTokens, "a range without facts keeps the ordinary target")
-	got := dense.last().TargetTokens
+	assert.Equal(t, base, prose.Last().TargetTokens, "a range without facts keeps the ordinary target")
+	got := dense.Last().TargetTokens
 	assert.Greater(t, got, base, "a fact-dense range gets more room")
 	assert.LessOrEqual(t, got, capTokens, "at most a third of the threshold")
 	assert.Equal(t, capTokens, got, "eighty identifiers and errors need all of it")
@@ -58,9 +60,8 @@ func TestSummaryBudgetGrowsForAFactDenseRange(t *testing.T) {
 func TestFactsTargetRule(t *testing.T) {
 	c := newTestCompressor(&recorder{})
 	req := SummaryRequest{Turns: factDenseSession(3, 0)[1:]}
-	need := factsTokens(context.Background(), req, 1000)
-	require.Positive(t, need)
-	want := (need*100 + 100 - proseShare - 1) / (100 - proseShare)
+	want := extractive.FactsRoom(context.Background(), extractiveRequest(req), 1000)
+	require.Positive(t, want)
 	tests := []struct {
 		name                    string
 		base, threshold, folded int
@@ -77,10 +78,10 @@ func TestFactsTargetRule(t *testing.T) {
 			assert.Equal(t, tt.want, c.factsTarget(context.Background(), req, tt.base, tt.threshold, tt.folded))
 		})
 	}
-	assert.Zero(t, factsTokens(context.Background(), SummaryRequest{Turns: proseSession(3)}, 1000), "prose holds no facts")
+	assert.Zero(t, extractive.FactsRoom(context.Background(), extractive.Request{Turns: proseSession(3)}, 1000), "prose holds no facts")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	assert.Zero(t, factsTokens(ctx, req, 1000), "a done context measures nothing")
+	assert.Zero(t, extractive.FactsRoom(ctx, extractiveRequest(req), 1000), "a done context measures nothing")
 }
 
 // TestFactDenseCompactionKeepsItsFacts compacts a session whose facts need
@@ -102,12 +103,13 @@ func TestFactDenseCompactionKeepsItsFacts(t *testing.T) {
 	for i := res.SummarizedFrom; i <= res.SummarizedTo; i++ {
 		var want []string
 		for _, c := range msgs[i].ToolCalls {
-			for _, a := range callIDsOf(t, c.Function.Arguments) {
-				want = append(want, a.value)
-			}
+			var args map[string]string
+			require.NoError(t, json.Unmarshal([]byte(c.Function.Arguments), &args))
+			want = append(want, args["reservation_id"], args["payment_id"])
 		}
 		if msgs[i].Role == RoleTool {
-			want = append(want, errorLines(Text(msgs[i]))...)
+			lines := strings.Split(Text(msgs[i]), "\n")
+			want = append(want, lines[len(lines)-1]) // the error line
 		}
 		for _, f := range want {
 			facts++
@@ -115,11 +117,4 @@ func TestFactDenseCompactionKeepsItsFacts(t *testing.T) {
 		}
 	}
 	assert.Greater(t, facts, 30, "the range held facts")
-}
-
-func callIDsOf(t *testing.T, args string) []idArg {
-	t.Helper()
-	var parsed map[string]any
-	require.NoError(t, json.Unmarshal([]byte(args), &parsed))
-	return callIDs(parsed)
 }

@@ -2,10 +2,14 @@ package compact
 
 import (
 	"context"
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/contextkit/compact/internal/racetest"
+	"github.com/contextkit/compact/tokens"
+	openai "github.com/sashabaranov/go-openai"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -14,7 +18,7 @@ import (
 // comes back as it went in (the caller's own slice, byte-identical), with a
 // Result that says nothing was done and why.
 func TestCompressUnderTheThresholdReturnsTheHistoryUnchanged(t *testing.T) {
-	c := New(WithTokenCounter(EstimateCounter{}))
+	c := New(WithTokenCounter(tokens.Estimate{}))
 	in := longSession(20)
 	before := Clone(in)
 	for i := 0; i < 3; i++ {
@@ -42,10 +46,10 @@ func TestCompressUnderTheThresholdReturnsTheHistoryUnchanged(t *testing.T) {
 // The check under the threshold allocates the same, whatever the history's
 // length: a counter warm from the previous call recounts from its memo.
 func TestCompressUnderTheThresholdAllocatesAlikeAtAnyLength(t *testing.T) {
-	if raceEnabled {
+	if racetest.Enabled {
 		t.Skip("the race detector allocates on its own; counted without it")
 	}
-	tc := newCounter(t, EncodingO200KBase)
+	tc := newCounter(t, tokens.EncodingO200KBase)
 	allocs := func(n int) float64 {
 		c := New(WithTokenCounter(tc), WithContextWindow(1_000_000))
 		in := longSession(n)
@@ -89,14 +93,18 @@ func TestResultSaysWhenTheRequestStillDoesNotFit(t *testing.T) {
 // Tool definitions count toward the threshold: the same history compacts
 // once forty schemas ride along.
 func TestToolsCountTowardTheThreshold(t *testing.T) {
-	_, weather := weatherRequest()
-	tools := weather
-	for i := 0; i < 39; i++ {
-		tools = append(tools, weather[0])
+	weather := openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
+		Name: "get_current_weather", Description: "Get the current weather in a given location",
+		Parameters: json.RawMessage(`{"type": "object", "properties": {
+			"location": {"type": "string", "description": "The city and state, e.g. San Francisco, CA"},
+			"unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}}`)}}
+	var tools []openai.Tool
+	for i := 0; i < 40; i++ {
+		tools = append(tools, weather)
 	}
-	tc := newCounter(t, EncodingO200KBase)
+	tc := newCounter(t, tokens.EncodingO200KBase)
 	in := longSession(12)
-	n, extra := CountMessages(tc, in), countTools(tc, tools)
+	n, extra := tokens.CountMessages(tc, in), tokens.CountTools(tc, tools)
 	// A window whose threshold (0.5625 of it, with the default reserve of
 	// a quarter) falls between the messages alone and the whole request.
 	c := New(WithTokenCounter(tc), WithContextWindow(int(float64(n+extra/2)/0.5625)), WithThresholdBounds(0, 0))
@@ -123,7 +131,7 @@ func TestTrimOversizedShortensTheLatestUserMessageUntilItFits(t *testing.T) {
 	got := Text(res.Messages[res.Shortened])
 	assert.True(t, strings.HasPrefix(got, "START") && strings.HasSuffix(got, "END"), "head and tail kept")
 	assert.Contains(t, got, "characters cut")
-	assert.Equal(t, CountMessages(byteCounter{}, res.Messages), res.TokensAfter)
+	assert.Equal(t, tokens.CountMessages(byteCounter{}, res.Messages), res.TokensAfter)
 
 	off, err := newTestCompressor(&recorder{}).Compress(context.Background(), in, Force())
 	require.NoError(t, err)
@@ -136,7 +144,7 @@ func TestWithSummaryPromptReachesTheRequest(t *testing.T) {
 	r := &recorder{}
 	_, err := newTestCompressor(r, WithSummaryPrompt("Summarise for a billing agent.")).Compress(context.Background(), longSession(30), Force())
 	require.NoError(t, err)
-	assert.Equal(t, "Summarise for a billing agent.", r.last().Prompt)
+	assert.Equal(t, "Summarise for a billing agent.", r.Last().Prompt)
 }
 
 // The host's open tasks ride in the summary under their own heading; the
@@ -152,7 +160,7 @@ func TestOpenTasksAreCarriedIntoTheSummary(t *testing.T) {
 	next := append(res.Messages, longSession(30)[1:]...)
 	res2, err := c.Compress(context.Background(), next, Force(), WithOpenTasks([]string{"update the changelog"}))
 	require.NoError(t, err)
-	assert.NotContains(t, r.last().PreviousSummary, "fix the flaky test", "the old list is not summarised again")
+	assert.NotContains(t, r.Last().PreviousSummary, "fix the flaky test", "the old list is not summarised again")
 	assert.Contains(t, res2.Summary, "## Open tasks\n- update the changelog")
 	assert.NotContains(t, res2.Summary, "fix the flaky test")
 	assert.Equal(t, 1, countSummaries(res2.Messages))

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/contextkit/compact/models"
+	"github.com/contextkit/compact/tokens"
 )
 
 // Calibration bounds: a provider's reports move the factor by at most the
@@ -28,7 +29,7 @@ type modelCounter struct {
 
 // modelCount is one state of a modelCounter, never modified once made.
 type modelCount struct {
-	base        TokenCounter
+	base        *tokens.Exact
 	encoding    string
 	factor      float64 // 1 when the count is exact
 	calibrating bool    // the model's tokenizer is not ours: reports tune factor
@@ -75,15 +76,15 @@ func setupFor(model string) modelSetup {
 		if m.Encoding != "" {
 			return modelSetup{known: true, window: m.Window, encoding: m.Encoding, factor: 1}
 		}
-		return modelSetup{known: true, window: m.Window, encoding: EncodingO200KBase, factor: m.Calibration, calibrating: true}
+		return modelSetup{known: true, window: m.Window, encoding: tokens.EncodingO200KBase, factor: m.Calibration, calibrating: true}
 	}
-	return modelSetup{encoding: EncodingForModel(model), factor: 1, calibrating: model != ""}
+	return modelSetup{encoding: tokens.EncodingForModel(model), factor: 1, calibrating: model != ""}
 }
 
 // newModelCounter builds the counter for setup, or returns nil when the
 // encoding cannot be built.
 func newModelCounter(setup modelSetup, cfg config) (*modelCounter, error) {
-	base, err := newTokenCounter(setup.encoding, cfg)
+	base, err := tokens.ForEncoding(setup.encoding, cfg.counterOpts...)
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +99,7 @@ func (m *modelCounter) switchTo(setup modelSetup, cfg config) error {
 	old := m.cur.Load()
 	base := old.base
 	if setup.encoding != old.encoding {
-		b, err := newTokenCounter(setup.encoding, cfg)
+		b, err := tokens.ForEncoding(setup.encoding, cfg.counterOpts...)
 		if err != nil {
 			return err
 		}

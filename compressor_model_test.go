@@ -3,6 +3,7 @@ package compact
 import (
 	"testing"
 
+	"github.com/contextkit/compact/tokens"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -17,11 +18,11 @@ func TestWithModelTakesTheWindowAndEncodingFromTheTable(t *testing.T) {
 		encoding string
 		note     bool
 	}{
-		{"gpt-4", nil, 8192, EncodingCL100KBase, false},
-		{"gpt-4.1", nil, 1_047_576, EncodingO200KBase, false},
-		{"claude-opus-4", nil, 200_000, EncodingO200KBase, true},
-		{"gpt-4o", []Option{WithContextWindow(50_000)}, 50_000, EncodingO200KBase, false},
-		{"my-own-model", nil, DefaultContextWindow, EncodingO200KBase, true},
+		{"gpt-4", nil, 8192, tokens.EncodingCL100KBase, false},
+		{"gpt-4.1", nil, 1_047_576, tokens.EncodingO200KBase, false},
+		{"claude-opus-4", nil, 200_000, tokens.EncodingO200KBase, true},
+		{"gpt-4o", []Option{WithContextWindow(50_000)}, 50_000, tokens.EncodingO200KBase, false},
+		{"my-own-model", nil, DefaultContextWindow, tokens.EncodingO200KBase, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.model, func(t *testing.T) {
@@ -37,13 +38,13 @@ func TestWithModelTakesTheWindowAndEncodingFromTheTable(t *testing.T) {
 func TestSwitchModelUpdatesWindowAndEncoding(t *testing.T) {
 	c := New(WithModel("gpt-4"))
 	text := "tiktoken is great! ünïcödé 日本語"
-	require.Equal(t, EncodingCL100KBase, c.Status().Encoding)
+	require.Equal(t, tokens.EncodingCL100KBase, c.Status().Encoding)
 	cl := c.Counter().CountText(text)
 	c.SwitchModel("gpt-4o", 0)
 	st := c.Status()
-	assert.Equal(t, EncodingO200KBase, st.Encoding)
+	assert.Equal(t, tokens.EncodingO200KBase, st.Encoding)
 	assert.Equal(t, 128_000, st.Window)
-	assert.Equal(t, newCounter(t, EncodingO200KBase).CountText(text), c.Counter().CountText(text))
+	assert.Equal(t, newCounter(t, tokens.EncodingO200KBase).CountText(text), c.Counter().CountText(text))
 	assert.NotEqual(t, cl, c.Counter().CountText(text), "the two encodings differ on this text")
 	c.SwitchModel("gpt-4", 20_000)
 	assert.Equal(t, 20_000, c.Status().Window, "an explicit window wins")
@@ -57,7 +58,7 @@ func TestUsageReportsCalibrateAModelWithoutOurTokenizer(t *testing.T) {
 	st := c.Status()
 	require.Greater(t, st.Calibration, 1.0)
 	in := longSession(10)
-	exact := CountMessages(newCounter(t, EncodingO200KBase), in)
+	exact := tokens.CountMessages(newCounter(t, tokens.EncodingO200KBase), in)
 	for i := 0; i < 12; i++ {
 		c.ShouldCompressMessages(in)
 		c.UpdateUsage(Usage{PromptTokens: exact * 2})

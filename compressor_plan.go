@@ -1,6 +1,10 @@
 package compact
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/contextkit/compact/internal/msg"
+)
 
 // plan is where a compaction cuts a history: msgs[:sysEnd] are the leading
 // system messages, msgs[sysEnd:headEnd] the protected head, msgs[cut:] the
@@ -49,8 +53,8 @@ func (p plan) foldedTokens() int {
 // isBlankRest reports whether a summary message carries nothing but the
 // summary (it was not merged into a real message).
 func isBlankRest(m Message) bool {
-	_, rest, _ := splitMerged(m)
-	return isBlank(rest) && len(rest.ToolCalls) == 0
+	_, rest, _ := msg.SplitMerged(m)
+	return msg.IsBlank(rest) && len(rest.ToolCalls) == 0
 }
 
 // plan decides the cut for msgs under the thresholds th, with incoming the
@@ -66,7 +70,7 @@ func (c *Compressor) plan(msgs []Message, th thresholds, incoming *Message) plan
 	// summary. Kept in place, it would sit before the summary, which a model
 	// reads as the thing to respond to next, and the next compaction (the
 	// head decayed) would move it anyway.
-	if u := lastIndex(msgs[:p.headEnd], p.sysEnd, IsRealUser); u >= 0 && lastIndex(msgs, u+1, IsRealUser) < 0 {
+	if u := msg.LastIndex(msgs[:p.headEnd], p.sysEnd, IsRealUser); u >= 0 && msg.LastIndex(msgs, u+1, IsRealUser) < 0 {
 		p.headEnd = u
 	}
 	p.cut = c.tailStart(&p, th)
@@ -82,7 +86,7 @@ func (c *Compressor) newPlan(msgs []Message) plan {
 	for i, m := range msgs {
 		p.counts[i] = c.cfg.counter.CountMessage(m)
 	}
-	for p.sysEnd < n && isSystem(msgs[p.sysEnd]) {
+	for p.sysEnd < n && msg.IsSystem(msgs[p.sysEnd]) {
 		p.sysEnd++
 	}
 	for _, m := range msgs {
@@ -119,7 +123,7 @@ func (p *plan) settle(incoming *Message) {
 // liftLatestUser lifts the latest real user message when it lies in the
 // middle and nothing is lifted yet.
 func (p *plan) liftLatestUser(incoming *Message) {
-	if u := lastIndex(p.msgs, p.headEnd, IsRealUser); u >= 0 && u < p.cut && p.lift < 0 && p.canLift(incoming) {
+	if u := msg.LastIndex(p.msgs, p.headEnd, IsRealUser); u >= 0 && u < p.cut && p.lift < 0 && p.canLift(incoming) {
 		p.lift = u
 	}
 }
@@ -144,7 +148,7 @@ func (p *plan) canLift(incoming *Message) bool {
 func (p plan) next(incoming *Message) []Message {
 	var next []Message
 	if p.lift >= 0 {
-		_, lifted, _ := splitMerged(p.msgs[p.lift])
+		_, lifted, _ := msg.SplitMerged(p.msgs[p.lift])
 		next = append(next, lifted)
 	}
 	next = append(next, p.msgs[p.cut:]...)
@@ -203,25 +207,25 @@ func (c *Compressor) tailStart(p *plan, th thresholds) int {
 		kept++
 		cut = i
 	}
-	cut = alignCut(msgs, cut, lo)
+	cut = msg.AlignCut(msgs, cut, lo)
 
 	suffix := make([]int, n+1) // suffix[i] = tokens of msgs[i:]
 	for i := n - 1; i >= 0; i-- {
 		suffix[i] = suffix[i+1] + counts[i]
 	}
 	reach := func(i int) (int, bool) {
-		j := alignCut(msgs, i, lo)
+		j := msg.AlignCut(msgs, i, lo)
 		return j, suffix[j] <= th.threshold/2
 	}
 
-	if u := lastIndex(msgs, lo, IsRealUser); u >= 0 && u < cut {
+	if u := msg.LastIndex(msgs, lo, IsRealUser); u >= 0 && u < cut {
 		if j, ok := reach(u); ok {
 			cut = j
 		} else {
 			p.lift = u
 		}
 	}
-	if a := lastIndex(msgs, lo, hasVisibleAssistantText); a >= 0 && a < cut {
+	if a := msg.LastIndex(msgs, lo, hasVisibleAssistantText); a >= 0 && a < cut {
 		if j, ok := reach(a); ok {
 			cut = j
 		}
@@ -230,7 +234,7 @@ func (c *Compressor) tailStart(p *plan, th thresholds) int {
 	// new one; the tail starts after the last of them. (A summary merged
 	// into another message takes that message along: its own content is
 	// summarised, or lifted if it is the latest user message.)
-	if s := lastIndex(msgs, lo, IsSummary); s >= cut {
+	if s := msg.LastIndex(msgs, lo, IsSummary); s >= cut {
 		cut = s + 1
 		for cut < n && msgs[cut].Role == RoleTool { // results of calls it carried
 			cut++

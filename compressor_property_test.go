@@ -7,6 +7,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/contextkit/compact/internal/msg"
+	"github.com/contextkit/compact/internal/msgtest"
 )
 
 // checkContracts asserts the DESIGN.md contracts on one compaction of in
@@ -19,12 +22,12 @@ func checkContracts(in []Message, res *Result) error {
 	for i := 1; i < len(out); i++ {
 		// Pruning alone changes messages in place, so a pair it leaves is
 		// the input's own.
-		inPlace := res.SummaryIndex < 0 && i < len(in) && clashes(in[i-1], in[i])
-		if clashes(out[i-1], out[i]) && !hasSeam(in, out[i-1], out[i]) && !inPlace {
+		inPlace := res.SummaryIndex < 0 && i < len(in) && msg.Clashes(in[i-1], in[i])
+		if msg.Clashes(out[i-1], out[i]) && !hasSeam(in, out[i-1], out[i]) && !inPlace {
 			return fmt.Errorf("compaction created a %s-%s pair at %d: %s", out[i-1].Role, out[i].Role, i, roles(out))
 		}
 	}
-	if len(in) > 0 && isSystem(in[0]) {
+	if len(in) > 0 && msg.IsSystem(in[0]) {
 		if out[0].Role != in[0].Role || !strings.HasPrefix(Text(out[0]), Text(in[0])) ||
 			strings.Count(Text(out[0]), CompactionNote) > 1 {
 			return errors.New("system prompt changed")
@@ -38,15 +41,15 @@ func checkContracts(in []Message, res *Result) error {
 	}
 	// The latest real user message comes back verbatim: as it was, or as it
 	// was before another tool merged a summary into it.
-	if u := lastIndex(in, 0, IsRealUser); u >= 0 {
-		_, own, _ := splitMerged(in[u])
+	if u := msg.LastIndex(in, 0, IsRealUser); u >= 0 {
+		_, own, _ := msg.SplitMerged(in[u])
 		if !containsEqual(out, in[u]) && !containsEqual(out, own) {
 			return fmt.Errorf("latest real user message %d lost", u)
 		}
 	}
 	pruned := make(map[int]bool, len(res.Pruned))
 	for _, c := range res.Pruned {
-		if c.Index < 0 || c.Index >= len(in) || pruned[c.Index] || c.saved() <= 0 {
+		if c.Index < 0 || c.Index >= len(in) || pruned[c.Index] || (c.TokensBefore-c.TokensAfter) <= 0 {
 			return fmt.Errorf("bad pruning report %+v", c)
 		}
 		pruned[c.Index] = true
@@ -97,28 +100,14 @@ func checkPruneOnly(in []Message, res *Result) error {
 		reported[c.Index] = true
 	}
 	for i := range in {
-		if !samePairing(in[i], out[i]) {
+		if !msgtest.SamePairing(in[i], out[i]) {
 			return fmt.Errorf("message %d changed its role or tool pairing", i)
 		}
-		if changed := !equalMessage(in[i], out[i]); changed != reported[i] {
+		if changed := !msg.EqualMessage(in[i], out[i]); changed != reported[i] {
 			return fmt.Errorf("message %d: changed %v, reported %v", i, changed, reported[i])
 		}
 	}
 	return nil
-}
-
-// samePairing reports whether a and b have the same role, tool_call_id and
-// tool call ids and names.
-func samePairing(a, b Message) bool {
-	if a.Role != b.Role || a.ToolCallID != b.ToolCallID || len(a.ToolCalls) != len(b.ToolCalls) {
-		return false
-	}
-	for k, c := range a.ToolCalls {
-		if c.ID != b.ToolCalls[k].ID || c.Function.Name != b.ToolCalls[k].Function.Name {
-			return false
-		}
-	}
-	return true
 }
 
 // hasMergedSummary reports whether a summary in msgs shares its message
@@ -137,7 +126,7 @@ func hasMergedSummary(msgs []Message) bool {
 
 func hasSeam(in []Message, a, b Message) bool {
 	for i := 1; i < len(in); i++ {
-		if equalMessage(in[i-1], a) && equalMessage(in[i], b) {
+		if msg.EqualMessage(in[i-1], a) && msg.EqualMessage(in[i], b) {
 			return true
 		}
 	}
@@ -146,7 +135,7 @@ func hasSeam(in []Message, a, b Message) bool {
 
 func containsEqual(msgs []Message, m Message) bool {
 	for _, o := range msgs {
-		if equalMessage(o, m) {
+		if msg.EqualMessage(o, m) {
 			return true
 		}
 	}
@@ -209,7 +198,7 @@ func TestCompressPropertiesOnTranscripts(t *testing.T) {
 // FuzzCompress: on random valid histories, a forced compaction either
 // reports why it could not run or keeps every contract.
 func FuzzCompress(f *testing.F) {
-	seamSeeds(f)
+	msgtest.Seeds(f)
 	f.Add([]byte{0, 1, 4, 12, 3, 1, 4, 12, 3, 1, 4, 12, 3, 2, 3, 1, 3, 2, 3, 1})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		data = knownRoles(data[:min(len(data), maxFuzzMessages)])

@@ -7,6 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/contextkit/compact/handoff"
+	"github.com/contextkit/compact/internal/msgtest"
+	"github.com/contextkit/compact/prune"
+	"github.com/contextkit/compact/tokens"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -18,7 +22,7 @@ func chattyRun(n int) []Message {
 	msgs := []Message{sys("You are a coding agent."), user("Fix the failing test in pkg/store.")}
 	for i := 0; i < n; i++ {
 		id := fmt.Sprintf("call_%d", i)
-		round := bashRound(id, fmt.Sprintf("go test -run Test%d", i), shellOutput(id, 25, 1))
+		round := msgtest.BashRound(id, fmt.Sprintf("go test -run Test%d", i), msgtest.ShellOutput(id, 25, 1))
 		round[0].Content = strings.Repeat(fmt.Sprintf("Thinking about step %d. ", i), 40)
 		msgs = append(msgs, round...)
 	}
@@ -29,13 +33,13 @@ func chattyRun(n int) []Message {
 // is called: the result is the pruned history, with every change reported.
 func TestCompressPruningAloneAvoidsTheSummarizer(t *testing.T) {
 	r := &recorder{}
-	c := newTestCompressor(r, WithPruning(true), WithClearAtLeast(0))
-	in := agentRun(12)
+	c := newTestCompressor(r, WithPruning(true), WithPruneOptions(prune.WithClearAtLeast(0)))
+	in := msgtest.AgentRun(12)
 	require.GreaterOrEqual(t, c.count(in), c.threshold(), "over the threshold before pruning")
 
 	res, err := c.Compress(context.Background(), in)
 	require.NoError(t, err)
-	assert.Empty(t, r.reqs, "the summarizer was not called")
+	assert.Empty(t, r.Requests(), "the summarizer was not called")
 	require.NoError(t, checkContracts(in, res))
 	assert.Equal(t, -1, res.SummaryIndex)
 	assert.Equal(t, "", res.Summarizer)
@@ -45,9 +49,9 @@ func TestCompressPruningAloneAvoidsTheSummarizer(t *testing.T) {
 	require.NotEmpty(t, res.Pruned)
 	saved := 0
 	for _, ch := range res.Pruned {
-		assert.Equal(t, kindMasked, ch.Kind)
-		assert.True(t, isPruned(res.Messages[ch.Index]))
-		saved += ch.saved()
+		assert.Equal(t, prune.Masked, ch.Kind)
+		assert.True(t, strings.HasPrefix(Text(res.Messages[ch.Index]), "[pruned]"))
+		saved += (ch.TokensBefore - ch.TokensAfter)
 	}
 	assert.Equal(t, res.TokensBefore-res.TokensAfter, saved)
 	assert.Equal(t, 1, c.Status().Compressions)
@@ -58,19 +62,19 @@ func TestCompressPruningAloneAvoidsTheSummarizer(t *testing.T) {
 // reads them as they were, not their stand-ins.
 func TestCompressSummarisesWhenPruningIsNotEnough(t *testing.T) {
 	r := &recorder{}
-	c := newTestCompressor(r, WithPruning(true), WithClearAtLeast(0))
+	c := newTestCompressor(r, WithPruning(true), WithPruneOptions(prune.WithClearAtLeast(0)))
 	in := chattyRun(10)
-	pr := Prune(in, WithClearAtLeast(0), WithTokenCounter(byteCounter{}))
+	pr := prune.Apply(in, prune.WithClearAtLeast(0), prune.WithTokenCounter(byteCounter{}))
 	require.True(t, pr.Committed, "pruning finds something")
 	require.Greater(t, pr.TokensAfter, c.threshold(), "but not enough")
 
 	res, err := c.Compress(context.Background(), in)
 	require.NoError(t, err)
-	require.Len(t, r.reqs, 1)
+	require.Len(t, r.Requests(), 1)
 	require.NoError(t, checkContracts(in, res))
 	assert.GreaterOrEqual(t, res.SummaryIndex, 0)
 	assert.Empty(t, res.Pruned, "the tail was within budget")
-	assert.Equal(t, in[res.SummarizedFrom:res.SummarizedTo+1], r.last().Turns, "the original turns")
+	assert.Equal(t, in[res.SummarizedFrom:res.SummarizedTo+1], r.Last().Turns, "the original turns")
 }
 
 // A forced compaction always summarises; so does one with pruning off.
@@ -88,9 +92,9 @@ func TestCompressSummarisesWhenForcedOrWithoutPruning(t *testing.T) {
 			if c.force {
 				opts = append(opts, Force())
 			}
-			res, err := newTestCompressor(r, c.opts...).Compress(context.Background(), agentRun(12), opts...)
+			res, err := newTestCompressor(r, c.opts...).Compress(context.Background(), msgtest.AgentRun(12), opts...)
 			require.NoError(t, err)
-			assert.Len(t, r.reqs, 1)
+			assert.Len(t, r.Requests(), 1)
 			assert.GreaterOrEqual(t, res.SummaryIndex, 0)
 		})
 	}
@@ -100,9 +104,9 @@ func TestCompressSummarisesWhenForcedOrWithoutPruning(t *testing.T) {
 func TestCompressPrunesByDefault(t *testing.T) {
 	r := &recorder{}
 	c := New(WithContextWindow(16000), WithTokenCounter(byteCounter{}), WithSummarizer(r), WithThresholdBounds(0, 0))
-	res, err := c.Compress(context.Background(), agentRun(40))
+	res, err := c.Compress(context.Background(), msgtest.AgentRun(40))
 	require.NoError(t, err)
-	assert.Empty(t, r.reqs)
+	assert.Empty(t, r.Requests())
 	assert.NotEmpty(t, res.Pruned)
 }
 
@@ -110,28 +114,28 @@ func TestCompressPrunesByDefault(t *testing.T) {
 // either path, and the result reports them.
 func TestCompressDemotesResultsOfAnOversizedTail(t *testing.T) {
 	in := chattyRun(6)
-	in = append(in[:len(in)-1], bashRound("big", "cat build.log", shellOutput("log", 500, 2))...)
+	in = append(in[:len(in)-1], msgtest.BashRound("big", "cat build.log", msgtest.ShellOutput("log", 500, 2))...)
 	in = append(in, asst("The build failed; the log says why."), user("Fix it."))
 
 	r := &recorder{}
 	c := newTestCompressor(r, WithPruning(true))
 	res, err := c.Compress(context.Background(), in, Force())
 	require.NoError(t, err)
-	require.Len(t, r.reqs, 1)
+	require.Len(t, r.Requests(), 1)
 	require.NoError(t, checkContracts(in, res))
 	require.Len(t, res.Pruned, 1)
 	ch := res.Pruned[0]
-	assert.Equal(t, kindDemoted, ch.Kind)
+	assert.Equal(t, prune.Demoted, ch.Kind)
 	assert.Equal(t, len(in)-3, ch.Index)
 	assert.Equal(t, "big", ch.ToolCallID)
 	got := res.Messages[len(res.Messages)-3]
-	assert.True(t, isPruned(got))
+	assert.True(t, strings.HasPrefix(Text(got), "[pruned]"))
 	assert.Contains(t, got.Content, "exit status 2")
-	for _, turn := range r.last().Turns {
+	for _, turn := range r.Last().Turns {
 		assert.NotEqual(t, "big", turn.ToolCallID, "the demoted result is in the tail, not summarised")
 	}
 
-	off, err := newTestCompressor(&recorder{}, WithPruning(true), WithPressure(0)).Compress(context.Background(), in, Force())
+	off, err := newTestCompressor(&recorder{}, WithPruning(true), WithPruneOptions(prune.WithPressure(0))).Compress(context.Background(), in, Force())
 	require.NoError(t, err)
 	assert.Empty(t, off.Pruned, "WithPressure(0) turns the pass off")
 }
@@ -140,7 +144,7 @@ func TestCompressDemotesResultsOfAnOversizedTail(t *testing.T) {
 // it, rather than reporting nothing to compress.
 func TestCompressPrunesWhenNothingCanBeSummarised(t *testing.T) {
 	in := []Message{sys("s"), user("Why does the build fail?")}
-	in = append(in, bashRound("big", "cat build.log", shellOutput("log", 500, 2))...)
+	in = append(in, msgtest.BashRound("big", "cat build.log", msgtest.ShellOutput("log", 500, 2))...)
 	in = append(in, asst("Looking."), user("And?"))
 	r := &recorder{}
 	protectAll := []Option{WithHeadMessages(1), WithTail(0.2, 8)}
@@ -149,10 +153,10 @@ func TestCompressPrunesWhenNothingCanBeSummarised(t *testing.T) {
 
 	res, err := c.Compress(context.Background(), in, Force())
 	require.NoError(t, err)
-	assert.Empty(t, r.reqs)
+	assert.Empty(t, r.Requests())
 	require.NoError(t, checkContracts(in, res))
 	require.Len(t, res.Pruned, 1)
-	assert.Equal(t, kindDemoted, res.Pruned[0].Kind)
+	assert.Equal(t, prune.Demoted, res.Pruned[0].Kind)
 
 	_, err = newTestCompressor(r, protectAll...).Compress(context.Background(), in, Force())
 	assert.True(t, errors.Is(err, ErrNothingToCompress))
@@ -161,22 +165,22 @@ func TestCompressPrunesWhenNothingCanBeSummarised(t *testing.T) {
 // The incoming message comes back last after a pruning too.
 func TestCompressPruningKeepsTheIncomingMessageLast(t *testing.T) {
 	r := &recorder{}
-	in := agentRun(12)
+	in := msgtest.AgentRun(12)
 	incoming := user("Now also check pkg/cache.")
-	res, err := newTestCompressor(r, WithPruning(true), WithClearAtLeast(0)).Compress(context.Background(), in, WithIncoming(incoming))
+	res, err := newTestCompressor(r, WithPruning(true), WithPruneOptions(prune.WithClearAtLeast(0))).Compress(context.Background(), in, WithIncoming(incoming))
 	require.NoError(t, err)
-	assert.Empty(t, r.reqs)
+	assert.Empty(t, r.Requests())
 	assert.Equal(t, len(in)+1, len(res.Messages))
 	assert.Equal(t, incoming, res.Messages[len(res.Messages)-1])
-	assert.Equal(t, CountMessages(byteCounter{}, res.Messages), res.TokensAfter)
+	assert.Equal(t, tokens.CountMessages(byteCounter{}, res.Messages), res.TokensAfter)
 }
 
 // A compaction that pruning alone achieved writes no handoff packet and
 // does not count toward one: it wrote no summary.
 func TestPruneOnlyCompactionsDoNotCountTowardAHandoff(t *testing.T) {
-	c := newHandoffCompressor(HandoffPolicy{Enabled: true, Root: t.TempDir(), AfterCompactions: 2},
-		WithPruning(true), WithClearAtLeast(0))
-	res, err := c.Compress(context.Background(), agentRun(12))
+	c := newHandoffCompressor(handoff.Policy{Enabled: true, Root: t.TempDir(), AfterCompactions: 2},
+		WithPruning(true), WithPruneOptions(prune.WithClearAtLeast(0)))
+	res, err := c.Compress(context.Background(), msgtest.AgentRun(12))
 	require.NoError(t, err)
 	require.Equal(t, -1, res.SummaryIndex, "pruning alone")
 	assert.Nil(t, res.Handoff)

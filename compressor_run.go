@@ -7,6 +7,11 @@ import (
 	"log/slog"
 	"strings"
 	"time"
+
+	"github.com/contextkit/compact/internal/msg"
+	"github.com/contextkit/compact/internal/textcut"
+	"github.com/contextkit/compact/prune"
+	"github.com/contextkit/compact/tokens"
 )
 
 // BackoffError reports that automatic compaction is waiting after summarizer
@@ -48,69 +53,128 @@ func (c *Compressor) Compress(ctx context.Context, msgs []Message, opts ...Compr
 	return c.compress(ctx, msgs, nil, opts)
 }
 
-// compress runs a compaction in three steps: take the input in (validate,
-// or repair), try the cheap tier alone, and otherwise summarise and
-// assemble. rng, when set, is the range a person chose (see CompressRange);
-// otherwise the plan chooses the cut.
+// compaction is one run of Compress or CompressRange: what it was asked
+// and what it learns on the way. Its methods are the steps of the run.
+type compaction struct {
+	c     *Compressor
+	log   *slog.Logger // with the session attribute, fixed once for every line
+	o     CompressOptions
+	rng   *foldRange // the range a person chose; nil: the plan chooses the cut
+	start time.Time
+	msgs  []Message // the caller's history
+	in    int       // messages the caller passed
+
+	work    []Message // the history compacted: the caller's, or its repair
+	repairs []Repair
+	th      thresholds // the Compressor's, less what the tool definitions take
+	p       plan
+	before  int // tokens of work and the incoming message
+
+	handoff *handoffJob // due after the run, written once the lock is released
+}
+
+// compress runs a compaction: the checks that need no lock (the context,
+// the input, an unforced history under the threshold), then, holding the
+// run lock, the cheap tier alone or a summary and its assembly, and last,
+// with the lock released, an automatic handoff that is due. rng, when set,
+// is the range a person chose (see CompressRange); otherwise the plan
+// chooses the cut.
 func (c *Compressor) compress(ctx context.Context, msgs []Message, rng *foldRange, opts []CompressOption) (*Result, error) {
-	o := ApplyCompressOptions(opts...)
-	// The session attribute is fixed here, once, for every line this
-	// compaction logs.
-	log := c.cfg.logger
-	if o.SessionID != "" {
-		log = log.With("session", o.SessionID)
+	r := &compaction{c: c, log: c.cfg.logger, o: ApplyCompressOptions(opts...), rng: rng, start: c.cfg.now(), msgs: msgs, in: len(msgs)}
+	if r.o.SessionID != "" {
+		r.log = r.log.With("session", r.o.SessionID)
 	}
-	c.run.Lock()
-	defer c.run.Unlock()
-	start := c.cfg.now()
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("compact: %w", err)
 	}
-	work, repairs, err := c.takeIn(msgs, rng != nil)
+	var err error
+	if r.work, r.repairs, err = c.takeIn(msgs, rng != nil); err != nil {
+		return nil, err
+	}
+	if rng == nil && !r.o.Force {
+		if res := c.unneeded(r.work, r.o); res != nil {
+			return r.finish(res), nil
+		}
+	}
+	if err := c.lockRun(ctx); err != nil {
+		return nil, fmt.Errorf("compact: %w", err)
+	}
+	res, err := r.run(ctx)
+	c.unlockRun()
 	if err != nil {
 		return nil, err
 	}
-	if rng == nil && !o.Force {
-		if res := c.unneeded(work, o); res != nil {
-			res.MessagesBefore, res.Repairs, res.Duration = len(msgs), repairs, c.cfg.now().Sub(start)
-			return res, nil
-		}
+	if r.handoff != nil {
+		res.Handoff = c.finishHandoff(ctx, r.log, r.handoff)
 	}
+	return r.finish(res), nil
+}
+
+// lockRun takes the run lock, which a compaction holds from its plan to
+// its assembly, or returns ctx's error once ctx is done: a caller with a
+// deadline never waits behind a slow summarizer past it.
+func (c *Compressor) lockRun(ctx context.Context) error {
+	select {
+	case c.run <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	if err := ctx.Err(); err != nil {
+		c.unlockRun()
+		return err
+	}
+	return nil
+}
+
+// unlockRun releases the run lock.
+func (c *Compressor) unlockRun() { <-c.run }
+
+// run plans the compaction and runs it: the cheap tier alone when that is
+// enough, otherwise a summary. It is called with the run lock held.
+func (r *compaction) run(ctx context.Context) (*Result, error) {
+	c := r.c
 	c.mu.Lock()
 	th, paused, why := c.th, c.st.paused, c.st.pauseReason
 	c.mu.Unlock()
 	// Tool definitions ride along with every request: the messages get
 	// what they leave of the threshold.
-	th.threshold = max(th.threshold-countTools(c.cfg.counter, o.Tools), 1)
-	if paused && !o.Force {
+	th.threshold = max(th.threshold-tokens.CountTools(c.cfg.counter, r.o.Tools), 1)
+	if paused && !r.o.Force {
 		return nil, fmt.Errorf("%w: %s", ErrPaused, why)
 	}
-
-	var p plan
-	if rng != nil {
-		p = c.rangePlan(work, *rng, o.Incoming)
+	r.th = th
+	if r.rng != nil {
+		r.p = c.rangePlan(r.work, *r.rng, r.o.Incoming)
 	} else {
-		p = c.plan(work, th, o.Incoming)
+		r.p = c.plan(r.work, th, r.o.Incoming)
 	}
-	before := CountMessages(c.cfg.counter, work)
-	if o.Incoming != nil {
-		before += c.cfg.counter.CountMessage(*o.Incoming)
+	r.before = tokens.CountMessages(c.cfg.counter, r.work)
+	if r.o.Incoming != nil {
+		r.before += c.cfg.counter.CountMessage(*r.o.Incoming)
 	}
 	var res *Result
-	if rng == nil {
-		res, err = c.pruneAlone(log, work, p, th, o, before)
+	var err error
+	if r.rng == nil {
+		res, err = r.pruneAlone()
 	}
 	if res == nil && err == nil {
-		res, err = c.summarise(ctx, log, work, &p, th, o, before, rng == nil)
+		res, err = r.fold(ctx)
 	}
-	if res != nil {
-		res.MessagesBefore, res.Repairs = len(msgs), repairs
-		c.fit(res, th)
-		c.trimOversized(res, th)
-		c.account(msgs, res)
-		res.Duration = c.cfg.now().Sub(start)
+	if err != nil {
+		return nil, err
 	}
-	return res, err
+	res.MessagesBefore, res.Repairs = r.in, r.repairs
+	c.fit(res, th)
+	c.trimOversized(res, th)
+	c.account(r.msgs, res)
+	return res, nil
+}
+
+// finish fills in what every result reports of the run: the caller's
+// message count, the repairs and the time taken.
+func (r *compaction) finish(res *Result) *Result {
+	res.MessagesBefore, res.Repairs, res.Duration = r.in, r.repairs, r.c.cfg.now().Sub(r.start)
+	return res
 }
 
 // trimOversized shortens the latest user message of a result that does
@@ -120,7 +184,7 @@ func (c *Compressor) trimOversized(res *Result, th thresholds) {
 		return
 	}
 	i := res.TooLarge
-	if i != lastIndex(res.Messages, 0, IsRealUser) {
+	if i != msg.LastIndex(res.Messages, 0, IsRealUser) {
 		return
 	}
 	m := res.Messages[i]
@@ -131,7 +195,7 @@ func (c *Compressor) trimOversized(res *Result, th thresholds) {
 	if want <= 0 {
 		return
 	}
-	short := replaceText(m, shortenToTokens(Text(m), want, c.cfg.counter))
+	short := msg.ReplaceText(m, textcut.ToTokens(Text(m), want, c.cfg.counter.CountText))
 	out := Clone(res.Messages)
 	out[i] = short
 	res.Messages = out
@@ -145,7 +209,7 @@ func (c *Compressor) trimOversized(res *Result, th thresholds) {
 // message) and no copy: Messages is msgs itself, with the incoming message
 // appended when there is one. It returns nil when the history must shrink.
 func (c *Compressor) unneeded(msgs []Message, o CompressOptions) *Result {
-	n := CountMessages(c.cfg.counter, msgs) + c.extraTokens(o)
+	n := tokens.CountMessages(c.cfg.counter, msgs) + c.extraTokens(o)
 	c.mu.Lock()
 	th := c.th
 	c.mu.Unlock()
@@ -171,7 +235,7 @@ func (c *Compressor) unneeded(msgs []Message, o CompressOptions) *Result {
 // extraTokens are the tokens a request carries besides its messages: the
 // incoming message, and the tool definitions sent with it.
 func (c *Compressor) extraTokens(o CompressOptions) int {
-	n := countTools(c.cfg.counter, o.Tools)
+	n := tokens.CountTools(c.cfg.counter, o.Tools)
 	if o.Incoming != nil {
 		n += c.cfg.counter.CountMessage(*o.Incoming)
 	}
@@ -189,7 +253,7 @@ func (c *Compressor) fit(res *Result, th thresholds) {
 	res.Overflow = res.TokensAfter - th.usable
 	largest := 0
 	for i, m := range res.Messages {
-		if i == res.SummaryIndex || isSystem(m) {
+		if i == res.SummaryIndex || msg.IsSystem(m) {
 			continue
 		}
 		if n := c.cfg.counter.CountMessage(m); n > largest {
@@ -221,21 +285,22 @@ func (c *Compressor) takeIn(msgs []Message, ranged bool) ([]Message, []Repair, e
 // threshold would be followed by another compaction a turn or two later,
 // each one breaking the provider's prompt cache. It returns nil, nil when
 // the turns must be summarised.
-func (c *Compressor) pruneAlone(log *slog.Logger, work []Message, p plan, th thresholds, o CompressOptions, before int) (*Result, error) {
-	pr := c.prune(work, p, th)
+func (r *compaction) pruneAlone() (*Result, error) {
+	pr := r.c.prune(r.work, r.p, r.th)
 	if !pr.Committed {
 		return nil, nil
 	}
-	if p.hasContent() && (o.Force || pr.TokensAfter+before-pr.TokensBefore >= th.threshold-th.tail) {
+	if r.p.hasContent() && (r.o.Force || pr.TokensAfter+r.before-pr.TokensBefore >= r.th.threshold-r.th.tail) {
 		return nil, nil
 	}
-	return c.pruneOnly(log, len(work), pr, o.Incoming, before, th.threshold)
+	return r.pruneOnly(pr)
 }
 
-// summarise folds the turns p plans into a summary and assembles the
-// compacted history around it. A range the caller chose (tail false) is
-// summarised as asked, and what follows it stays as it is.
-func (c *Compressor) summarise(ctx context.Context, log *slog.Logger, work []Message, p *plan, th thresholds, o CompressOptions, before int, tail bool) (*Result, error) {
+// fold folds the turns the plan names into a summary and assembles the
+// compacted history around it. A range the caller chose is summarised as
+// asked, and what follows it stays as it is.
+func (r *compaction) fold(ctx context.Context) (*Result, error) {
+	c, p, th, o, before := r.c, &r.p, r.th, r.o, r.before
 	if !p.hasContent() {
 		return nil, ErrNothingToCompress
 	}
@@ -244,8 +309,8 @@ func (c *Compressor) summarise(ctx context.Context, log *slog.Logger, work []Mes
 	if folded, least := p.foldedTokens(), c.cfg.counter.CountMessage(Message{Role: RoleUser, Content: SummaryPrefix}); folded <= least {
 		return nil, fmt.Errorf("%w: the turns to summarise take %d tokens, a summary at least %d", ErrNoSavings, folded, least)
 	}
-	var pruned []PruneChange
-	if tail {
+	var pruned []prune.Change
+	if r.rng == nil {
 		pruned = c.pruneTail(p, th)
 	}
 
@@ -259,23 +324,23 @@ func (c *Compressor) summarise(ctx context.Context, log *slog.Logger, work []Mes
 		Prompt:          c.cfg.summaryPrompt,
 	}
 	req.TargetTokens = c.factsTarget(ctx, req, summaryTarget(*p, th), th.threshold, p.foldedTokens())
-	log.Info("compaction started", "messages", len(work), "tokens", before,
+	r.log.Info("compaction started", "messages", len(r.work), "tokens", before,
 		"summarise_from", p.headEnd, "summarise_to", p.cut-1, "force", o.Force)
 
 	body, name, fallback, err := c.runSummarizer(ctx, req, o.Force)
 	if err != nil {
-		log.Warn("compaction failed", "err", errText(err))
+		r.log.Warn("compaction failed", "err", errText(err))
 		return nil, err
 	}
-	body = shortenToTokens(strings.TrimSpace(StripSummaryPrefix(body)), 2*req.TargetTokens, c.cfg.counter)
+	body = textcut.ToTokens(strings.TrimSpace(StripSummaryPrefix(body)), 2*req.TargetTokens, c.cfg.counter.CountText)
 	body = withOpenTasks(body, o.OpenTasks)
 
-	out, summaryAt := c.assemble(*p, summaryText(body, chosen), o.Incoming)
+	out, summaryAt := c.assemble(*p, msg.SummaryText(body, chosen), o.Incoming)
 	if err := Validate(out); err != nil {
 		// A bug, never the caller's fault; the caller keeps its messages.
 		return nil, fmt.Errorf("compact: internal error, compacted history is invalid: %w", err)
 	}
-	after := CountMessages(c.cfg.counter, out)
+	after := tokens.CountMessages(c.cfg.counter, out)
 	if after >= before {
 		return nil, fmt.Errorf("%w: %d tokens before, %d after", ErrNoSavings, before, after)
 	}
@@ -289,8 +354,8 @@ func (c *Compressor) summarise(ctx context.Context, log *slog.Logger, work []Mes
 		Summarizer: name, Fallback: fallback != "", FallbackReason: fallback,
 		Pruned: pruned,
 	}
-	res.Handoff = c.maybeHandoff(ctx, log, work, o, res)
-	log.Info("compaction done", "messages_before", len(work), "messages_after", len(out),
+	r.handoff = c.dueHandoff(r.log, r.work, o, res)
+	r.log.Info("compaction done", "messages_before", len(r.work), "messages_after", len(out),
 		"tokens_before", before, "tokens_after", after, "summarizer", name, "fallback", res.Fallback,
 		"pruned", len(pruned))
 	return res, nil
@@ -325,7 +390,7 @@ func (c *Compressor) runSummarizer(ctx context.Context, req SummaryRequest, forc
 		}
 		fallback = "summarizer backing off after failures until " + until.Format(time.RFC3339)
 	} else {
-		body, err = c.summarize(ctx, primary, req)
+		body, err = c.callSummarizer(ctx, primary, req)
 		if err == nil && strings.TrimSpace(StripSummaryPrefix(body)) == "" {
 			err = errors.New("empty summary")
 		}
@@ -346,7 +411,7 @@ func (c *Compressor) runSummarizer(ctx context.Context, req SummaryRequest, forc
 		}
 		fallback = "summarizer failed: " + errText(err)
 	}
-	body, err = c.summarize(ctx, c.cfg.fallback, req)
+	body, err = c.callSummarizer(ctx, c.cfg.fallback, req)
 	if err == nil && strings.TrimSpace(body) == "" {
 		err = errors.New("empty summary")
 	}
@@ -382,17 +447,17 @@ func (p plan) split() (earlier, []Message) {
 	var turns []Message
 	for i := p.headEnd; i < p.cut; i++ {
 		m := p.msgs[i]
-		summary, rest, ok := splitMerged(m)
+		summary, rest, ok := msg.SplitMerged(m)
 		if !ok {
 			turns = append(turns, m)
 			continue
 		}
-		body, carried := splitCarried(summary)
+		body, carried := msg.SplitCarried(summary)
 		if body != "" {
 			e.bodies = append(e.bodies, body)
 		}
 		e.carried = append(e.carried, carried...)
-		if !isBlank(rest) || len(rest.ToolCalls) > 0 {
+		if !msg.IsBlank(rest) || len(rest.ToolCalls) > 0 {
 			turns = append(turns, rest)
 		}
 	}
@@ -407,7 +472,7 @@ func carriedCandidates(p plan) (texts []string, at []int) {
 		if i == p.lift || !IsRealUser(p.msgs[i]) {
 			continue
 		}
-		_, rest, _ := splitMerged(p.msgs[i])
+		_, rest, _ := msg.SplitMerged(p.msgs[i])
 		if t := Text(rest); strings.TrimSpace(t) != "" {
 			texts, at = append(texts, t), append(at, i)
 		}
@@ -470,11 +535,11 @@ func (c *Compressor) assemble(p plan, summary string, incoming *Message) ([]Mess
 // appendNote returns a system message with note appended once.
 func appendNote(m Message, note string) Message {
 	if len(m.MultiContent) > 0 {
-		out := cloneMessage(m)
-		joinContent(&out, m, Message{Content: note}, compactionNoteSep)
+		out := msg.CloneMessage(m)
+		msg.JoinContent(&out, m, Message{Content: note}, msg.CompactionNoteSep)
 		return out
 	}
-	return replaceText(m, m.Content+compactionNoteSep+note)
+	return msg.ReplaceText(m, m.Content+msg.CompactionNoteSep+note)
 }
 
 // summaryRole picks the summary message's role: user, or assistant where a
@@ -482,10 +547,10 @@ func appendNote(m Message, note string) Message {
 func summaryRole(prev *Message, next []Message) string {
 	for _, role := range [...]string{RoleUser, RoleAssistant} {
 		s := Message{Role: role}
-		if prev != nil && clashes(*prev, s) {
+		if prev != nil && msg.Clashes(*prev, s) {
 			continue
 		}
-		if len(next) > 0 && clashes(s, next[0]) {
+		if len(next) > 0 && msg.Clashes(s, next[0]) {
 			continue
 		}
 		return role

@@ -2,6 +2,9 @@ package compact
 
 import (
 	"strings"
+
+	"github.com/contextkit/compact/internal/textcut"
+	"github.com/contextkit/compact/tokens"
 )
 
 // earlier is what a history's existing summaries hold.
@@ -18,7 +21,7 @@ func (e earlier) previousSummary() string {
 // chooseCarried picks the real user messages carried verbatim: the newest
 // first while they fit budget tokens, the oldest of those cut to fit. The
 // result is oldest first. candidates are oldest first.
-func chooseCarried(candidates []string, budget int, tc TokenCounter) (chosen []string, dropped []string) {
+func chooseCarried(candidates []string, budget int, tc tokens.Counter) (chosen []string, dropped []string) {
 	if budget <= 0 {
 		return nil, candidates
 	}
@@ -39,7 +42,7 @@ func chooseCarried(candidates []string, budget int, tc TokenCounter) (chosen []s
 		// The oldest that fits only in part is carried cut down; it also
 		// stays among the dropped, so the summarizer reads it whole.
 		if left := budget - used - carriedEntryTokens; left >= minCarriedTokens {
-			chosen = append(chosen, shortenToTokens(t, left, tc))
+			chosen = append(chosen, textcut.ToTokens(t, left, tc.CountText))
 		}
 		break
 	}
@@ -73,7 +76,7 @@ func withOpenTasks(body string, tasks []string) string {
 	}
 	var b strings.Builder
 	for _, t := range tasks {
-		if t = oneLine(t); t != "" {
+		if t = textcut.OneLine(t); t != "" {
 			b.WriteString("\n- " + t)
 		}
 	}

@@ -6,56 +6,14 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/contextkit/compact/internal/msg"
 	openai "github.com/sashabaranov/go-openai"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// byteCounter counts a token per four bytes plus a fixed overhead, so sizes
-// in tests are easy to reason about.
-type byteCounter struct{}
-
-func (byteCounter) CountText(s string) int { return (len(s) + 3) / 4 }
-func (b byteCounter) CountMessage(m Message) int {
-	return 4 + b.CountText(Text(m)) + b.CountText(ToolCallText(m)) + b.CountText(m.ToolCallID)
-}
-
-// recorder is a summarizer that remembers its requests and answers with a
-// short deterministic summary, or fails as told.
-type recorder struct {
-	mu   sync.Mutex
-	reqs []SummaryRequest
-	err  error
-	out  string
-}
-
-func (r *recorder) Summarize(ctx context.Context, req SummaryRequest) (string, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.reqs = append(r.reqs, req)
-	if err := ctx.Err(); err != nil {
-		return "", err
-	}
-	if r.err != nil {
-		return "", r.err
-	}
-	if r.out != "" {
-		return r.out, nil
-	}
-	return fmt.Sprintf("Summary of %d turns (previous: %d bytes, focus %q).", len(req.Turns), len(req.PreviousSummary), req.Focus), nil
-}
-
-func (r *recorder) Name() string { return "recorder" }
-
-func (r *recorder) last() SummaryRequest {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.reqs[len(r.reqs)-1]
-}
 
 // longSession is a coding session of n tool rounds after one task message.
 func longSession(n int) []Message {
@@ -110,7 +68,7 @@ func TestCompressKeepsSystemHeadTailAndLatestUser(t *testing.T) {
 
 	require.NoError(t, Validate(out))
 	assert.True(t, reflect.DeepEqual(before, in), "input unchanged")
-	assert.Equal(t, in[0].Content+compactionNoteSep+CompactionNote, out[0].Content, "system prompt plus the note")
+	assert.Equal(t, in[0].Content+msg.CompactionNoteSep+CompactionNote, out[0].Content, "system prompt plus the note")
 	assert.Equal(t, in[len(in)-1], out[len(out)-1], "last message verbatim")
 	assert.True(t, IsSummary(out[res.SummaryIndex]))
 	assert.Less(t, res.TokensAfter, res.TokensBefore)
@@ -128,7 +86,7 @@ func TestCompressKeepsSystemHeadTailAndLatestUser(t *testing.T) {
 	tail := in[res.SummarizedTo+1:]
 	assert.Equal(t, tail, out[len(out)-len(tail):])
 	// The summarizer saw exactly the summarised range.
-	assert.Equal(t, in[res.SummarizedFrom:res.SummarizedTo+1], r.last().Turns)
+	assert.Equal(t, in[res.SummarizedFrom:res.SummarizedTo+1], r.Last().Turns)
 }
 
 func TestRecompactionYieldsOneSummaryAndDecaysTheHead(t *testing.T) {
@@ -148,8 +106,8 @@ func TestRecompactionYieldsOneSummaryAndDecaysTheHead(t *testing.T) {
 	}
 	assert.Equal(t, 1, n, "one summary after two compactions")
 	assert.Equal(t, 1, second.SummarizedFrom, "the head decayed to the system prompt")
-	assert.Equal(t, first.Summary, r.last().PreviousSummary, "the old summary is updated, not re-summarised")
-	for _, turn := range r.last().Turns {
+	assert.Equal(t, first.Summary, r.Last().PreviousSummary, "the old summary is updated, not re-summarised")
+	for _, turn := range r.Last().Turns {
 		assert.False(t, IsSummary(turn), "the old summary is not among the turns")
 	}
 	assert.Equal(t, 1, strings.Count(second.Messages[0].Content, CompactionNote), "the note is added once")
@@ -166,7 +124,7 @@ func TestIncomingMessageComesBackLastAndIsNotSummarised(t *testing.T) {
 	res, err := c.Compress(context.Background(), in, WithIncoming(incoming))
 	require.NoError(t, err)
 	assert.Equal(t, incoming, res.Messages[len(res.Messages)-1])
-	for _, m := range r.last().Turns {
+	for _, m := range r.Last().Turns {
 		assert.NotEqual(t, incoming.Content, m.Content)
 	}
 	require.NoError(t, Validate(res.Messages))
@@ -193,7 +151,7 @@ func TestFocusReachesTheSummarizer(t *testing.T) {
 	r := &recorder{}
 	_, err := newTestCompressor(r).Compress(context.Background(), longSession(30), WithFocus("flaky test"))
 	require.NoError(t, err)
-	assert.Equal(t, "flaky test", r.last().Focus)
+	assert.Equal(t, "flaky test", r.Last().Focus)
 }
 
 func TestPendingCallsAtTheEndStay(t *testing.T) {
@@ -216,13 +174,13 @@ func TestNothingToCompress(t *testing.T) {
 func TestNoSavings(t *testing.T) {
 	// The summarised turns are two short messages; the summary, even cut to
 	// twice its target, is longer than they are.
-	r := &recorder{out: strings.Repeat("a very long summary ", 2000)}
+	r := &recorder{Out: strings.Repeat("a very long summary ", 2000)}
 	c := newTestCompressor(r, WithHeadMessages(0))
 	in := []Message{sys("s"), user(strings.Repeat("first question ", 25)), asst(strings.Repeat("first answer ", 15)),
 		user(strings.Repeat("the real task ", 300)), asst(strings.Repeat("a long answer ", 300))}
 	_, err := c.Compress(context.Background(), in, Force())
 	assert.ErrorIs(t, err, ErrNoSavings)
-	require.NotEmpty(t, r.reqs, "the summarizer ran; its summary was too long")
+	require.NotEmpty(t, r.Requests(), "the summarizer ran; its summary was too long")
 }
 
 // Turns smaller than the summary prefix cannot be folded into less: the
@@ -234,14 +192,14 @@ func TestNoSavingsWithoutCallingTheSummarizer(t *testing.T) {
 		user(strings.Repeat("the real task ", 300)), asst(strings.Repeat("a long answer ", 300))}
 	_, err := c.Compress(context.Background(), in, Force())
 	assert.ErrorIs(t, err, ErrNoSavings)
-	assert.Empty(t, r.reqs)
+	assert.Empty(t, r.Requests())
 }
 
 func TestSummaryIsCappedNearItsTarget(t *testing.T) {
-	r := &recorder{out: strings.Repeat("word ", 20_000)}
+	r := &recorder{Out: strings.Repeat("word ", 20_000)}
 	res, err := newTestCompressor(r).Compress(context.Background(), longSession(60))
 	require.NoError(t, err)
-	target := r.last().TargetTokens
+	target := r.Last().TargetTokens
 	assert.LessOrEqual(t, byteCounter{}.CountText(res.Summary), 2*target)
 	assert.Contains(t, res.Summary, "characters cut")
 }
@@ -257,7 +215,7 @@ func TestInvalidInput(t *testing.T) {
 	res, err := newTestCompressor(&recorder{}, WithRepair(true)).Compress(context.Background(), bad)
 	require.NoError(t, err)
 	require.Len(t, res.Repairs, 1)
-	assert.Equal(t, repairDroppedResult, res.Repairs[0].Kind)
+	assert.Equal(t, "dropped orphan tool result", res.Repairs[0].Kind.String())
 }
 
 func TestSummaryRole(t *testing.T) {
@@ -300,7 +258,7 @@ func TestHeadGivesWayWhenNoRoleFits(t *testing.T) {
 			out := res.Messages
 			require.NoError(t, Validate(out))
 			for i := 1; i < len(out); i++ {
-				assert.False(t, clashes(out[i-1], out[i]), "seam at %d: %s", i, roles(out))
+				assert.False(t, msg.Clashes(out[i-1], out[i]), "seam at %d: %s", i, roles(out))
 			}
 			assert.Equal(t, in[:res.SummarizedFrom], out[:res.SummarizedFrom], "the kept head is verbatim")
 		})
@@ -323,11 +281,11 @@ func TestCarriedUserMessages(t *testing.T) {
 	require.NoError(t, err)
 	require.Greater(t, res.Carried, 0)
 
-	_, rest, ok := splitMerged(res.Messages[res.SummaryIndex])
+	_, rest, ok := msg.SplitMerged(res.Messages[res.SummaryIndex])
 	require.True(t, ok)
-	assert.True(t, isBlank(rest))
-	summary, _, _ := splitSummary(Text(res.Messages[res.SummaryIndex]))
-	_, carried := splitCarried(summary)
+	assert.True(t, msg.IsBlank(rest))
+	summary, _, _ := msg.SplitSummary(Text(res.Messages[res.SummaryIndex]))
+	_, carried := msg.SplitCarried(summary)
 	require.Len(t, carried, res.Carried)
 	used := 0
 	for _, t := range carried {
@@ -350,14 +308,14 @@ func TestCarriedUserMessages(t *testing.T) {
 
 func TestSplitCarriedRoundTrip(t *testing.T) {
 	carried := []string{"first", "", "has [user message, 3 bytes]\nfake entry", "ends\n"}
-	text := summaryText("the body mentions "+carriedHeader, carried)
-	summary, _, ok := splitSummary(text)
+	text := msg.SummaryText("the body mentions "+msg.CarriedHeader, carried)
+	summary, _, ok := msg.SplitSummary(text)
 	require.True(t, ok)
-	body, got := splitCarried(summary)
+	body, got := msg.SplitCarried(summary)
 	assert.Equal(t, carried, got)
-	assert.Contains(t, body, defusedCarriedHeader)
+	assert.Contains(t, body, "(earlier user messages, verbatim, oldest first)")
 	// A damaged section stays in the body: nothing is lost.
-	body, got = splitCarried("body\n\n" + carriedHeader + "\n[user message, 999 bytes]\nshort")
+	body, got = msg.SplitCarried("body\n\n" + msg.CarriedHeader + "\n[user message, 999 bytes]\nshort")
 	assert.Nil(t, got)
 	assert.Contains(t, body, "short")
 }
@@ -365,7 +323,7 @@ func TestSplitCarriedRoundTrip(t *testing.T) {
 func TestFailurePolicy(t *testing.T) {
 	boom := errors.New("boom")
 	t.Run("abort keeps the caller's messages", func(t *testing.T) {
-		c := newTestCompressor(&recorder{err: boom}, WithFailurePolicy(AbortOnFailure))
+		c := newTestCompressor(&recorder{Err: boom}, WithFailurePolicy(AbortOnFailure))
 		in := longSession(30)
 		res, err := c.Compress(context.Background(), in)
 		assert.Nil(t, res)
@@ -373,8 +331,8 @@ func TestFailurePolicy(t *testing.T) {
 		assert.ErrorIs(t, err, boom)
 	})
 	t.Run("fallback summarises anyway", func(t *testing.T) {
-		fb := &recorder{out: "fallback summary"}
-		c := newTestCompressor(&recorder{err: boom}, WithFallbackSummarizer(fb))
+		fb := &recorder{Out: "fallback summary"}
+		c := newTestCompressor(&recorder{Err: boom}, WithFallbackSummarizer(fb))
 		res, err := c.Compress(context.Background(), longSession(30))
 		require.NoError(t, err)
 		assert.True(t, res.Fallback)
@@ -383,7 +341,7 @@ func TestFailurePolicy(t *testing.T) {
 	})
 	for _, cause := range []error{ErrSummarizerAuth, ErrSummarizerQuota} {
 		t.Run("always abort on "+cause.Error(), func(t *testing.T) {
-			c := newTestCompressor(&recorder{err: fmt.Errorf("401: %w", cause)}, WithFallbackSummarizer(&recorder{}))
+			c := newTestCompressor(&recorder{Err: fmt.Errorf("401: %w", cause)}, WithFallbackSummarizer(&recorder{}))
 			_, err := c.Compress(context.Background(), longSession(30))
 			assert.ErrorIs(t, err, cause)
 			assert.ErrorIs(t, err, ErrSummarizer)
@@ -405,7 +363,7 @@ func TestFailurePolicy(t *testing.T) {
 func TestBackoff(t *testing.T) {
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
-	r := &recorder{err: errors.New("503")}
+	r := &recorder{Err: errors.New("503")}
 	c := newTestCompressor(r, WithFailurePolicy(AbortOnFailure), WithClock(clock))
 	in := longSession(30)
 	big := c.threshold() + 1
@@ -421,27 +379,27 @@ func TestBackoff(t *testing.T) {
 		assert.ErrorIs(t, err, ErrBackoff)
 		assert.Equal(t, i+1, be.Failures)
 	}
-	calls := len(r.reqs)
+	calls := r.Calls()
 	now = now.Add(901 * time.Second)
 	assert.True(t, c.ShouldCompress(big), "backoff over")
-	r.err = nil
+	r.SetErr(nil)
 	_, err := c.Compress(context.Background(), in)
 	require.NoError(t, err)
-	assert.Equal(t, calls+1, len(r.reqs))
+	assert.Equal(t, calls+1, r.Calls())
 	assert.True(t, c.Status().BackoffUntil.IsZero(), "a success resets the backoff")
 }
 
 func TestBackoffWithFallbackSkipsTheFailingSummarizer(t *testing.T) {
-	r := &recorder{err: errors.New("503")}
-	fb := &recorder{out: "extractive"}
+	r := &recorder{Err: errors.New("503")}
+	fb := &recorder{Out: "extractive"}
 	c := newTestCompressor(r, WithFallbackSummarizer(fb))
 	in := longSession(30)
 	_, err := c.Compress(context.Background(), in)
 	require.NoError(t, err)
-	require.Len(t, r.reqs, 1)
+	require.Len(t, r.Requests(), 1)
 	res, err := c.Compress(context.Background(), in)
 	require.NoError(t, err)
-	assert.Len(t, r.reqs, 1, "while backing off the failing summarizer is not called")
+	assert.Len(t, r.Requests(), 1, "while backing off the failing summarizer is not called")
 	assert.True(t, res.Fallback)
 	assert.Contains(t, res.FallbackReason, "backing off")
 }

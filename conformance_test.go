@@ -5,12 +5,13 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/compacttest"
+	"github.com/contextkit/compact/tokens"
 )
 
 // The Compressor keeps every contract with each summarizer this package
 // ships.
 func TestCompressorConformance(t *testing.T) {
-	cheap := compact.WithTokenCounter(compact.EstimateCounter{})
+	cheap := compact.WithTokenCounter(tokens.Estimate{})
 	t.Run("extractive", func(t *testing.T) {
 		compacttest.Run(t, func() compact.ContextEngine {
 			return compact.New(compact.WithContextWindow(4000), cheap)

@@ -49,11 +49,12 @@
 //
 // # The cheap tier
 //
-// Most of a coding agent's context is tool output. Prune shrinks it without
-// a model: old tool results become one-line stand-ins (which tool ran, on
-// what, how it ended, how big it was), duplicates become back-references,
-// long tool arguments and old images shrink. The Compressor prunes before
-// it summarises and skips the summarizer when that is enough (WithPruning).
+// Most of a coding agent's context is tool output. Package prune shrinks it
+// without a model: old tool results become one-line stand-ins (which tool
+// ran, on what, how it ended, how big it was), duplicates become
+// back-references, long tool arguments and old images shrink. The
+// Compressor prunes before it summarises and skips the summarizer when that
+// is enough (WithPruning, WithPruneOptions).
 //
 // # Summarizers
 //
@@ -75,25 +76,25 @@
 //
 // # Counting tokens
 //
-// NewTokenCounter counts exactly as tiktoken does with the model's
-// encoding (o200k_base or cl100k_base), with the package's own encoder over
-// rank tables embedded in the binary (no network, ever), and memoises per
-// message, so counting a history that grew by one message costs one
-// message. EstimateCounter is the zero-cost approximation. Package
-// tiktokengo offers pkoukk/tiktoken-go's counts as another TokenCounter.
+// Package tokens counts exactly as tiktoken does with the model's encoding
+// (o200k_base or cl100k_base), with its own encoder over rank tables
+// embedded in the binary (no network, ever), and memoises per message, so
+// counting a history that grew by one message costs one message. A
+// Compressor builds the counter for its model unless WithTokenCounter sets
+// one; tokens.Estimate is the zero-cost approximation, and package
+// tiktokengo offers pkoukk/tiktoken-go's counts as another tokens.Counter.
 //
 // # Handoffs
 //
 // Each compaction loses a little, and after a few a fresh context often
 // does better than another summary of a summary. WithHandoff (off by
-// default) writes a redacted, size-bounded Markdown packet (see
-// BuildHandoffPacket) once a conversation has been compacted a given number
-// of times, a bounded number of times per conversation: beside the ordinary
-// compaction for the host to offer the user (HandoffPromptUser), or as the
-// whole context of a continuation (HandoffFreshSession). WriteHandoffPacket
-// never writes outside the root the host names and never overwrites; a
-// failed handoff leaves the ordinary compaction. ManualHandoffPacket serves
-// a host's "/handoff-packet [note]".
+// default) writes a redacted, size-bounded Markdown packet (package
+// handoff) once a conversation has been compacted a given number of times,
+// a bounded number of times per conversation: beside the ordinary
+// compaction for the host to offer the user, or as the whole context of a
+// continuation. Packets are never written outside the root the host names
+// and never overwrite; a failed handoff leaves the ordinary compaction.
+// ManualHandoffPacket serves a host's "/handoff-packet [note]".
 //
 // # Sessions
 //
@@ -109,33 +110,37 @@
 //
 // # Options
 //
-// One [Option] type configures [New], [Prune], [NewExtractiveSummarizer]
-// and [NewTokenCounter]; each reads the options that concern it, so one list
-// can set up a Compressor and the parts a host uses beside it. Per-call
-// settings of a compaction ([Force], [WithFocus], [WithIncoming]...) are a
-// [CompressOption], read by any engine through [ApplyCompressOptions]. An
-// option given an invalid value keeps its default, and [Status].Adjusted
+// Each constructor has its own option type: [Option] for [New],
+// [ExtractiveOption] for [NewExtractiveSummarizer], tokens.Option and
+// prune.Option for those packages, so an option handed to the wrong
+// constructor does not compile; [WithTokenCounter] is a [SharedOption] that
+// configures both of this package's. A Compressor takes the options of the
+// parts it runs through [WithPruneOptions] and [WithCounterOptions].
+// Per-call settings of a compaction ([Force], [WithFocus], [WithIncoming]...)
+// are a [CompressOption], read by any engine through [ApplyCompressOptions].
+// An option given an invalid value keeps its default, and [Status].Adjusted
 // says so: New never fails, and nothing is silently different from what the
 // documentation promises.
 //
 // # Layout
 //
-// The package is built in four layers, each using only those below it. At
-// the bottom are messages and settings: content of any shape (content.go),
-// the guards (seam.go: Validate, pairing repair, lossless joins, where a
-// tail may start), the summary message's format (prefix*.go), text cutting
-// (text.go), exact token counting (tokens*.go) and every option with its
-// default (options.go). On them sit the transforms: the cheap tier
-// (prune*.go), what a model summarizer reads (render*.go), the Summarizer
-// contract (summarizer.go) and the extractive default (extractive*.go).
-// The engine (engine.go, compressor*.go) uses the transforms: thresholds,
-// head and tail, the cut, assembly and the failure policy. Boundaries a
-// person chooses (partial*.go) and handoff packets (handoff*.go) sit on the
-// engine.
+// The root holds what every caller needs: the contracts ([ContextEngine],
+// [Summarizer]), the guards over messages, the options, the Compressor and
+// partial compaction. Its files are layered, each using only its own layer
+// and those below: messages, guards, errors, the Summarizer contract and
+// rendering (message.go, validate.go, errors*.go, summarizer.go,
+// render*.go); what an engine reports (engine.go); the options
+// (options.go); the Compressor and the extractive default
+// (compressor*.go, extractive.go); and partial compaction (partial*.go),
+// which drives any engine. A test checks the layers on types.
 //
-// Beside the root, each in a package of its own: redact (secrets and
-// terminal control, no dependency on the root), session (identity, one
-// compaction at a time, stores), openaicompat (a Summarizer for any
-// OpenAI-compatible endpoint) and compacttest (conformance kits). The root
-// imports redact and nothing else of ours.
+// Below the root, each a package of its own: tokens (counting, with its BPE
+// engine and rank tables in tokens/internal), prune (the cheap tier),
+// handoff (packets and their safe writes), redact (secrets and terminal
+// control), models (windows and tokenizers of model families), and
+// internal/msg, internal/textcut and internal/extractive (message shape,
+// text cutting, the extractive summarizer). Above it: session (identity,
+// one compaction at a time, stores), openaicompat (a Summarizer for any
+// OpenAI-compatible endpoint), compacttest (conformance kits) and the
+// adapters. A package never imports one above it; a test checks the graph.
 package compact

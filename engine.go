@@ -5,6 +5,10 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/contextkit/compact/handoff"
+	"github.com/contextkit/compact/internal/msg"
+	"github.com/contextkit/compact/prune"
+	"github.com/contextkit/compact/tokens"
 	openai "github.com/sashabaranov/go-openai"
 )
 
@@ -51,7 +55,7 @@ type Result struct {
 	// their index in the input, each with what was done and what it saved:
 	// on a compaction that pruning alone achieved (SummaryIndex -1), every
 	// change; otherwise the results the pressure pass demoted in the tail.
-	Pruned []PruneChange
+	Pruned []prune.Change
 
 	// Account is what the compaction did with each input message, one
 	// entry per message in input order: kept, pruned, folded into the
@@ -66,7 +70,7 @@ type Result struct {
 	// compaction (see WithHandoff); nil when there was none. Messages is the
 	// ordinary compaction either way: in fresh-session mode the host
 	// chooses between it and Handoff.Continuation.
-	Handoff *Handoff
+	Handoff *handoff.Report
 
 	Duration time.Duration
 
@@ -90,6 +94,44 @@ type Result struct {
 	// WithTrimOversized cut in its middle so the request fits; -1 when none
 	// was.
 	Shortened int
+}
+
+// MessageFate is the account of one input message of a compaction: what
+// it was and what the compaction did with it (see Result.Account).
+type MessageFate struct {
+	Index int    // its index in the input
+	Role  string // its role
+	// Tool is the tool a tool result answers, or the tools an assistant
+	// turn calls (comma-separated); "" otherwise.
+	Tool string
+	// Tokens is its size in the input, as the Compressor counts it (the
+	// estimate for the messages CompressHere or CompressBefore kept from
+	// an engine that is not a RangeCompressor).
+	Tokens int
+	// Fate is one of:
+	//   - "kept": in Result.Messages as it came in (a system prompt may
+	//     have gained CompactionNote, once);
+	//   - "pruned": in Result.Messages, changed by pruning (prune says how);
+	//   - "folded": folded into the summary;
+	//   - "carried": a real user message of the summarised range, carried
+	//     verbatim inside the summary message (the oldest of them may be
+	//     cut in its middle to fit);
+	//   - "lifted": the latest real user message, inside the summarised
+	//     range, placed verbatim right after the summary;
+	//   - "shortened": in Result.Messages cut in its middle so the request
+	//     fits (the latest user message, under WithTrimOversized);
+	//   - "merged": joined to the turn before it at a seam: one a repair's
+	//     removal made (see WithRepair), or where a partial compaction
+	//     through another engine rejoined the kept messages (see Join);
+	//   - "dropped": a repair removed it, a tool result that answered no
+	//     call.
+	Fate string
+	// Prune is what pruning did to it ("pruned" only).
+	Prune prune.Kind
+	// Output is where it went in Result.Messages: its own index when kept,
+	// pruned or lifted, the summary's when folded or carried, the turn it
+	// joined when merged; -1 when dropped.
+	Output int
 }
 
 // ContextEngine decides when a conversation must shrink and shrinks it. The
@@ -124,8 +166,8 @@ type Result struct {
 // block on it for long.
 //
 // Optional abilities are separate interfaces a host detects with a type
-// assertion: Preflighter, SessionHooks, ToolProvider, ModelSwitcher and
-// RangeCompressor.
+// assertion: Preflighter, SessionHooks, ToolProvider, ModelSwitcher,
+// RangeCompressor and CounterProvider.
 type ContextEngine interface {
 	// Name identifies the engine in logs and status lines.
 	Name() string
@@ -195,7 +237,7 @@ type Status struct {
 	PauseReason          string
 	BackoffUntil         time.Time // automatic summarizer calls wait until then; zero when not backing off
 	LastError            string    // the last summarizer failure, if any
-	Handoffs             int       // automatic handoffs done (see HandoffPolicy)
+	Handoffs             int       // automatic handoffs done (see WithHandoff)
 	HandoffsLeft         int       // automatic handoffs the policy still allows; 0 when handoffs are off
 	HandoffReason        string    // why compaction goes on without a handoff: quota spent, or the last failure
 	// Adjusted names each option New was given an invalid value, and the
@@ -257,7 +299,7 @@ func Force() CompressOption {
 // out of the summary and appended, verbatim, as the last message.
 func WithIncoming(m Message) CompressOption {
 	return func(o *CompressOptions) {
-		c := cloneMessage(m)
+		c := msg.CloneMessage(m)
 		o.Incoming = &c
 	}
 }
@@ -374,6 +416,13 @@ type Tool struct {
 // the range it folded in Result.SummarizedFrom and SummarizedTo.
 type RangeCompressor interface {
 	CompressRange(ctx context.Context, msgs []Message, from, to int, opts ...CompressOption) (*Result, error)
+}
+
+// CounterProvider is implemented by engines that count with a token
+// counter a host should share, so that the running count a host (or a
+// Session) keeps agrees with the engine's own.
+type CounterProvider interface {
+	Counter() tokens.Counter
 }
 
 // ModelSwitcher is implemented by engines whose threshold depends on the

@@ -47,11 +47,4 @@ var (
 	// repeated compactions did not bring usage under the threshold. A forced
 	// compaction, a model switch or usage dropping lifts the pause.
 	ErrPaused = errors.New("compact: automatic compaction paused")
-
-	// ErrUnsafePath reports a handoff directory that escapes its root, goes
-	// through a symbolic link, or is otherwise unsafe to write into.
-	ErrUnsafePath = errors.New("compact: unsafe path")
-
-	// ErrUnknownEncoding reports a token encoding name that is not embedded.
-	ErrUnknownEncoding = errors.New("compact: unknown token encoding")
 )

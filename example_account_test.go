@@ -5,13 +5,14 @@ import (
 	"fmt"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/tokens"
 )
 
 // A compaction accounts for every input message: a host can log which were
 // kept, folded into the summary, carried in it or lifted after it.
 func ExampleMessageFate() {
 	msgs := partialConversation()
-	c := compact.New(compact.WithContextWindow(1500), compact.WithTokenCounter(compact.EstimateCounter{}))
+	c := compact.New(compact.WithContextWindow(1500), compact.WithTokenCounter(tokens.Estimate{}))
 	res, err := c.Compress(context.Background(), msgs, compact.Force())
 	if err != nil {
 		fmt.Println(err)

@@ -7,8 +7,13 @@ import (
 	"strings"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/msgtest"
 	openai "github.com/sashabaranov/go-openai"
 )
+
+// agentHistory is a coding agent's conversation: rounds runs of failing
+// tests (see msgtest.FailingTests).
+var agentHistory = msgtest.FailingTests
 
 func roles(msgs []compact.Message) string {
 	var b strings.Builder

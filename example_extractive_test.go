@@ -23,7 +23,7 @@ func toolResult(id, output string) compact.Message {
 // the command that printed them, files, identifiers, the last command),
 // the task, the commands with their exit status and the decisions out of
 // the turns themselves, under the headings a model-written summary uses.
-func ExampleExtractiveSummarizer() {
+func ExampleNewExtractiveSummarizer() {
 	turns := []compact.Message{
 		{Role: compact.RoleUser, Content: "ParseDuration rejects \"1h 30m\"; make it accept spaces."},
 		{Role: compact.RoleAssistant, Content: "The root cause is that time.ParseDuration stops at the space. I'll strip spaces first."},
@@ -36,7 +36,7 @@ func ExampleExtractiveSummarizer() {
 		toolResult("c2", "--- FAIL: TestParseDuration/blank (0.00s)\n    duration_test.go:31: want ErrEmpty\nFAIL\nexit status 1"),
 		{Role: compact.RoleAssistant, Content: "Blank input now fails the wrong way; checking it after trimming next."},
 	}
-	var s compact.ExtractiveSummarizer // the zero value is ready to use
+	s := compact.NewExtractiveSummarizer()
 	summary, err := s.Summarize(context.Background(), compact.SummaryRequest{Turns: turns})
 	if err != nil {
 		fmt.Println(err)
@@ -69,7 +69,7 @@ func ExampleExtractiveSummarizer() {
 // A later compaction passes the previous summary back: its lists are merged
 // with the new turns' (older entries first, repeats once), and its task
 // joins the goal. The focus outranks recency.
-func ExampleNewExtractiveSummarizer() {
+func ExampleNewExtractiveSummarizer_update() {
 	s := compact.NewExtractiveSummarizer()
 	ctx := context.Background()
 	first, _ := s.Summarize(ctx, compact.SummaryRequest{Turns: []compact.Message{

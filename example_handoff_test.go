@@ -2,7 +2,6 @@ package compact_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +9,8 @@ import (
 	"time"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/handoff"
+	"github.com/contextkit/compact/tokens"
 )
 
 // handoffSession is a conversation of n tool rounds after a task.
@@ -29,64 +30,17 @@ func handoffSession(n int) []compact.Message {
 // newHandoffExample is a Compressor with a small window, a fixed clock and
 // a summarizer that always says the same thing, so the example's output is
 // stable.
-func newHandoffExample(p compact.HandoffPolicy) *compact.Compressor {
+func newHandoffExample(p handoff.Policy) *compact.Compressor {
 	summarize := compact.SummarizerFunc(func(ctx context.Context, req compact.SummaryRequest) (string, error) {
 		return "The importer now skips blank lines; tests pass.", nil
 	})
 	return compact.New(compact.WithContextWindow(4000), compact.WithThresholdBounds(0, 0),
-		compact.WithTokenCounter(compact.EstimateCounter{}), compact.WithSummarizer(summarize),
+		compact.WithTokenCounter(tokens.Estimate{}), compact.WithSummarizer(summarize),
 		compact.WithClock(func() time.Time { return time.Date(2025, 5, 6, 7, 8, 9, 0, time.UTC) }),
 		compact.WithHandoff(p),
 		// Each compaction here summarises: one that pruning alone achieves
 		// writes no packet.
 		compact.WithPruning(false))
-}
-
-// A packet is plain Markdown: what a fresh context needs, redacted and
-// bounded.
-func ExampleBuildHandoffPacket() {
-	packet := compact.BuildHandoffPacket(compact.HandoffInput{
-		SessionID:   "sess-7",
-		Model:       "gpt-4o",
-		Compactions: 2,
-		Note:        "Release after the fix.",
-		Summary:     "The importer skips blank lines. DB_PASSWORD=hunter2 was used for the test database.",
-		Messages: []compact.Message{
-			{Role: compact.RoleUser, Content: "Now tag v1.2.0."},
-		},
-		OpenTasks: []string{"Tag v1.2.0"},
-	})
-	fmt.Println(packet[:strings.Index(packet, "## How to continue")])
-	// Output:
-	// # Handoff packet
-	//
-	// A compact record of a conversation, written so that a fresh context can continue it.
-	//
-	// ## Session
-	//
-	// - Session: sess-7
-	// - Model: gpt-4o
-	// - Compactions so far: 2
-	//
-	// ## Operator note
-	//
-	// > Release after the fix.
-	//
-	// ## Open tasks
-	//
-	// - [ ] Tag v1.2.0
-	//
-	// ## Latest summary
-	//
-	// ```markdown
-	// The importer skips blank lines. DB_PASSWORD=[REDACTED] was used for the test database.
-	// ```
-	//
-	// ## Latest user request
-	//
-	// ```text
-	// Now tag v1.2.0.
-	// ```
 }
 
 // In prompt-user mode the second compaction also writes a packet, and the
@@ -95,7 +49,7 @@ func ExampleBuildHandoffPacket() {
 func ExampleWithHandoff() {
 	root, _ := os.MkdirTemp("", "handoff")
 	defer os.RemoveAll(root)
-	c := newHandoffExample(compact.HandoffPolicy{Enabled: true, Root: root, Dir: "handoffs"})
+	c := newHandoffExample(handoff.Policy{Enabled: true, Root: root, Dir: "handoffs"})
 
 	msgs := handoffSession(20)
 	for i := 1; i <= 3; i++ {
@@ -125,9 +79,9 @@ func ExampleWithHandoff() {
 func ExampleWithHandoff_freshSession() {
 	root, _ := os.MkdirTemp("", "handoff")
 	defer os.RemoveAll(root)
-	c := newHandoffExample(compact.HandoffPolicy{
-		Enabled: true, Root: root, Mode: compact.HandoffFreshSession, AfterCompactions: 1,
-		Start: func(ctx context.Context, h compact.Handoff) (string, error) {
+	c := newHandoffExample(handoff.Policy{
+		Enabled: true, Root: root, Mode: handoff.FreshSession, AfterCompactions: 1,
+		Start: func(ctx context.Context, h handoff.Report) (string, error) {
 			return h.SessionID + "-cont", nil // a host would create and link the session here
 		},
 	})
@@ -151,9 +105,9 @@ func ExampleWithHandoff_freshSession() {
 func ExampleCompressor_ManualHandoffPacket() {
 	root, _ := os.MkdirTemp("", "handoff")
 	defer os.RemoveAll(root)
-	c := newHandoffExample(compact.HandoffPolicy{Root: root}) // automatic handoffs off
+	c := newHandoffExample(handoff.Policy{Root: root}) // automatic handoffs off
 
-	note, ok := compact.ParseHandoffCommand("/handoff-packet hand over to the release bot")
+	note, ok := handoff.ParseCommand("/handoff-packet hand over to the release bot")
 	if !ok {
 		return
 	}
@@ -169,20 +123,4 @@ func ExampleCompressor_ManualHandoffPacket() {
 	// handoff-sess-7-20250506T070809Z-manual.md
 	// true
 	// 0
-}
-
-// WriteHandoffPacket never writes outside its root and never overwrites.
-func ExampleWriteHandoffPacket() {
-	root, _ := os.MkdirTemp("", "handoff")
-	defer os.RemoveAll(root)
-
-	first, _ := compact.WriteHandoffPacket(root, "packets", "p.md", []byte("one"))
-	second, _ := compact.WriteHandoffPacket(root, "packets", "p.md", []byte("two"))
-	fmt.Println(filepath.Base(first), filepath.Base(second))
-
-	_, err := compact.WriteHandoffPacket(root, "../elsewhere", "p.md", []byte("three"))
-	fmt.Println(errors.Is(err, compact.ErrUnsafePath))
-	// Output:
-	// p.md p-2.md
-	// true
 }

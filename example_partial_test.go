@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/tokens"
 )
 
 // partialConversation is a coding session of three requests, each answered after
@@ -37,7 +38,7 @@ func roleLine(msgs []compact.Message) string {
 }
 
 func newExampleCompressor() *compact.Compressor {
-	return compact.New(compact.WithContextWindow(16_000), compact.WithTokenCounter(compact.EstimateCounter{}))
+	return compact.New(compact.WithContextWindow(16_000), compact.WithTokenCounter(tokens.Estimate{}))
 }
 
 // A host hands the text after "/compress" to ParseCompressArgs and runs a

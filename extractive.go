@@ -2,11 +2,18 @@ package compact
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"strings"
+
+	"github.com/contextkit/compact/internal/extractive"
 )
 
-// ExtractiveSummarizer is the Summarizer that needs no model: it writes a
+// extractiveSummarizer is NewExtractiveSummarizer's Summarizer.
+type extractiveSummarizer struct {
+	s extractive.Summarizer
+}
+
+// NewExtractiveSummarizer returns the Summarizer that needs no model: it writes a
 // Markdown summary of facts lifted from the turns themselves, the ones a
 // successor would otherwise have to re-discover, under the headings
 // DefaultSummaryInstructions asks a model for where one applies:
@@ -22,8 +29,8 @@ import (
 //     that writes, a redirection, sed -i, touch, rm...), read, and
 //     referenced (other paths in commands, prose, or located in tool
 //     output, file.go:12);
-//     identifiers tool calls passed (see isIdentifier: reservation codes,
-//     user and payment ids, issue numbers, SHAs), on one line with the
+//     identifiers tool calls passed (reservation codes, user and payment
+//     ids, issue numbers, SHAs), on one line with the
 //     argument and the tools they went to; and the last shell command,
 //     verbatim.
 //   - Task: the latest real user message, quoted (head and tail when long).
@@ -37,92 +44,30 @@ import (
 //     "because", "instead", "I'll").
 //   - Next steps: tool calls that have no result yet.
 //
-// Empty sections are left out. Every list drops duplicates, is capped (see
-// extractiveLimits) and is written oldest first; when a list is over its cap
+// Empty sections are left out. Every list drops duplicates, is capped and
+// is written oldest first; when a list is over its cap
 // the newest entries are kept, except that facts outrank paths only
 // mentioned and intentions, and entries from turns that mention the focus
 // topic outrank all others. A previous summary in this format is merged list
 // by list, its entries counted older than the new ones; any other previous
 // summary is kept, shortened, under Earlier summary.
 //
-// The result stays near req.TargetTokens (see Summarize). It is
+// The result stays near req.TargetTokens, by the size policy below. It is
 // deterministic: the same request gives the same bytes. Everything it
-// writes passes through [redact.String], and the result is valid UTF-8 whatever the
-// input. The zero value is ready to use; an ExtractiveSummarizer is safe for
-// concurrent use.
-type ExtractiveSummarizer struct {
-	limits extractiveLimits
-	count  func(string) int
-}
-
-// defaultExtractiveLimits bound each list for a summary of
-// defaultExtractiveTarget tokens. Full lists together run past that target
-// on purpose: trimming then takes from the list most over its share, so a
-// history heavy in one kind of fact (many errors, few files) still uses the
-// room. Typical agent transcripts fill a fraction of them.
-var defaultExtractiveLimits = extractiveLimits{
-	Requests: 8, Files: 25, Commands: 15, ToolCalls: 12, Errors: 20, Decisions: 10, Pending: 8, Identifiers: 40,
-	TaskChars: 2000, StateChars: 1200, EarlierChars: 4000, ItemChars: 300,
-}
-
-// factsScaleTarget is the target above which the facts index's caps grow:
-// a fact takes a few tokens, so a summary given more room for a fact-dense
-// range (see WithSummaryTokens) lists proportionally more of them.
-const factsScaleTarget = 500
-
-// NewExtractiveSummarizer returns an ExtractiveSummarizer. It reads
-// [withLimits] and [WithTokenCounter] (which measures the summary instead
-// of the default estimate of one token per four bytes) and ignores other
-// options.
-func NewExtractiveSummarizer(opts ...Option) *ExtractiveSummarizer {
-	cfg := newConfig(opts)
-	s := &ExtractiveSummarizer{limits: cfg.limits}
-	if cfg.counter != nil {
-		s.count = cfg.counter.CountText
-	}
-	return s
-}
-
-// Name returns "extractive".
-func (s *ExtractiveSummarizer) Name() string { return "extractive" }
-
-const (
-	// defaultExtractiveTarget is the summary size, in tokens, used when a
-	// request gives no TargetTokens: the order of the summaries
-	// model-backed compaction asks for.
-	defaultExtractiveTarget = 2000
-
-	// minExtractiveTarget is the smallest target honoured, the
-	// Compressor's smallest summary target (minSummaryTokens). A smaller
-	// one is raised to it: below it the quoted fields, the task first,
-	// would be cut to nothing.
-	minExtractiveTarget = minSummaryTokens
-
-	// maxBlockFloor and minBlockFloor bound how short trimming makes a
-	// quoted field: an eighth of the target's bytes, within these.
-	maxBlockFloor = 240
-	minBlockFloor = 64
-
-	// maxFocusChars bounds the focus line; it too is held to an eighth of
-	// a small target's bytes.
-	maxFocusChars = 200
-
-	// bytesPerToken turns a token target into byte budgets for the quoted
-	// fields; it is the default estimate's ratio.
-	bytesPerToken = 4
-)
-
-// Summarize returns the summary of req. It fails only when ctx is done
-// (wrapping ctx.Err()) or when there is nothing to summarise: no turns and
-// no previous summary (wrapping ErrNothingToCompress). Non-empty turns
-// always give a non-empty summary.
+// writes passes through [redact.String], and the result is valid UTF-8
+// whatever the input. It fails only when ctx is done (wrapping ctx.Err())
+// or when there is nothing to summarise: no turns and no previous summary
+// (wrapping ErrNothingToCompress). Non-empty turns always give a non-empty
+// summary. It is safe for concurrent use, and its Name is "extractive".
+// [WithTokenCounter] sets what measures the summary (the default estimates
+// a token per four bytes).
 //
-// Size policy: with T = req.TargetTokens (defaultExtractiveTarget when not
-// positive, at least minExtractiveTarget), each quoted field is first held
+// Size policy: with T = req.TargetTokens (2,000 when not
+// positive, at least 128), each quoted field is first held
 // to a share of T (current task 30%, earlier summary 30%, current state
 // 20%). When the whole is over T, the facts index takes the room the
-// prose leaves it, the prose keeping at least 15% of T (proseShare; and at
-// least minProseTokens) when it needs that: the index keeps, in this order,
+// prose leaves it, the prose keeping at least 15% of T (and at
+// least a minimum) when it needs that: the index keeps, in this order,
 // unresolved errors, modified files, identifiers and the last command, and
 // gives up the rest first (resolved errors, read files and referenced
 // paths, paths only mentioned and the oldest first); before it gives up
@@ -136,87 +81,33 @@ const (
 // is still over T, the quoted fields are halved in turn, down to an eighth
 // of T's bytes (64 to 240 bytes), and last the index gives up more. The
 // result exceeds T only by what those minimums hold.
-func (s *ExtractiveSummarizer) Summarize(ctx context.Context, req SummaryRequest) (string, error) {
-	if err := ctx.Err(); err != nil {
-		return "", fmt.Errorf("compact: extractive summary: %w", err)
+func NewExtractiveSummarizer(opts ...ExtractiveOption) Summarizer {
+	var cfg extractiveConfig
+	for _, opt := range opts {
+		if opt != nil {
+			opt.applyExtractive(&cfg)
+		}
 	}
-	prev := strings.TrimSpace(StripSummaryPrefix(req.PreviousSummary))
-	if len(req.Turns) == 0 && prev == "" {
+	var count func(string) int
+	if cfg.counter != nil {
+		count = cfg.counter.CountText
+	}
+	return &extractiveSummarizer{s: *extractive.New(extractive.Limits{}, count)}
+}
+
+// Name returns "extractive".
+func (s *extractiveSummarizer) Name() string { return "extractive" }
+
+// Summarize returns the summary of req (see NewExtractiveSummarizer).
+func (s *extractiveSummarizer) Summarize(ctx context.Context, req SummaryRequest) (string, error) {
+	out, err := s.s.Summarize(ctx, extractiveRequest(req))
+	if errors.Is(err, extractive.ErrNothing) {
 		return "", fmt.Errorf("compact: extractive summary: no turns and no previous summary: %w", ErrNothingToCompress)
 	}
-	target := req.TargetTokens
-	if target <= 0 {
-		target = defaultExtractiveTarget
-	}
-	target = max(target, minExtractiveTarget)
-	d := &digest{focus: strings.ToLower(strings.TrimSpace(req.Focus))}
-	if err := d.scan(ctx, req.Turns); err != nil {
-		return "", err
-	}
-	d.mergePrevious(prev, len(req.Turns) > 0)
-	dr := newDraft(d, strings.TrimSpace(req.Focus), s.resolvedLimits(target), target)
-	out := dr.fit(target, s.counter())
-	if out == "" {
-		out = lastResort(d)
-	}
-	// Every text was redacted where it entered the draft, each on its own:
-	// no secret spans two entries, and a pass over the whole could read
-	// one entry's text as running into the next heading.
-	return strings.ToValidUTF8(out, "\uFFFD"), nil
+	return out, err
 }
 
-func (s *ExtractiveSummarizer) counter() func(string) int {
-	if s.count != nil {
-		return s.count
-	}
-	return func(t string) int { return (len(t) + bytesPerToken - 1) / bytesPerToken }
-}
-
-// resolvedLimits is s.limits with defaults for its zero fields (and for
-// length limits that are not positive). A default other than ItemChars
-// grows in proportion when target is above defaultExtractiveTarget, so a
-// caller who gives the summary more room gets longer lists; a limit set
-// explicitly stays as set.
-func (s *ExtractiveSummarizer) resolvedLimits(target int) extractiveLimits {
-	l, d := s.limits, defaultExtractiveLimits
-	scale := max(1, float64(target)/defaultExtractiveTarget)
-	factScale := max(1, float64(target)/factsScaleTarget)
-	orDefault := func(v, def int) int {
-		if v == 0 {
-			return int(float64(def) * scale)
-		}
-		return v
-	}
-	factDefault := func(v, def int) int {
-		if v == 0 {
-			return int(float64(def) * factScale)
-		}
-		return v
-	}
-	positive := func(v, def int) int {
-		if v <= 0 {
-			return int(float64(def) * scale)
-		}
-		return v
-	}
-	item := l.ItemChars // a line's length is about reading it, not about room
-	if item <= 0 {
-		item = d.ItemChars
-	}
-	return extractiveLimits{
-		Requests: orDefault(l.Requests, d.Requests), Files: factDefault(l.Files, d.Files),
-		Commands: orDefault(l.Commands, d.Commands), ToolCalls: orDefault(l.ToolCalls, d.ToolCalls),
-		Errors: factDefault(l.Errors, d.Errors), Decisions: orDefault(l.Decisions, d.Decisions),
-		Pending: orDefault(l.Pending, d.Pending), Identifiers: factDefault(l.Identifiers, d.Identifiers),
-		TaskChars: positive(l.TaskChars, d.TaskChars), StateChars: positive(l.StateChars, d.StateChars),
-		EarlierChars: positive(l.EarlierChars, d.EarlierChars),
-		ItemChars:    item,
-	}
-}
-
-// lastResort is the summary of turns that held nothing the lists keep.
-func lastResort(d *digest) string {
-	return headingPrefix + summaryParts[partOf(secState)].heading + "\n> " + fmt.Sprintf(
-		"%d earlier messages (%d from the user, %d from the assistant, %d tool results, %d other) were condensed; none held text this summary keeps.",
-		d.turns, d.roles[0], d.roles[1], d.roles[2], d.roles[3])
+// extractiveRequest is what the extractive summary reads of req.
+func extractiveRequest(req SummaryRequest) extractive.Request {
+	return extractive.Request{Turns: req.Turns, PreviousSummary: req.PreviousSummary, Focus: req.Focus, TargetTokens: req.TargetTokens}
 }

@@ -5,23 +5,49 @@ import (
 	"io"
 	"log/slog"
 	"time"
+
+	"github.com/contextkit/compact/handoff"
+	"github.com/contextkit/compact/prune"
+	"github.com/contextkit/compact/tokens"
 )
 
-// Option configures the package's constructors and transforms: [New] (the
-// Compressor), [Prune], [NewExtractiveSummarizer] and [NewTokenCounter].
-// Each reads the options that concern it and ignores the rest, so one list
-// of options can configure a Compressor and the standalone parts a host
-// uses beside it:
-//
-//	opts := []compact.Option{compact.WithTokenCounter(tc), compact.WithKeepToolUses(5)}
-//	c := compact.New(opts...)
-//	pr := compact.Prune(msgs, opts...)
+// Option configures a Compressor (see [New]). Each constructor has an
+// option type of its own, so an option meant for another part (a prune or
+// tokens option, an option of [NewExtractiveSummarizer]) does not compile
+// where it means nothing; the parts' own options reach a Compressor through
+// [WithPruneOptions] and [WithCounterOptions]. [WithTokenCounter] is a
+// [SharedOption]: it configures a Compressor and the extractive summarizer
+// alike.
 //
 // An option given an invalid value (a negative size, a fraction out of
-// range) changes nothing: the default stays in force, and [Status.Adjusted]
-// of a Compressor names the option and the value kept. A nil Option is
-// ignored.
-type Option func(*config)
+// range) changes nothing: the default stays in force, and [Status].Adjusted
+// names the option and the value kept. A nil Option is ignored.
+type Option interface {
+	applyCompressor(c *config)
+}
+
+// ExtractiveOption configures the extractive summarizer (see
+// [NewExtractiveSummarizer]).
+type ExtractiveOption interface {
+	applyExtractive(c *extractiveConfig)
+}
+
+// SharedOption is an option that makes sense to a Compressor and to the
+// extractive summarizer alike: [WithTokenCounter].
+type SharedOption interface {
+	Option
+	ExtractiveOption
+}
+
+// extractiveConfig is every setting an ExtractiveOption can make.
+type extractiveConfig struct {
+	counter tokens.Counter // nil: a token per four bytes
+}
+
+// option is an Option made of a function.
+type option func(*config)
+
+func (f option) applyCompressor(c *config) { f(c) }
 
 // config is every setting an Option can make. defaults sets each one in a
 // single place.
@@ -48,21 +74,17 @@ type config struct {
 	strikeLimit    int
 	repair         bool
 	summaryTimeout time.Duration
-	handoff        HandoffPolicy
+	handoff        handoff.Policy
 	pruning        bool // prune before summarising (WithPruning)
 	summaryPrompt  string
 	trimOversized  bool
 
-	// Counting, for every part.
-	counter     TokenCounter // nil: each part's default
-	cacheSize   int
-	imageTokens int
+	// Counting.
+	counter     tokens.Counter  // nil: the exact counter of the model's encoding
+	counterOpts []tokens.Option // for the counter a Compressor builds
 
-	// Prune, standalone and inside a Compressor.
-	prune pruneConfig
-
-	// The extractive summarizer.
-	limits extractiveLimits
+	// Pruning inside a Compressor.
+	pruneOpts []prune.Option
 
 	// adjusted lists the invalid values options were given, and what stayed
 	// in force instead.
@@ -138,68 +160,6 @@ func defaultBackoff() []time.Duration {
 	return []time.Duration{60 * time.Second, 300 * time.Second, 900 * time.Second}
 }
 
-// Defaults of Prune. Each names the behaviour it sets and where the figure
-// comes from.
-const (
-	// defaultPruneKeepToolUses is how many of the most recent tool uses (a
-	// call and its result) are never masked or shortened, the default of
-	// Anthropic's context editing ("clear tool uses" keeps 3).
-	defaultPruneKeepToolUses = 3
-
-	// defaultPruneClearAtLeast is the fewest tokens a pruning must reclaim to
-	// be committed. Any change rewrites the provider's prompt cache from the
-	// first changed message on, so a pruning that saves little costs more
-	// than it saves. 2,000 tokens is about three large tool outputs: in 30
-	// real agent transcripts the median tool result is about 150 tokens and
-	// the 90th percentile about 600. (Anthropic leaves its clear_at_least
-	// to the caller.)
-	defaultPruneClearAtLeast = 2_000
-
-	// defaultPruneArgumentChars is the length, in characters, over which an
-	// old tool call's arguments are shortened. A file written or a patch
-	// sent through a tool is the model's own output and is on disk now; in
-	// 30 real agent transcripts 1 call in 100 has arguments this long, and
-	// those calls hold a quarter of all argument text.
-	defaultPruneArgumentChars = 2_000
-)
-
-// pruneConfig is Prune's settings; defaults sets them.
-type pruneConfig struct {
-	keep         int
-	from, to     int
-	rangeSet     bool
-	rules        map[string]ToolRule
-	argChars     int
-	clearAtLeast int
-	counter      TokenCounter
-	pressure     int
-	pressureSet  bool
-	kinds        map[PruneKind]bool // nil: every kind
-}
-
-// extractiveLimits caps what an ExtractiveSummarizer keeps. A zero field
-// takes its default, which (except ItemChars) grows in proportion to a
-// request's TargetTokens: the facts index's caps (Files, Errors,
-// Identifiers) above factsScaleTarget (500), the others above
-// defaultExtractiveTarget (2000). A negative list cap leaves that list
-// out. The byte limits are upper bounds: a smaller target shortens the
-// quoted fields further (see Summarize).
-type extractiveLimits struct {
-	Requests    int // earlier user requests listed (default 8)
-	Files       int // paths per file group (default 25)
-	Commands    int // shell commands (default 15)
-	ToolCalls   int // other tool calls (default 12)
-	Errors      int // error lines (default 20)
-	Decisions   int // decision sentences (default 10)
-	Pending     int // pending tool calls (default 8)
-	Identifiers int // identifiers passed to tools (default 40)
-
-	TaskChars    int // the current task's text, in bytes (default 2000)
-	StateChars   int // the current state's text (default 1200)
-	EarlierChars int // a previous summary kept verbatim (default 4000)
-	ItemChars    int // one list entry (default 300)
-}
-
 // defaults returns the documented defaults of every setting.
 func defaults() config {
 	return config{
@@ -219,13 +179,6 @@ func defaults() config {
 		backoff:       defaultBackoff(),
 		strikeLimit:   defaultStrikeLimit,
 		pruning:       true,
-		cacheSize:     defaultCacheSize,
-		imageTokens:   defaultImageTokens,
-		prune: pruneConfig{
-			keep:         defaultPruneKeepToolUses,
-			argChars:     defaultPruneArgumentChars,
-			clearAtLeast: defaultPruneClearAtLeast,
-		},
 	}
 }
 
@@ -234,7 +187,7 @@ func newConfig(opts []Option) config {
 	cfg := defaults()
 	for _, opt := range opts {
 		if opt != nil {
-			opt(&cfg)
+			opt.applyCompressor(&cfg)
 		}
 	}
 	if cfg.logger == nil {
@@ -256,45 +209,45 @@ func (c *config) reject(option string, value, kept any) {
 // not know keeps the default window, and [Status] says so. The zero value ""
 // counts with o200k_base.
 func WithModel(name string) Option {
-	return func(c *config) { c.model = name }
+	return option(func(c *config) { c.model = name })
 }
 
 // WithContextWindow sets the model's context window in tokens. The default
 // is 128,000 (gpt-4o and gpt-4.1-mini class models). It must be positive.
 func WithContextWindow(tokens int) Option {
-	return func(c *config) {
+	return option(func(c *config) {
 		if tokens <= 0 {
 			c.reject("WithContextWindow", tokens, c.window)
 			return
 		}
 		c.window, c.windowSet = tokens, true
-	}
+	})
 }
 
 // WithReserveTokens sets how many tokens of the window are kept for the
 // model's reply. The default is 8,192, at most a quarter of the window. It
 // must not be negative.
 func WithReserveTokens(tokens int) Option {
-	return func(c *config) {
+	return option(func(c *config) {
 		if tokens < 0 {
 			c.reject("WithReserveTokens", tokens, "the default")
 			return
 		}
 		c.reserve = tokens
-	}
+	})
 }
 
 // WithThreshold sets the fraction of the usable window (window minus
 // reserve) at which compaction triggers, in (0, 1]. The default is 0.75, the
 // figure most agent runtimes use.
 func WithThreshold(fraction float64) Option {
-	return func(c *config) {
+	return option(func(c *config) {
 		if !(fraction > 0 && fraction <= 1) {
 			c.reject("WithThreshold", fraction, c.fraction)
 			return
 		}
 		c.fraction = fraction
-	}
+	})
 }
 
 // WithThresholdBounds sets the threshold's floor and cap in tokens. The
@@ -303,13 +256,13 @@ func WithThreshold(fraction float64) Option {
 // which requests get slow and costly). Zero turns either bound off; a
 // negative bound is invalid.
 func WithThresholdBounds(floor, cap int) Option {
-	return func(c *config) {
+	return option(func(c *config) {
 		if floor < 0 || cap < 0 {
 			c.reject("WithThresholdBounds", fmt.Sprintf("%d, %d", floor, cap), fmt.Sprintf("%d, %d", c.floor, c.cap))
 			return
 		}
 		c.floor, c.cap = floor, cap
-	}
+	})
 }
 
 // WithHeadMessages sets how many non-system messages at the start stay
@@ -318,26 +271,26 @@ func WithThresholdBounds(floor, cap int) Option {
 // The latest real user message is never among them: the head ends before
 // it, and it follows the summary. Zero keeps no head.
 func WithHeadMessages(n int) Option {
-	return func(c *config) {
+	return option(func(c *config) {
 		if n < 0 {
 			c.reject("WithHeadMessages", n, c.headMessages)
 			return
 		}
 		c.headMessages = n
-	}
+	})
 }
 
 // WithTail sets the protected tail: a token budget as a fraction of the
 // threshold, in (0, 1), and the fewest messages it keeps, at least 1. The
 // defaults are 0.20 and 4.
 func WithTail(fraction float64, minMessages int) Option {
-	return func(c *config) {
+	return option(func(c *config) {
 		if !(fraction > 0 && fraction < 1) || minMessages < 1 {
 			c.reject("WithTail", fmt.Sprintf("%v, %d", fraction, minMessages), fmt.Sprintf("%v, %d", c.tailFraction, c.tailMin))
 			return
 		}
 		c.tailFraction, c.tailMin = fraction, minMessages
-	}
+	})
 }
 
 // WithCarriedUserTokens sets the budget for recent real user messages
@@ -345,13 +298,13 @@ func WithTail(fraction float64, minMessages int) Option {
 // (Codex keeps 20k), at most a quarter of the threshold. Zero turns
 // carrying off.
 func WithCarriedUserTokens(tokens int) Option {
-	return func(c *config) {
+	return option(func(c *config) {
 		if tokens < 0 {
 			c.reject("WithCarriedUserTokens", tokens, c.carryTokens)
 			return
 		}
 		c.carryTokens = tokens
-	}
+	})
 }
 
 // WithSummaryTokens bounds the summary's target length in tokens. The
@@ -360,68 +313,86 @@ func WithCarriedUserTokens(tokens int) Option {
 // range whose facts (errors, files, identifiers, the last command) need
 // more room still gets it, up to a third of the threshold.
 func WithSummaryTokens(tokens int) Option {
-	return func(c *config) {
+	return option(func(c *config) {
 		if tokens < minSummaryTokens {
 			c.reject("WithSummaryTokens", tokens, c.summaryTokens)
 			return
 		}
 		c.summaryTokens = tokens
-	}
+	})
 }
 
 // WithCompactionNote sets the note appended once to the system prompt of a
 // compacted history. The default is [CompactionNote]; "" turns it off.
 func WithCompactionNote(note string) Option {
-	return func(c *config) { c.note = note }
+	return option(func(c *config) { c.note = note })
 }
 
 // WithSummarizer sets the summarizer. The default (and nil) is the embedded
 // extractive summarizer, which makes no network calls.
 func WithSummarizer(s Summarizer) Option {
-	return func(c *config) { c.summarizer = s }
+	return option(func(c *config) { c.summarizer = s })
 }
+
+// FailurePolicy says what a compaction does when its summarizer fails.
+type FailurePolicy int
+
+const (
+	// FallbackExtractive replaces a failed summary with the deterministic
+	// extractive one, so the compaction still happens. Result.Fallback is
+	// set. Authentication and quota errors abort regardless.
+	FallbackExtractive FailurePolicy = iota
+	// AbortOnFailure returns the error and leaves the caller's messages as
+	// they were.
+	AbortOnFailure
+)
 
 // WithFailurePolicy sets what happens when the summarizer fails. The default
 // is [FallbackExtractive].
 func WithFailurePolicy(p FailurePolicy) Option {
-	return func(c *config) {
+	return option(func(c *config) {
 		if p != FallbackExtractive && p != AbortOnFailure {
 			c.reject("WithFailurePolicy", int(p), c.policy)
 			return
 		}
 		c.policy = p
-	}
+	})
 }
 
 // WithFallbackSummarizer replaces the deterministic summarizer used when the
 // main one fails under [FallbackExtractive]. The default (and nil) is the
 // extractive summarizer.
 func WithFallbackSummarizer(s Summarizer) Option {
-	return func(c *config) { c.fallback = s }
+	return option(func(c *config) { c.fallback = s })
 }
 
-// WithTokenCounter sets how tokens are counted, everywhere options reach: a
-// Compressor, Prune, the extractive summarizer. The default (and nil) is,
-// for a Compressor, the exact counter for the model's encoding, and for
-// Prune and the extractive summarizer, [EstimateCounter].
-func WithTokenCounter(tc TokenCounter) Option {
-	return func(c *config) { c.counter = tc }
-}
+// WithTokenCounter sets how tokens are counted. The default (and nil) is,
+// for a Compressor, the exact counter for the model's encoding (see
+// WithModel and WithCounterOptions), which it also passes to its pruning;
+// for the extractive summarizer, an estimate of a token per four bytes. It
+// configures both (see [SharedOption]).
+func WithTokenCounter(tc tokens.Counter) SharedOption { return counterOption{tc} }
+
+// counterOption is WithTokenCounter's option.
+type counterOption struct{ tc tokens.Counter }
+
+func (o counterOption) applyCompressor(c *config)           { c.counter = o.tc }
+func (o counterOption) applyExtractive(c *extractiveConfig) { c.counter = o.tc }
 
 // WithLogger sets where a Compressor logs. The default (and nil) discards.
 func WithLogger(l *slog.Logger) Option {
-	return func(c *config) { c.logger = l }
+	return option(func(c *config) { c.logger = l })
 }
 
 // WithClock replaces time.Now, for tests of backoff. nil is invalid.
 func WithClock(now func() time.Time) Option {
-	return func(c *config) {
+	return option(func(c *config) {
 		if now == nil {
 			c.reject("WithClock", "nil", "time.Now")
 			return
 		}
 		c.now = now
-	}
+	})
 }
 
 // WithBackoff sets the waits after consecutive summarizer failures before
@@ -429,7 +400,7 @@ func WithClock(now func() time.Time) Option {
 // default is 60 s, 300 s, 900 s. No waits turns backoff off; a negative wait
 // is invalid.
 func WithBackoff(waits ...time.Duration) Option {
-	return func(c *config) {
+	return option(func(c *config) {
 		for _, w := range waits {
 			if w < 0 {
 				c.reject("WithBackoff", waits, c.backoff)
@@ -437,39 +408,39 @@ func WithBackoff(waits ...time.Duration) Option {
 			}
 		}
 		c.backoff = append([]time.Duration(nil), waits...)
-	}
+	})
 }
 
 // WithStrikeLimit sets how many compactions in a row may leave usage over
 // the threshold before automatic compaction pauses. The default is 2; zero
 // never pauses.
 func WithStrikeLimit(n int) Option {
-	return func(c *config) {
+	return option(func(c *config) {
 		if n < 0 {
 			c.reject("WithStrikeLimit", n, c.strikeLimit)
 			return
 		}
 		c.strikeLimit = n
-	}
+	})
 }
 
 // WithRepair sets whether Compress repairs broken tool pairing in its input
 // (see [RepairToolPairs]) instead of rejecting it. The default is false;
 // Result.Repairs lists what was changed.
 func WithRepair(on bool) Option {
-	return func(c *config) { c.repair = on }
+	return option(func(c *config) { c.repair = on })
 }
 
 // WithSummaryTimeout bounds each summarizer call. Zero (the default) leaves
 // the caller's context as the only bound; a negative timeout is invalid.
 func WithSummaryTimeout(d time.Duration) Option {
-	return func(c *config) {
+	return option(func(c *config) {
 		if d < 0 {
 			c.reject("WithSummaryTimeout", d, c.summaryTimeout)
 			return
 		}
 		c.summaryTimeout = d
-	}
+	})
 }
 
 // WithSummaryPrompt sets the instructions a model-backed summarizer sends
@@ -477,7 +448,7 @@ func WithSummaryTimeout(d time.Duration) Option {
 // keeps [DefaultSummaryInstructions]; summarizers that do not prompt a model
 // ignore it.
 func WithSummaryPrompt(prompt string) Option {
-	return func(c *config) { c.summaryPrompt = prompt }
+	return option(func(c *config) { c.summaryPrompt = prompt })
 }
 
 // WithTrimOversized sets whether a compaction that still does not fit the
@@ -487,41 +458,46 @@ func WithSummaryPrompt(prompt string) Option {
 // verbatim, and Result then reports the overflow instead (Fits, Overflow,
 // TooLarge). When on, Result.Shortened names the message shortened.
 func WithTrimOversized(on bool) Option {
-	return func(c *config) { c.trimOversized = on }
+	return option(func(c *config) { c.trimOversized = on })
 }
 
-// withCacheSize bounds the memo of per-message counts of a counter
-// [NewTokenCounter] builds (and a Compressor's default counter) to about n
-// entries. The default is 65,536. The memo keeps two generations of n/2:
-// when the newer one is full the older is dropped, so the counts of a
-// history being recounted stay while stale ones age out. Zero disables the
-// memo; a negative size is invalid.
-func withCacheSize(n int) Option {
-	return func(c *config) {
-		if n < 0 {
-			c.reject("withCacheSize", n, c.cacheSize)
-			return
-		}
-		c.cacheSize = n
-	}
+// WithPruning sets whether a Compressor prunes before it summarises (see
+// package prune). The default is true.
+//
+// A compaction first prunes the turns it would summarise: everything
+// between the head and the protected tail, never the system prompt, the
+// head, the tail or the latest real user message. When that brings the
+// history under the threshold with room to spare (below the threshold less
+// the tail budget, so that the next few turns do not trigger another
+// compaction at once), and the compaction is not forced, the pruned history
+// is the result: no summarizer is called, Result.SummaryIndex is -1 and
+// Result.Pruned lists every change. Otherwise the turns are summarised as
+// if pruning had not run: the summarizer reads the original turns, whose
+// details a stand-in would have hidden from it.
+//
+// A Compressor runs the pressure pass with a budget of half its threshold
+// (the most the tail may take to reach the latest user message) unless
+// [prune.WithPressure] says otherwise (see WithPruneOptions), and sets the
+// range and the token counter itself.
+func WithPruning(on bool) Option {
+	return option(func(c *config) { c.pruning = on })
 }
 
-// WithImageTokens sets what an image of detail "high" or "auto" costs in a
-// counter [NewTokenCounter] builds (and a Compressor's default counter). The
-// default is 765 (one 1024x1024 image by OpenAI's vision pricing); an image
-// of detail "low" always costs 85. A negative cost is invalid.
-func WithImageTokens(n int) Option {
-	return func(c *config) {
-		if n < 0 {
-			c.reject("WithImageTokens", n, c.imageTokens)
-			return
-		}
-		c.imageTokens = n
-	}
+// WithPruneOptions configures the pruning a Compressor runs before it
+// summarises (see WithPruning): how many recent tool uses stay whole, rules
+// per tool, when arguments are shortened, the fewest tokens worth a
+// change, the pressure budget. Options given an invalid value keep their
+// default, and Status().Adjusted names them. The range and the token
+// counter are the Compressor's own: prune.WithRange and
+// prune.WithTokenCounter given here are overridden.
+func WithPruneOptions(opts ...prune.Option) Option {
+	return option(func(c *config) { c.pruneOpts = append(c.pruneOpts, opts...) })
 }
 
-// withLimits sets the caps on each list of the extractive summary (see
-// [extractiveLimits]); zero fields keep their defaults.
-func withLimits(l extractiveLimits) Option {
-	return func(c *config) { c.limits = l }
+// WithCounterOptions configures the exact counter a Compressor builds for
+// its model when WithTokenCounter sets none (see [tokens.ForEncoding]): its
+// image cost and the size of its memo. An invalid value keeps the default,
+// and Status().Adjusted says so. A counter the host sets is used as it is.
+func WithCounterOptions(opts ...tokens.Option) Option {
+	return option(func(c *config) { c.counterOpts = append(c.counterOpts, opts...) })
 }

@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/contextkit/compact/prune"
+	"github.com/contextkit/compact/tokens"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -28,17 +30,15 @@ func TestInvalidOptionValuesKeepTheDefaultAndStatusSaysSo(t *testing.T) {
 		{"backoff", WithBackoff(time.Second, -time.Second), "WithBackoff([1s -1s]): invalid, [1m0s 5m0s 15m0s] kept"},
 		{"strikes", WithStrikeLimit(-1), "WithStrikeLimit(-1): invalid, 2 kept"},
 		{"timeout", WithSummaryTimeout(-time.Second), "WithSummaryTimeout(-1s): invalid, 0s kept"},
-		{"cache", withCacheSize(-1), "withCacheSize(-1): invalid, 65536 kept"},
-		{"images", WithImageTokens(-1), "WithImageTokens(-1): invalid, 765 kept"},
-		{"keep tool uses", WithKeepToolUses(-1), "WithKeepToolUses(-1): invalid, 3 kept"},
-		{"argument chars", WithArgumentChars(-1), "WithArgumentChars(-1): invalid, 2000 kept"},
-		{"clear at least", WithClearAtLeast(-1), "WithClearAtLeast(-1): invalid, 2000 kept"},
-		{"pressure", WithPressure(-1), "WithPressure(-1): invalid, 0 kept"},
+		{"keep tool uses", WithPruneOptions(prune.WithKeepToolUses(-1)), "WithKeepToolUses(-1): invalid, 3 kept"},
+		{"argument chars", WithPruneOptions(prune.WithArgumentChars(-1)), "WithArgumentChars(-1): invalid, 2000 kept"},
+		{"clear at least", WithPruneOptions(prune.WithClearAtLeast(-1)), "WithClearAtLeast(-1): invalid, 2000 kept"},
+		{"pressure", WithPruneOptions(prune.WithPressure(-1)), "WithPressure(-1): invalid, 0 kept"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			want := New(WithTokenCounter(EstimateCounter{})).Status()
-			got := New(WithTokenCounter(EstimateCounter{}), tt.opt).Status()
+			want := New(WithTokenCounter(tokens.Estimate{})).Status()
+			got := New(WithTokenCounter(tokens.Estimate{}), tt.opt).Status()
 			assert.Equal(t, []string{tt.want}, got.Adjusted)
 			got.Adjusted = nil
 			assert.Equal(t, want, got, "the defaults stay in force")
@@ -46,9 +46,30 @@ func TestInvalidOptionValuesKeepTheDefaultAndStatusSaysSo(t *testing.T) {
 	}
 }
 
+// The options of the counter a Compressor builds for itself are checked
+// too; given with a counter of the host's, they are reported as ignored.
+func TestInvalidCounterOptionsAreReported(t *testing.T) {
+	tests := []struct {
+		name string
+		opts []Option
+		want []string
+	}{
+		{"cache", []Option{WithCounterOptions(tokens.WithCacheSize(-1))}, []string{"WithCacheSize(-1): invalid, 65536 kept"}},
+		{"images", []Option{WithCounterOptions(tokens.WithImageTokens(-1))}, []string{"WithImageTokens(-1): invalid, 765 kept"}},
+		{"valid", []Option{WithCounterOptions(tokens.WithImageTokens(85), tokens.WithCacheSize(0))}, nil},
+		{"with a host's counter", []Option{WithTokenCounter(tokens.Estimate{}), WithCounterOptions(tokens.WithCacheSize(0))},
+			[]string{"WithCounterOptions: ignored, the counter WithTokenCounter set is used as it is"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, New(tt.opts...).Status().Adjusted)
+		})
+	}
+}
+
 // Valid values are taken and leave Status.Adjusted empty.
 func TestValidOptionValuesAreTaken(t *testing.T) {
-	c := New(WithTokenCounter(EstimateCounter{}), WithContextWindow(32_000), WithThreshold(0.5),
+	c := New(WithTokenCounter(tokens.Estimate{}), WithContextWindow(32_000), WithThreshold(0.5),
 		WithThresholdBounds(0, 0), WithReserveTokens(0))
 	st := c.Status()
 	assert.Empty(t, st.Adjusted)

@@ -11,9 +11,9 @@ import (
 // before it, as in Hermes' "/compress here".
 const defaultKeepExchanges = 2
 
-// MaxKeepExchanges bounds the number given to "/compress here N". Past it
+// maxKeepExchanges bounds the number given to "/compress here N". Past it
 // the command would keep nearly everything; a larger number is clamped.
-const MaxKeepExchanges = 100
+const maxKeepExchanges = 100
 
 // CompressCommand is what the text after "/compress" asks for: a full
 // compaction (optionally weighted toward a focus topic), or a partial one
@@ -22,7 +22,7 @@ type CompressCommand struct {
 	// Partial is set for "here" and its synonyms.
 	Partial bool
 	// Keep is how many recent exchanges a partial compaction keeps, in
-	// [1, MaxKeepExchanges]; zero for a full compaction.
+	// [1, 100]; zero for a full compaction.
 	Keep int
 	// Focus is a topic the summary should weight (see WithFocus), or "".
 	Focus string
@@ -38,7 +38,7 @@ type CompressCommand struct {
 //	"-k N", "-k=N"             the same
 //	anything else              full compaction, the text is its focus topic
 //
-// N is clamped to [1, MaxKeepExchanges], so "here 0" keeps one exchange and
+// N is clamped to [1, 100], so "here 0" keeps one exchange and
 // "here 500" keeps a hundred. A word where N would be that is not a number
 // leaves N at defaultKeepExchanges and, with the words after it, becomes
 // the focus of the partial compaction: "here auth flow" keeps two exchanges
@@ -99,7 +99,7 @@ func flagValue(word string) (attached *string, isFlag bool) {
 	return nil, true
 }
 
-// parseKeep reads N, clamped to [1, MaxKeepExchanges]. ok is false when s
+// parseKeep reads N, clamped to [1, maxKeepExchanges]. ok is false when s
 // is not a decimal integer.
 func parseKeep(s string) (int, bool) {
 	n, err := strconv.ParseInt(s, 10, 64)
@@ -107,5 +107,5 @@ func parseKeep(s string) (int, bool) {
 		return 0, false
 	}
 	// Out of range, ParseInt returns the bound with the right sign.
-	return int(min(max(n, 1), MaxKeepExchanges)), true
+	return int(min(max(n, 1), maxKeepExchanges)), true
 }

@@ -93,7 +93,7 @@ func FuzzParseCompressArgs(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, args string) {
 		cmd := ParseCompressArgs(args)
-		if cmd.Partial && (cmd.Keep < 1 || cmd.Keep > MaxKeepExchanges) {
+		if cmd.Partial && (cmd.Keep < 1 || cmd.Keep > maxKeepExchanges) {
 			t.Fatalf("%q: keep %d out of range", args, cmd.Keep)
 		}
 		if !cmd.Partial && cmd.Keep != 0 {

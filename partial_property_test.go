@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/contextkit/compact/internal/msg"
+	"github.com/contextkit/compact/internal/msgtest"
 	"github.com/contextkit/compact/internal/sharedtest"
 )
 
@@ -41,11 +43,11 @@ func checkFrom(in []Message, index int, res *Result) error {
 		return err
 	}
 	sysEnd := 0
-	for sysEnd < len(in) && isSystem(in[sysEnd]) {
+	for sysEnd < len(in) && msg.IsSystem(in[sysEnd]) {
 		sysEnd++
 	}
 	from := res.SummarizedFrom
-	if from < sysEnd || from > max(alignCut(in, index, 0), sysEnd) {
+	if from < sysEnd || from > max(msg.AlignCut(in, index, 0), sysEnd) {
 		return fmt.Errorf("summarised from %d for index %d", from, index)
 	}
 	if !reflect.DeepEqual(out[sysEnd:from], in[sysEnd:from]) {
@@ -73,11 +75,11 @@ func checkCommon(in []Message, res *Result) error {
 		return fmt.Errorf("output invalid: %w", err)
 	}
 	for i := 1; i < len(out); i++ {
-		if clashes(out[i-1], out[i]) && !hasSeam(in, out[i-1], out[i]) {
+		if msg.Clashes(out[i-1], out[i]) && !hasSeam(in, out[i-1], out[i]) {
 			return fmt.Errorf("compaction created a %s-%s pair at %d: %s", out[i-1].Role, out[i].Role, i, roles(out))
 		}
 	}
-	if len(in) > 0 && isSystem(in[0]) {
+	if len(in) > 0 && msg.IsSystem(in[0]) {
 		if out[0].Role != in[0].Role || !strings.HasPrefix(Text(out[0]), Text(in[0])) ||
 			strings.Count(Text(out[0]), CompactionNote) > 1 {
 			return errors.New("system prompt changed")
@@ -85,8 +87,8 @@ func checkCommon(in []Message, res *Result) error {
 	}
 	// Verbatim as it was, or as it was before another tool merged a summary
 	// into it (that summary is folded into the new one).
-	if u := lastIndex(in, 0, IsRealUser); u >= 0 {
-		if _, own, _ := splitMerged(in[u]); !containsEqual(out, in[u]) && !containsEqual(out, own) {
+	if u := msg.LastIndex(in, 0, IsRealUser); u >= 0 {
+		if _, own, _ := msg.SplitMerged(in[u]); !containsEqual(out, in[u]) && !containsEqual(out, own) {
 			return fmt.Errorf("latest real user message %d lost", u)
 		}
 	}
@@ -221,7 +223,7 @@ func withSummary(data []byte, msgs []Message) []Message {
 // partial compaction either reports why it could not run or keeps every
 // contract, and never modifies its input.
 func FuzzPartial(f *testing.F) {
-	seamSeeds(f)
+	msgtest.Seeds(f)
 	f.Add([]byte{1, 4, 12, 3, 1, 4, 12, 3, 1, 4, 12, 3, 2, 3, 1, 3, 2, 3, 1, 4, 12, 3, 1, 4, 12, 3, 2, 1, 3})
 	f.Add([]byte{0, 1, 3, 1, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 4})
 	f.Fuzz(func(t *testing.T, data []byte) {

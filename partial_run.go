@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/contextkit/compact/internal/msg"
+	"github.com/contextkit/compact/tokens"
 )
 
 // CompressHere is "/compress here N": it keeps the last keep exchanges
@@ -92,7 +95,7 @@ func CompressFrom(ctx context.Context, engine ContextEngine, msgs []Message, ind
 	if err := Validate(msgs); err != nil {
 		return nil, fmt.Errorf("compact: input %w", err)
 	}
-	from := alignCut(msgs, index, 0)
+	from := msg.AlignCut(msgs, index, 0)
 	return rc.CompressRange(ctx, msgs, from, pendingStart(msgs), forced(opts)...)
 }
 
@@ -107,11 +110,11 @@ func pendingStart(msgs []Message) int {
 	if i < 0 || msgs[i].Role != RoleAssistant || len(msgs[i].ToolCalls) == 0 {
 		return len(msgs)
 	}
-	g := newCallGroup(i, msgs[i], nil)
+	g := msg.NewCallGroup(i, msgs[i], nil)
 	for _, m := range msgs[i+1:] {
-		g.answer(m.ToolCallID)
+		g.Answer(m.ToolCallID)
 	}
-	if len(g.unanswered()) == 0 {
+	if len(g.Unanswered()) == 0 {
 		return len(msgs)
 	}
 	return i
@@ -141,14 +144,14 @@ func compressSplit(ctx context.Context, engine ContextEngine, msgs, head, tail [
 		return nil, fmt.Errorf("compact: engine %q: %w", engine.Name(), err)
 	}
 	if o.Incoming != nil {
-		out = append(out, cloneMessage(*o.Incoming))
+		out = append(out, msg.CloneMessage(*o.Incoming))
 	}
 	if err := Validate(out); err != nil {
 		return nil, fmt.Errorf("compact: engine %q returned a history that does not rejoin: %w", engine.Name(), err)
 	}
 	// The engine counted the head and tail[0]; the rest of the tail and
 	// the caller's incoming message are the same on both sides.
-	var est EstimateCounter
+	var est tokens.Estimate
 	extra := 0
 	for _, m := range tail[1:] {
 		extra += est.CountMessage(m)
@@ -185,7 +188,7 @@ func accountSplit(msgs []Message, res *Result, tailAt int, tail []Message) []Mes
 	// merged into the turn before, it starts a message earlier.
 	merged := tailAt < len(res.Messages)-1
 	names := callNames(msgs)
-	var est EstimateCounter
+	var est tokens.Estimate
 	for j, m := range tail {
 		i := head + j
 		a := MessageFate{Index: i, Role: m.Role, Tool: names[i], Tokens: est.CountMessage(m), Fate: fateKept, Output: tailAt + j}
@@ -203,7 +206,7 @@ func accountSplit(msgs []Message, res *Result, tailAt int, tail []Message) []Mes
 // and Join guards the seam in case the engine placed it badly.
 func rejoin(compacted, tail []Message) ([]Message, error) {
 	k := len(compacted)
-	if k == 0 || !equalMessage(compacted[k-1], tail[0]) {
+	if k == 0 || !msg.EqualMessage(compacted[k-1], tail[0]) {
 		return nil, fmt.Errorf("%w: the incoming message did not come back last", ErrInvalidHistory)
 	}
 	return Join(compacted[:k-1], tail), nil

@@ -1,6 +1,10 @@
 package compact
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/contextkit/compact/internal/msg"
+)
 
 // SplitExchanges splits msgs into a head to summarise and a tail of the last
 // keep exchanges to keep verbatim; head followed by tail is msgs. A keep of
@@ -21,12 +25,12 @@ import "fmt"
 //
 // head and tail share msgs' messages. Their capacity is capped, so
 // appending to either never writes into msgs; edit a message only after
-// copying it (cloneMessage).
+// copying it (msg.CloneMessage).
 func SplitExchanges(msgs []Message, keep int) (head, tail []Message, err error) {
 	if keep <= 0 {
 		keep = defaultKeepExchanges
 	}
-	last := lastIndex(msgs, 0, IsSummary)
+	last := msg.LastIndex(msgs, 0, IsSummary)
 	start, found := -1, 0
 	for i := len(msgs) - 1; i > last && found < keep; i-- {
 		if startsExchange(msgs, i) {
@@ -77,7 +81,7 @@ func SplitAt(msgs []Message, index int) (head, tail []Message, err error) {
 	if i == n {
 		return nil, nil, fmt.Errorf("%w: message %d: nothing but summaries from there on to keep", ErrInvalidBoundary, index)
 	}
-	for i > 0 && !isStandaloneSummary(msgs[i-1]) && (msgs[i].Role == RoleTool || clashes(msgs[i-1], msgs[i])) {
+	for i > 0 && !isStandaloneSummary(msgs[i-1]) && (msgs[i].Role == RoleTool || msg.Clashes(msgs[i-1], msgs[i])) {
 		i--
 	}
 	return split(msgs, i)
@@ -97,7 +101,7 @@ func split(msgs []Message, at int) (head, tail []Message, err error) {
 // one that is neither a system message nor an earlier summary alone.
 func hasFoldable(msgs []Message) bool {
 	for _, m := range msgs {
-		if !isSystem(m) && !isStandaloneSummary(m) {
+		if !msg.IsSystem(m) && !isStandaloneSummary(m) {
 			return true
 		}
 	}

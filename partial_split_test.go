@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/contextkit/compact/internal/msg"
+	"github.com/contextkit/compact/internal/msgtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -14,7 +16,7 @@ func summ(role, body string) Message { return Message{Role: role, Content: Prefi
 
 // mergedUser is a real user message with a summary merged in front of it.
 func mergedUser(summary, text string) Message {
-	return user(mergedSummaryText(summary) + mergedSummarySep + text)
+	return user(msg.MergedSummaryText(summary) + msg.MergedSummarySep + text)
 }
 
 // checkSplit asserts what every split promises: head then tail is the
@@ -165,7 +167,7 @@ func TestSplitAt(t *testing.T) {
 // cannot split or return a head and tail that make up the input, with a
 // tail that starts where it should and holds no summary.
 func FuzzSplit(f *testing.F) {
-	seamSeeds(f)
+	msgtest.Seeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		data = data[:min(len(data), maxFuzzMessages)]
 		in := randomHistory(data)

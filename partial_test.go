@@ -9,6 +9,8 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/contextkit/compact/internal/msg"
+	"github.com/contextkit/compact/internal/msgtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -57,7 +59,7 @@ func TestCompressHereFoldsExactlyTheHead(t *testing.T) {
 	assert.Equal(t, "s a "+roles(tail), roles(out), "system prompt, summary, tail")
 	assert.True(t, reflect.DeepEqual(before, in), "input unchanged")
 	require.NoError(t, Validate(out))
-	assert.Equal(t, in[1:len(in)-8], r.last().Turns, "the summarizer saw the whole head")
+	assert.Equal(t, in[1:len(in)-8], r.Last().Turns, "the summarizer saw the whole head")
 	assert.Equal(t, Result{
 		MessagesBefore: len(in), MessagesAfter: len(out),
 		TokensBefore: c.count(in), TokensAfter: c.count(out),
@@ -112,7 +114,7 @@ func TestCompressHereIncomingAndFocus(t *testing.T) {
 			out := res.Messages
 			assert.Equal(t, incoming, out[len(out)-1], "the incoming message comes last")
 			assert.Equal(t, in[len(in)-4:], out[len(out)-5:len(out)-1], "after the kept exchange")
-			assert.Equal(t, "the parser", r.last().Focus)
+			assert.Equal(t, "the parser", r.Last().Focus)
 			require.NoError(t, Validate(out))
 		})
 	}
@@ -128,7 +130,7 @@ func TestCompressHereErrors(t *testing.T) {
 	assert.ErrorIs(t, err, ErrInvalidHistory, "never repaired, even with WithRepair")
 	assert.ErrorContains(t, err, "message 17")
 
-	r := &recorder{err: errors.New("down")}
+	r := &recorder{Err: errors.New("down")}
 	_, err = CompressHere(context.Background(), newTestCompressor(r, WithFailurePolicy(AbortOnFailure)), exchanges(4), 1)
 	assert.ErrorIs(t, err, ErrSummarizer, "the engine's errors come through")
 }
@@ -305,16 +307,16 @@ func TestRejoinSeams(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			// The engine echoes the tail's first message as the incoming one.
-			compacted := append(Clone(tt.head), cloneMessage(tt.tail[0]))
+			compacted := append(Clone(tt.head), msg.CloneMessage(tt.tail[0]))
 			before := Clone(tt.tail)
 			out, err := rejoin(compacted, tt.tail)
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, roles(out))
 			require.NoError(t, Validate(out))
-			assert.Zero(t, countClashes(out), "no turns of one role in a row")
+			assert.Zero(t, msgtest.Clashes(out), "no turns of one role in a row")
 			assert.Equal(t, words(append(Clone(tt.head), tt.tail...)), words(out), "nothing lost, in order")
 			assert.Equal(t, before, tt.tail, "tail unchanged")
-			if len(tt.head) == 0 || !clashes(tt.head[len(tt.head)-1], tt.tail[0]) {
+			if len(tt.head) == 0 || !msg.Clashes(tt.head[len(tt.head)-1], tt.tail[0]) {
 				assert.Equal(t, tt.tail, out[len(out)-len(tt.tail):], "a seam that alternates keeps the tail verbatim")
 			}
 		})
@@ -329,7 +331,7 @@ func TestRejoinSeams(t *testing.T) {
 
 // words are the words of msgs' texts in order, whatever separates them.
 func words(msgs []Message) []string {
-	return strings.FieldsFunc(joinedText(msgs), func(r rune) bool { return r == 0 || unicode.IsSpace(r) })
+	return strings.FieldsFunc(msgtest.JoinedText(msgs), func(r rune) bool { return r == 0 || unicode.IsSpace(r) })
 }
 
 func TestPendingStart(t *testing.T) {

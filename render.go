@@ -3,6 +3,8 @@ package compact
 import (
 	"strings"
 
+	"github.com/contextkit/compact/internal/msg"
+	"github.com/contextkit/compact/internal/textcut"
 	"github.com/contextkit/compact/redact"
 )
 
@@ -13,9 +15,9 @@ const (
 	// defaultMaxMessageChars caps one message's text: about 1,000 tokens,
 	// enough for a long request or the telling part of a tool's output.
 	defaultMaxMessageChars = 4000
-	// defaultHeadShare is the part of a long message kept from its start; the
-	// rest comes from its end, where commands print their errors and results.
-	defaultHeadShare = 0.6
+	// defaultHeadShare is the part of a long message kept from its start
+	// (see textcut.HeadShare).
+	defaultHeadShare = textcut.HeadShare
 	// defaultMaxArgumentChars caps one tool call's arguments: a file written
 	// or a patch sent through a tool is the model's own output and is mostly
 	// visible again in later turns.
@@ -98,6 +100,15 @@ func (o RenderOptions) clean(s string) string {
 	return redact.StripControl(redact.JSONFunc(s, o.Redact))
 }
 
+// cleanBlock redacts a block joined from parts cleaned one by one: what
+// only their joining could form goes too.
+func (o RenderOptions) cleanBlock(s string) string {
+	if o.Redact == nil {
+		return redact.String(s)
+	}
+	return redact.StripControl(o.Redact(redact.StripControl(s)))
+}
+
 // RenderTurns lays turns out as plain text for a summarizer to read.
 //
 // Each message is a block opening with a label: [system], [user],
@@ -111,7 +122,8 @@ func (o RenderOptions) clean(s string) string {
 //
 // Every text is cleaned of control characters and secrets (see
 // RenderOptions.Redact) before it is shortened, so a cut never splits a
-// secret into pieces the redactor cannot recognise. A message longer than
+// secret into pieces the redactor cannot recognise, and each block is
+// cleaned again once its parts are joined. A message longer than
 // MaxMessageChars keeps its head and tail around a marker such as
 // "[... 12000 characters cut ...]"; arguments longer than MaxArgumentChars
 // are shortened likewise. Cuts fall on character boundaries, at a line break
@@ -133,7 +145,7 @@ func RenderTurns(turns []Message, opts RenderOptions) string {
 	blocks := make([]string, len(turns))
 	names := toolNames(turns)
 	for i, m := range turns {
-		blocks[i] = renderMessage(m, names[i], o)
+		blocks[i] = o.cleanBlock(renderMessage(m, names[i], o))
 	}
 	return fitBlocks(turns, blocks, o)
 }
@@ -142,17 +154,17 @@ func RenderTurns(turns []Message, opts RenderOptions) string {
 // ("" when it answers none), pairing as Validate does.
 func toolNames(turns []Message) []string {
 	names := make([]string, len(turns))
-	var g callGroup
+	var g msg.CallGroup
 	for i, m := range turns {
 		switch m.Role {
 		case RoleAssistant:
-			g = newCallGroup(i, m, nil)
+			g = msg.NewCallGroup(i, m, nil)
 		case RoleTool:
-			if c, ok := g.answerCall(m.ToolCallID); ok {
-				names[i] = c.name
+			if c, ok := g.AnswerCall(m.ToolCallID); ok {
+				names[i] = c.Name
 			}
 		default:
-			g = callGroup{}
+			g = msg.CallGroup{}
 		}
 	}
 	return names
@@ -166,15 +178,15 @@ func renderMessage(m Message, toolName string, o RenderOptions) string {
 	text := o.clean(Text(m))
 	if strings.TrimSpace(text) != "" {
 		b.WriteByte('\n')
-		b.WriteString(cutMiddle(text, o.MaxMessageChars, inChars, o.HeadShare, lineMarker))
+		b.WriteString(textcut.Middle(text, o.MaxMessageChars, textcut.InChars, o.HeadShare, textcut.LineMarker))
 	}
 	if r := strings.TrimSpace(m.Refusal); r != "" {
 		b.WriteString("\n[refusal] ")
-		b.WriteString(cutMiddle(o.clean(r), o.MaxMessageChars, inChars, o.HeadShare, lineMarker))
+		b.WriteString(textcut.Middle(o.clean(r), o.MaxMessageChars, textcut.InChars, o.HeadShare, textcut.LineMarker))
 	}
 	if o.Reasoning && strings.TrimSpace(m.ReasoningContent) != "" {
 		b.WriteString("\n[reasoning] ")
-		b.WriteString(cutMiddle(o.clean(m.ReasoningContent), o.MaxMessageChars, inChars, o.HeadShare, lineMarker))
+		b.WriteString(textcut.Middle(o.clean(m.ReasoningContent), o.MaxMessageChars, textcut.InChars, o.HeadShare, textcut.LineMarker))
 	}
 	for _, c := range m.ToolCalls {
 		b.WriteString("\n[tool call")
@@ -223,7 +235,7 @@ func label(m Message, toolName string, o RenderOptions) string {
 		}
 	}
 	b.WriteByte(']')
-	return cutMiddle(b.String(), labelChars, inChars, defaultHeadShare, inlineMarker)
+	return textcut.Middle(b.String(), labelChars, textcut.InChars, defaultHeadShare, textcut.InlineMarker)
 }
 
 // labelChars caps a label, whose ids and names come from the input.
@@ -232,6 +244,6 @@ const labelChars = 200
 // callText renders one tool call as name(arguments), the arguments cleaned
 // and shortened.
 func callText(name, args string, o RenderOptions) string {
-	name = cutMiddle(o.clean(name), labelChars, inChars, defaultHeadShare, inlineMarker)
-	return name + "(" + shortenArguments(o.clean(args), o.MaxArgumentChars, o.HeadShare) + ")"
+	name = textcut.Middle(o.clean(name), labelChars, textcut.InChars, defaultHeadShare, textcut.InlineMarker)
+	return name + "(" + textcut.Arguments(o.clean(args), o.MaxArgumentChars, o.HeadShare) + ")"
 }

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/contextkit/compact/internal/textcut"
 )
 
 // blockSep separates two blocks of a rendering.
@@ -63,7 +65,7 @@ func fitBlocks(turns []Message, blocks []string, o RenderOptions) string {
 	}
 	if !take(anchor) {
 		// Even this one block is too long: cut it to the room there is.
-		blocks[anchor] = cutMiddle(blocks[anchor], budget-len(blockSep), inChars, o.HeadShare, lineMarker)
+		blocks[anchor] = textcut.Middle(blocks[anchor], budget-len(blockSep), textcut.InChars, o.HeadShare, textcut.LineMarker)
 		sizes[anchor] = utf8.RuneCountInString(blocks[anchor])
 		take(anchor)
 	}

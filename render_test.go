@@ -6,7 +6,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/internal/secrettest"
+	"github.com/contextkit/compact/internal/textcut"
 	"github.com/contextkit/compact/redact"
 	openai "github.com/sashabaranov/go-openai"
 	"github.com/stretchr/testify/assert"
@@ -25,7 +27,7 @@ func TestRenderTurnsLabels(t *testing.T) {
 	}{
 		{"plain exchange", []Message{sys("be brief"), user("fix the bug"), asst("done")},
 			"[system]\nbe brief\n\n[user]\nfix the bug\n\n[assistant]\ndone"},
-		{"developer and named user", []Message{{Role: roleDeveloper, Content: "d"}, named},
+		{"developer and named user", []Message{{Role: msg.RoleDeveloper, Content: "d"}, named},
 			"[developer]\nd\n\n[user (alice)]\nhi"},
 		{"tool calls and their results", []Message{call("let me look", "c1", "bash", "c2", "read"), result("c1", "ok"), result("c2", "text")},
 			"[assistant]\nlet me look\n[tool call c1] bash({\"arg\":\"c1\"})\n[tool call c2] read({\"arg\":\"c2\"})\n\n" +
@@ -140,7 +142,7 @@ func TestShortenArguments(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := shortenArguments(tt.args, tt.limit, defaultHeadShare)
+			got := textcut.Arguments(tt.args, tt.limit, defaultHeadShare)
 			if tt.limit >= 0 {
 				assert.LessOrEqual(t, utf8.RuneCountInString(got), tt.limit)
 			} else {

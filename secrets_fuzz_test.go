@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/contextkit/compact/handoff"
+	"github.com/contextkit/compact/internal/msgtest"
 	"github.com/contextkit/compact/internal/secrettest"
 )
 
@@ -43,7 +45,7 @@ func FuzzSecretsInArguments(f *testing.F) {
 			"RenderTurns":        RenderTurns(msgs, RenderOptions{MaxArgumentChars: int(maxArgs) - 1}),
 			"SummaryPrompt":      material,
 			"extractive summary": summary,
-			"BuildHandoffPacket": BuildHandoffPacket(HandoffInput{Messages: msgs, Summary: summary}),
+			"handoff.Build":      handoff.Build(handoff.Input{Messages: msgs, Summary: summary}),
 		}
 		escaped := jsonEscape(core)
 		for name, out := range emitted {
@@ -59,27 +61,27 @@ func FuzzSecretsInArguments(f *testing.F) {
 // plantInJSON returns JSON arguments holding secret at a place where
 // selects, beside doc (as a string when doc is not JSON).
 func plantInJSON(doc, secret string, where uint8) string {
-	other := jsonString(doc)
+	other := msgtest.JSONString(doc)
 	if json.Valid([]byte(doc)) {
 		other = doc
 	}
 	switch where % 6 {
 	case 0:
-		return `{"command": ` + jsonString("cd /srv && "+secret) + `, "other": ` + other + `}`
+		return `{"command": ` + msgtest.JSONString("cd /srv && "+secret) + `, "other": ` + other + `}`
 	case 1:
-		return `[` + other + `, ` + jsonString(secret) + `]`
+		return `[` + other + `, ` + msgtest.JSONString(secret) + `]`
 	case 2:
-		return `{"env": {"API_TOKEN": ` + jsonString(secret) + `}, "other": ` + other + `}`
+		return `{"env": {"API_TOKEN": ` + msgtest.JSONString(secret) + `}, "other": ` + other + `}`
 	case 3:
-		return `{"payload": ` + jsonString(`{"input": `+jsonString(secret)+`}`) + `, "other": ` + other + `}`
+		return `{"payload": ` + msgtest.JSONString(`{"input": `+msgtest.JSONString(secret)+`}`) + `, "other": ` + other + `}`
 	case 4:
-		return `{"stdout": ` + jsonString("line one\n"+secret+"\nline three") + `, "exit": 0, "other": ` + other + `}`
+		return `{"stdout": ` + msgtest.JSONString("line one\n"+secret+"\nline three") + `, "exit": 0, "other": ` + other + `}`
 	}
-	return `{"args": ["--verbose", ` + jsonString(secret) + `], "other": ` + other + `}`
+	return `{"args": ["--verbose", ` + msgtest.JSONString(secret) + `], "other": ` + other + `}`
 }
 
 // jsonEscape is s as it reads inside a JSON string literal.
 func jsonEscape(s string) string {
-	q := jsonString(s)
+	q := msgtest.JSONString(s)
 	return q[1 : len(q)-1]
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 	"github.com/stretchr/testify/require"
 
+	"github.com/contextkit/compact/handoff"
 	"github.com/contextkit/compact/internal/secrettest"
 )
 
@@ -98,7 +100,7 @@ func TestNoSecretSurvivesAnySurface(t *testing.T) {
 	ctx := context.Background()
 	extractive := NewExtractiveSummarizer()
 	root := t.TempDir()
-	c := newHandoffCompressor(HandoffPolicy{Root: root})
+	c := newHandoffCompressor(handoff.Policy{Root: root})
 	for i, sec := range secrettest.Secrets {
 		t.Run(sec.Name, func(t *testing.T) {
 			for j, s := range secretSurfaces(t, sec) {
@@ -110,11 +112,11 @@ func TestNoSecretSurvivesAnySurface(t *testing.T) {
 					"RenderTurns":        RenderTurns(s.msgs, RenderOptions{}),
 					"SummaryPrompt":      material,
 					"extractive summary": summary,
-					"BuildHandoffPacket": BuildHandoffPacket(HandoffInput{Messages: s.msgs, Note: s.note, Summary: summary}),
+					"handoff.Build":      handoff.Build(handoff.Input{Messages: s.msgs, Note: s.note, Summary: summary}),
 				}
 				if s.note != "" {
 					// The packet a host's "/handoff-packet <note>" writes to disk
-					// (BuildHandoffPacket above covers every other field).
+					// (handoff.Build above covers every other field).
 					manual, err := c.ManualHandoffPacket(s.msgs, s.note, WithSessionID(fmt.Sprintf("s%d-%d", i, j)))
 					require.NoError(t, err)
 					written, err := os.ReadFile(manual.Path)
@@ -125,6 +127,60 @@ func TestNoSecretSurvivesAnySurface(t *testing.T) {
 					if p := secrettest.Leaked(text, sec.Value); p != "" {
 						t.Errorf("%s / %s: %q survived in:\n%s", s.name, emitter, p, text)
 					}
+				}
+			}
+		})
+	}
+}
+
+// Issue 23: what a host hands in beside the conversation, and what a
+// failure reports, leave the process too. With the secret among the open
+// tasks (which the summary lists, each joined on one line with " ⏎ "),
+// nothing of secrettest.MinLeak bytes survives in the automatic packet of
+// either mode (its text, its file, the continuation), a manual packet, or
+// a rendering of the compacted history for the next summary; with the
+// secret in a summarizer's error, nothing survives in Result, Status or
+// the log.
+func TestNoSecretSurvivesOpenTasksOrFailures(t *testing.T) {
+	ctx := context.Background()
+	for i, sec := range secrettest.Secrets {
+		t.Run(sec.Name, func(t *testing.T) {
+			tasks := []string{"Rotate this credential:\n" + sec.Text + "\nthen redeploy.", sec.Text}
+			emitted := map[string]string{}
+			for _, mode := range []handoff.Mode{handoff.PromptUser, handoff.FreshSession} {
+				c := newHandoffCompressor(handoff.Policy{Enabled: true, Mode: mode, AfterCompactions: 1, Root: t.TempDir()})
+				res, err := c.Compress(ctx, longSession(30), Force(), WithOpenTasks(tasks), WithSessionID(fmt.Sprintf("s%d", i)))
+				require.NoError(t, err)
+				require.NotNil(t, res.Handoff, "a packet is written")
+				written, err := os.ReadFile(res.Handoff.Path)
+				require.NoError(t, err)
+				emitted[mode.String()+" packet"] = res.Handoff.Packet
+				emitted[mode.String()+" packet file"] = string(written)
+				for _, m := range res.Handoff.Continuation {
+					emitted[mode.String()+" continuation"] += Text(m) + "\n"
+				}
+				next := append(Clone(res.Messages), user("go on"))
+				emitted["RenderTurns of the compacted history"] = RenderTurns(next, RenderOptions{})
+				_, emitted["SummaryPrompt of the compacted history"] = SummaryPrompt(SummaryRequest{Turns: next})
+				manual, err := c.ManualHandoffPacket(next, "", WithOpenTasks(tasks), WithSessionID(fmt.Sprintf("m%d", i)))
+				require.NoError(t, err)
+				emitted["ManualHandoffPacket"] = manual.Packet
+			}
+
+			var logs strings.Builder
+			failing := SummarizerFunc(func(context.Context, SummaryRequest) (string, error) {
+				return "", fmt.Errorf("upstream rejected the request for %s: quota", sec.Text)
+			})
+			c := newTestCompressor(failing, WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+			res, err := c.Compress(ctx, longSession(30), Force())
+			require.NoError(t, err, "the extractive fallback compacts")
+			emitted["Result.FallbackReason"] = res.FallbackReason
+			emitted["Status.LastError"] = c.Status().LastError
+			emitted["log"] = logs.String()
+
+			for surface, text := range emitted {
+				if p := secrettest.Leaked(text, sec.Value); p != "" {
+					t.Errorf("%s: %q survived in:\n%s", surface, p, text)
 				}
 			}
 		})

@@ -133,7 +133,7 @@ Reply with the note only: no preamble, no closing remarks.`
 // req.TargetTokens tokens. Each part sits between tags such as
 // <conversation> and </conversation>; a closing tag inside the text is
 // defused so it cannot end its section early. Everything in the material is
-// redacted.
+// redacted, part by part and again once the parts are joined.
 func SummaryPrompt(req SummaryRequest) (instructions, material string) {
 	instructions = req.Prompt
 	if strings.TrimSpace(instructions) == "" {
@@ -162,7 +162,9 @@ func SummaryPrompt(req SummaryRequest) (instructions, material string) {
 		b.WriteString(", in about " + strconv.Itoa(req.TargetTokens) + " tokens")
 	}
 	b.WriteString(".")
-	return instructions, b.String()
+	// The parts were redacted one by one; this pass catches what only
+	// their joining could form.
+	return instructions, redact.String(b.String())
 }
 
 // writeSection writes text between <tag> and </tag>, followed by a blank

@@ -14,10 +14,11 @@ import (
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/internal/sharedtest"
 	"github.com/contextkit/compact/tiktokengo"
+	"github.com/contextkit/compact/tokens"
 	"github.com/tiktoken-go/tokenizer"
 )
 
-var encodings = []string{compact.EncodingO200KBase, compact.EncodingCL100KBase}
+var encodings = []string{tokens.EncodingO200KBase, tokens.EncodingCL100KBase}
 
 // counter is one tokenizer under test.
 type counter struct {
@@ -30,7 +31,7 @@ type counter struct {
 
 var counters = []counter{
 	{"compact", func(enc string) (func(string) int, error) {
-		c, err := compact.NewEncodingCounter(enc) // CountText uses no message memo
+		c, err := tokens.ForEncoding(enc) // CountText uses no message memo
 		if err != nil {
 			return nil, err
 		}
@@ -44,7 +45,7 @@ var counters = []counter{
 		return c.CountText, nil
 	}},
 	{"tiktoken-go-tokenizer", func(enc string) (func(string) int, error) {
-		name := map[string]tokenizer.Encoding{compact.EncodingO200KBase: tokenizer.O200kBase, compact.EncodingCL100KBase: tokenizer.Cl100kBase}[enc]
+		name := map[string]tokenizer.Encoding{tokens.EncodingO200KBase: tokenizer.O200kBase, tokens.EncodingCL100KBase: tokenizer.Cl100kBase}[enc]
 		codec, err := tokenizer.Get(name)
 		if err != nil {
 			return nil, err
@@ -155,12 +156,13 @@ const readyChild = "COMPACT_BENCH_READY"
 
 // TestMain runs the child of BenchmarkReady: a fresh process that builds
 // one counter and counts "hello world" once, and prints how long that
-// took and how much heap and resident memory it added.
+// took and how much heap and resident memory it added. Otherwise it runs
+// the tests and says what was skipped and why (see sharedtest.Main).
 func TestMain(m *testing.M) {
 	if spec := os.Getenv(readyChild); spec != "" {
 		os.Exit(ready(spec))
 	}
-	os.Exit(m.Run())
+	sharedtest.Main(m)
 }
 
 func ready(spec string) int {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/compacttest"
+	"github.com/contextkit/compact/tokens"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -27,7 +28,7 @@ var short = compact.SummarizerFunc(func(ctx context.Context, req compact.Summary
 // is slow under the race detector and these tests compact many times).
 func newCompressor() compact.ContextEngine {
 	return compact.New(compact.WithContextWindow(4000), compact.WithSummarizer(short),
-		compact.WithTokenCounter(compact.EstimateCounter{}))
+		compact.WithTokenCounter(tokens.Estimate{}))
 }
 
 func TestCompressorKeepsEveryContract(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/compacttest"
 	"github.com/contextkit/compact/openaicompat"
+	"github.com/contextkit/compact/tokens"
 	openai "github.com/sashabaranov/go-openai"
 )
 
@@ -60,7 +61,7 @@ func TestConformance(t *testing.T) {
 		s := openAISummarizer(t)
 		compacttest.Run(t, func() compact.ContextEngine {
 			return compact.New(compact.WithContextWindow(4000),
-				compact.WithTokenCounter(compact.EstimateCounter{}), compact.WithSummarizer(s))
+				compact.WithTokenCounter(tokens.Estimate{}), compact.WithSummarizer(s))
 		})
 	})
 	t.Run("summarizer", func(t *testing.T) { compacttest.RunSummarizer(t, openAISummarizer(t)) })

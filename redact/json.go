@@ -19,9 +19,14 @@ import (
 // The pair a JSON object makes of a name and a value counts as well: the
 // value of a key that names a secret ({"api_key": "..."}, {"password":
 // 1234}) goes whole, however it reads, as does the "value" next to a "name"
-// or "key" that names one ({"name": "DB_PASSWORD", "value": "..."}), and each
-// string in an array under such a key. A string that holds JSON itself is
-// read the same way, a few levels deep. Lines of JSON (JSON Lines, a log of
+// or "key" that names one ({"name": "DB_PASSWORD", "value": "..."}), the
+// "value" or "default" of an object under such a key ({"db_password":
+// {"value": "..."}}, as terraform output -json writes it), and each string
+// in an array under such a key; the strings of an array under a header's
+// name ({"Authorization": ["Basic ..."]}, as Go's http.Header encodes it)
+// are read as that header. An array of strings is also read as the command
+// line it makes (["mysql", "-uroot", "-pSECRET"]). A string that holds JSON
+// itself is read the same way, a few levels deep. Lines of JSON (JSON Lines, a log of
 // JSON records) are read one by one; text that is not JSON is redacted by
 // String.
 //
@@ -122,7 +127,7 @@ func redactJSONValue(s string, f func(string) string, depth int) string {
 		s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
 	}
 	w := jsonWalker{src: s, f: f, depth: depth}
-	if n := w.value(false); n.kind == '"' {
+	if n := w.value(notSecret); n.kind == '"' {
 		w.redactString(n)
 	}
 	if len(w.edits) == 0 {
@@ -149,6 +154,11 @@ type jsonWalker struct {
 	f     func(string) string
 	depth int
 	edits []jsonEdit
+	// members and strs hold the members of the objects and the strings of
+	// the arrays being read, nested ones after the ones around them, so
+	// that reading a document allocates them once.
+	members []member
+	strs    []jsonNode
 }
 
 // jsonEdit replaces src[start:end] with text. Edits never overlap: each
@@ -175,15 +185,18 @@ func (w *jsonWalker) skipSpace() {
 
 // value reads one value. Strings in arrays are redacted where they are
 // read; an object's members are redacted once the whole object is read,
-// since a member's sibling can say it is secret. secret says the value sits
-// under a key that names a secret: the strings of an array there go whole.
-func (w *jsonWalker) value(secret bool) jsonNode {
+// since a member's sibling can say it is secret. kind is what the key the
+// value sits under says of it: the strings of an array there are secrets
+// (or headers) as a string there would be, and so is the "value" or
+// "default" of an object there ({"db_password": {"value": "..."}}, as
+// terraform output -json writes it).
+func (w *jsonWalker) value(kind secretKind) jsonNode {
 	w.skipSpace()
 	switch w.src[w.pos] {
 	case '{':
-		return w.object()
+		return w.object(kind)
 	case '[':
-		return w.array(secret)
+		return w.array(kind)
 	case '"':
 		return w.str()
 	}
@@ -292,27 +305,89 @@ func hex4(s string) int {
 	return v
 }
 
-func (w *jsonWalker) array(secret bool) jsonNode {
+func (w *jsonWalker) array(kind secretKind) jsonNode {
 	start := w.pos
 	w.pos++ // [
+	base := len(w.strs)
+	defer func() { w.strs = w.strs[:base] }()
 	for {
 		w.skipSpace()
 		if w.src[w.pos] == ']' {
 			w.pos++
-			return jsonNode{start: start, end: w.pos, kind: '['}
+			break
 		}
-		if v := w.value(false); v.kind == '"' {
-			if secret {
-				w.replaceSecret(v)
-			} else {
-				w.redactString(v)
-			}
+		if v := w.value(notSecret); v.kind == '"' {
+			w.strs = append(w.strs, v)
 		}
 		w.skipSpace()
 		if w.src[w.pos] == ',' {
 			w.pos++
 		}
 	}
+	strs := w.strs[base:]
+	var argv []string // the strings with an argument list's credentials replaced
+	if kind == notSecret {
+		argv = argumentList(strs)
+	}
+	for i, v := range strs {
+		switch {
+		case kind == plainSecret:
+			w.replaceSecret(v)
+		case kind != notSecret:
+			w.redactHeaderValue(v, kind)
+		case argv != nil:
+			w.redactStringAs(v, argv[i])
+		default:
+			w.redactString(v)
+		}
+	}
+	return jsonNode{start: start, end: w.pos, kind: '['}
+}
+
+// argumentList reads an array of strings as a command's arguments
+// (["mysql", "-u", "root", "-pSECRET"], ["--token", "abc"]) and returns
+// them with the credentials that the flag and command rules find on the
+// command line they make replaced, or nil when there is none.
+func argumentList(strs []jsonNode) []string {
+	flags := false
+	for _, v := range strs {
+		flags = flags || strings.HasPrefix(v.text, "-")
+	}
+	if len(strs) < 2 || !flags {
+		return nil
+	}
+	var line strings.Builder
+	starts := make([]int, len(strs))
+	for i, v := range strs {
+		if i > 0 {
+			line.WriteByte(' ')
+		}
+		starts[i] = line.Len()
+		line.WriteString(v.text)
+	}
+	cmd := line.String()
+	var found []span
+	collect := func(a, b int) { found = append(found, span{a, b}) }
+	flagSecrets(cmd, collect)
+	commandSecrets(cmd, collect)
+	if len(found) == 0 {
+		return nil
+	}
+	out := make([]string, len(strs))
+	for i, v := range strs {
+		out[i] = v.text
+	}
+	// Replace from the last span back, so earlier offsets stay right.
+	sort.Slice(found, func(i, j int) bool { return found[i].start > found[j].start })
+	for _, f := range found {
+		i := sort.SearchInts(starts, f.start+1) - 1
+		a, b := f.start-starts[i], f.end-starts[i]
+		if b > len(out[i]) || out[i] != strs[i].text {
+			continue // across two arguments, or one already replaced
+		}
+		out[i] = out[i][:a] + Marker + out[i][b:]
+	}
+	return out
 }
 
 // member is one name-value pair of an object.
@@ -321,10 +396,11 @@ type member struct {
 	kind       secretKind // what the key says of the value
 }
 
-func (w *jsonWalker) object() jsonNode {
+func (w *jsonWalker) object(parent secretKind) jsonNode {
 	start := w.pos
 	w.pos++ // {
-	var members []member
+	base := len(w.members)
+	defer func() { w.members = w.members[:base] }()
 	for {
 		w.skipSpace()
 		if w.src[w.pos] == '}' {
@@ -335,12 +411,17 @@ func (w *jsonWalker) object() jsonNode {
 		w.skipSpace()
 		w.pos++ // :
 		kind := classifyName(key.text, false)
-		members = append(members, member{key: key, value: w.value(kind == plainSecret), kind: kind})
+		if kind == notSecret && parent == plainSecret && isRecordValue(key.text) {
+			kind = plainSecret
+		}
+		value := w.value(kind)
+		w.members = append(w.members, member{key: key, value: value, kind: kind})
 		w.skipSpace()
 		if w.src[w.pos] == ',' {
 			w.pos++
 		}
 	}
+	members := w.members[base:]
 	named := namesSecret(members)
 	for _, m := range members {
 		w.redactString(m.key)
@@ -382,15 +463,19 @@ func namesSecret(members []member) bool {
 }
 
 // redactString records the edit that redacts a string literal, if any.
-func (w *jsonWalker) redactString(n jsonNode) {
-	if n.text == "" && !n.invalid {
+func (w *jsonWalker) redactString(n jsonNode) { w.redactStringAs(n, n.text) }
+
+// redactStringAs records the edit that redacts the string literal n,
+// whose decoded text a rule has already rewritten as text.
+func (w *jsonWalker) redactStringAs(n jsonNode, text string) {
+	if text == "" && !n.invalid {
 		return
 	}
-	if w.depth < maxJSONNesting && mayBeJSON(n.text) {
-		w.edit(n, redactJSON(n.text, w.f, w.depth+1))
+	if w.depth < maxJSONNesting && mayBeJSON(text) {
+		w.edit(n, redactJSON(text, w.f, w.depth+1))
 		return
 	}
-	w.edit(n, w.f(n.text))
+	w.edit(n, w.f(text))
 }
 
 // replaceSecret records the edit that replaces a secret value whole: a

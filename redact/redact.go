@@ -16,7 +16,8 @@ const Marker = "[REDACTED]"
 // ("https://bob:[REDACTED]@host"), a cookie's name, a well-known key's public
 // prefix ("ghp_[REDACTED]", for prefixes under 12 bytes). It recognises
 // secrets by class:
-//   - private key blocks (PEM, OpenSSH, PGP), whole, even when cut off;
+//   - private key blocks (PEM, OpenSSH, PGP), whole, even when a cut took
+//     their end or their head;
 //   - credentials in URLs and data source names of any scheme (https,
 //     postgres, mongodb+srv, amqp, redis://:password@...), a key written as
 //     a URL's user (a Sentry DSN's https://<key>@o1.ingest.sentry.io/2), Go
@@ -29,16 +30,35 @@ const Marker = "[REDACTED]"
 //     <name>value</name>) whose name says secret in any casing and with any
 //     separator (password, passwd, pwd, secret, token, api_key, access_key,
 //     private_key, client_secret, auth, credentials: aws_secret_access_key,
-//     AWS-SECRET-ACCESS-KEY, secretKey, "x-api-token"), in env, shell, YAML,
-//     JSON, code, XML and command-line form, connection strings included,
-//     and name-value records ({"name": "DB_PASSWORD", "value": "..."});
+//     AWS-SECRET-ACCESS-KEY, secretKey, "x-api-token", TF_VAR_db_password),
+//     in env, shell, YAML, JSON, code, XML and command-line form, connection
+//     strings included, name-value records ({"name": "DB_PASSWORD",
+//     "value": "..."}) and blocks named so (a Terraform variable "api_key"
+//     { default = "..." });
+//   - command-line flags: those whose name says secret, with a double dash
+//     or a single one (--token t, -storepass p, -passin pass:p, and as items
+//     of an argument list: "--token", "t"), and the flags through which the
+//     commands that take credentials take them, whatever their name: a
+//     registry login's -p (docker, podman, helm, oras...), a database
+//     client's -p, -a, -P or -w (mysql -pSECRET or -p SECRET, mongosh,
+//     redis-cli, sqlcmd, ldapsearch), curl -u user:password and its kin
+//     (the commands are listed in redact_cli.go);
 //   - keys with a known shape, the prefix (or infix) a provider publishes:
 //     OpenAI, Anthropic, GitHub, GitLab, AWS access keys (and the secret key
 //     written next to one), Slack tokens and webhooks, Hugging Face, Google,
 //     Stripe, npm, PyPI, SendGrid, Twilio, Shopify, DigitalOcean, Docker Hub,
-//     Databricks, Telegram bot tokens, age secret keys, Vault, Doppler,
-//     Grafana, Atlassian, Azure AD client secrets and more: 172 rules for
-//     about 80 providers (redact_providers.go), JWTs and bare bearer tokens.
+//     Databricks, Telegram bot tokens (bare or in their API URL), age
+//     secret keys, Vault, Doppler, Grafana, Atlassian, Azure AD client
+//     secrets and more: 174 rules for about 80 providers
+//     (redact_providers.go), JWTs and bare bearer tokens.
+//
+// String reads JSON inside text (a log line's payload, a JSON body a
+// command printed, a JSON text whole) as [JSON] does, decoding each string
+// first, so a secret behind JSON escapes ("\u0026sig=", "https:\/\/") or
+// under a key that names it goes too. A line whose line breaks are written
+// as " ⏎ " (a summary's list item, a message quoted on one line) is read
+// as the lines it joins, so a .netrc entry or a private key written so
+// still goes.
 //
 // Look-alikes are left alone: "scikit-learn", "task-1234", git hashes, UUIDs,
 // checksums and the hashes of lockfiles (integrity=sha512-...), paths,
@@ -49,25 +69,75 @@ const Marker = "[REDACTED]"
 // live ones (pk_live_) are redacted, since a summary never needs them and
 // they tie the text to a live account. String does not guess: a random
 // string with no name, prefix or shape saying secret is kept, since ids,
-// hashes and encoded data look the same. Text that is JSON (tool-call
-// arguments, JSON tool output) is better read by JSON, which decodes each
-// string first. String is idempotent:
+// hashes and encoded data look the same. String is idempotent:
 // String(String(s)) == String(s). It never panics, whatever s holds.
 func String(s string) string {
 	s = StripControl(s)
 	if len(s) < minSecretText {
 		return s
 	}
+	return redactText(redactJoinedLines(s))
+}
+
+// redactText applies String's rules to s, which holds no control
+// characters.
+func redactText(s string) string {
+	s = redactEmbeddedJSON(s)
 	s = redactPrivateKeys(s)
 	s = redactURLPasswords(s)
 	s = redactKeyShapes(s)
 	s = redactAssignments(s)
 	s = redactFlags(s)
+	s = redactCommands(s)
 	s = redactXMLElements(s)
 	for _, r := range lineRules {
 		s = r.redact(s)
 	}
 	return s
+}
+
+// redactFlags replaces the values of flags that flagSecrets finds.
+func redactFlags(s string) string {
+	sp := splicer{src: s}
+	flagSecrets(s, func(a, b int) { sp.replace(a, b, Marker) })
+	return sp.String()
+}
+
+// redactCommands replaces the credentials that commandSecrets finds.
+func redactCommands(s string) string {
+	sp := splicer{src: s}
+	commandSecrets(s, func(a, b int) { sp.replace(a, b, Marker) })
+	return sp.String()
+}
+
+// lineJoin is how a one-line rendering of text writes a line break: a
+// summary's list item, a message quoted on one line.
+const lineJoin = " ⏎ "
+
+// redactJoinedLines redacts each line of s that joins lines with lineJoin
+// as the text it was made from, its line breaks back: a .netrc entry, a
+// credentials file or a private key written on one line keeps the shape
+// the rules know it by. Lines without lineJoin are left to redactText.
+func redactJoinedLines(s string) string {
+	if !strings.Contains(s, lineJoin) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for rest := s; rest != ""; {
+		line, after, found := strings.Cut(rest, "\n")
+		if strings.Contains(line, lineJoin) {
+			// line holds no newline, and no rule writes one: every newline
+			// the rules leave is a lineJoin.
+			line = strings.ReplaceAll(redactText(strings.ReplaceAll(line, lineJoin, "\n")), "\n", lineJoin)
+		}
+		b.WriteString(line)
+		if found {
+			b.WriteByte('\n')
+		}
+		rest = after
+	}
+	return b.String()
 }
 
 // minSecretText is the shortest text worth scanning: below it no rule can
@@ -179,7 +249,96 @@ func redactPrivateKeys(s string) string {
 		}
 		i = max(end, b+1)
 	}
+	return redactHeadlessKeys(sp.String())
+}
+
+// redactHeadlessKeys replaces the key material before each private key END
+// line that no BEGIN line opened: a key whose head a cut took away (the
+// tail of a shortened text). What counts as material is what
+// danglingKeyEnd takes, read backwards: runs of base64 between line breaks
+// or blanks, the one just before the END line of any length, the others at
+// least minKeyLine long or ending in "=" padding.
+func redactHeadlessKeys(s string) string {
+	sp := splicer{src: s}
+	for i := 0; ; {
+		e := strings.Index(s[i:], "-----END ")
+		if e < 0 {
+			break
+		}
+		e += i
+		after, ok := privateKeyLabel(s, e+len("-----END "))
+		i = e + 1
+		if !ok {
+			continue
+		}
+		i = after
+		if strings.HasSuffix(s[:e], Marker) {
+			continue // a block redacted whole
+		}
+		if start := headlessKeyStart(s, e); start < e {
+			sp.replace(start, e, Marker)
+		}
+	}
 	return sp.String()
+}
+
+// headlessKeyStart returns where the key material ending at s[e] starts,
+// or e when there is none. Only the run just before e (a key's last line)
+// may be short, and only when a full line comes before it.
+func headlessKeyStart(s string, e int) int {
+	start, lines, lastFull := e, 0, false
+	for {
+		j := start
+		for j > 0 {
+			if k := lineBreakBefore(s, j); k < j {
+				j = k
+			} else if s[j-1] == ' ' || s[j-1] == '\t' {
+				j--
+			} else {
+				break
+			}
+		}
+		if j == start && lines > 0 {
+			break // two runs with nothing between: one word
+		}
+		k := j
+		for k > 0 && s[k-1] == '=' {
+			k--
+		}
+		for k > 0 && b64Class[s[k-1]] {
+			k--
+		}
+		if k == j || (k > 0 && !keyLineEnd[s[k-1]]) {
+			break // no run, or the end of a longer word
+		}
+		full := j-k >= minKeyLine || s[j-1] == '='
+		if !full && lines > 0 {
+			break
+		}
+		if lines == 0 {
+			lastFull = full
+		}
+		lines++
+		start = k
+	}
+	if lines == 0 || (lines == 1 && !lastFull) {
+		return e // no material, or one short word before the END line
+	}
+	return start
+}
+
+// lineBreakBefore returns the index of a line break ending just before
+// s[i] (a newline, or an escaped \n or \r\n), or i when there is none.
+func lineBreakBefore(s string, i int) int {
+	switch {
+	case strings.HasSuffix(s[:i], `\r\n`):
+		return i - 4
+	case strings.HasSuffix(s[:i], `\n`) && !strings.HasSuffix(s[:i], `\\n`):
+		return i - 2
+	case strings.HasSuffix(s[:i], "\n"):
+		return i - 1
+	}
+	return i
 }
 
 // privateKeyEnd returns the index of the first private key END line at or
@@ -293,14 +452,15 @@ func redactURLPasswords(s string) string {
 		return s
 	}
 	sp := splicer{src: s}
+	schemes := schemeFinder{s: s}
 	for i := 0; ; {
-		k := strings.Index(s[i:], "://")
+		k, n := schemes.next(i)
 		if k < 0 {
 			break
 		}
-		start := i + k + 3
+		start := k + n
 		i = start
-		if start-3 == 0 || !wordClass[s[start-4]] {
+		if start-n == 0 || !wordClass[s[start-n-1]] {
 			continue // no scheme before "://"
 		}
 		end := start
@@ -329,8 +489,47 @@ func redactURLPasswords(s string) string {
 		}
 		i = at
 	}
-	redactDSNPasswords(&sp, s)
-	return sp.String()
+	// A pass of its own: a DSN before a URL the loop above redacted would
+	// come too late for sp.
+	return redactDSNPasswords(sp.String())
+}
+
+// schemeFinder finds, left to right, each "://" of s and each ":\/\/" (as
+// JSON may escape it), searching for each kind once per occurrence.
+type schemeFinder struct {
+	s          string
+	plain, esc int // the next of each found so far, -1 when none is left
+	searched   bool
+}
+
+// next returns the index of the first separator at or after i and its
+// length, or -1.
+func (f *schemeFinder) next(i int) (int, int) {
+	const plain, escaped = "://", `:\/\/`
+	if !f.searched {
+		f.plain, f.esc, f.searched = indexFrom(f.s, plain, i), indexFrom(f.s, escaped, i), true
+	}
+	if f.plain >= 0 && f.plain < i {
+		f.plain = indexFrom(f.s, plain, i)
+	}
+	if f.esc >= 0 && f.esc < i {
+		f.esc = indexFrom(f.s, escaped, i)
+	}
+	switch {
+	case f.esc >= 0 && (f.plain < 0 || f.esc < f.plain):
+		return f.esc, len(escaped)
+	case f.plain >= 0:
+		return f.plain, len(plain)
+	}
+	return -1, 0
+}
+
+// indexFrom returns the index of the first sub in s at or after i, or -1.
+func indexFrom(s, sub string, i int) int {
+	if k := strings.Index(s[i:], sub); k >= 0 {
+		return i + k
+	}
+	return -1
 }
 
 // isTokenUser reports whether a URL's user is a key rather than a name: at
@@ -351,11 +550,12 @@ const minTokenUser = 20
 // redactDSNPasswords replaces the password of a Go-style data source name
 // with no scheme, user:password@tcp(host:3306)/db (the MySQL driver's form),
 // with the network written right after the "@".
-func redactDSNPasswords(sp *splicer, s string) {
+func redactDSNPasswords(s string) string {
+	sp := splicer{src: s}
 	for i := 0; ; {
 		k := strings.Index(s[i:], "@")
 		if k < 0 {
-			return
+			return sp.String()
 		}
 		at := i + k
 		i = at + 1

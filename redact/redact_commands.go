@@ -5,52 +5,6 @@ import (
 	"strings"
 )
 
-// redactFlags replaces the values of command-line flags whose name says
-// secret, given as a separate argument: --password hunter2, --api-key "k".
-// (--password=hunter2 is an assignment, handled with the others.)
-func redactFlags(s string) string {
-	if !strings.Contains(s, "--") {
-		return s
-	}
-	sp := splicer{src: s}
-	for i := 0; ; {
-		k := strings.Index(s[i:], "--")
-		if k < 0 {
-			break
-		}
-		p := i + k
-		i = p + 2
-		if p > 0 && !flagBefore[s[p-1]] {
-			continue
-		}
-		e := flagNameClass.run(s, p+2)
-		if e == p+2 || e >= len(s) || (s[e] != ' ' && s[e] != '\t') {
-			continue
-		}
-		if classifyName(s[p+2:e], false) != plainSecret {
-			continue
-		}
-		v := e
-		for v < len(s) && (s[v] == ' ' || s[v] == '\t') {
-			v++
-		}
-		if v < len(s) && s[v] == '-' {
-			continue // the next flag: this one takes no value
-		}
-		a, b, secret := secretValue(s, v, s[p+2:e], false)
-		if secret {
-			sp.replace(a, b, Marker)
-		}
-		i = max(i, b)
-	}
-	return sp.String()
-}
-
-var (
-	flagBefore    = newClass(" \t\n\"'=(")
-	flagNameClass = newClass(alnumChars, "_-")
-)
-
 // redactXMLElements replaces the text of one-line XML elements whose tag
 // says secret: <password>hunter2</password>, <apiKey>...</apiKey>.
 func redactXMLElements(s string) string {
@@ -103,12 +57,8 @@ type lineRule struct {
 // trigger words costs linear time.
 const maxRuleWindow = 2048
 
-// lineRules cover passwords passed positionally: curl -u user:password, the
-// mysql client's -pPASSWORD, sshpass -p, and .netrc entries.
+// lineRules cover passwords a file lays out over lines: .netrc entries.
 var lineRules = []lineRule{
-	{"curl", 1, regexp.MustCompile(`^curl[^\n]*?\s(?:-u|--user)(?:\s+|=)['"]?[^\s:'"]*:([^\s'"\\]+)`)},
-	{"mysql", 1, regexp.MustCompile(`^mysql[a-z]*\s[^\n]*?\s-p([^\s'"\\]+|'[^'\n]*'|"[^"\n]*")`)},
-	{"sshpass", 1, regexp.MustCompile(`^sshpass\s+-p\s*([^\s'"\\]+|'[^'\n]*'|"[^"\n]*")`)},
 	{"machine", 3, regexp.MustCompile(`^machine\s+\S+\s+login\s+\S+\s+password\s+([^\s'"\\]+)`)},
 }
 

@@ -39,7 +39,7 @@ func redactAssignments(s string) string {
 			continue
 		}
 		kind := classifyName(name, inQuery)
-		if kind == notSecret && strings.EqualFold(name, "value") && recordNamesSecret(s, start) {
+		if kind == notSecret && isRecordValue(name) && (recordNamesSecret(s, start) || blockNamesSecret(s, start)) {
 			kind = plainSecret
 		}
 		if kind == notSecret {
@@ -111,7 +111,9 @@ func nameBefore(s string, p, floor int) (name string, start int, inQuery, ok boo
 		}
 		start = max(floor, j-1-maxNameLen) + k + 1
 		name = strings.TrimSuffix(s[start:j-1], `\`)
-		if strings.ContainsAny(name, "\n\"'") {
+		if strings.ContainsAny(name, "\n\"'") || strings.Contains(name, Marker) {
+			// A quoted name running over a redacted value is none, as it is
+			// when floor stops the search inside it.
 			return "", 0, false, false
 		}
 		start--
@@ -128,6 +130,10 @@ func nameBefore(s string, p, floor int) (name string, start int, inQuery, ok boo
 	if name == "" {
 		return "", 0, false, false
 	}
+	if start > 0 && s[start-1] == '\\' && len(name) > len(escapedAmp) && strings.EqualFold(name[:len(escapedAmp)], escapedAmp) {
+		// ?a=1\u0026sig=...: a query's "&" written as JSON escapes it.
+		return name[len(escapedAmp):], start + len(escapedAmp), true, true
+	}
 	if start > 0 {
 		c := s[start-1]
 		inQuery = c == '?' || c == '&' || (c == ';' && strings.HasSuffix(s[:start], "&amp;")) ||
@@ -135,6 +141,10 @@ func nameBefore(s string, p, floor int) (name string, start int, inQuery, ok boo
 	}
 	return name, start, inQuery, true
 }
+
+// escapedAmp is "&" as a JSON encoder escaping HTML writes it (\u0026),
+// without its backslash.
+const escapedAmp = "u0026"
 
 // enclosingQuote returns the quote just before s[start] (a string that holds
 // a whole header, as in curl -H "Authorization: ..."), or "".
@@ -183,6 +193,12 @@ func secretValue(s string, v int, name string, spaced bool) (a, b int, secret bo
 		return v, b, false // a call: getpass(), os.getenv("X")
 	case isExpression(val) || strings.EqualFold(val, strings.Trim(name, "-$@")):
 		return v, b, false // code: token=self.token, password=password
+	case spaced && len(val) > 1 && val[len(val)-1] == ':' && moreCode(s, b):
+		// A clause of prose: "rejected aws_secret_access_key = X: quota".
+		if val = val[:len(val)-1]; isPlaceholder(val) || isPlainWord(val) || isExpression(val) {
+			return v, b, false
+		}
+		return v, b - 1, true
 	case spaced && moreCode(s, b) && !(shellOperatorAt(s, b) && randomValue(val)):
 		return v, b, false
 	case strings.EqualFold(strings.Trim(name, "$"), "PWD") || strings.EqualFold(name, "OLDPWD"):
@@ -400,6 +416,47 @@ var authSchemes = map[string]bool{
 	"bearer": true, "basic": true, "token": true, "digest": true, "negotiate": true,
 	"ntlm": true, "apikey": true, "key": true, "dpop": true, "aws4-hmac-sha256": true,
 }
+
+// isRecordValue reports whether name is the member of a record or block
+// that holds its value: "value", or a variable's "default".
+func isRecordValue(name string) bool {
+	return strings.EqualFold(name, "value") || strings.EqualFold(name, "default")
+}
+
+// blockNamesSecret reports whether the "value" or "default" whose name
+// starts at s[at] sits in a block whose label names a secret: a Terraform
+// variable (variable "db_password" { default = "..." }), an object under a
+// secret's name ("api_key": {"value": "..."}, api_key = { value = "..." }).
+func blockNamesSecret(s string, at int) bool {
+	from := max(0, at-maxBlockLookBack)
+	open := strings.LastIndexByte(s[from:at], '{')
+	if open < 0 || strings.IndexByte(s[from+open:at], '}') >= 0 {
+		return false
+	}
+	head := s[from : from+open]
+	if nl := strings.LastIndexByte(head, '\n'); nl >= 0 {
+		head = head[nl+1:]
+	}
+	head = strings.TrimRight(head, " \t=:")
+	var label string
+	if q := len(head) - 1; q > 0 && (head[q] == '"' || head[q] == '\'') {
+		if k := strings.LastIndexByte(head[:q], head[q]); k >= 0 {
+			label = head[k+1 : q]
+		}
+	} else {
+		k := len(head)
+		for k > 0 && nameClass[head[k-1]] {
+			k--
+		}
+		label = head[k:]
+	}
+	return label != "" && classifyName(label, false) == plainSecret
+}
+
+// maxBlockLookBack bounds how far before a "value" or "default" its
+// block's opening brace is looked for: a Terraform variable's description
+// and type come first.
+const maxBlockLookBack = 512
 
 // recordNamesSecret reports whether the "value" whose name starts at s[at]
 // sits in a name-value record whose name says secret, written before it in

@@ -13,7 +13,9 @@ import (
 // account key, ...). Trailing words that only describe the encoding
 // (password_confirmation, token_b64, key2) are skipped first. A name with a
 // word that makes it metadata (token_count, max_tokens, secret_name,
-// token_type, password_file, next_page_token, auth_url) is not a secret. In
+// token_type, password_file, next_page_token, auth_url) is not a secret; a
+// namespace before the name (Terraform's TF_VAR_db_password) is no such
+// word. In
 // a URL query, the names that carry secrets there (key, sig, code,
 // X-Amz-Signature, ...) count as well.
 func classifyName(name string, inQuery bool) secretKind {
@@ -64,7 +66,7 @@ func classifyName(name string, inQuery bool) secretKind {
 }
 
 // hasNameTrigger reports whether a lower-case name holds one of the
-// substrings every secret name holds (pass, pwd, pat, secret, sig, session,
+// substrings every secret name holds (pass, pw, pat, secret, sig, session,
 // token, auth, cred, cookie, code, key, jwt); names without any are rejected
 // before being split into words.
 func hasNameTrigger(lower []byte) bool {
@@ -72,7 +74,7 @@ func hasNameTrigger(lower []byte) bool {
 		var subs []string
 		switch c {
 		case 'p':
-			subs = []string{"pass", "pwd", "pat"}
+			subs = []string{"pass", "pw", "pat"}
 		case 's':
 			subs = []string{"secret", "sig", "session"}
 		case 't':
@@ -140,8 +142,8 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // secretWord reports whether a word names a secret on its own.
 func secretWord(w string) bool {
 	switch w {
-	case "pass", "pwd", "auth", "creds", "credential", "credentials", "passphrase", "passcode",
-		"jwt", "pat", "sharedaccesssignature":
+	case "pass", "pwd", "pw", "auth", "creds", "credential", "credentials", "passphrase", "passcode",
+		"jwt", "pat", "sharedaccesssignature", "passin", "passout":
 		return true
 	}
 	for _, suffix := range [...]string{"password", "passwd", "secret", "token"} {
@@ -149,7 +151,20 @@ func secretWord(w string) bool {
 			return true
 		}
 	}
+	if strings.HasSuffix(w, "pass") && len(w) > 4 {
+		return passQualifiers[strings.TrimPrefix(strings.TrimPrefix(w[:len(w)-4], "src"), "dest")]
+	}
 	return strings.HasSuffix(w, "key") && len(w) > 3 && keyQualifiers[w[:len(w)-3]]
+}
+
+// passQualifiers are the words that make a single word ending in "pass" a
+// password: keytool's storepass and keypass (and their src and dest forms),
+// sshpass, a bindpass or dbpass. Other words ending so (bypass, compass,
+// renderpass) are not.
+var passQualifiers = map[string]bool{
+	"store": true, "key": true, "bind": true, "root": true, "admin": true, "user": true,
+	"db": true, "master": true, "sudo": true, "ssh": true, "ftp": true, "smtp": true,
+	"mail": true, "vnc": true, "proxy": true, "http": true, "login": true, "become": true,
 }
 
 // keyQualifiers are the words that make "key" a secret: api key, access
@@ -183,7 +198,7 @@ var metaWords = map[string]bool{
 	"method": true, "mode": true, "scheme": true, "provider": true, "manager": true,
 	"url": true, "uri": true, "endpoint": true, "host": true, "port": true, "server": true,
 	"domain": true, "realm": true, "file": true, "filename": true, "path": true, "dir": true,
-	"name": true, "names": true, "env": true, "var": true, "field": true, "label": true,
+	"name": true, "names": true, "field": true, "label": true,
 	"page": true, "next": true, "cursor": true, "continuation": true, "prefix": true,
 	"suffix": true, "reset": true, "hint": true, "strength": true, "policy": true,
 	"required": true, "enabled": true, "enable": true, "disable": true, "disabled": true,

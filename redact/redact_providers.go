@@ -137,7 +137,9 @@ var providerShapes = []keyShape{
 	{prefix: "xoxe.xoxp-", body: newClass(alnumChars, "-"), min: 100},
 	{prefix: "xoxo-", body: newClass(alnumChars, "-"), min: 10, keep: true},
 	{prefix: ".webhook.office.com/webhookb2/", body: newClass(alnumChars, "-@/"), min: 40, keep: true},
-	{prefix: ":A", body: b64urlClass, min: 34, max: 34, whole: true, lead: telegramLead},
+	{prefix: ":A", body: b64urlClass, min: 33, max: 34, whole: true, lead: telegramLead},
+	{prefix: "api.telegram.org/bot", body: telegramURLClass, min: 20, keep: true},
+	{prefix: "api.telegram.org/file/bot", body: telegramURLClass, min: 20, keep: true},
 	{prefix: "xkeysib-", body: newClass(alnumChars, "-"), min: 60, keep: true},
 	{prefix: "xsmtpsib-", body: newClass(alnumChars, "-"), min: 60, keep: true},
 	{prefix: "-us", body: newClass(digitChars), min: 1, max: 2, whole: true, lead: hexLead(32)},
@@ -198,9 +200,15 @@ func hexLead(n int) func(s string, p int) int {
 	}
 }
 
+// telegramURLClass is what a Telegram bot token in its API URL is made of
+// (https://api.telegram.org/bot<id>:<secret>/sendMessage): the URL says
+// what it is, whatever its length.
+var telegramURLClass = newClass(alnumChars, ":_-")
+
 // telegramLead takes a Telegram bot token's bot id: 5 to 16 digits before
-// the ":AA..." of its secret, on their own or after the "bot" of an API
-// URL (https://api.telegram.org/bot<token>/getMe).
+// the ":AA..." of its secret (34 or 35 characters after the colon), on
+// their own or after the "bot" of an API URL
+// (https://api.telegram.org/bot<token>/getMe).
 func telegramLead(s string, p int) int {
 	i := p
 	for i > 0 && p-i <= 16 && s[i-1] >= '0' && s[i-1] <= '9' {

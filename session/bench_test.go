@@ -34,7 +34,7 @@ func BenchmarkSessionAppendShouldCompress(b *testing.B) {
 				if i%refill == 0 {
 					b.StopTimer()
 					var err error
-					if s, err = New("bench", newEngine()); err != nil {
+					if s, err = Open(context.Background(), "bench", newEngine()); err != nil {
 						b.Fatal(err)
 					}
 					if err := s.Append(ctx, base...); err != nil {

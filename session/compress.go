@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/tokens"
 )
 
 // Compress compacts the live history with the session's engine and installs
@@ -25,15 +26,18 @@ import (
 //     abandoned and the live history is unchanged.
 //  4. It replaces the live history with the compacted one followed by every
 //     message appended since step 2, verbatim and in the order they were
-//     appended, and recounts Tokens.
+//     appended, and recounts Tokens. With a store, it reads from the store
+//     only the messages other processes appended meanwhile, if any.
 //
 // Messages appended during the compaction are never merged or edited, so if
 // the compacted history ends with a user turn and the host appended another
 // user turn, the two stand side by side as the host sent them.
 //
 // When the engine had nothing to do (Result.Skipped is set: the history is
-// under its threshold and the call was not forced) nothing is committed or
-// replaced, and a WithIncoming message is appended as it is.
+// under its threshold and the call was not forced) nothing is committed,
+// the live history becomes the one the store gave (which may hold what
+// other processes appended), and a WithIncoming message is appended as it
+// is.
 //
 // The returned Result is the engine's: its Messages are the compacted
 // history without the messages appended during the compaction, which
@@ -44,7 +48,12 @@ import (
 // On error the live history is unchanged (messages appended meanwhile are
 // kept), and the error is the engine's (see its Compress), the store's
 // wrapped (ErrLeaseLost, ErrStaleFence, ErrConflict...), an error wrapping
-// ErrBusy or ErrClosed, or ctx's.
+// ErrBusy or ErrClosed, or ctx's. One error is different: once the store
+// has committed the compaction, Compress returns its Result even if ctx
+// ends or the store fails while it reads what other processes appended
+// meanwhile; the error then wraps ErrStale, the view holds the compacted
+// history without those messages until the next Append or Sync, and the
+// compaction must not be repeated.
 func (s *Session) Compress(ctx context.Context, opts ...compact.CompressOption) (*compact.Result, error) {
 	return s.compress(ctx, s.engine.Compress, opts)
 }
@@ -67,7 +76,7 @@ func (s *Session) compress(ctx context.Context, fn engineFunc, opts []compact.Co
 	}
 	s.mu.Unlock()
 	if closed {
-		return nil, fmt.Errorf("compact: session %q: compress: %w", s.id, ErrClosed)
+		return nil, s.errorf("compress", ErrClosed)
 	}
 	defer func() {
 		s.mu.Lock()
@@ -79,15 +88,15 @@ func (s *Session) compress(ctx context.Context, fn engineFunc, opts []compact.Co
 	run := func(ctx context.Context, msgs []compact.Message) (*compact.Result, error) {
 		res, err := fn(ctx, msgs, opts...)
 		if err == nil && res == nil {
-			err = fmt.Errorf("compact: session %q: engine %s returned neither a result nor an error: %w",
-				s.id, s.engine.Name(), compact.ErrInvalidHistory)
+			err = s.errorf("compress", fmt.Errorf("engine %s returned neither a result nor an error: %w",
+				s.engine.Name(), compact.ErrInvalidHistory))
 		}
 		return res, err
 	}
 	var res *compact.Result
 	var err error
 	if s.store != nil {
-		res, err = s.compactStored(ctx, true, run)
+		res, err = s.compactStored(ctx, "compress", true, run)
 	} else {
 		res, err = s.compactMemory(ctx, run)
 	}
@@ -191,7 +200,7 @@ func (s *Session) countAll(msgs []compact.Message) int {
 	if len(msgs) == 0 {
 		return 0
 	}
-	return s.sum(msgs) + compact.ReplyPrimingTokens
+	return s.sum(msgs) + tokens.ReplyPrimingTokens
 }
 
 // concat returns a new slice holding a then b.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/contextkit/compact"
@@ -13,9 +14,11 @@ import (
 // lease (when the store is a Leaser) it reads the live history from the
 // store, runs run on it, commits the result, and installs it with every
 // message logged since. A compaction (count set) is logged and counted; a
-// Reset is not. The caller holds the slot.
-func (s *Session) compactStored(ctx context.Context, count bool,
-	run func(context.Context, []compact.Message) (*compact.Result, error)) (*compact.Result, error) {
+// Reset is not. Errors of this package name op. The caller holds the slot.
+//
+// Once the store has committed, the result is returned whatever follows: if
+// the view cannot be brought up to date, with an error wrapping ErrStale.
+func (s *Session) compactStored(ctx context.Context, op string, count bool, run compactFunc) (*compact.Result, error) {
 	var c *compaction
 	fail := func(err error) (*compact.Result, error) {
 		if count {
@@ -31,67 +34,118 @@ func (s *Session) compactStored(ctx context.Context, count bool,
 
 	live, through, n, err := s.store.Live(runCtx, s.id)
 	if err != nil {
-		return fail(s.leaseCause(runCtx, fmt.Errorf("compact: session %q: reading the live history: %w", s.id, err)))
+		return fail(s.leaseCause(runCtx, s.errorf(op, fmt.Errorf("reading the live history: %w", err))))
 	}
 	if count {
 		c = s.begin(live)
-		if s.recall {
-			run = s.withRecallLines(run, through)
-		}
 	}
-	res, err := run(runCtx, live)
+	in, lines := live, []keptLine(nil)
+	if s.recall {
+		in, lines = stripRecallLines(live)
+	}
+	res, err := run(runCtx, in)
 	if err != nil {
 		return fail(s.leaseCause(runCtx, err))
 	}
 	if res.Skipped != "" {
+		// Nothing to commit; the view still learns what the store holds.
 		s.log.Debug("compaction skipped", "why", res.Skipped)
+		s.installNewer(live, through, n)
 		return res, nil
 	}
+	res, folded := s.settle(runCtx, live, through, n, res, lines)
 	compacted := compact.Clone(res.Messages)
-	tokensBefore := s.countAll(live)
-	if err := s.store.Commit(ctx, s.id, Compaction{
+	last, err := s.store.Commit(ctx, s.id, Compaction{
 		N: n + 1, Through: through, Live: compacted,
-		TokensBefore: tokensBefore, TokensAfter: s.countAll(compacted),
+		FoldedFrom: folded.From, FoldedThrough: folded.To,
+		TokensBefore: s.countAll(live), TokensAfter: s.countAll(compacted),
 		Summarizer: res.Summarizer,
-	}, lease); err != nil {
-		return fail(fmt.Errorf("compact: session %q: committing compaction %d: %w", s.id, n+1, err))
+	}, lease)
+	if err != nil {
+		return fail(s.errorf(op, fmt.Errorf("committing compaction %d: %w", n+1, err)))
 	}
 	stop()
+	s.mu.Lock()
+	s.folded = foldedOf{n: n + 1, r: folded}
+	s.mu.Unlock()
 
-	arrived, err := s.installAfter(ctx, compacted, through)
-	if err != nil {
-		// The compaction is committed; this process's copy of the history
-		// is stale until the next call that takes a ctx reads it again.
-		s.log.Warn("re-reading the live history after a compaction failed", errAttr(err))
-	}
+	arrived, err := s.installCommitted(ctx, compacted, n+1, through, last)
 	if count {
 		c.res, c.snapshot = res, SnapshotID(s.id, n+1)
 		s.done(c, arrived)
 	}
+	if err != nil {
+		s.log.Warn("bringing the view up to date after a compaction failed", errAttr(err))
+		return res, s.errorf(op, fmt.Errorf("%w: compaction %d was committed, but reading what other processes appended meanwhile failed: %w",
+			ErrStale, n+1, err))
+	}
 	return res, nil
 }
 
-// installAfter makes compacted, followed by every record logged after
-// through, the live history, and returns how many records followed.
-func (s *Session) installAfter(ctx context.Context, compacted []compact.Message, through int64) (int, error) {
+// installNewer makes live, the live history after compaction n up to
+// record through, as the store gave it, the view, unless the view is as
+// new already.
+func (s *Session) installNewer(live []compact.Message, through int64, n int) {
 	s.order.Lock()
 	defer s.order.Unlock()
-	recs, err := s.store.Read(ctx, s.id, through+1, 0)
-	if err != nil {
-		s.mu.Lock()
-		s.loaded = false
+	s.mu.Lock()
+	newer := n > s.n || n == s.n && through > s.seq
+	s.mu.Unlock()
+	if newer {
+		s.install(compact.Clone(live), through, n)
+	}
+}
+
+// installCommitted is where a committed compaction enters the view, the
+// one place (a compaction run off the request path installs its result
+// here too). It makes the view the live history after compaction n,
+// just committed over the log up to through with compacted as its Live,
+// when the log ended at record last: compacted, then the records after
+// through. Those this view already holds are taken from it; only records
+// other processes appended are read, so when none did (the common case)
+// nothing is read and nothing can fail. It returns how many records
+// follow compacted. If the read fails, the view holds compaction n with
+// the records it had, which the next Append or Sync completes.
+func (s *Session) installCommitted(ctx context.Context, compacted []compact.Message, n int, through, last int64) (int, error) {
+	s.order.Lock()
+	defer s.order.Unlock()
+	s.mu.Lock()
+	if s.n >= n {
+		// An Append that met the commit has read the history since.
+		arrived := len(s.history) - len(compacted)
 		s.mu.Unlock()
-		return 0, err
+		return max(arrived, 0), nil
 	}
-	last := through
-	msgs := make([]compact.Message, 0, len(compacted)+len(recs))
-	msgs = append(msgs, compacted...)
-	for _, r := range recs {
-		msgs = append(msgs, r.Message)
-		last = r.Seq
+	// The view is compaction n-1's Live and the records after it up to
+	// seq; those after through are its tail.
+	var tail []compact.Message
+	have := through
+	if s.n == n-1 && s.seq >= through && s.seq-through <= int64(len(s.history)) {
+		tail = s.history[len(s.history)-int(s.seq-through):]
+		have = s.seq
 	}
-	s.install(msgs, last)
-	return len(recs), nil
+	s.mu.Unlock()
+	msgs := concat(compacted, tail)
+	var err error
+	if last > have {
+		var recs []Record
+		recs, err = s.store.Read(ctx, s.id, have+1, last)
+		if err == nil && int64(len(recs)) != last-have {
+			err = fmt.Errorf("%w: reading records %d to %d gave %d", ErrCorrupt, have+1, last, len(recs))
+		}
+		if err == nil {
+			for _, r := range recs {
+				msgs = append(msgs, r.Message)
+			}
+			have = last
+		}
+	}
+	if err != nil {
+		s.install(concat(compacted, tail), have, n)
+		return len(tail), err
+	}
+	s.install(msgs, have, n)
+	return len(msgs) - len(compacted), nil
 }
 
 // lease takes the session's lease when the store is a Leaser, waiting for
@@ -111,21 +165,19 @@ func (s *Session) lease(ctx context.Context) (Lease, context.Context, func(), er
 	runCtx, cancel := context.WithCancelCause(ctx)
 	renewed := make(chan struct{})
 	go s.renew(runCtx, cancel, lease, renewed)
-	stopped := false
+	var once sync.Once
 	stop := func() {
-		if stopped {
-			return
-		}
-		stopped = true
-		cancel(nil)
-		<-renewed
-		// Release even when ctx is done, briefly: otherwise the session
-		// stays locked for the rest of the TTL.
-		rctx, done := context.WithTimeout(context.WithoutCancel(ctx), releaseTimeout)
-		defer done()
-		if err := s.leaser.Release(rctx, s.id, lease); err != nil {
-			s.log.Warn("releasing the compaction lease failed", "fence", lease.Fence, errAttr(err))
-		}
+		once.Do(func() {
+			cancel(nil)
+			<-renewed
+			// Release even when ctx is done, briefly: otherwise the session
+			// stays locked for the rest of the TTL.
+			rctx, done := context.WithTimeout(context.WithoutCancel(ctx), releaseTimeout)
+			defer done()
+			if err := s.leaser.Release(rctx, s.id, lease); err != nil {
+				s.log.Warn("releasing the compaction lease failed", "fence", lease.Fence, errAttr(err))
+			}
+		})
 	}
 	return lease, runCtx, stop, nil
 }
@@ -151,10 +203,10 @@ func (s *Session) acquireLease(ctx context.Context) (Lease, error) {
 			return lease, nil
 		}
 		if !errors.Is(err, ErrBusy) {
-			return Lease{}, fmt.Errorf("compact: session %q: acquiring the compaction lease: %w", s.id, err)
+			return Lease{}, s.errorf("acquiring the compaction lease", err)
 		}
 		if s.noWait {
-			return Lease{}, fmt.Errorf("compact: session %q: %w", s.id, err)
+			return Lease{}, fmt.Errorf("session: %q: %w", s.id, err)
 		}
 		d := wait
 		var held *LeaseHeldError
@@ -168,7 +220,7 @@ func (s *Session) acquireLease(ctx context.Context) (Lease, error) {
 		select {
 		case <-ctx.Done():
 			timer.Stop()
-			return Lease{}, fmt.Errorf("compact: session %q: waiting for the compaction lease: %w", s.id, ctx.Err())
+			return Lease{}, s.errorf("waiting for the compaction lease", ctx.Err())
 		case <-timer.C:
 		}
 		wait = min(2*wait, leasePollMax)
@@ -193,7 +245,7 @@ func (s *Session) renew(ctx context.Context, cancel context.CancelCauseFunc, lea
 		case err == nil:
 			lease = l
 		case errors.Is(err, ErrLeaseLost) || errors.Is(err, ErrStaleFence):
-			cancel(fmt.Errorf("compact: session %q: %w", s.id, err))
+			cancel(s.errorf("renewing the compaction lease", err))
 			return
 		case ctx.Err() != nil:
 			return

@@ -3,12 +3,14 @@
 //
 // A host that runs agents side by side keeps each conversation in a
 // [Session]: an id that compaction never changes, the live history, and an
-// engine of its own. [Session.Append] records each message as it comes (a
-// running token count makes every turn cost the same however long the
-// session), [Session.ShouldCompress] asks the engine, [Session.Compress]
-// compacts:
+// engine of its own. [Open] reads the history from the store (a restarted
+// process carries on where it left off), [Session.Append] records each
+// message as it comes (a running token count makes every turn cost the
+// same however long the session), [Session.ShouldCompress] asks the
+// engine, [Session.Compress] compacts:
 //
-//	s, _ := session.New("agent-7", compact.New(), session.WithStore(store))
+//	s, err := session.Open(ctx, "agent-7", compact.New(), session.WithStore(store))
+//	if err != nil { ... } // the store could not be read
 //	if err := s.Append(ctx, userMsg); err != nil { ... } // logged in the store
 //	if s.ShouldCompress() {
 //		_, err := s.Compress(ctx) // on error the history is untouched
@@ -21,9 +23,11 @@
 // is committed beside it; the live history is derived from the two, the
 // history each compaction read stays addressable under [SnapshotID](id, n),
 // and a store that is also a [Leaser] keeps one compaction per session
-// across processes and hosts. [MemoryStore] keeps all this in memory;
-// packages session/sqlitestore and session/pgstore keep it on disk. A
-// [Manager] gets or creates sessions by id for a host serving many at once.
+// across processes and hosts. After every call that succeeds, a Session's
+// history is its store's, whatever other processes appended or compacted.
+// [MemoryStore] keeps all this in memory; packages session/sqlitestore and
+// session/pgstore keep it on disk. A [Manager] gets or opens sessions by id
+// for a host serving many at once.
 //
 // Nothing a summary folds is lost: with [WithRecall], a Session offers the
 // model tools that read its archive back ([Session.Tools]:

@@ -40,9 +40,18 @@ var (
 	// ErrNotFound reports a snapshot that does not exist.
 	ErrNotFound = errors.New("session: not found")
 
-	// ErrInvalidRange reports a Read range that cannot be: from below 1,
-	// or to below from.
+	// ErrInvalidRange reports a range of sequence numbers that cannot be:
+	// a Read from below 1 or to below from, or a compaction's folded range
+	// outside the records it covers.
 	ErrInvalidRange = errors.New("session: invalid range")
+
+	// ErrStale reports a call whose write took effect (the messages were
+	// logged, the compaction committed) but which could not bring this
+	// process's copy of the live history up to date afterwards (the store
+	// failed, or ctx ended): until a later call that takes a ctx succeeds
+	// (Sync, say), Messages may lag behind the store. The write must not be
+	// repeated.
+	ErrStale = errors.New("session: the session's view of its history is stale")
 
 	// ErrCorrupt reports a stored row a store cannot read back; the error
 	// names the session and the row.

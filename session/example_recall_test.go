@@ -35,7 +35,7 @@ func buildLog() []compact.Message {
 
 func ExampleSession_Tools() {
 	ctx := context.Background()
-	s, err := session.New("agent-7", smallEngine(), session.WithRecall(true), session.WithToolBudget(1000))
+	s, err := session.Open(context.Background(), "agent-7", smallEngine(), session.WithRecall(true), session.WithToolBudget(1000))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -85,7 +85,7 @@ func ExampleSession_Tools() {
 
 func ExampleSession_CompressHere() {
 	ctx := context.Background()
-	s, _ := session.New("agent-8", smallEngine(), session.WithRecall(true))
+	s, _ := session.Open(context.Background(), "agent-8", smallEngine(), session.WithRecall(true))
 	_ = s.Append(ctx, buildLog()...)
 	_ = s.Append(ctx, compact.Message{Role: compact.RoleAssistant, Content: "TestRetry, in pkg2."})
 
@@ -120,7 +120,7 @@ func ExampleEscapedArguments() {
 
 func ExampleSession_CompressBefore() {
 	ctx := context.Background()
-	s, _ := session.New("agent-9", smallEngine(), session.WithRecall(true))
+	s, _ := session.Open(context.Background(), "agent-9", smallEngine(), session.WithRecall(true))
 	_ = s.Append(ctx, buildLog()...)
 
 	// "Summarize up to here", pointing at the last user message.
@@ -139,7 +139,7 @@ func ExampleSession_CompressBefore() {
 
 func ExampleSession_CompressFrom() {
 	ctx := context.Background()
-	s, _ := session.New("agent-10", smallEngine(), session.WithRecall(true))
+	s, _ := session.Open(context.Background(), "agent-10", smallEngine(), session.WithRecall(true))
 	_ = s.Append(ctx, buildLog()...)
 
 	// "Summarize from here": keep the task as asked, fold the tool rounds.

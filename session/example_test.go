@@ -8,6 +8,7 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/tokens"
 )
 
 // conversation is a long exchange, enough to cross a small window.
@@ -28,13 +29,13 @@ func conversation(n int) []compact.Message {
 // after a few dozen messages.
 func smallEngine() *compact.Compressor {
 	return compact.New(compact.WithContextWindow(4000), compact.WithThresholdBounds(0, 0),
-		compact.WithTokenCounter(compact.EstimateCounter{}))
+		compact.WithTokenCounter(tokens.Estimate{}))
 }
 
-func ExampleNew() {
+func ExampleOpen() {
 	ctx := context.Background()
 	store := session.NewMemoryStore()
-	s, err := session.New("agent-7", smallEngine(), session.WithStore(store))
+	s, err := session.Open(ctx, "agent-7", smallEngine(), session.WithStore(store))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -53,14 +54,26 @@ func ExampleNew() {
 	fmt.Println("id:", s.ID())
 	fmt.Println("fewer messages:", s.Len() < 200)
 	comps, _ := store.Compactions(ctx, s.ID())
-	fmt.Printf("compaction %d folded records %d-%d\n", comps[0].N, comps[0].From, comps[0].Through)
+	c := comps[0]
+	fmt.Printf("compaction %d took in records %d-%d; its summary stands for %d-%d\n",
+		c.N, c.From, c.Through, c.FoldedFrom, c.FoldedThrough)
 	before, _ := store.Snapshot(ctx, session.SnapshotID(s.ID(), 1))
 	fmt.Println("snapshot before it:", len(before), "messages")
+
+	// A process that restarts opens the session where the last one left
+	// off: the history is there before the first Append.
+	again, err := session.Open(ctx, "agent-7", smallEngine(), session.WithStore(store))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("reopened with", again.Len(), "messages, as before:", again.Len() == s.Len())
 	// Output:
 	// id: agent-7
 	// fewer messages: true
-	// compaction 1 folded records 1-200
+	// compaction 1 took in records 1-200; its summary stands for 4-190
 	// snapshot before it: 200 messages
+	// reopened with 14 messages, as before: true
 }
 
 // A message that arrives while a compaction runs lands after the compacted
@@ -74,8 +87,8 @@ func ExampleSession_Compress() {
 		return "The agent and the user went through 198 turns of detail.", nil
 	})
 	engine := compact.New(compact.WithContextWindow(4000), compact.WithThresholdBounds(0, 0),
-		compact.WithTokenCounter(compact.EstimateCounter{}), compact.WithSummarizer(slow))
-	s, _ := session.New("agent-7", engine)
+		compact.WithTokenCounter(tokens.Estimate{}), compact.WithSummarizer(slow))
+	s, _ := session.Open(ctx, "agent-7", engine)
 	_ = s.Append(ctx, conversation(200)...) // without a store, Append never fails
 
 	done := make(chan error)
@@ -103,7 +116,7 @@ func ExampleNewManager() {
 	defer m.Close(ctx)
 
 	for _, id := range []string{"planner", "coder", "reviewer"} {
-		s, err := m.Get(id)
+		s, err := m.Get(ctx, id)
 		if err != nil {
 			fmt.Println(err)
 			return
@@ -113,17 +126,17 @@ func ExampleNewManager() {
 			return
 		}
 	}
-	coder, _ := m.Get("coder") // the same session, not a new one
+	coder, _ := m.Get(ctx, "coder") // the same session, not a new one
 	if coder.ShouldCompress() {
 		if _, err := coder.Compress(ctx); err != nil {
 			fmt.Println(err)
 		}
 	}
-	planner, _ := m.Get("planner")
+	planner, _ := m.Get(ctx, "planner")
 	fmt.Println(m.Sessions())
 	fmt.Println("coder compacted:", coder.Len() < 120, "planner untouched:", planner.Len() == 120)
 
-	_, err := m.Get("coder~snapshot-1")
+	_, err := m.Get(ctx, "coder~snapshot-1")
 	fmt.Println(errors.Is(err, session.ErrInvalidID))
 	// Output:
 	// [coder planner reviewer]
@@ -147,15 +160,15 @@ func ExampleSnapshotID() {
 func ExampleNewMemoryStore() {
 	ctx := context.Background()
 	store := session.NewMemoryStore()
-	last, _ := store.Append(ctx, "agent-7",
+	last, _, _ := store.Append(ctx, "agent-7",
 		compact.Message{Role: compact.RoleUser, Content: "hello"},
 		compact.Message{Role: compact.RoleAssistant, Content: "hi"})
 	fmt.Println("last record:", last)
 
 	// A compaction replaces the live history; the log keeps every message.
-	_ = store.Commit(ctx, "agent-7", session.Compaction{N: 1, Through: last,
+	_, _ = store.Commit(ctx, "agent-7", session.Compaction{N: 1, Through: last,
 		Live: []compact.Message{{Role: compact.RoleUser, Content: "[summary] greetings"}}}, session.Lease{})
-	_, _ = store.Append(ctx, "agent-7", compact.Message{Role: compact.RoleUser, Content: "next"})
+	_, _, _ = store.Append(ctx, "agent-7", compact.Message{Role: compact.RoleUser, Content: "next"})
 	live, through, n, _ := store.Live(ctx, "agent-7")
 	fmt.Println(len(live), "live messages through record", through, "after compaction", n)
 	recs, _ := store.Read(ctx, "agent-7", 1, 0)

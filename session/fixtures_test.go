@@ -1,10 +1,7 @@
 package session
 
 import (
-	"context"
-	"fmt"
 	"reflect"
-	"sync"
 	"testing"
 
 	"github.com/contextkit/compact"
@@ -26,31 +23,15 @@ var (
 type byteCounter = msgtest.ByteCounter
 
 // recorder is a summarizer that remembers its requests and answers with a
-// short deterministic summary, or fails as told.
-type recorder struct {
-	mu   sync.Mutex
-	reqs []compact.SummaryRequest
-	err  error
-	out  string
-}
+// short deterministic summary, or fails as told (see msgtest.Recorder).
+type recorder = msgtest.Recorder[compact.SummaryRequest, describeRequest]
 
-func (r *recorder) Summarize(ctx context.Context, req compact.SummaryRequest) (string, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.reqs = append(r.reqs, req)
-	if err := ctx.Err(); err != nil {
-		return "", err
-	}
-	if r.err != nil {
-		return "", r.err
-	}
-	if r.out != "" {
-		return r.out, nil
-	}
-	return fmt.Sprintf("Summary of %d turns (previous: %d bytes, focus %q).", len(req.Turns), len(req.PreviousSummary), req.Focus), nil
-}
+// describeRequest is the summary a recorder writes: what it was given.
+type describeRequest struct{}
 
-func (r *recorder) Name() string { return "recorder" }
+func (describeRequest) Describe(req compact.SummaryRequest) string {
+	return msgtest.Summary(len(req.Turns), len(req.PreviousSummary), req.Focus)
+}
 
 // newTestCompressor is a Compressor with a 4,000-token window counted by
 // byteCounter, pruning off so the summarizer is seen at work.

@@ -117,7 +117,7 @@ func chatHistory(id string, n int) []compact.Message {
 // token window) with summarizer s.
 func newTestSession(t testing.TB, id string, s compact.Summarizer, opts ...Option) *Session {
 	t.Helper()
-	sess, err := New(id, newTestCompressor(s), opts...)
+	sess, err := Open(context.Background(), id, newTestCompressor(s), opts...)
 	require.NoError(t, err)
 	return sess
 }
@@ -189,16 +189,16 @@ type failingStore struct {
 	appendErr, commitErr error
 }
 
-func (s *failingStore) Append(ctx context.Context, id string, msgs ...compact.Message) (int64, error) {
+func (s *failingStore) Append(ctx context.Context, id string, msgs ...compact.Message) (int64, int, error) {
 	if s.appendErr != nil {
-		return 0, s.appendErr
+		return 0, 0, s.appendErr
 	}
 	return s.MemoryStore.Append(ctx, id, msgs...)
 }
 
-func (s *failingStore) Commit(ctx context.Context, id string, c Compaction, lease Lease) error {
+func (s *failingStore) Commit(ctx context.Context, id string, c Compaction, lease Lease) (int64, error) {
 	if s.commitErr != nil {
-		return s.commitErr
+		return 0, s.commitErr
 	}
 	return s.MemoryStore.Commit(ctx, id, c, lease)
 }

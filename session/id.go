@@ -69,6 +69,6 @@ func checkSessionID(id string) error {
 // Store keeps the live histories of sessions and the snapshots taken before
 
 // CheckID reports why id cannot name a live session (an error wrapping
-// ErrInvalidID), or nil. It is the rule New applies, for a Store to apply
+// ErrInvalidID), or nil. It is the rule Open applies, for a Store to apply
 // to every id it is given.
 func CheckID(id string) error { return checkSessionID(id) }

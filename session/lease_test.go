@@ -20,7 +20,7 @@ func TestCompressWaitsForAnotherHoldersLease(t *testing.T) {
 	other, err := store.Acquire(ctx, "agent-1", time.Minute)
 	require.NoError(t, err)
 
-	impatient := newTestSession(t, "agent-1", &recorder{out: "summary"}, WithStore(store), WithWait(false))
+	impatient := newTestSession(t, "agent-1", &recorder{Out: "summary"}, WithStore(store), WithWait(false))
 	mustAppend(t, impatient, chatHistory("agent-1", 200)...)
 	_, err = impatient.Compress(ctx)
 	require.ErrorIs(t, err, ErrBusy, "another holder compacts this session")
@@ -28,7 +28,7 @@ func TestCompressWaitsForAnotherHoldersLease(t *testing.T) {
 	require.ErrorAs(t, err, &held)
 	assert.Equal(t, other.Fence, held.Fence)
 
-	patient := newTestSession(t, "agent-1", &recorder{out: "summary"}, WithStore(store))
+	patient := newTestSession(t, "agent-1", &recorder{Out: "summary"}, WithStore(store))
 	done := compactAsync(ctx, patient)
 	select {
 	case o := <-done:

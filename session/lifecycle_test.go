@@ -6,11 +6,12 @@ import (
 	"testing"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/tokens"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-func TestNewSessionChecksTheID(t *testing.T) {
+func TestOpenChecksTheID(t *testing.T) {
 	tests := []struct {
 		id string
 		ok bool
@@ -28,7 +29,7 @@ func TestNewSessionChecksTheID(t *testing.T) {
 		{"bad\xffutf8", false},
 	}
 	for _, tt := range tests {
-		s, err := New(tt.id, newTestCompressor(&recorder{}))
+		s, err := Open(context.Background(), tt.id, newTestCompressor(&recorder{}))
 		if tt.ok {
 			require.NoError(t, err, "%q", tt.id)
 			assert.Equal(t, tt.id, s.ID())
@@ -51,7 +52,7 @@ func TestSessionAppendAndMessagesCopy(t *testing.T) {
 
 	mustAppend(t, s) // nothing
 	assert.Equal(t, 1, s.Len())
-	assert.Equal(t, compact.CountMessages(byteCounter{}, s.Messages()), s.Tokens())
+	assert.Equal(t, tokens.CountMessages(byteCounter{}, s.Messages()), s.Tokens())
 	empty := newTestSession(t, "agent-2", &recorder{})
 	assert.Zero(t, empty.Tokens(), "an empty history is no request")
 	assert.Nil(t, empty.Messages())
@@ -61,12 +62,12 @@ func TestSessionCountsWithTheEnginesCounter(t *testing.T) {
 	hist := chatHistory("agent-1", 10)
 	s := newTestSession(t, "agent-1", &recorder{})
 	mustAppend(t, s, hist...)
-	assert.Equal(t, compact.CountMessages(byteCounter{}, hist), s.Tokens())
+	assert.Equal(t, tokens.CountMessages(byteCounter{}, hist), s.Tokens())
 
-	est, err := New("agent-2", nil, WithCounter(compact.EstimateCounter{}))
+	est, err := Open(context.Background(), "agent-2", nil, WithCounter(tokens.Estimate{}))
 	require.NoError(t, err)
 	mustAppend(t, est, hist...)
-	assert.Equal(t, compact.CountMessages(compact.EstimateCounter{}, hist), est.Tokens())
+	assert.Equal(t, tokens.CountMessages(tokens.Estimate{}, hist), est.Tokens())
 }
 
 func TestSessionFailedCompactionKeepsEverything(t *testing.T) {
@@ -74,7 +75,7 @@ func TestSessionFailedCompactionKeepsEverything(t *testing.T) {
 	logs := &logSink{}
 	store := NewMemoryStore()
 	boom := errors.New("endpoint down")
-	s, err := New("agent-1", newTestCompressor(&recorder{err: boom}, compact.WithFailurePolicy(compact.AbortOnFailure)),
+	s, err := Open(context.Background(), "agent-1", newTestCompressor(&recorder{Err: boom}, compact.WithFailurePolicy(compact.AbortOnFailure)),
 		WithLogger(logs.logger()), WithStore(store))
 	require.NoError(t, err)
 	hist := chatHistory("agent-1", 200)
@@ -85,7 +86,7 @@ func TestSessionFailedCompactionKeepsEverything(t *testing.T) {
 	assert.ErrorIs(t, err, compact.ErrSummarizer)
 	assert.ErrorIs(t, err, boom)
 	assert.True(t, equalHistory(hist, s.Messages()))
-	assert.Equal(t, compact.CountMessages(byteCounter{}, hist), s.Tokens())
+	assert.Equal(t, tokens.CountMessages(byteCounter{}, hist), s.Tokens())
 	comps, err := store.Compactions(ctx, "agent-1")
 	require.NoError(t, err)
 	assert.Empty(t, comps, "no record of a compaction that did not happen")
@@ -99,14 +100,14 @@ func TestSessionStoreFailureAbandonsTheCompaction(t *testing.T) {
 	ctx := context.Background()
 	full := errors.New("disk full")
 	st := &failingStore{MemoryStore: NewMemoryStore(), commitErr: full}
-	s := newTestSession(t, "agent-1", &recorder{out: "summary"}, WithStore(st))
+	s := newTestSession(t, "agent-1", &recorder{Out: "summary"}, WithStore(st))
 	hist := chatHistory("agent-1", 200)
 	mustAppend(t, s, hist...)
 	res, err := s.Compress(ctx)
 	assert.Nil(t, res)
 	assert.ErrorIs(t, err, full)
 	assert.True(t, equalHistory(hist, s.Messages()), "the live history is unchanged")
-	assert.Equal(t, compact.CountMessages(byteCounter{}, hist), s.Tokens())
+	assert.Equal(t, tokens.CountMessages(byteCounter{}, hist), s.Tokens())
 	live, _, _, err := st.Live(ctx, "agent-1")
 	require.NoError(t, err)
 	assert.True(t, equalHistory(hist, live), "the store's live history is unchanged")
@@ -117,7 +118,7 @@ func TestSessionAppendFailsWhenTheStoreRefuses(t *testing.T) {
 	ctx := context.Background()
 	full := errors.New("disk full")
 	st := &failingStore{MemoryStore: NewMemoryStore()}
-	s := newTestSession(t, "agent-1", &recorder{out: "summary"}, WithStore(st))
+	s := newTestSession(t, "agent-1", &recorder{Out: "summary"}, WithStore(st))
 	mustAppend(t, s, user("agent-1 kept"))
 	st.appendErr = full
 	assert.ErrorIs(t, s.Append(ctx, user("agent-1 refused")), full)
@@ -132,8 +133,8 @@ func TestSessionAppendFailsWhenTheStoreRefuses(t *testing.T) {
 
 func TestSessionPinsItsIDOnTheEngine(t *testing.T) {
 	logs := &logSink{}
-	e := &spyEngine{Compressor: newTestCompressor(&recorder{out: "summary"})}
-	s, err := New("agent-1", e, WithLogger(logs.logger()))
+	e := &spyEngine{Compressor: newTestCompressor(&recorder{Out: "summary"})}
+	s, err := Open(context.Background(), "agent-1", e, WithLogger(logs.logger()))
 	require.NoError(t, err)
 	mustAppend(t, s, chatHistory("agent-1", 200)...)
 	_, err = s.Compress(context.Background(), compact.WithSessionID("agent-2"))
@@ -147,7 +148,7 @@ func TestSessionPinsItsIDOnTheEngine(t *testing.T) {
 }
 
 func TestSessionIncomingBecomesPartOfTheHistory(t *testing.T) {
-	s := newTestSession(t, "agent-1", &recorder{out: "summary"})
+	s := newTestSession(t, "agent-1", &recorder{Out: "summary"})
 	mustAppend(t, s, chatHistory("agent-1", 200)...)
 	in := user("agent-1 incoming: and now the docs")
 	res, err := s.Compress(context.Background(), compact.WithIncoming(in))
@@ -155,7 +156,7 @@ func TestSessionIncomingBecomesPartOfTheHistory(t *testing.T) {
 	msgs := s.Messages()
 	assert.True(t, equalMessage(in, msgs[len(msgs)-1]), "the incoming message comes back last")
 	assert.True(t, equalHistory(res.Messages, msgs))
-	assert.Equal(t, compact.CountMessages(byteCounter{}, msgs), s.Tokens())
+	assert.Equal(t, tokens.CountMessages(byteCounter{}, msgs), s.Tokens())
 }
 
 func TestSessionReset(t *testing.T) {
@@ -164,7 +165,7 @@ func TestSessionReset(t *testing.T) {
 	store := NewMemoryStore()
 	g := newGate(1)
 	e := &spyEngine{Compressor: newTestCompressor(g)}
-	s, err := New("agent-1", e, WithStore(store))
+	s, err := Open(context.Background(), "agent-1", e, WithStore(store))
 	require.NoError(t, err)
 	mustAppend(t, s, chatHistory("agent-1", 200)...)
 
@@ -208,8 +209,8 @@ func TestSessionReset(t *testing.T) {
 func TestSessionClose(t *testing.T) {
 	ctx := context.Background()
 	store := NewMemoryStore()
-	e := &spyEngine{Compressor: newTestCompressor(&recorder{out: "summary"})}
-	s, err := New("agent-1", e, WithStore(store))
+	e := &spyEngine{Compressor: newTestCompressor(&recorder{Out: "summary"})}
+	s, err := Open(context.Background(), "agent-1", e, WithStore(store))
 	require.NoError(t, err)
 	hist := chatHistory("agent-1", 6)
 	mustAppend(t, s, hist[:3]...)
@@ -238,15 +239,15 @@ func TestSessionClose(t *testing.T) {
 func TestSessionCarriesOnFromItsStore(t *testing.T) {
 	ctx := context.Background()
 	store := NewMemoryStore()
-	first := newTestSession(t, "agent-1", &recorder{out: "summary"}, WithStore(store))
+	first := newTestSession(t, "agent-1", &recorder{Out: "summary"}, WithStore(store))
 	mustAppend(t, first, chatHistory("agent-1", 200)...)
 	_, err := first.Compress(ctx)
 	require.NoError(t, err)
 	mustAppend(t, first, user("agent-1 after the compaction"))
 
-	// A second process (here a second Session on the same store) carries on.
-	second := newTestSession(t, "agent-1", &recorder{out: "summary"}, WithStore(store))
-	require.NoError(t, second.Sync(ctx))
+	// A second process (here a second Session on the same store) carries on:
+	// Open reads the history before anything else can.
+	second := newTestSession(t, "agent-1", &recorder{Out: "summary"}, WithStore(store))
 	assert.True(t, equalHistory(first.Messages(), second.Messages()))
 	assert.Equal(t, first.Tokens(), second.Tokens())
 
@@ -275,7 +276,7 @@ func (engineWithoutResult) Compress(context.Context, []compact.Message, ...compa
 }
 
 func TestSessionSurvivesAnEngineThatReturnsNothing(t *testing.T) {
-	s, err := New("agent-1", engineWithoutResult{newTestCompressor(&recorder{})})
+	s, err := Open(context.Background(), "agent-1", engineWithoutResult{newTestCompressor(&recorder{})})
 	require.NoError(t, err)
 	hist := chatHistory("agent-1", 20)
 	mustAppend(t, s, hist...)
@@ -289,7 +290,7 @@ func TestSessionSurvivesAnEngineThatReturnsNothing(t *testing.T) {
 func TestSessionHooksCarryMetadataAndTheFinalMessages(t *testing.T) {
 	e := &spyEngine{Compressor: newTestCompressor(&recorder{})}
 	meta := compact.SessionMeta{Model: "gpt-4.1", Window: 6000, Platform: "cli", Extra: map[string]string{"user": "u1"}}
-	s, err := New("agent-1", e, WithMeta(meta))
+	s, err := Open(context.Background(), "agent-1", e, WithMeta(meta))
 	require.NoError(t, err)
 	assert.Equal(t, meta, e.meta)
 	assert.Equal(t, "gpt-4.1", e.Status().Model)

@@ -12,25 +12,27 @@ import (
 )
 
 // Manager holds the sessions of a host that serves many conversations (a
-// gateway, a fleet of agents on one machine): it gets or creates a Session
+// gateway, a fleet of agents on one machine): it gets or opens a Session
 // by id, each with an engine of its own, so no two conversations share
 // history, state or log lines. It is safe for concurrent use; its lock is
-// held only to look up and record sessions, never during a compaction.
+// held only to look up and record sessions, never while a session is read
+// from its store or compacted.
 type Manager struct {
 	factory func(id string) compact.ContextEngine
 	opts    []Option
 
 	mu       sync.Mutex
 	sessions map[string]*Session
+	opening  map[string]chan struct{}         // closed when the Get opening that id ends
 	owners   map[compact.ContextEngine]string // engines held by pointer, by session id
 	closed   bool
 }
 
 // NewManager returns a Manager that builds each session's engine with
-// factory and the session with opts (a shared Store and logger, say). A nil
-// factory builds New() with its defaults. The factory must return a new
-// engine on every call: Get refuses an engine already serving another
-// session.
+// factory and opens the session with opts (a shared Store and logger,
+// say). A nil factory builds compact.New() with its defaults. The factory must
+// return a new engine on every call: Get refuses an engine already serving
+// another session.
 func NewManager(factory func(id string) compact.ContextEngine, opts ...Option) *Manager {
 	if factory == nil {
 		factory = func(string) compact.ContextEngine { return compact.New() }
@@ -39,66 +41,96 @@ func NewManager(factory func(id string) compact.ContextEngine, opts ...Option) *
 		factory:  factory,
 		opts:     append([]Option(nil), opts...),
 		sessions: map[string]*Session{},
+		opening:  map[string]chan struct{}{},
 		owners:   map[compact.ContextEngine]string{},
 	}
 }
 
-// Get returns the session named id, creating it (and its engine) if there
-// is none. Every caller asking for the same id gets the same *Session.
-// Errors wrap ErrInvalidID, ErrSharedEngine, or ErrClosed once the
-// Manager is closed. With a Store, a new Session reads its history from the
-// store on its first call that takes a ctx (see WithStore).
-func (m *Manager) Get(id string) (*Session, error) {
-	if s, ok, err := m.lookup(id); ok || err != nil {
-		return s, err
-	}
+// Get returns the session named id, opening it (see Open: with a Store, its
+// history is read from the store before Get returns) if the Manager does
+// not hold it yet. Every caller asking for the same id gets the same
+// *Session; callers that ask while it is being opened wait for it (or for
+// their ctx). Errors wrap ErrInvalidID, ErrSharedEngine, the store's error,
+// ctx's, or ErrClosed once the Manager is closed; a session that failed to
+// open is not held, and the next Get tries again.
+func (m *Manager) Get(ctx context.Context, id string) (*Session, error) {
 	if err := checkSessionID(id); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("session: manager: %w", err)
 	}
-	// The factory may be slow (New builds a token counter); it runs outside
-	// the lock so that it never holds up other sessions.
-	engine := m.factory(id)
-
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.closed {
-		return nil, fmt.Errorf("compact: manager: %w", ErrClosed)
-	}
-	if s, ok := m.sessions[id]; ok {
-		return s, nil // created meanwhile; the engine just built is unused
-	}
-	key, byPointer := engineKey(engine)
-	if byPointer {
-		if other, taken := m.owners[key]; taken {
-			return nil, fmt.Errorf("compact: manager: engine for session %q: %w (%q)", id, ErrSharedEngine, other)
+	for {
+		m.mu.Lock()
+		if m.closed {
+			m.mu.Unlock()
+			return nil, fmt.Errorf("session: manager: %w", ErrClosed)
+		}
+		if s, ok := m.sessions[id]; ok {
+			m.mu.Unlock()
+			return s, nil
+		}
+		wait, busy := m.opening[id]
+		if !busy {
+			done := make(chan struct{})
+			m.opening[id] = done
+			m.mu.Unlock()
+			s, err := m.open(ctx, id)
+			m.mu.Lock()
+			delete(m.opening, id)
+			close(done)
+			m.mu.Unlock()
+			return s, err
+		}
+		m.mu.Unlock()
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("session: manager: waiting for session %q to open: %w", id, ctx.Err())
 		}
 	}
-	s, err := New(id, engine, m.opts...)
+}
+
+// open builds id's engine and opens its session, outside the lock (the
+// factory may be slow, compact.New builds a token counter, and the store is read),
+// then records it. The caller has marked id as opening.
+func (m *Manager) open(ctx context.Context, id string) (*Session, error) {
+	engine := m.factory(id)
+	key, byPointer := engineKey(engine)
+	if byPointer {
+		m.mu.Lock()
+		other, taken := m.owners[key]
+		m.mu.Unlock()
+		if taken {
+			return nil, fmt.Errorf("session: manager: engine for session %q: %w (%q)", id, ErrSharedEngine, other)
+		}
+	}
+	s, err := Open(ctx, id, engine, m.opts...)
 	if err != nil {
 		return nil, err
 	}
-	m.sessions[id] = s
-	if key, ok := engineKey(s.engine); ok {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, fmt.Errorf("session: manager: %w", ErrClosed)
+	}
+	if byPointer {
+		if other, taken := m.owners[key]; taken {
+			return nil, fmt.Errorf("session: manager: engine for session %q: %w (%q)", id, ErrSharedEngine, other)
+		}
 		m.owners[key] = id
 	}
+	m.sessions[id] = s
 	return s, nil
 }
 
 // Lookup returns the session named id if the Manager holds it, without
-// creating one.
+// opening one.
 func (m *Manager) Lookup(id string) (*Session, bool) {
-	s, ok, _ := m.lookup(id)
-	return s, ok
-}
-
-func (m *Manager) lookup(id string) (*Session, bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
-		return nil, false, fmt.Errorf("compact: manager: %w", ErrClosed)
+		return nil, false
 	}
 	s, ok := m.sessions[id]
-	return s, ok, nil
+	return s, ok
 }
 
 // engineKey returns e as a map key when it is a pointer, the only kind of

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/tokens"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -33,7 +35,7 @@ func TestManagerCompactsThirteenSessionsAtOnceWhileAppendsArrive(t *testing.T) {
 	ids := make([]string, sessions)
 	for i := range ids {
 		ids[i] = fmt.Sprintf("agent-%02d", i)
-		s, err := m.Get(ids[i])
+		s, err := m.Get(context.Background(), ids[i])
 		require.NoError(t, err)
 		mustAppend(t, s, chatHistory(ids[i], 200)...)
 		require.True(t, s.ShouldCompress())
@@ -47,7 +49,7 @@ func TestManagerCompactsThirteenSessionsAtOnceWhileAppendsArrive(t *testing.T) {
 		go func(i int, id string) {
 			defer compactions.Done()
 			<-start
-			s, err := m.Get(id)
+			s, err := m.Get(context.Background(), id)
 			if err != nil {
 				results[i] = outcome{err: err}
 				return
@@ -74,7 +76,7 @@ func TestManagerCompactsThirteenSessionsAtOnceWhileAppendsArrive(t *testing.T) {
 					if k == perWrite/2 {
 						halfway <- struct{}{}
 					}
-					s, err := m.Get(id)
+					s, err := m.Get(context.Background(), id)
 					if err != nil {
 						return
 					}
@@ -124,7 +126,7 @@ func TestManagerCompactsThirteenSessionsAtOnceWhileAppendsArrive(t *testing.T) {
 				assert.Equal(t, id, owner, "%s holds another session's message", id)
 			}
 		}
-		assert.Equal(t, compact.CountMessages(byteCounter{}, msgs), s.Tokens(), id)
+		assert.Equal(t, tokens.CountMessages(byteCounter{}, msgs), s.Tokens(), id)
 
 		comps, err := store.Compactions(ctx, id)
 		require.NoError(t, err)
@@ -156,7 +158,7 @@ func TestManagerGetReturnsOneSessionPerID(t *testing.T) {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			s, err := m.Get("agent-1")
+			s, err := m.Get(context.Background(), "agent-1")
 			assert.NoError(t, err)
 			got[i] = s
 		}(i)
@@ -171,9 +173,9 @@ func TestManagerGetReturnsOneSessionPerID(t *testing.T) {
 
 func TestManagerSessionsShareNothing(t *testing.T) {
 	m := NewManager(nil)
-	a, err := m.Get("a")
+	a, err := m.Get(context.Background(), "a")
 	require.NoError(t, err)
-	b, err := m.Get("b")
+	b, err := m.Get(context.Background(), "b")
 	require.NoError(t, err)
 	assert.NotSame(t, a, b)
 	assert.NotSame(t, a.Engine().(*compact.Compressor), b.Engine().(*compact.Compressor), "each session has its own engine")
@@ -193,22 +195,22 @@ func TestManagerSessionsShareNothing(t *testing.T) {
 func TestManagerRefusesAnEngineThatServesAnotherSession(t *testing.T) {
 	shared := newTestCompressor(&recorder{})
 	m := NewManager(func(string) compact.ContextEngine { return shared })
-	_, err := m.Get("a")
+	_, err := m.Get(context.Background(), "a")
 	require.NoError(t, err)
-	_, err = m.Get("b")
+	_, err = m.Get(context.Background(), "b")
 	assert.ErrorIs(t, err, ErrSharedEngine)
 	assert.Equal(t, []string{"a"}, m.Sessions())
 
 	// Once a is removed its engine is free again.
 	require.NoError(t, m.Remove(context.Background(), "a"))
-	_, err = m.Get("b")
+	_, err = m.Get(context.Background(), "b")
 	assert.NoError(t, err)
 }
 
 func TestManagerRejectsInvalidIDs(t *testing.T) {
 	m := NewManager(nil)
 	for _, id := range []string{"", "a~snapshot-1", "a\nb"} {
-		_, err := m.Get(id)
+		_, err := m.Get(context.Background(), id)
 		assert.ErrorIs(t, err, ErrInvalidID, "%q", id)
 	}
 	assert.Empty(t, m.Sessions())
@@ -224,7 +226,7 @@ func TestManagerRemoveAndClose(t *testing.T) {
 		return e
 	}, WithStore(store))
 
-	a, err := m.Get("a")
+	a, err := m.Get(context.Background(), "a")
 	require.NoError(t, err)
 	mustAppend(t, a, user("hello from a"))
 	require.NoError(t, m.Remove(ctx, "a"))
@@ -238,16 +240,85 @@ func TestManagerRemoveAndClose(t *testing.T) {
 	assert.ErrorIs(t, err, ErrClosed)
 	require.NoError(t, m.Remove(ctx, "a"), "removing an unknown id does nothing")
 
-	a2, err := m.Get("a")
+	a2, err := m.Get(context.Background(), "a")
 	require.NoError(t, err)
 	assert.NotSame(t, a, a2)
 	require.NoError(t, a2.Sync(ctx))
 	assert.Equal(t, 1, a2.Len(), "a new Session on the same store carries on")
 
-	_, err = m.Get("b")
+	_, err = m.Get(context.Background(), "b")
 	require.NoError(t, err)
 	require.NoError(t, m.Close(ctx))
 	assert.Empty(t, m.Sessions())
-	_, err = m.Get("c")
+	_, err = m.Get(context.Background(), "c")
 	assert.ErrorIs(t, err, ErrClosed)
+}
+
+// slowOpenStore is a MemoryStore whose Live waits for release, counting calls.
+type slowOpenStore struct {
+	*MemoryStore
+	entered chan struct{}
+	release chan struct{}
+	lives   atomic.Int32
+}
+
+func (s *slowOpenStore) Live(ctx context.Context, id string) ([]compact.Message, int64, int, error) {
+	s.lives.Add(1)
+	s.entered <- struct{}{}
+	select {
+	case <-s.release:
+	case <-ctx.Done():
+		return nil, 0, 0, ctx.Err()
+	}
+	return s.MemoryStore.Live(ctx, id)
+}
+
+// Get opens a session once however many callers ask for it at once; each
+// gets the same Session, with its history read from the store.
+func TestManagerOpensEachSessionOnce(t *testing.T) {
+	ctx := context.Background()
+	store := &slowOpenStore{MemoryStore: NewMemoryStore(), entered: make(chan struct{}, 1), release: make(chan struct{})}
+	_, _, err := store.MemoryStore.Append(ctx, "agent-1", chatHistory("agent-1", 5)...)
+	require.NoError(t, err)
+	m := NewManager(func(string) compact.ContextEngine { return newTestCompressor(&recorder{}) }, WithStore(store))
+
+	const callers = 8
+	got := make(chan *Session, callers)
+	for range callers {
+		go func() {
+			s, err := m.Get(ctx, "agent-1")
+			assert.NoError(t, err)
+			got <- s
+		}()
+	}
+	await(t, store.entered, "the store read")
+	// A caller in a hurry gives up waiting for the open under way.
+	hurried, cancel := context.WithCancel(ctx)
+	cancel()
+	_, err = m.Get(hurried, "agent-1")
+	require.ErrorIs(t, err, context.Canceled)
+
+	close(store.release)
+	first := await(t, got, "a Get")
+	for range callers - 1 {
+		assert.Same(t, first, await(t, got, "a Get"))
+	}
+	assert.EqualValues(t, 1, store.lives.Load(), "the history was read once")
+	assert.Equal(t, 5, first.Len(), "and is there before the first Append")
+}
+
+// A session that could not be opened is not held: the next Get tries
+// again.
+func TestManagerRetriesASessionThatFailedToOpen(t *testing.T) {
+	ctx := context.Background()
+	store := &hookedStore{MemoryStore: NewMemoryStore()}
+	m := NewManager(nil, WithStore(store))
+	store.failReads.Store(true)
+	_, err := m.Get(ctx, "agent-1")
+	require.ErrorIs(t, err, errReadFailed)
+	assert.Empty(t, m.Sessions())
+	store.failReads.Store(false)
+	s, err := m.Get(ctx, "agent-1")
+	require.NoError(t, err)
+	assert.Equal(t, "agent-1", s.ID())
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -48,19 +49,44 @@ func describeJSONError(err error) string {
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &syntax):
-		return fmt.Sprintf("the arguments are not valid JSON (at byte %d: %v)", syntax.Offset, err)
+		return fmt.Sprintf("the arguments are not valid JSON (at byte %d: %s)", syntax.Offset, clipText(err.Error()))
 	case errors.As(err, &typ) && typ.Field != "":
-		return fmt.Sprintf("%q must be %s, not a JSON %s", typ.Field, jsonKind(typ.Type.Kind().String()), typ.Value)
+		return fmt.Sprintf("%s must be %s, not a JSON %s", clip(typ.Field), jsonKind(typ.Type.Kind().String()), clipText(typ.Value))
 	case errors.As(err, &typ):
-		return fmt.Sprintf("the arguments must be a JSON object, not a JSON %s", typ.Value)
+		return fmt.Sprintf("the arguments must be a JSON object, not a JSON %s", clipText(typ.Value))
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return "the arguments are not valid JSON: they end too early"
 	}
 	msg := err.Error()
 	if f, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
-		return "unknown field " + f + "; see the tool's parameters"
+		if u, err := strconv.Unquote(f); err == nil {
+			f = u
+		}
+		return "unknown field " + clip(f) + "; see the tool's parameters"
 	}
-	return "the arguments could not be read: " + strings.TrimPrefix(msg, "json: ")
+	return "the arguments could not be read: " + clipText(strings.TrimPrefix(msg, "json: "))
+}
+
+// clipBytes is how much of a bad value an error answer quotes: enough to
+// recognise it, never the whole of a value that is wrong because it is
+// long.
+const clipBytes = 48
+
+// clip quotes the start of v, at most clipBytes of it, saying how long it
+// was when it cut.
+func clip(v string) string {
+	if len(v) <= clipBytes {
+		return strconv.Quote(v)
+	}
+	return fmt.Sprintf("%s (%d bytes)", strconv.Quote(v[:cutRune(v, clipBytes)]+ellipsis), len(v))
+}
+
+// clipText is clip for a text that is not a value: the start, unquoted.
+func clipText(v string) string {
+	if len(v) <= 2*clipBytes {
+		return v
+	}
+	return v[:cutRune(v, 2*clipBytes)] + ellipsis
 }
 
 func jsonKind(goKind string) string {
@@ -94,18 +120,21 @@ func (c *cursor) UnmarshalJSON(b []byte) error {
 	if u, err := strconv.Unquote(s); err == nil {
 		s = u
 	}
+	bad := func() error {
+		return badArgs("cursor %s is not one this tool gave; copy it from the answer's next", clip(string(b)))
+	}
 	seq, off, hasOff := strings.Cut(strings.TrimSpace(s), ":")
 	n, err := strconv.ParseInt(seq, 10, 64)
-	if err != nil || n < 0 {
-		return badArgs("cursor %s is not one this tool gave; copy it from the answer's next", b)
+	if err != nil || n < 0 || n > maxSeq {
+		return bad()
 	}
 	c.set, c.seq = true, n
 	if hasOff {
-		o, err := strconv.Atoi(off)
-		if err != nil || o < 0 {
-			return badArgs("cursor %s is not one this tool gave; copy it from the answer's next", b)
+		o, err := strconv.ParseInt(off, 10, 64)
+		if err != nil || o < 0 || o > maxSeq {
+			return bad()
 		}
-		c.offset = o
+		c.offset = int(min(o, int64(math.MaxInt)))
 	}
 	return nil
 }

@@ -81,7 +81,7 @@ func TestRecallStoreFailureIsAnAnswerAndAnError(t *testing.T) {
 		out, err := callRaw(s, tc.tool, tc.args)
 		require.Error(t, err, tc.tool)
 		assert.ErrorIs(t, err, errBroken)
-		assert.Contains(t, err.Error(), `session "broken"`)
+		assert.Contains(t, err.Error(), `session: "broken": `+tc.tool)
 		var ans map[string]any
 		require.NoError(t, json.Unmarshal(out, &ans))
 		assert.Contains(t, ans["error"], "could not be read", "the model is told too")

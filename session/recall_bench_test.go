@@ -16,6 +16,7 @@ import (
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/internal/sharedtest"
 	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/tokens"
 )
 
 // benchArchiveTokens is the size of the archive the search benchmarks read:
@@ -28,7 +29,7 @@ const benchArchiveTokens = 1_000_000
 const benchNeedle = "panic: runtime error: index out of range [7] with length 7 (needle 7c1f)"
 
 // benchArchive returns an archive of at least benchArchiveTokens tokens (by
-// compact.EstimateCounter): the shared transcripts chained, again and again
+// tokens.Estimate): the shared transcripts chained, again and again
 // (synthetic agent turns when they are absent), with benchNeedle planted.
 func benchArchive(tb testing.TB) []compact.Message {
 	tb.Helper()
@@ -36,7 +37,7 @@ func benchArchive(tb testing.TB) []compact.Message {
 	if len(src) == 0 {
 		src = syntheticMessages()
 	}
-	var tc compact.EstimateCounter
+	var tc tokens.Estimate
 	out := []compact.Message{
 		{Role: compact.RoleSystem, Content: "You are a coding agent."},
 		{Role: compact.RoleUser, Content: "The build fails:\n" + benchNeedle + "\ngoroutine 1 [running]:\nand: KeyError: 'retry_budget'"},
@@ -126,7 +127,7 @@ func BenchmarkRecallSearch(b *testing.B) {
 	for _, name := range recallStores {
 		b.Run(name, func(b *testing.B) {
 			store := openStore(b, name)
-			s, err := session.New("bench", compact.New(), session.WithStore(store), session.WithRecall(true))
+			s, err := session.Open(context.Background(), "bench", compact.New(), session.WithStore(store), session.WithRecall(true))
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -1,10 +1,9 @@
 package session
 
 import (
-	"encoding/json"
 	"unicode/utf8"
 
-	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/tokens"
 )
 
 // envelopeTokens is what an answer's own fields (truncated, a note) take
@@ -14,22 +13,35 @@ const envelopeTokens = 80
 
 // budget is what is left of one answer's tokens, by the session's counter.
 type budget struct {
-	counter compact.TokenCounter
+	counter tokens.Counter
 	left    int
 }
 
-// newBudget starts an answer that will echo echo (the arguments of the call
-// that continues it) in its next field.
-func (s *Session) newBudget(echo any) *budget {
-	b := &budget{counter: s.counter, left: s.toolBudget - envelopeTokens}
-	// A long echo (a seq list, a long query) may not eat the whole answer.
-	b.left = max(b.left-b.cost(echo), s.toolBudget/4)
+// echoShare is the share of an answer the echo of the call's arguments in
+// its next field may take, as a divisor: a quarter, so that a long query or
+// seq list never crowds out what was asked for. An echo that would take
+// more is shortened (see echoes).
+const echoShare = 4
+
+// newBudget starts an answer of at most limit tokens that will echo echo
+// (the arguments of the call that continues it, at most limit/echoShare
+// tokens) in its next field.
+func (s *Session) newBudget(limit int, echo any) *budget {
+	b := &budget{counter: s.counter, left: limit - envelopeTokens}
+	b.left -= min(b.cost(echo), limit/echoShare)
 	return b
+}
+
+// echoes reports whether echo fits the share of an answer of limit tokens
+// that next may take.
+func (s *Session) echoes(limit int, echo any) bool {
+	b := budget{counter: s.counter}
+	return b.cost(echo) <= limit/echoShare
 }
 
 // cost is what v takes as JSON in an answer, a token more for the comma.
 func (b *budget) cost(v any) int {
-	data, err := json.Marshal(v)
+	data, err := marshalJSON(v)
 	if err != nil {
 		return 0
 	}

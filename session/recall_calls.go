@@ -2,6 +2,9 @@ package session
 
 import (
 	"context"
+	"slices"
+
+	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/contextkit/compact"
 )
@@ -86,6 +89,49 @@ func callNames(m compact.Message) []string {
 	out := make([]string, len(m.ToolCalls))
 	for i, tc := range m.ToolCalls {
 		out[i] = tc.Function.Name
+	}
+	return out
+}
+
+// isRecallTool reports whether name is one of the recall tools.
+func isRecallTool(name string) bool {
+	return name == ToolSearch || name == ToolExpand || name == ToolDescribe
+}
+
+// recallSpans returns where, in SearchText(m), m's calls of the recall
+// tools are written: each call's line, and the argument values
+// EscapedArguments adds for it. Each span is whole lines. nil when m calls
+// no recall tool.
+func recallSpans(m compact.Message) []span {
+	if !slices.ContainsFunc(m.ToolCalls, func(tc openai.ToolCall) bool { return isRecallTool(tc.Function.Name) }) {
+		return nil
+	}
+	var out []span
+	pos := 0
+	if text := compact.Text(m); text != "" {
+		pos = len(text) + 1 // the text, then a line break
+	}
+	for i, tc := range m.ToolCalls {
+		if i > 0 {
+			pos++ // the line break between two calls
+		}
+		n := len(tc.Function.Name) + len("(") + len(tc.Function.Arguments) + len(")")
+		if isRecallTool(tc.Function.Name) {
+			out = append(out, span{pos, pos + n})
+		}
+		pos += n
+	}
+	// The decoded values follow, each call's after a line break.
+	for _, tc := range m.ToolCalls {
+		values := EscapedArguments(compact.Message{ToolCalls: []openai.ToolCall{tc}})
+		if values == "" {
+			continue
+		}
+		pos++ // the line break before these values
+		if isRecallTool(tc.Function.Name) {
+			out = append(out, span{pos, pos + len(values)})
+		}
+		pos += len(values)
 	}
 	return out
 }

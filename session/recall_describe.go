@@ -22,9 +22,8 @@ type describeAnswer struct {
 type describedCompaction struct {
 	N  int       `json:"n"`
 	At time.Time `json:"at"`
-	// Folded is the range of seqs the compaction's summary stands for,
-	// from the line it ends with; nil when it names none (recall was off,
-	// or pruning alone was enough).
+	// Folded is the range of seqs the compaction's summaries stand for;
+	// nil when there is none (pruning alone was enough, or a Reset).
 	Folded *seqRange `json:"folded,omitempty"`
 	// New is the range of seqs the compaction read for the first time.
 	New          seqRange `json:"new"`
@@ -39,8 +38,8 @@ type seqRange struct {
 	To   int64 `json:"to"`
 }
 
-// describe answers context_describe.
-func (s *Session) describe(ctx context.Context, raw []byte) (any, error) {
+// describe answers context_describe in at most tokens tokens.
+func (s *Session) describe(ctx context.Context, raw []byte, tokens int) (any, error) {
 	var args describeArgs
 	if err := decodeArgs(raw, &args); err != nil {
 		return nil, err
@@ -53,7 +52,7 @@ func (s *Session) describe(ctx context.Context, raw []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := s.newBudget(describeArgs{Cursor: &cursor{set: true, seq: 1 << 40}})
+	b := s.newBudget(tokens, describeArgs{Cursor: &cursor{set: true, seq: maxSeq}})
 	ans := describeAnswer{Compactions: []describedCompaction{}}
 	for _, c := range comps {
 		if c.N <= after {
@@ -86,9 +85,12 @@ func describeCompaction(c Compaction) describedCompaction {
 	case c.From > c.Through:
 		d.Note = "no new messages since the compaction before"
 	}
-	if len(c.Live) == 0 {
+	if c.FoldedThrough > 0 {
+		d.Folded = &seqRange{From: c.FoldedFrom, To: c.FoldedThrough}
 		return d
 	}
+	// A compaction committed before stores recorded the range: the line
+	// its summary ends with names it, when recall was on.
 	for i := len(c.Live) - 1; i >= 0; i-- {
 		if from, to, ok := parseRecallLine(c.Live[i]); ok {
 			d.Folded = &seqRange{From: from, To: to}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sort"
+	"strings"
 
 	"github.com/contextkit/compact"
 )
@@ -19,6 +21,8 @@ type expandArgs struct {
 	From   *int64  `json:"from,omitempty"`
 	To     *int64  `json:"to,omitempty"`
 	Seq    []int64 `json:"seq,omitempty"`
+	Line   *int64  `json:"line,omitempty"`
+	Offset *int64  `json:"offset,omitempty"`
 	Cursor *cursor `json:"cursor,omitempty"`
 }
 
@@ -49,10 +53,13 @@ type expandedCall struct {
 	Name string `json:"name"`
 }
 
+// textPart says which bytes of a message's text an answer holds, and the
+// number of the line it starts in.
 type textPart struct {
 	FromByte int `json:"from_byte"`
 	ToByte   int `json:"to_byte"`
 	OfBytes  int `json:"of_bytes"`
+	FromLine int `json:"from_line"`
 }
 
 // expandText is the text context_expand returns for m: what SearchText
@@ -69,8 +76,8 @@ func expandText(m compact.Message) string {
 	return text + "\n" + calls
 }
 
-// expand answers context_expand.
-func (s *Session) expand(ctx context.Context, raw []byte) (any, error) {
+// expand answers context_expand in at most tokens tokens.
+func (s *Session) expand(ctx context.Context, raw []byte, tokens int) (any, error) {
 	var args expandArgs
 	if err := decodeArgs(raw, &args); err != nil {
 		return nil, err
@@ -82,10 +89,26 @@ func (s *Session) expand(ctx context.Context, raw []byte) (any, error) {
 	start := cursor{}
 	if args.Cursor != nil {
 		start = *args.Cursor
+	} else if args.Line != nil || args.Offset != nil {
+		// Around a point of the first message asked for: a cursor there,
+		// once its text is known.
+		start = cursor{set: true, seq: want.first()}
+	}
+	at := func(r Record, text string) int {
+		switch {
+		case !start.set || r.Seq != start.seq:
+			return 0
+		case args.Cursor != nil:
+			return start.offset
+		}
+		return startAround(text, args.Line, args.Offset)
 	}
 	next := args
-	next.Cursor = nil
-	b := s.newBudget(next)
+	next.Cursor, next.Line, next.Offset = nil, nil, nil
+	if want.list != nil {
+		next.Seq = s.echoSeqs(tokens, want.list)
+	}
+	b := s.newBudget(tokens, next)
 	ans := expandAnswer{Messages: []expandedMessage{}}
 	names := s.newCalls()
 	for _, run := range want.runs(start.seq) {
@@ -97,19 +120,23 @@ func (s *Session) expand(ctx context.Context, raw []byte) (any, error) {
 		for _, r := range recs {
 			got[r.Seq] = true
 			names.learn(r.Message)
-			offset := 0
-			if r.Seq == start.seq {
-				offset = start.offset
-			}
-			done, err := s.expandOne(ctx, b, names, &ans, r, offset)
+			done, err := s.expandOne(ctx, b, names, &ans, r, at)
 			if err != nil {
 				return nil, err
 			}
 			if !done {
 				ans.Truncated = true
 				next.Cursor = ans.resume(r.Seq)
-				ans.Next = &next
 				ans.Note = fmt.Sprintf("answer cut to fit %d tokens; call %s with next to read on", s.toolBudget, ToolExpand)
+				if want.list != nil {
+					rest := want.list[sort.Search(len(want.list), func(i int) bool { return want.list[i] >= r.Seq }):]
+					next.Seq = s.echoSeqs(tokens, rest)
+					if len(next.Seq) < len(rest) {
+						ans.Note += fmt.Sprintf("; next holds %d of the %d seqs left to read, up to seq %d: ask for those after it next",
+							len(next.Seq), len(rest), next.Seq[len(next.Seq)-1])
+					}
+				}
+				ans.Next = &next
 				return ans, nil
 			}
 		}
@@ -129,6 +156,57 @@ func (s *Session) expand(ctx context.Context, raw []byte) (any, error) {
 		ans.Note = "the archive holds no message with the seqs in missing"
 	}
 	return ans, nil
+}
+
+// echoSeqs returns the longest start of seqs that next may repeat in an
+// answer of tokens tokens; at least one.
+func (s *Session) echoSeqs(tokens int, seqs []int64) []int64 {
+	n := sort.Search(len(seqs), func(i int) bool {
+		return i > 0 && !s.echoes(tokens, expandArgs{Seq: seqs[:i+1], Cursor: &cursor{set: true, seq: maxSeq, offset: maxSeq}})
+	})
+	return seqs[:max(n, 1):max(n, 1)]
+}
+
+// aroundLead is how far before the point a call names (a search hit's line
+// or offset) an expanded message starts: at the line before, but never
+// more than this many bytes before, so that the point is in view however
+// long that line (it is the width of a snippet's context lines, twice).
+const aroundLead = 2 * contextWidth
+
+// startAround returns where text is shown from for a call that names a
+// line (counting from 1; past the end, the last) or a byte offset (past
+// the end, the end): the start of the line before, or aroundLead bytes
+// before the point when that line is long; at a rune boundary.
+func startAround(text string, line, offset *int64) int {
+	at := 0
+	switch {
+	case line != nil:
+		at = lineOffset(text, *line)
+	case offset != nil:
+		at = cutRune(text, int(min(*offset, int64(len(text)))))
+	}
+	from := lineStart(text, at)
+	if from > 0 {
+		from = lineStart(text, from-1)
+	}
+	if at-from > aroundLead {
+		from = at - aroundLead
+	}
+	return cutRune(text, from)
+}
+
+// lineOffset returns where line n of text starts (1 is the first), or
+// where its last line starts when it has fewer.
+func lineOffset(text string, n int64) int {
+	at := 0
+	for ; n > 1; n-- {
+		i := strings.IndexByte(text[at:], '\n')
+		if i < 0 {
+			break
+		}
+		at += i + 1
+	}
+	return at
 }
 
 // resume is the cursor that continues an answer cut at record seq: inside
@@ -152,6 +230,14 @@ type seqRun struct {
 type wanted struct {
 	from, to int64
 	list     []int64
+}
+
+// first is the lowest seq asked for.
+func (w wanted) first() int64 {
+	if w.list != nil {
+		return w.list[0]
+	}
+	return w.from
 }
 
 // runs returns the runs to read, starting at seq start (a cursor) when it
@@ -186,6 +272,9 @@ const maxRangePages = 64
 
 // expandSeqs checks what the call asks for.
 func expandSeqs(a expandArgs) (wanted, error) {
+	if err := checkPoint(a); err != nil {
+		return wanted{}, err
+	}
 	hasRange := a.From != nil || a.To != nil
 	switch {
 	case hasRange && a.Seq != nil:
@@ -198,8 +287,8 @@ func expandSeqs(a expandArgs) (wanted, error) {
 		}
 		list := slices.Clone(a.Seq)
 		for _, q := range list {
-			if q < 1 {
-				return wanted{}, badArgs(`"seq" holds %d; seqs start at 1`, q)
+			if err := checkSeq("seq", q); err != nil {
+				return wanted{}, err
 			}
 		}
 		slices.Sort(list)
@@ -211,13 +300,40 @@ func expandSeqs(a expandArgs) (wanted, error) {
 	if a.To != nil {
 		to = *a.To
 	}
-	switch {
-	case from < 1:
-		return wanted{}, badArgs(`"from" is %d; seqs start at 1`, from)
-	case to < from:
+	if err := checkSeq("from", from); err != nil {
+		return wanted{}, err
+	}
+	if err := checkSeq("to", to); err != nil {
+		return wanted{}, err
+	}
+	if to < from {
 		return wanted{}, badArgs(`the range is inverted: "from" %d is after "to" %d`, from, to)
 	}
 	return wanted{from: from, to: to}, nil
+}
+
+// checkSeq reports a seq the tool cannot take, given as field.
+func checkSeq(field string, q int64) error {
+	switch {
+	case q < 1:
+		return badArgs(`%q holds %d; seqs start at 1`, field, q)
+	case q > maxSeq:
+		return badArgs(`%q holds %d; seqs go up to %d`, field, q, int64(maxSeq))
+	}
+	return nil
+}
+
+// checkPoint reports a line or offset the tool cannot take.
+func checkPoint(a expandArgs) error {
+	switch {
+	case a.Line != nil && a.Offset != nil:
+		return badArgs(`give "line" or "offset", not both`)
+	case a.Line != nil && (*a.Line < 1 || *a.Line > maxSeq):
+		return badArgs(`"line" is %d; lines count from 1 up to %d`, *a.Line, int64(maxSeq))
+	case a.Offset != nil && (*a.Offset < 0 || *a.Offset > maxSeq):
+		return badArgs(`"offset" is %d; offsets go from 0 up to %d`, *a.Offset, int64(maxSeq))
+	}
+	return nil
 }
 
 // readRun reads one run of records.
@@ -225,11 +341,12 @@ func (s *Session) readRun(ctx context.Context, run seqRun) ([]Record, error) {
 	return s.store.Read(ctx, s.id, run.from, run.to)
 }
 
-// expandOne adds r's text from offset to the answer as far as the budget
-// allows, and reports whether all of it went in. A record that does not
-// fit is cut only when it is the first of the answer; otherwise it waits
-// for the next call, whole.
-func (s *Session) expandOne(ctx context.Context, b *budget, names *calls, ans *expandAnswer, r Record, offset int) (bool, error) {
+// expandOne adds r's text from the offset at gives to the answer as far as
+// the budget allows, and reports whether all of it went in. A record that
+// does not fit is cut only when it is the first of the answer; otherwise
+// it waits for the next call, whole.
+func (s *Session) expandOne(ctx context.Context, b *budget, names *calls, ans *expandAnswer, r Record,
+	at func(r Record, text string) int) (bool, error) {
 	m := r.Message
 	tool, err := names.tool(ctx, r)
 	if err != nil {
@@ -240,12 +357,13 @@ func (s *Session) expandOne(ctx context.Context, b *budget, names *calls, ans *e
 		e.Calls = append(e.Calls, expandedCall{ID: tc.ID, Name: tc.Function.Name})
 	}
 	text := expandText(m)
-	offset = cutRune(text, min(offset, len(text)))
+	offset := cutRune(text, min(max(at(r, text), 0), len(text)))
+	fromLine := strings.Count(text[:offset], "\n") + 1
 	part := func(t string) any {
 		c := e
 		c.Text = t
 		if offset > 0 || offset+len(t) < len(text) {
-			c.Part = &textPart{FromByte: offset, ToByte: offset + len(t), OfBytes: len(text)}
+			c.Part = &textPart{FromByte: offset, ToByte: offset + len(t), OfBytes: len(text), FromLine: fromLine}
 		}
 		return c
 	}

@@ -60,7 +60,7 @@ func newRecallSession(t testing.TB, id string, store Store, opts ...Option) *Ses
 	if store != nil {
 		base = append(base, WithStore(store))
 	}
-	s, err := New(id, engine, append(base, opts...)...)
+	s, err := Open(context.Background(), id, engine, append(base, opts...)...)
 	require.NoError(t, err)
 	return s
 }

@@ -3,14 +3,16 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/tokens"
 )
 
 // FuzzRecallTools calls the recall tools with any arguments: every answer
-// is one JSON object, an error alone or an answer within the budget, and
+// is one JSON object within the budget, an error alone or an answer, and
 // the host never gets an error from a store that works.
 func FuzzRecallTools(f *testing.F) {
 	const budget = 300
@@ -32,6 +34,9 @@ func FuzzRecallTools(f *testing.F) {
 		{0, `{"query":"bash","tool":"bash","role":"assistant","cursor":"7"}`}, {0, `{"query":"é"}`},
 		{1, `{"from":1,"to":100}`}, {1, `{"seq":[43,2,43]}`}, {1, `{"from":43,"cursor":"43:1000"}`},
 		{2, ``}, {2, `{"cursor":"0"}`}, {0, `{"query":`}, {1, `{"from":5,"to":1}`}, {0, `{"query":"(a+)+$","regex":true}`},
+		{1, `{"from":9223372036854775807}`}, {1, `{"seq":[9223372036854775807]}`}, {0, `{"query":".","regex":true,"cursor":"9223372036854775807"}`},
+		{0, `{"query":"` + strings.Repeat("<", 1000) + `"}`}, {0, `{"query":"x","role":"` + strings.Repeat("é", 3000) + `"}`},
+		{1, `{"from":43,"line":3}`}, {1, `{"seq":[43],"offset":2000}`},
 	} {
 		f.Add(seed.tool, seed.args)
 	}
@@ -41,20 +46,30 @@ func FuzzRecallTools(f *testing.F) {
 		if err != nil {
 			t.Fatalf("%s(%q): the host got an error: %v", tool.Definition.Function.Name, args, err)
 		}
-		var ans map[string]any
-		if err := json.Unmarshal(out, &ans); err != nil {
-			t.Fatalf("%s(%q): not a JSON object: %v: %s", tool.Definition.Function.Name, args, err, out)
-		}
-		if _, bad := ans["error"]; bad {
-			if len(ans) != 1 {
-				t.Fatalf("an error answer holds more than the error: %s", out)
-			}
-			return
-		}
-		if n := s.counter.CountText(string(out)); n > budget {
-			t.Fatalf("%s(%q): %d tokens, over the budget of %d", tool.Definition.Function.Name, args, n, budget)
+		if err := checkAnswer(s.counter, budget, out); err != nil {
+			t.Fatalf("%s(%q): %v", tool.Definition.Function.Name, args, err)
 		}
 	})
+}
+
+// checkAnswer reports how out breaks what every recall answer keeps: one
+// JSON object, an error alone or an answer, within budget tokens by tc,
+// written without HTML escaping.
+func checkAnswer(tc tokens.Counter, budget int, out []byte) error {
+	var ans map[string]any
+	if err := json.Unmarshal(out, &ans); err != nil {
+		return fmt.Errorf("not a JSON object: %v: %.200s", err, out)
+	}
+	if _, bad := ans["error"]; bad && len(ans) != 1 {
+		return fmt.Errorf("an error answer holds more than the error: %.200s", out)
+	}
+	if n := tc.CountText(string(out)); n > budget {
+		return fmt.Errorf("%d tokens, over the budget of %d", n, budget)
+	}
+	if strings.Contains(string(out), `\u003c`) || strings.Contains(string(out), `\u0026`) {
+		return fmt.Errorf("written with HTML escaping: %.200s", out)
+	}
+	return nil
 }
 
 // FuzzRecallLine: whatever a summary says, the line added to it names the

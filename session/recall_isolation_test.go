@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/sharedtest"
 	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/pgstore"
 	"github.com/contextkit/compact/session/sqlitestore"
@@ -42,7 +43,7 @@ func openStore(tb testing.TB, name string) session.Store {
 			if os.Getenv("COMPACT_REQUIRE_PG") == "1" {
 				tb.Fatal("COMPACT_REQUIRE_PG=1 but COMPACT_PG_DSN is not set")
 			}
-			tb.Skip("no Postgres: set COMPACT_PG_DSN (e.g. eval \"$(.ci/postgres.sh start)\")")
+			sharedtest.Skip(tb, sharedtest.NoPostgres)
 		}
 		// A schema of the run's own, dropped after: ids repeat across runs.
 		schema := fmt.Sprintf("recall_%d_%d", os.Getpid(), time.Now().UnixNano())
@@ -109,7 +110,7 @@ func TestRecallReadsOnlyItsOwnSession(t *testing.T) {
 
 			var wg sync.WaitGroup
 			for k, id := range isolationIDs {
-				s, err := m.Get(id)
+				s, err := m.Get(context.Background(), id)
 				require.NoError(t, err)
 				wg.Add(1)
 				go func(k int, s *session.Session) {

@@ -213,10 +213,11 @@ type span struct{ start, end int }
 const maxCountedLines = 1000
 
 // hits returns the first limit matches in text, at most one a line, and how
-// many more lines match (up to maxCountedLines).
-func (m *matcher) hits(text string, limit int) (hits []span, more int) {
+// many more lines match (up to maxCountedLines). A match that starts in a
+// hidden span (whole lines) does not count.
+func (m *matcher) hits(text string, limit int, hidden []span) (hits []span, more int) {
 	if m.re != nil && m.lineLits != nil {
-		return m.literalLineHits(text, limit)
+		return m.literalLineHits(text, limit, hidden)
 	}
 	lower := text
 	if m.re == nil {
@@ -224,7 +225,7 @@ func (m *matcher) hits(text string, limit int) (hits []span, more int) {
 		if len(lower) != len(text) {
 			// Folding changed some byte lengths, so offsets in lower are
 			// not offsets in text: match line by line instead.
-			return m.lineHits(text, limit)
+			return m.lineHits(text, limit, hidden)
 		}
 	}
 	for from := 0; from <= len(text); {
@@ -232,22 +233,38 @@ func (m *matcher) hits(text string, limit int) (hits []span, more int) {
 		if !ok {
 			break
 		}
-		if len(hits) < limit {
-			hits = append(hits, span{s, e})
-		} else {
-			more++
-			if more >= maxCountedLines {
-				break
-			}
+		if !inSpans(hidden, s) && !tally(&hits, &more, span{s, e}, limit) {
+			break
 		}
 		from = lineEnd(text, max(e-1, s)) + 1
 	}
 	return hits, more
 }
 
+// tally adds hit to hits while they are fewer than limit, and counts it in
+// more otherwise; it reports false once more reaches maxCountedLines.
+func tally(hits *[]span, more *int, hit span, limit int) bool {
+	if len(*hits) < limit {
+		*hits = append(*hits, hit)
+		return true
+	}
+	*more++
+	return *more < maxCountedLines
+}
+
+// inSpans reports whether offset i lies in one of spans.
+func inSpans(spans []span, i int) bool {
+	for _, sp := range spans {
+		if sp.start <= i && i < sp.end {
+			return true
+		}
+	}
+	return false
+}
+
 // literalLineHits is hits for an expression with lineLits: it runs the
 // expression on each line that holds one of them, and skips the rest.
-func (m *matcher) literalLineHits(text string, limit int) (hits []span, more int) {
+func (m *matcher) literalLineHits(text string, limit int, hidden []span) (hits []span, more int) {
 	next := make([]int, len(m.lineLits)) // where each literal is next found
 	for i, lit := range m.lineLits {
 		next[i] = indexFrom(text, lit, 0)
@@ -266,14 +283,9 @@ func (m *matcher) literalLineHits(text string, limit int) (hits []span, more int
 			break
 		}
 		first, last := lineStart(text, at), lineEnd(text, at)
-		if loc := m.re.FindStringIndex(text[first:last]); loc != nil {
-			if len(hits) < limit {
-				hits = append(hits, span{first + loc[0], first + loc[1]})
-			} else {
-				more++
-				if more >= maxCountedLines {
-					break
-				}
+		if loc := m.re.FindStringIndex(text[first:last]); loc != nil && !inSpans(hidden, first+loc[0]) {
+			if !tally(&hits, &more, span{first + loc[0], first + loc[1]}, limit) {
+				break
 			}
 		}
 		start = last + 1
@@ -292,18 +304,13 @@ func indexFrom(text, lit string, from int) int {
 
 // lineHits is hits for a plain query in a text whose folding changes byte
 // lengths: each matching line is one hit spanning the whole line.
-func (m *matcher) lineHits(text string, limit int) (hits []span, more int) {
+func (m *matcher) lineHits(text string, limit int, hidden []span) (hits []span, more int) {
 	start := 0
 	for start <= len(text) {
 		end := lineEnd(text, start)
-		if strings.Contains(strings.ToLower(text[start:end]), m.lower) {
-			if len(hits) < limit {
-				hits = append(hits, span{start, end})
-			} else {
-				more++
-				if more >= maxCountedLines {
-					break
-				}
+		if !inSpans(hidden, start) && strings.Contains(strings.ToLower(text[start:end]), m.lower) {
+			if !tally(&hits, &more, span{start, end}, limit) {
+				break
 			}
 		}
 		start = end + 1
@@ -342,12 +349,13 @@ const (
 const ellipsis = "…"
 
 // snippet returns the lines holding sp with the line before and the line
-// after, long lines cut (marked with …), and the number of sp's first line.
-func snippet(text string, sp span) (string, int) {
+// after (unless hidden), long lines cut (marked with …), and the number of
+// sp's first line.
+func snippet(text string, sp span, hidden []span) (string, int) {
 	first := lineStart(text, sp.start)
 	last := lineEnd(text, max(sp.end-1, sp.start))
 	var b strings.Builder
-	if first > 0 {
+	if first > 0 && !inSpans(hidden, lineStart(text, first-1)) {
 		prev := lineStart(text, first-1)
 		b.WriteString(cutFrom(text[prev:first-1], 0, contextWidth))
 		b.WriteByte('\n')
@@ -358,7 +366,7 @@ func snippet(text string, sp span) (string, int) {
 		from = max(first, last-width)
 	}
 	b.WriteString(cutFrom(text[first:last], from-first, width))
-	if last < len(text) {
+	if last < len(text) && !inSpans(hidden, last+1) {
 		b.WriteByte('\n')
 		b.WriteString(cutFrom(text[last+1:lineEnd(text, last+1)], 0, contextWidth))
 	}
@@ -385,7 +393,7 @@ var roleNames = map[string]bool{"system": true, "user": true, "assistant": true,
 
 func checkRole(role string) error {
 	if role != "" && !roleNames[role] {
-		return badArgs(`"role" must be one of system, user, assistant, tool, developer; got %q`, role)
+		return badArgs(`"role" must be one of system, user, assistant, tool, developer; got %s`, clip(role))
 	}
 	return nil
 }

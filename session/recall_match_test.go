@@ -58,8 +58,8 @@ func TestLineHitsAgreeWithTheWholeText(t *testing.T) {
 			}
 			text := b.String()
 			limit := 1 + rng.Intn(4)
-			gotHits, gotMore := m.hits(text, limit)
-			wantHits, wantMore := whole.hits(text, limit)
+			gotHits, gotMore := m.hits(text, limit, nil)
+			wantHits, wantMore := whole.hits(text, limit, nil)
 			require.Equal(t, wantHits, gotHits, "%s on %q", p, text)
 			require.Equal(t, wantMore, gotMore, "%s on %q", p, text)
 		}

@@ -115,58 +115,44 @@ func addRecallLine(m compact.Message, line string) compact.Message {
 // compactFunc is what a compaction runs on the live history.
 type compactFunc func(context.Context, []compact.Message) (*compact.Result, error)
 
-// withRecallLines wraps run, a compaction of the live history live whose
-// last logged message is through, so that the engine never sees a
-// recallLine (a summarizer would copy it into its summary, and the lines
-// would stack), every summary kept from the input gets its line back, and
-// the new summary ends with a line naming the range it folded.
-func (s *Session) withRecallLines(run compactFunc, through int64) compactFunc {
-	return func(ctx context.Context, live []compact.Message) (*compact.Result, error) {
-		in := make([]compact.Message, len(live))
-		type kept struct{ stripped, original compact.Message }
-		var lines []kept
-		for i, m := range live {
-			in[i] = m
-			if sm, ok := stripRecallLine(m); ok {
-				in[i] = sm
-				lines = append(lines, kept{sm, m})
-			}
+// keptLine is a summary of the live history as it was, with its recall
+// line, and as the engine saw it, without.
+type keptLine struct{ stripped, original compact.Message }
+
+// stripRecallLines returns a copy of live in which no summary ends with a
+// recall line (a summarizer would copy it into its summary, and the lines
+// would stack), and the summaries it changed.
+func stripRecallLines(live []compact.Message) ([]compact.Message, []keptLine) {
+	in := make([]compact.Message, len(live))
+	var lines []keptLine
+	for i, m := range live {
+		in[i] = m
+		if sm, ok := stripRecallLine(m); ok {
+			in[i] = sm
+			lines = append(lines, keptLine{sm, m})
 		}
-		res, err := run(ctx, in)
-		if err != nil || res == nil {
-			return res, err
-		}
-		out := *res
-		out.Messages = compact.Clone(res.Messages)
-		restored := make([]bool, len(out.Messages))
-		fresh := reportedSummary(&out)
-		for i, m := range out.Messages {
-			if i == fresh {
-				// The new summary, even when its text is an old one's.
-				continue
-			}
-			for _, k := range lines {
-				if compact.IsSummary(m) && sameMessage(m, k.stripped) {
-					out.Messages[i], restored[i] = k.original, true
-					break
-				}
-			}
-		}
-		at := newSummaryIndex(&out, restored)
-		if at < 0 {
-			return &out, nil
-		}
-		from, to := int64(1), through
-		if fresh >= 0 {
-			// An engine that reports its summary reports what it folded;
-			// for one that does not, the zero indexes mean nothing.
-			from, to = s.foldedRange(ctx, live, through, res)
-		}
-		before := out.Messages[at]
-		out.Messages[at] = addRecallLine(before, recallLine(from, to))
-		out.TokensAfter += s.counter.CountMessage(out.Messages[at]) - s.counter.CountMessage(before)
-		return &out, nil
 	}
+	return in, lines
+}
+
+// restoreRecallLines gives every summary of msgs kept from the input, all
+// but the one at fresh, its recall line back, and reports which it
+// restored.
+func restoreRecallLines(msgs []compact.Message, fresh int, lines []keptLine) []bool {
+	restored := make([]bool, len(msgs))
+	for i, m := range msgs {
+		if i == fresh || !compact.IsSummary(m) {
+			// The new summary, even when its text is an old one's.
+			continue
+		}
+		for _, k := range lines {
+			if sameMessage(m, k.stripped) {
+				msgs[i], restored[i] = k.original, true
+				break
+			}
+		}
+	}
+	return restored
 }
 
 // reportedSummary returns res.SummaryIndex when it names a summary, -1
@@ -199,20 +185,25 @@ func newSummaryIndex(res *compact.Result, restored []bool) int {
 // foldedRange returns the sequence numbers of the first and last archived
 // messages the new summary stands for. The engine reports the folded range
 // as indexes into live; the messages of live that are verbatim copies of
-// the end of the log give those indexes their seqs. Where a bound cannot be
-// placed exactly, it is widened (to the first message, or to the message
-// before the next one placed), so the range always holds what was folded.
-func (s *Session) foldedRange(ctx context.Context, live []compact.Message, through int64, res *compact.Result) (from, to int64) {
+// the log give those indexes their seqs. A folded message that is none (the
+// previous summary, a message carried or pruned by the compaction before)
+// lies in the range that compaction's summaries stood for, when prev knows
+// it. Where a bound cannot be placed exactly, it is widened (to the first
+// message, or to the message before the next one placed), so the range
+// always holds what was folded.
+func (s *Session) foldedRange(ctx context.Context, live []compact.Message, through int64, res *compact.Result,
+	prev func() (seqRange, bool)) seqRange {
 	a, b := res.SummarizedFrom, res.SummarizedTo
+	whole := seqRange{From: 1, To: through}
 	if a < 0 || b < a || b >= len(live) {
-		return 1, through
+		return whole
 	}
 	seqs, err := s.alignSeqs(ctx, live, through)
 	if err != nil {
 		s.log.Warn("placing the folded range in the log failed; naming the whole log", errAttr(err))
-		return 1, through
+		return whole
 	}
-	to = through
+	to := through
 	for k := b; k < len(live); k++ {
 		if seqs[k] > 0 {
 			to = seqs[k]
@@ -222,23 +213,27 @@ func (s *Session) foldedRange(ctx context.Context, live []compact.Message, throu
 			break
 		}
 	}
-	from = 1
-	switch {
-	case seqs[a] > 0:
+	from := int64(1)
+	if seqs[a] > 0 {
 		from = seqs[a]
-	default:
-		if f, _, ok := parseRecallLine(live[a]); ok {
-			from = f
-		}
+	} else if r, ok := prev(); ok {
+		from = r.From
+	} else if f, _, ok := parseRecallLine(live[a]); ok {
+		from = f
 	}
 	if to < from {
-		return 1, max(to, through)
+		return seqRange{From: 1, To: max(to, through)}
 	}
-	return from, to
+	return seqRange{From: from, To: to}
 }
 
-// alignPage is how many records alignSeqs reads at a time.
-const alignPage = 128
+// alignSeqs reads the log a page at a time, from alignFirstPage records
+// (about what a compaction's head or tail holds, so one read usually does)
+// doubling up to alignMaxPage.
+const (
+	alignFirstPage = 16
+	alignMaxPage   = 128
+)
 
 // alignSeqs numbers the messages of live that are verbatim copies of the
 // log: those at the end, copies of its end (through, through-1, ...), back
@@ -258,8 +253,8 @@ func (s *Session) alignSeqs(ctx context.Context, live []compact.Message, through
 // alignFront numbers the messages at the start of live, until one is
 // numbered already or differs from the log.
 func (s *Session) alignFront(ctx context.Context, live []compact.Message, seqs []int64, through int64) error {
-	for i, j := 0, int64(1); i < len(live) && seqs[i] == 0 && j <= through; {
-		recs, err := s.store.Read(ctx, s.id, j, min(through, j+alignPage-1))
+	for i, j, page := 0, int64(1), int64(alignFirstPage); i < len(live) && seqs[i] == 0 && j <= through; page = min(2*page, alignMaxPage) {
+		recs, err := s.store.Read(ctx, s.id, j, min(through, j+page-1))
 		if err != nil || len(recs) == 0 {
 			return err
 		}
@@ -281,8 +276,8 @@ func (s *Session) alignFront(ctx context.Context, live []compact.Message, seqs [
 // alignBack numbers the messages of live from index i back, as copies of
 // the records from j back, until one differs.
 func (s *Session) alignBack(ctx context.Context, live []compact.Message, seqs []int64, i int, j int64) error {
-	for i >= 0 && j >= 1 {
-		recs, err := s.store.Read(ctx, s.id, max(1, j-alignPage+1), j)
+	for page := int64(alignFirstPage); i >= 0 && j >= 1; page = min(2*page, alignMaxPage) {
+		recs, err := s.store.Read(ctx, s.id, max(1, j-page+1), j)
 		if err != nil || len(recs) == 0 {
 			return err
 		}

@@ -51,7 +51,7 @@ func TestRecallLineGoesOnAnySummaryAndComesOff(t *testing.T) {
 // indexes gets the whole log named, never a range read from zero values.
 func TestRecallRangeOfAnEngineThatReportsNothing(t *testing.T) {
 	ctx := context.Background()
-	s, err := New("bare", bareEngine{newTestCompressor(&recorder{})}, WithRecall(true))
+	s, err := Open(context.Background(), "bare", bareEngine{newTestCompressor(&recorder{})}, WithRecall(true))
 	require.NoError(t, err)
 	mustAppend(t, s, agentHistory("bare", 5)...)
 	_, err = s.Compress(ctx)

@@ -28,7 +28,7 @@ const SearchTimeout = 3 * time.Second
 const scanPage = 256
 
 type searchArgs struct {
-	Query  string  `json:"query"`
+	Query  string  `json:"query,omitempty"`
 	Regex  bool    `json:"regex,omitempty"`
 	Role   string  `json:"role,omitempty"`
 	Tool   string  `json:"tool,omitempty"`
@@ -54,16 +54,22 @@ type searchMatch struct {
 	MoreHits int         `json:"more_hits,omitempty"`
 }
 
+// searchHit is one matching line: its number and the byte offset of the
+// match in the message's text, both as context_expand takes them.
 type searchHit struct {
 	Line    int    `json:"line"`
+	Offset  int    `json:"offset"`
 	Snippet string `json:"snippet"`
 }
 
-// search answers context_search.
-func (s *Session) search(ctx context.Context, raw []byte) (any, error) {
+// search answers context_search in at most tokens tokens.
+func (s *Session) search(ctx context.Context, raw []byte, tokens int) (any, error) {
 	var args searchArgs
 	if err := decodeArgs(raw, &args); err != nil {
 		return nil, err
+	}
+	if args.Query == "" && args.Cursor != nil {
+		return nil, badArgs(`"query" is missing: a cursor goes on with the search it came from, so send that search's query (and filters) again with it`)
 	}
 	m, err := newMatcher(args.Query, args.Regex)
 	if err != nil {
@@ -89,7 +95,7 @@ func (s *Session) search(ctx context.Context, raw []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.searchAnswer(args, found, limit, scanned, stopped), nil
+	return s.searchAnswer(args, found, limit, scanned, stopped, tokens), nil
 }
 
 // find returns up to want matches after seq after, oldest first; scanned
@@ -146,6 +152,9 @@ func (s *Session) source(m *matcher, after int64) func(ctx context.Context, want
 		return s.indexed(sr, m.literals, after)
 	}
 	return func(ctx context.Context, _ int) ([]Record, bool, error) {
+		if after >= maxSeq {
+			return nil, true, nil // no log reaches past it
+		}
 		recs, err := s.store.Read(ctx, s.id, after+1, after+scanPage)
 		if err != nil {
 			return nil, false, err
@@ -211,7 +220,10 @@ func (s *Session) indexed(sr Searcher, texts []string, after int64) func(ctx con
 	}
 }
 
-// matchRecord checks r against the query and the filters.
+// matchRecord checks r against the query and the filters. Unless the tool
+// filter names a recall tool, the recall tools' results and the lines of
+// their calls never match: a search would otherwise find its own earlier
+// calls, and the answers that quoted what it looks for.
 func (s *Session) matchRecord(ctx context.Context, m *matcher, args searchArgs, names *calls, r Record) (searchMatch, bool, error) {
 	msg := r.Message
 	if args.Role != "" && msg.Role != args.Role {
@@ -221,29 +233,43 @@ func (s *Session) matchRecord(ctx context.Context, m *matcher, args searchArgs, 
 	if err != nil {
 		return searchMatch{}, false, err
 	}
+	asked := isRecallTool(args.Tool)
+	if isRecallTool(tool) && !asked {
+		return searchMatch{}, false, nil
+	}
 	called := callNames(msg)
 	if args.Tool != "" && tool != args.Tool && !slices.Contains(called, args.Tool) {
 		return searchMatch{}, false, nil
 	}
 	text := SearchText(msg)
-	spans, more := m.hits(text, maxHitsPerMessage)
+	var hidden []span
+	if !asked {
+		hidden = recallSpans(msg)
+	}
+	spans, more := m.hits(text, maxHitsPerMessage, hidden)
 	if len(spans) == 0 {
 		return searchMatch{}, false, nil
 	}
 	out := searchMatch{Seq: r.Seq, Role: msg.Role, Tool: tool, Calls: called, MoreHits: more}
 	for _, sp := range spans {
-		snip, line := snippet(text, sp)
-		out.Hits = append(out.Hits, searchHit{Line: line, Snippet: snip})
+		snip, line := snippet(text, sp, hidden)
+		out.Hits = append(out.Hits, searchHit{Line: line, Offset: sp.start, Snippet: snip})
 	}
 	return out, true, nil
 }
 
-// searchAnswer fits the matches found into the budget and says how to go
-// on.
-func (s *Session) searchAnswer(args searchArgs, found []searchMatch, limit int, scanned int64, stopped bool) searchAnswer {
+// searchAnswer fits the matches found into an answer of at most tokens
+// tokens and says how to go on.
+func (s *Session) searchAnswer(args searchArgs, found []searchMatch, limit int, scanned int64, stopped bool, tokens int) searchAnswer {
 	next := args
+	next.Cursor = &cursor{set: true, seq: maxSeq}
+	whole := s.echoes(tokens, next)
+	if !whole {
+		// Too long to repeat: the model sends them again.
+		next.Query, next.Tool = "", ""
+	}
 	next.Cursor = nil
-	b := s.newBudget(next)
+	b := s.newBudget(tokens, next)
 	ans := searchAnswer{Matches: []searchMatch{}}
 	shown := found[:min(len(found), limit)]
 	for i, match := range shown {
@@ -278,6 +304,9 @@ func (s *Session) searchAnswer(args searchArgs, found []searchMatch, limit int, 
 	}
 	next.Cursor = &cursor{set: true, seq: cur}
 	ans.Next = &next
+	if !whole {
+		ans.Note += "; next leaves out the query and tool filter, too long to repeat: send them again with its cursor"
+	}
 	return ans
 }
 
@@ -289,7 +318,7 @@ func fitMatch(b *budget, match searchMatch) searchMatch {
 	match.Hits = nil
 	n := b.fit(hit.Snippet, func(t string) any {
 		m := match
-		m.Hits = []searchHit{{Line: hit.Line, Snippet: t + ellipsis}}
+		m.Hits = []searchHit{{Line: hit.Line, Offset: hit.Offset, Snippet: t + ellipsis}}
 		return m
 	})
 	hit.Snippet = hit.Snippet[:n] + ellipsis

@@ -74,7 +74,7 @@ func TestRecallSearchMatchShape(t *testing.T) {
 	m := ans["matches"].([]any)[0].(map[string]any)
 	assert.Equal(t, map[string]any{
 		"seq": float64(6), "role": "tool", "tool": "bash",
-		"hits": []any{map[string]any{"line": float64(9), "snippet": strings.Join([]string{
+		"hits": []any{map[string]any{"line": float64(9), "offset": float64(strings.Index(toolOutput("shape", 2), "symbol_shape_2")), "snippet": strings.Join([]string{
 			"ok   example.com/shape/pkg2/sub7  0.051s",
 			errorLine("shape", 2),
 			"FAIL example.com/shape/pkg2 [build failed]",

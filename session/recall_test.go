@@ -69,7 +69,7 @@ func TestRecallLineNeverStacks(t *testing.T) {
 	ctx := context.Background()
 	sum := &recorder{}
 	engine := newTestCompressor(sum)
-	s, err := New("agent-2", engine, WithRecall(true))
+	s, err := Open(context.Background(), "agent-2", engine, WithRecall(true))
 	require.NoError(t, err)
 	ext := newRecallSession(t, "agent-3", nil)
 	for round := 0; round < 4; round++ {
@@ -81,7 +81,7 @@ func TestRecallLineNeverStacks(t *testing.T) {
 			require.NoError(t, compact.Validate(sess.Messages()))
 		}
 	}
-	for i, req := range sum.reqs {
+	for i, req := range sum.Requests() {
 		assert.NotContains(t, req.PreviousSummary, recallMark, "request %d: the summarizer never sees a recall line", i)
 	}
 	// The extractive summary still reads its previous self section by
@@ -213,7 +213,7 @@ func TestRecallWithoutAStoreKeepsALogOfItsOwn(t *testing.T) {
 
 func TestRecallNamesTheNewRangeWhenASummaryRepeatsItself(t *testing.T) {
 	ctx := context.Background()
-	s, err := New("same", newTestCompressor(&recorder{out: "Nothing new to say."}), WithRecall(true))
+	s, err := Open(context.Background(), "same", newTestCompressor(&recorder{Out: "Nothing new to say."}), WithRecall(true))
 	require.NoError(t, err)
 	hist := agentHistory("same", 90)
 	mustAppend(t, s, hist[:2]...)

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/tokens"
 )
 
 // Session is one conversation: its live history, the engine that compacts
@@ -30,9 +32,17 @@ import (
 //     the history each compaction read stays addressable under
 //     SnapshotID(id, n), and a snapshot is never promoted to the live id.
 //
+// With a Store, the Session holds this process's view of the live history:
+// after every call that returns without error (Open, Append, Compress,
+// Reset, Sync), Messages is the store's live history as it stood at some
+// moment during that call, whatever other processes appended or compacted.
+// A call that fails may leave the view behind the store (ErrStale says so
+// when the call's own write took effect), never ahead of it or apart from
+// it; the next call that succeeds brings it up to date.
+//
 // The Session logs "compaction started" and "compaction done" (or
 // "compaction failed") itself, whatever the engine, each line with a
-// "session" attribute fixed when the Session is created. Give the logger to
+// "session" attribute fixed when the Session is opened. Give the logger to
 // the Session; an engine given a logger too logs its own lines as well.
 //
 // The engine holds the per-conversation state (usage, compaction count,
@@ -41,7 +51,7 @@ import (
 type Session struct {
 	id       string
 	engine   compact.ContextEngine
-	counter  compact.TokenCounter
+	counter  tokens.Counter
 	store    Store
 	leaser   Leaser // store's, when it is one
 	leaseTTL time.Duration
@@ -57,21 +67,25 @@ type Session struct {
 	// channel rather than a mutex so that waiting can honour a context.
 	slot chan struct{}
 	// order serialises, with a store, each write to the log with the update
-	// of the cached history that follows it, so that the cache keeps the
-	// log's order. Taken before mu, never inside it.
+	// of the view that follows it, so that the view keeps the log's order.
+	// Taken before mu, never inside it.
 	order sync.Mutex
 
 	mu sync.Mutex
-	// history is the live history (with a store, this process's copy of
+	// history is the live history (with a store, this process's view of
 	// it). Its messages are private copies and are never modified once
 	// appended: Append only appends, and compaction or Reset install a new
 	// slice. So a prefix taken under mu can be read after mu is released.
 	history []compact.Message
 	tokens  int // the sum of counter.CountMessage over history
-	// With a store: loaded is set once history has been read from it, and
-	// seq is the number of the last log record history holds.
-	loaded       bool
+	// With a store, the view is derived from the store's log and its
+	// compactions: history is the Live of compaction n (the whole log when
+	// n is 0) followed by every record after that compaction's Through, up
+	// to record seq. Append compares the two with what the store reports,
+	// to notice what other processes did.
 	seq          int64
+	n            int
+	folded       foldedOf // the range the summaries of a compaction stand for, when known
 	compacting   bool
 	closed       bool
 	compactions  int
@@ -82,14 +96,14 @@ type Session struct {
 	onWait func()
 }
 
-// Option configures a Session, or every Session a Manager creates.
+// Option configures a Session, or every Session a Manager opens.
 type Option func(*config)
 
 type config struct {
 	store    Store
 	logger   *slog.Logger
 	noWait   bool
-	counter  compact.TokenCounter
+	counter  tokens.Counter
 	leaseTTL time.Duration
 	meta     compact.SessionMeta
 	// recall and toolBudget: see WithRecall and WithToolBudget.
@@ -111,12 +125,12 @@ func WithMeta(meta compact.SessionMeta) Option {
 // process died is compacted again within a minute.
 const DefaultLeaseTTL = 30 * time.Second
 
-// WithStore keeps the session in st: every message Append is given is
-// logged there before Append returns, and each compaction is committed
-// there, so the conversation survives the process and can be shared by
-// processes and hosts (see Store). The first call that takes a ctx (Append,
-// Compress, Reset, Sync) reads the live history from st, so a Session
-// created for an id the store knows carries on where it left off.
+// WithStore keeps the session in st: Open reads the live history from st,
+// so a Session opened for an id the store knows carries on where it left
+// off; every message Append is given is logged there before Append
+// returns; and each compaction is committed there, so the conversation
+// survives the process and can be shared by processes and hosts (see
+// Store).
 //
 // Without a store nothing is persisted and nothing compacted is kept: the
 // Session holds its live history in memory only.
@@ -146,21 +160,24 @@ func WithWait(wait bool) Option {
 }
 
 // WithCounter sets the counter behind Tokens. The default is the
-// engine's own when it has a Counter() TokenCounter method (the Compressor
-// does), so that Session and engine agree on sizes; EstimateCounter
-// otherwise.
-func WithCounter(tc compact.TokenCounter) Option {
+// engine's own when it is a compact.CounterProvider (the Compressor is),
+// so that Session and engine agree on sizes; tokens.Estimate otherwise.
+func WithCounter(tc tokens.Counter) Option {
 	return func(c *config) { c.counter = tc }
 }
 
-// New returns an empty session named id, compacted by engine. A nil
-// engine means [compact.New] with its defaults. The id must be non-empty valid
-// UTF-8 without control characters or SnapshotMarker; otherwise the error
-// wraps ErrInvalidID. An engine that implements SessionHooks is told
-// the session started.
-func New(id string, engine compact.ContextEngine, opts ...Option) (*Session, error) {
+// Open returns the session named id, compacted by engine, with its live
+// history read from the store WithStore gives (empty without one, or for an
+// id the store has never seen): a process that restarts carries on where
+// the last one left off, and never sees an empty history in between. A nil
+// engine means [compact.New] with its defaults. The id must be non-empty
+// valid UTF-8 without control characters or SnapshotMarker; otherwise the
+// error wraps ErrInvalidID. An error reading the store is returned as it
+// is, wrapped, and no Session is returned. An engine that implements
+// SessionHooks is told the session started.
+func Open(ctx context.Context, id string, engine compact.ContextEngine, opts ...Option) (*Session, error) {
 	if err := checkSessionID(id); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("session: open: %w", err)
 	}
 	var cfg config
 	for _, opt := range opts {
@@ -172,12 +189,12 @@ func New(id string, engine compact.ContextEngine, opts ...Option) (*Session, err
 		engine = compact.New()
 	}
 	if cfg.counter == nil {
-		if p, ok := engine.(interface{ Counter() compact.TokenCounter }); ok {
+		if p, ok := engine.(compact.CounterProvider); ok {
 			cfg.counter = p.Counter()
 		}
 	}
 	if cfg.counter == nil {
-		cfg.counter = compact.EstimateCounter{}
+		cfg.counter = tokens.Estimate{}
 	}
 	if cfg.logger == nil {
 		cfg.logger = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -199,6 +216,11 @@ func New(id string, engine compact.ContextEngine, opts ...Option) (*Session, err
 		slot: make(chan struct{}, 1),
 	}
 	s.leaser, _ = cfg.store.(Leaser)
+	if s.store != nil {
+		if err := s.load(ctx); err != nil {
+			return nil, fmt.Errorf("session: open %q: %w", id, err)
+		}
+	}
 	if h, ok := engine.(compact.SessionHooks); ok {
 		h.OnSessionStart(id, cfg.meta)
 	}
@@ -212,25 +234,30 @@ func (s *Session) ID() string { return s.id }
 // (ModelSwitcher, ToolProvider...).
 func (s *Session) Engine() compact.ContextEngine { return s.engine }
 
+// errorf wraps err from operation op on the session.
+func (s *Session) errorf(op string, err error) error {
+	return fmt.Errorf("session: %q: %s: %w", s.id, op, err)
+}
+
 // Append adds msgs, copied, to the end of the live history. It never waits
 // for a running compaction: messages appended meanwhile land after the
 // compacted history, in the order Append was called. Their cost is counted
 // once, here.
 //
 // With a store, Append logs msgs there before it returns, and fails (with
-// nothing recorded) when the store does; if it finds that another process
-// appended to or compacted the session since this one last looked, it reads
-// the live history again. Without one it never fails. On a closed session
-// the messages are still recorded, but no longer compacted.
+// nothing recorded) when the store does. The store reports where the log
+// and its compactions stand as it appends; when another process appended
+// to or compacted the session since this one last looked, Append reads what
+// changed, so that afterwards Messages is the store's live history. If that
+// read fails, msgs are logged all the same and the error wraps ErrStale:
+// do not append them again. Without a store Append never fails. On a closed
+// session the messages are still recorded, but no longer compacted.
 func (s *Session) Append(ctx context.Context, msgs ...compact.Message) error {
 	if len(msgs) == 0 {
 		return nil
 	}
 	c := compact.Clone(msgs)
-	n := 0
-	for i := range c {
-		n += s.counter.CountMessage(c[i])
-	}
+	n := s.sum(c)
 	if s.store == nil {
 		s.mu.Lock()
 		s.history = append(s.history, c...)
@@ -240,32 +267,60 @@ func (s *Session) Append(ctx context.Context, msgs ...compact.Message) error {
 	}
 	s.order.Lock()
 	defer s.order.Unlock()
-	if err := s.loadLocked(ctx, false); err != nil {
-		return err
-	}
-	last, err := s.store.Append(ctx, s.id, c...)
+	last, comps, err := s.store.Append(ctx, s.id, c...)
 	if err != nil {
-		return fmt.Errorf("compact: session %q: append: %w", s.id, err)
+		return s.errorf("append", err)
 	}
 	s.mu.Lock()
-	current := last-int64(len(c)) == s.seq
+	first := last - int64(len(c)) + 1
+	current := first == s.seq+1 && comps == s.n
 	if current {
 		s.history = append(s.history, c...)
 		s.tokens += n
 		s.seq = last
 	}
+	behind := !current && comps == s.n && first > s.seq+1
 	s.mu.Unlock()
-	if !current {
-		// Another process appended to this session's log: read it again.
-		// msgs are logged either way; if the read fails, the next call
-		// that takes a ctx tries again.
-		if err := s.loadLocked(ctx, true); err != nil {
-			s.mu.Lock()
-			s.loaded = false
-			s.mu.Unlock()
-			s.log.Warn("re-reading the live history failed", errAttr(err))
-		}
+	switch {
+	case current:
+		return nil
+	case behind:
+		// Others appended before these: read theirs, and these with them.
+		err = s.catchUp(ctx, last)
+	default:
+		// Another process compacted: read the live history again.
+		err = s.load(ctx)
 	}
+	if err != nil {
+		s.log.Warn("bringing the view up to date after an append failed", errAttr(err))
+		return s.errorf("append", fmt.Errorf("%w: the messages were logged, but reading what other processes wrote failed: %w", ErrStale, err))
+	}
+	return nil
+}
+
+// catchUp adds to the view the records after its last, through record
+// last. The caller holds order, and the view's compaction is the store's.
+func (s *Session) catchUp(ctx context.Context, last int64) error {
+	s.mu.Lock()
+	from := s.seq + 1
+	s.mu.Unlock()
+	recs, err := s.store.Read(ctx, s.id, from, last)
+	if err != nil {
+		return err
+	}
+	if int64(len(recs)) != last-from+1 {
+		return fmt.Errorf("%w: reading records %d to %d gave %d", ErrCorrupt, from, last, len(recs))
+	}
+	msgs := make([]compact.Message, len(recs))
+	for i, r := range recs {
+		msgs[i] = r.Message
+	}
+	n := s.sum(msgs)
+	s.mu.Lock()
+	s.history = concat(s.history, msgs)
+	s.tokens += n
+	s.seq = last
+	s.mu.Unlock()
 	return nil
 }
 
@@ -277,35 +332,29 @@ func (s *Session) Sync(ctx context.Context) error {
 	}
 	s.order.Lock()
 	defer s.order.Unlock()
-	return s.loadLocked(ctx, true)
-}
-
-// loadLocked reads the live history from the store, if it has not been
-// read yet or if again is set. The caller holds order.
-func (s *Session) loadLocked(ctx context.Context, again bool) error {
-	s.mu.Lock()
-	loaded := s.loaded
-	s.mu.Unlock()
-	if loaded && !again {
-		return nil
+	if err := s.load(ctx); err != nil {
+		return s.errorf("sync", err)
 	}
-	live, through, _, err := s.store.Live(ctx, s.id)
-	if err != nil {
-		return fmt.Errorf("compact: session %q: reading the live history: %w", s.id, err)
-	}
-	s.install(live, through)
 	return nil
 }
 
-// install makes msgs, private copies, the live history, holding the log up
-// to record through.
-func (s *Session) install(msgs []compact.Message, through int64) {
-	n := 0
-	for i := range msgs {
-		n += s.counter.CountMessage(msgs[i])
+// load reads the live history from the store and makes it the view. The
+// caller holds order, or nothing else can reach s yet.
+func (s *Session) load(ctx context.Context) error {
+	live, through, n, err := s.store.Live(ctx, s.id)
+	if err != nil {
+		return fmt.Errorf("reading the live history: %w", err)
 	}
+	s.install(live, through, n)
+	return nil
+}
+
+// install makes msgs, private copies, the view: the live history after
+// compaction n, holding the log up to record through.
+func (s *Session) install(msgs []compact.Message, through int64, n int) {
+	tokens := s.sum(msgs)
 	s.mu.Lock()
-	s.history, s.tokens, s.seq, s.loaded = msgs, n, through, true
+	s.history, s.tokens, s.seq, s.n = msgs, tokens, through, n
 	s.mu.Unlock()
 }
 
@@ -339,7 +388,7 @@ func (s *Session) totalLocked() int {
 	if len(s.history) == 0 {
 		return 0
 	}
-	return s.tokens + compact.ReplyPrimingTokens
+	return s.tokens + tokens.ReplyPrimingTokens
 }
 
 // ShouldCompress reports whether the engine wants the live history
@@ -389,7 +438,9 @@ func (s *Session) Status() Status {
 // commits a compaction with an empty Live (Summarizer ResetSummarizer), so
 // the log keeps every message and the history before the reset stays
 // addressable as a snapshot; messages another process appends meanwhile
-// stay live. If the store refuses, nothing is cleared.
+// stay live. If the store refuses, nothing is cleared; an error wrapping
+// ErrStale means the reset was committed (and the engine told) but the
+// messages other processes appended meanwhile could not be read yet.
 func (s *Session) Reset(ctx context.Context) error {
 	if err := s.acquire(ctx, false); err != nil {
 		return err
@@ -399,21 +450,25 @@ func (s *Session) Reset(ctx context.Context) error {
 	closed := s.closed
 	s.mu.Unlock()
 	if closed {
-		return fmt.Errorf("compact: session %q: reset: %w", s.id, ErrClosed)
+		return s.errorf("reset", ErrClosed)
 	}
+	var err error
 	if s.store == nil {
 		s.mu.Lock()
 		s.history, s.tokens = nil, 0
 		s.mu.Unlock()
-	} else if _, err := s.compactStored(ctx, false, func(context.Context, []compact.Message) (*compact.Result, error) {
-		return &compact.Result{Summarizer: ResetSummarizer}, nil
-	}); err != nil {
-		return fmt.Errorf("compact: session %q: reset: %w", s.id, err)
+	} else {
+		_, err = s.compactStored(ctx, "reset", false, func(context.Context, []compact.Message) (*compact.Result, error) {
+			return &compact.Result{Summarizer: ResetSummarizer}, nil
+		})
+		if err != nil && !errors.Is(err, ErrStale) {
+			return err
+		}
 	}
 	if h, ok := s.engine.(compact.SessionHooks); ok {
 		h.OnSessionReset(s.id)
 	}
-	return nil
+	return err
 }
 
 // Close ends the session: it waits for a running compaction to end (or ctx
@@ -448,7 +503,7 @@ func (s *Session) acquire(ctx context.Context, noWait bool) error {
 	default:
 	}
 	if noWait {
-		return fmt.Errorf("compact: session %q: %w", s.id, ErrBusy)
+		return fmt.Errorf("session: %q: %w", s.id, ErrBusy)
 	}
 	s.log.Debug("compaction waiting", "for", "the running compaction of this session")
 	if s.onWait != nil {
@@ -458,7 +513,7 @@ func (s *Session) acquire(ctx context.Context, noWait bool) error {
 	case s.slot <- struct{}{}:
 		return nil
 	case <-ctx.Done():
-		return fmt.Errorf("compact: session %q: waiting for a running compaction: %w", s.id, ctx.Err())
+		return s.errorf("waiting for a running compaction", ctx.Err())
 	}
 }
 

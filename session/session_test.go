@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/tokens"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -16,12 +17,12 @@ func TestSessionCompactionKeepsTheSessionID(t *testing.T) {
 	ctx := context.Background()
 	logs := &logSink{}
 	store := NewMemoryStore()
-	s := newTestSession(t, "agent-1", &recorder{out: "The agent fixed the build."},
+	s := newTestSession(t, "agent-1", &recorder{Out: "The agent fixed the build."},
 		WithLogger(logs.logger()), WithStore(store))
 	hist := chatHistory("agent-1", 200)
 	mustAppend(t, s, hist...)
 	require.Equal(t, 200, s.Len())
-	require.Equal(t, compact.CountMessages(byteCounter{}, hist), s.Tokens())
+	require.Equal(t, tokens.CountMessages(byteCounter{}, hist), s.Tokens())
 	require.True(t, s.ShouldCompress(), "200 messages are over the threshold")
 
 	res, err := s.Compress(ctx)
@@ -35,14 +36,14 @@ func TestSessionCompactionKeepsTheSessionID(t *testing.T) {
 	assert.Equal(t, started[0].attrs["session"], done[0].attrs["session"], "done names the id started named")
 	assert.EqualValues(t, 200, done[0].attrs["messages_before"])
 	assert.EqualValues(t, len(res.Messages), done[0].attrs["messages_after"])
-	assert.EqualValues(t, compact.CountMessages(byteCounter{}, hist), done[0].attrs["tokens_before"])
-	assert.EqualValues(t, compact.CountMessages(byteCounter{}, res.Messages), done[0].attrs["tokens_after"])
+	assert.EqualValues(t, tokens.CountMessages(byteCounter{}, hist), done[0].attrs["tokens_before"])
+	assert.EqualValues(t, tokens.CountMessages(byteCounter{}, res.Messages), done[0].attrs["tokens_after"])
 
 	next := s.Messages()
 	assert.True(t, equalHistory(res.Messages, next), "the next request is the compacted history")
 	assert.Less(t, len(next), 200)
 	require.NoError(t, compact.Validate(next))
-	assert.Equal(t, compact.CountMessages(byteCounter{}, next), s.Tokens(), "the running count was reset")
+	assert.Equal(t, tokens.CountMessages(byteCounter{}, next), s.Tokens(), "the running count was reset")
 	assert.False(t, s.ShouldCompress(), "the compacted history is under the threshold")
 
 	// The full history was kept under a derived id, never the live one.
@@ -184,7 +185,7 @@ func TestSessionKeepsMessagesAppendedDuringCompaction(t *testing.T) {
 	assert.Less(t, out.res.SummaryIndex, k, "so the late messages follow the summary")
 	assert.True(t, compact.IsSummary(next[out.res.SummaryIndex]))
 	require.NoError(t, compact.Validate(next))
-	assert.Equal(t, compact.CountMessages(byteCounter{}, next), s.Tokens(), "late messages are counted once")
+	assert.Equal(t, tokens.CountMessages(byteCounter{}, next), s.Tokens(), "late messages are counted once")
 	assert.Equal(t, "agent-1", s.ID())
 }
 

@@ -21,7 +21,7 @@ import (
 // them:
 //   - It is safe for concurrent use, from many goroutines and, for a store
 //     shared by processes or hosts, from all of them at once.
-//   - Every method refuses a session id that New refuses (and a snapshot id
+//   - Every method refuses a session id that Open refuses (and a snapshot id
 //     where a session id is expected) with an error wrapping ErrInvalidID,
 //     and honours ctx, returning an error wrapping ctx.Err() when it gives
 //     up.
@@ -30,9 +30,12 @@ import (
 //   - Append adds msgs to the end of the session's log, in order and all or
 //     nothing, numbering them with the next sequence numbers (the first
 //     message of a session is 1, and numbers are dense), and returns the
-//     number of the last. Concurrent appends to one session never
+//     number of the last and n, the number of the latest compaction (0 when
+//     there is none), read atomically with it: a Session compares the two
+//     with its own copy of the history to notice what other processes
+//     appended or compacted. Concurrent appends to one session never
 //     interleave within one call and never share a number. Nothing is
-//     overwritten.
+//     overwritten. An empty Append appends nothing and reports the same.
 //   - Read returns the records numbered from through to, inclusive, oldest
 //     first, verbatim as appended; to 0 means through the last. A range past
 //     the end returns what exists. from below 1 or to below from (other
@@ -42,12 +45,16 @@ import (
 //     number of the latest compaction (0 when there is none), all read
 //     atomically: never a compaction without the log records it covers. An
 //     unknown session has an empty history, through 0 and n 0.
-//   - Commit records c as the session's next compaction. It refuses, with
+//   - Commit records c as the session's next compaction and returns last,
+//     the number of the log's last record as it committed (read atomically
+//     with the commit), so that a Session knows, without reading the log
+//     again, whether other processes appended meanwhile. It refuses, with
 //     nothing changed, an error wrapping ErrLeaseLost or ErrStaleFence when
 //     the store is a Leaser and lease is no longer held or has been
-//     superseded, and an error wrapping ErrConflict when c.N is not one
-//     more than the number of the latest compaction or c.Through lies
-//     before that compaction's Through or past the end of the log (see
+//     superseded, an error wrapping ErrConflict when c.N is not one more
+//     than the number of the latest compaction or c.Through lies before
+//     that compaction's Through or past the end of the log, and an error
+//     wrapping ErrInvalidRange when c's folded range is not one (see
 //     CheckCompaction). The store sets c.From to one past the latest
 //     compaction's Through (1 for the first), c.Fence to lease.Fence, and
 //     c.At, when zero, to now; it keeps the other fields as given.
@@ -61,10 +68,10 @@ import (
 // A store shared by more than one process should also be a Leaser, so that
 // a session compacts in one place at a time.
 type Store interface {
-	Append(ctx context.Context, id string, msgs ...compact.Message) (last int64, err error)
+	Append(ctx context.Context, id string, msgs ...compact.Message) (last int64, n int, err error)
 	Read(ctx context.Context, id string, from, to int64) ([]Record, error)
 	Live(ctx context.Context, id string) (msgs []compact.Message, through int64, n int, err error)
-	Commit(ctx context.Context, id string, c Compaction, lease Lease) error
+	Commit(ctx context.Context, id string, c Compaction, lease Lease) (last int64, err error)
 	Compactions(ctx context.Context, id string) ([]Compaction, error)
 	Snapshot(ctx context.Context, sid string) ([]compact.Message, error)
 }
@@ -94,6 +101,15 @@ type Compaction struct {
 	// Live is the compacted history, the engine's Result.Messages: the live
 	// history starts with it until the next compaction.
 	Live []compact.Message
+	// FoldedFrom and FoldedThrough are the sequence numbers of the first and
+	// last log records the summaries in Live stand for (a summary updated
+	// from an earlier one stands for the earlier one's records too); both 0
+	// when Live holds no summary. So each compaction can be audited from
+	// the store alone: every record up to Through lies in this range or is
+	// carried in Live (verbatim, or pruned in place), unless the compaction
+	// is a Reset. A range that cannot be bounds nothing: FoldedFrom is 1 or
+	// more and at most FoldedThrough, which is at most Through.
+	FoldedFrom, FoldedThrough int64
 	// At is when the compaction was committed.
 	At time.Time
 	// TokensBefore and TokensAfter are the sizes of the compaction's input

@@ -24,9 +24,16 @@ func CheckRange(from, to int64) error {
 
 // CheckCompaction reports why c cannot follow prev, the session's latest
 // compaction (zero when there is none), on a log whose last record is
-// numbered last: an error wrapping ErrConflict, or nil. It ignores c.From,
-// which the store sets to prev.Through+1.
+// numbered last: an error wrapping ErrConflict, or ErrInvalidRange for a
+// folded range that cannot be, or nil. It ignores c.From, which the store
+// sets to prev.Through+1.
 func CheckCompaction(prev, c Compaction, last int64) error {
+	switch {
+	case c.FoldedFrom == 0 && c.FoldedThrough == 0:
+	case c.FoldedFrom < 1 || c.FoldedThrough < c.FoldedFrom || c.FoldedThrough > c.Through:
+		return fmt.Errorf("%w: compaction %d folds records %d to %d, which is not a range within 1 to %d",
+			ErrInvalidRange, c.N, c.FoldedFrom, c.FoldedThrough, c.Through)
+	}
 	switch {
 	case c.N != prev.N+1:
 		return fmt.Errorf("%w: compaction %d does not follow compaction %d", ErrConflict, c.N, prev.N)

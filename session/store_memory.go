@@ -36,10 +36,10 @@ func NewMemoryStore() *MemoryStore {
 // unlocks.
 func (s *MemoryStore) begin(ctx context.Context, op, id string, create bool) (*memSession, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("compact: store: %s %q: %w", op, id, err)
+		return nil, fmt.Errorf("session: store: %s %q: %w", op, id, err)
 	}
 	if err := checkSessionID(id); err != nil {
-		return nil, fmt.Errorf("compact: store: %s: %w", op, err)
+		return nil, fmt.Errorf("session: store: %s: %w", op, err)
 	}
 	s.mu.Lock()
 	ms := s.sessions[id]
@@ -51,7 +51,7 @@ func (s *MemoryStore) begin(ctx context.Context, op, id string, create bool) (*m
 }
 
 // Append adds copies of msgs to the end of session id's log.
-func (s *MemoryStore) Append(ctx context.Context, id string, msgs ...compact.Message) (int64, error) {
+func (s *MemoryStore) Append(ctx context.Context, id string, msgs ...compact.Message) (int64, int, error) {
 	// Folded once here, outside the lock, so a search only compares.
 	texts := make([]string, len(msgs))
 	for i, m := range msgs {
@@ -59,7 +59,7 @@ func (s *MemoryStore) Append(ctx context.Context, id string, msgs ...compact.Mes
 	}
 	ms, err := s.begin(ctx, "append", id, true)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	defer s.mu.Unlock()
 	now := time.Now()
@@ -67,13 +67,13 @@ func (s *MemoryStore) Append(ctx context.Context, id string, msgs ...compact.Mes
 		ms.log = append(ms.log, Record{Seq: int64(len(ms.log)) + 1, Message: cloneMessage(m), At: now})
 		ms.text = append(ms.text, texts[i])
 	}
-	return int64(len(ms.log)), nil
+	return int64(len(ms.log)), len(ms.comps), nil
 }
 
 // Read returns copies of the records of session id numbered from through to.
 func (s *MemoryStore) Read(ctx context.Context, id string, from, to int64) ([]Record, error) {
 	if err := CheckRange(from, to); err != nil {
-		return nil, fmt.Errorf("compact: store: read %q: %w", id, err)
+		return nil, fmt.Errorf("session: store: read %q: %w", id, err)
 	}
 	ms, err := s.begin(ctx, "read", id, false)
 	if err != nil {
@@ -134,23 +134,24 @@ func (s *MemoryStore) Live(ctx context.Context, id string) ([]compact.Message, i
 	return ms.history(len(ms.comps), last), last, len(ms.comps), nil
 }
 
-// Commit records a copy of c as session id's next compaction, under lease.
-func (s *MemoryStore) Commit(ctx context.Context, id string, c Compaction, lease Lease) error {
+// Commit records a copy of c as session id's next compaction, under lease,
+// and returns the number of the log's last record.
+func (s *MemoryStore) Commit(ctx context.Context, id string, c Compaction, lease Lease) (int64, error) {
 	ms, err := s.begin(ctx, "commit", id, true)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer s.mu.Unlock()
 	now := time.Now()
 	if err := CheckLease(ms.lease, lease, now); err != nil {
-		return fmt.Errorf("compact: store: commit %q compaction %d: %w", id, c.N, err)
+		return 0, fmt.Errorf("session: store: commit %q compaction %d: %w", id, c.N, err)
 	}
 	var prev Compaction
 	if len(ms.comps) > 0 {
 		prev = ms.comps[len(ms.comps)-1]
 	}
 	if err := CheckCompaction(prev, c, int64(len(ms.log))); err != nil {
-		return fmt.Errorf("compact: store: commit %q: %w", id, err)
+		return 0, fmt.Errorf("session: store: commit %q: %w", id, err)
 	}
 	c.Live = compact.Clone(c.Live)
 	c.From, c.Fence = prev.Through+1, lease.Fence
@@ -158,7 +159,7 @@ func (s *MemoryStore) Commit(ctx context.Context, id string, c Compaction, lease
 		c.At = now
 	}
 	ms.comps = append(ms.comps, c)
-	return nil
+	return int64(len(ms.log)), nil
 }
 
 // Compactions returns copies of session id's compactions, oldest first.
@@ -185,9 +186,9 @@ func (s *MemoryStore) Snapshot(ctx context.Context, sid string) ([]compact.Messa
 	id, n, ok := ParseSnapshotID(sid)
 	if !ok {
 		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("compact: store: snapshot %q: %w", sid, err)
+			return nil, fmt.Errorf("session: store: snapshot %q: %w", sid, err)
 		}
-		return nil, fmt.Errorf("compact: store: snapshot: %w: %q is not a snapshot id", ErrInvalidID, sid)
+		return nil, fmt.Errorf("session: store: snapshot: %w: %q is not a snapshot id", ErrInvalidID, sid)
 	}
 	ms, err := s.begin(ctx, "snapshot", id, false)
 	if err != nil {
@@ -195,7 +196,7 @@ func (s *MemoryStore) Snapshot(ctx context.Context, sid string) ([]compact.Messa
 	}
 	defer s.mu.Unlock()
 	if ms == nil || n > len(ms.comps) {
-		return nil, fmt.Errorf("compact: store: snapshot %q: %w", sid, ErrNotFound)
+		return nil, fmt.Errorf("session: store: snapshot %q: %w", sid, ErrNotFound)
 	}
 	return ms.history(n-1, ms.comps[n-1].Through), nil
 }
@@ -209,7 +210,7 @@ func (s *MemoryStore) Acquire(ctx context.Context, id string, ttl time.Duration)
 	defer s.mu.Unlock()
 	now := time.Now()
 	if ms.lease.ID != "" && now.Before(ms.lease.Expires) {
-		return Lease{}, fmt.Errorf("compact: store: acquire %q: %w", id, &LeaseHeldError{Fence: ms.lease.Fence, Expires: ms.lease.Expires})
+		return Lease{}, fmt.Errorf("session: store: acquire %q: %w", id, &LeaseHeldError{Fence: ms.lease.Fence, Expires: ms.lease.Expires})
 	}
 	ms.fence++
 	ms.lease = Lease{ID: NewLeaseID(), Fence: ms.fence, Expires: now.Add(ttl)}
@@ -225,7 +226,7 @@ func (s *MemoryStore) Renew(ctx context.Context, id string, lease Lease, ttl tim
 	defer s.mu.Unlock()
 	now := time.Now()
 	if err := CheckLease(ms.lease, lease, now); err != nil {
-		return Lease{}, fmt.Errorf("compact: store: renew %q: %w", id, err)
+		return Lease{}, fmt.Errorf("session: store: renew %q: %w", id, err)
 	}
 	ms.lease.Expires = now.Add(ttl)
 	return ms.lease, nil

@@ -19,6 +19,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/tokens"
 )
 
 // The shape of the stress test. 1,000 sessions (100 under -short), each with
@@ -170,7 +171,7 @@ func (e *stressEngine) Compress(ctx context.Context, msgs []compact.Message, opt
 
 func newStressEngine(id string, tally *stressTally) compact.ContextEngine {
 	c := compact.New(
-		compact.WithTokenCounter(compact.EstimateCounter{}),
+		compact.WithTokenCounter(tokens.Estimate{}),
 		compact.WithContextWindow(2400), compact.WithReserveTokens(0), compact.WithThresholdBounds(0, 0),
 		compact.WithSummarizer(&stressSummarizer{tally: tally}),
 		compact.WithFailurePolicy(compact.AbortOnFailure), compact.WithBackoff(), compact.WithStrikeLimit(0),
@@ -209,7 +210,7 @@ func TestStressConcurrentSessions(t *testing.T) {
 
 	var wg sync.WaitGroup
 	for _, id := range ids {
-		s, err := m.Get(id)
+		s, err := m.Get(context.Background(), id)
 		require.NoError(t, err)
 		require.NoError(t, s.Append(ctx, compact.Message{Role: compact.RoleSystem, Content: stressPrompt}))
 		compactErr := func(err error) {

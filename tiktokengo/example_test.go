@@ -5,12 +5,13 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/tiktokengo"
+	"github.com/contextkit/compact/tokens"
 )
 
 // A host that wants tiktoken-go's own counts hands its counter to the
 // Compressor like any other.
 func ExampleNew() {
-	tc, err := tiktokengo.New(compact.EncodingO200KBase)
+	tc, err := tiktokengo.New(tokens.EncodingO200KBase)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -27,7 +28,7 @@ func ExampleNew() {
 }
 
 func ExampleCounter_Encode() {
-	tc, err := tiktokengo.New(compact.EncodingCL100KBase)
+	tc, err := tiktokengo.New(tokens.EncodingCL100KBase)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,9 +1,9 @@
 // Package tiktokengo counts tokens with github.com/pkoukk/tiktoken-go, as a
-// compact.TokenCounter a host may choose instead of the root package's own
+// tokens.Counter a host may choose instead of the root package's own
 // counter.
 //
-// The root package's TiktokenCounter gives the same counts, much faster,
-// and embeds only the two encodings it serves. This package is what it is
+// Package tokens' Exact counter gives the same counts, much faster, and
+// embeds only the two encodings it serves. This package is what it is
 // checked against, and is for a host that wants counts from tiktoken-go
 // itself. Importing it links tiktoken-go, its regular expression engine and
 // the four encodings tiktoken-go-loader embeds (about 7 MB).
@@ -17,7 +17,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/tokens"
 	tiktoken "github.com/pkoukk/tiktoken-go"
 	loader "github.com/pkoukk/tiktoken-go-loader"
 )
@@ -59,13 +59,13 @@ const (
 // concurrent use.
 var (
 	o200k = sync.OnceValues(func() (*tiktoken.Tiktoken, error) {
-		return build(compact.EncodingO200KBase, O200KBasePattern, map[string]int{
+		return build(tokens.EncodingO200KBase, O200KBasePattern, map[string]int{
 			tiktoken.ENDOFTEXT:   o200kEndOfText,
 			tiktoken.ENDOFPROMPT: o200kEndOfPrompt,
 		})
 	})
 	cl100k = sync.OnceValues(func() (*tiktoken.Tiktoken, error) {
-		return build(compact.EncodingCL100KBase, CL100KBasePattern, map[string]int{
+		return build(tokens.EncodingCL100KBase, CL100KBasePattern, map[string]int{
 			tiktoken.ENDOFTEXT:   cl100kEndOfText,
 			tiktoken.FIM_PREFIX:  cl100kFIMPrefix,
 			tiktoken.FIM_MIDDLE:  cl100kFIMMiddle,
@@ -100,13 +100,13 @@ func build(name, pattern string, special map[string]int) (*tiktoken.Tiktoken, er
 	return tiktoken.NewTiktoken(bpe, enc, specialSet), nil
 }
 
-// Counter is a compact.TokenCounter that counts with tiktoken-go. It is
+// Counter is a tokens.Counter that counts with tiktoken-go. It is
 // safe for concurrent use. Create one with New; the zero value is not
 // usable.
 //
 // Its counts of text are tiktoken-go's EncodeOrdinary counts: text that
 // spells a special token counts as text. Its counts of messages follow
-// compact.MessageTokens, with images at 765 tokens, the root package's
+// tokens.MessageTokens, with images at 765 tokens, the root package's
 // default. It remembers nothing between calls.
 //
 // tiktoken-go's byte-pair merge takes time quadratic in the length of a
@@ -117,22 +117,22 @@ type Counter struct {
 	encoding string
 }
 
-var _ compact.TokenCounter = (*Counter)(nil)
+var _ tokens.Counter = (*Counter)(nil)
 
 // New returns a counter that uses the named encoding,
-// compact.EncodingO200KBase or compact.EncodingCL100KBase. Any other name is
-// an error that wraps compact.ErrUnknownEncoding. The encoding is built on
+// tokens.EncodingO200KBase or tokens.EncodingCL100KBase. Any other name is
+// an error that wraps tokens.ErrUnknownEncoding. The encoding is built on
 // first use and shared by every counter in the process.
 func New(encoding string) (*Counter, error) {
 	var build func() (*tiktoken.Tiktoken, error)
 	switch encoding {
-	case compact.EncodingO200KBase:
+	case tokens.EncodingO200KBase:
 		build = o200k
-	case compact.EncodingCL100KBase:
+	case tokens.EncodingCL100KBase:
 		build = cl100k
 	default:
 		return nil, fmt.Errorf("%w: %q (tiktokengo serves %s, %s)",
-			compact.ErrUnknownEncoding, encoding, compact.EncodingO200KBase, compact.EncodingCL100KBase)
+			tokens.ErrUnknownEncoding, encoding, tokens.EncodingO200KBase, tokens.EncodingCL100KBase)
 	}
 	enc, err := build()
 	if err != nil {
@@ -157,8 +157,8 @@ func (c *Counter) CountText(s string) int {
 const imageTokens = 765
 
 // CountMessage returns the number of tokens m adds to a chat request.
-func (c *Counter) CountMessage(m compact.Message) int {
-	return compact.MessageTokens(m, c.CountText, imageTokens)
+func (c *Counter) CountMessage(m tokens.Message) int {
+	return tokens.MessageTokens(m, c.CountText, imageTokens)
 }
 
 // Encode returns the ids of the tokens of s as plain text, as tiktoken-go's

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/tokens"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -22,14 +23,14 @@ func TestEncodingsMatchPublishedTokenIDs(t *testing.T) {
 		encoding, text, source string
 		want                   []int
 	}{
-		{compact.EncodingCL100KBase, "hello world", "openai/tiktoken tests/test_encoding.py test_simple", []int{15339, 1917}},
-		{compact.EncodingCL100KBase, "'rer", "openai/tiktoken tests/test_encoding.py test_simple_regex", []int{2351, 81}},
-		{compact.EncodingCL100KBase, "today\n  \n", "openai/tiktoken tests/test_encoding.py test_simple_regex", []int{31213, 14211}},
-		{compact.EncodingCL100KBase, " \u00850", "openai/tiktoken tests/test_encoding.py test_basic_encode", []int{220, 126, 227, 15}},
-		{compact.EncodingCL100KBase, "👍", "openai/tiktoken tests/test_encoding.py test_encode_surrogate_pairs", []int{9468, 239, 235}},
-		{compact.EncodingCL100KBase, "antidisestablishmentarianism", "OpenAI cookbook, How to count tokens with tiktoken", []int{519, 85342, 34500, 479, 8997, 2191}},
-		{compact.EncodingCL100KBase, "お誕生日おめでとう", "OpenAI cookbook, How to count tokens with tiktoken", []int{33334, 45918, 243, 21990, 9080, 33334, 62004, 16556, 78699}},
-		{compact.EncodingO200KBase, "hello world", "o200k_base ids as reproduced by its ports, e.g. Hugging Face Xenova/gpt-4o", []int{24912, 2375}},
+		{tokens.EncodingCL100KBase, "hello world", "openai/tiktoken tests/test_encoding.py test_simple", []int{15339, 1917}},
+		{tokens.EncodingCL100KBase, "'rer", "openai/tiktoken tests/test_encoding.py test_simple_regex", []int{2351, 81}},
+		{tokens.EncodingCL100KBase, "today\n  \n", "openai/tiktoken tests/test_encoding.py test_simple_regex", []int{31213, 14211}},
+		{tokens.EncodingCL100KBase, " \u00850", "openai/tiktoken tests/test_encoding.py test_basic_encode", []int{220, 126, 227, 15}},
+		{tokens.EncodingCL100KBase, "👍", "openai/tiktoken tests/test_encoding.py test_encode_surrogate_pairs", []int{9468, 239, 235}},
+		{tokens.EncodingCL100KBase, "antidisestablishmentarianism", "OpenAI cookbook, How to count tokens with tiktoken", []int{519, 85342, 34500, 479, 8997, 2191}},
+		{tokens.EncodingCL100KBase, "お誕生日おめでとう", "OpenAI cookbook, How to count tokens with tiktoken", []int{33334, 45918, 243, 21990, 9080, 33334, 62004, 16556, 78699}},
+		{tokens.EncodingO200KBase, "hello world", "o200k_base ids as reproduced by its ports, e.g. Hugging Face Xenova/gpt-4o", []int{24912, 2375}},
 	}
 	for _, tt := range tests {
 		c, err := New(tt.encoding)
@@ -43,7 +44,7 @@ func TestNewRejectsUnknownEncodings(t *testing.T) {
 	for _, name := range []string{"", "p50k_base", "r50k_base", "gpt2", "O200K_BASE"} {
 		c, err := New(name)
 		assert.Nil(t, c, name)
-		assert.ErrorIs(t, err, compact.ErrUnknownEncoding, name)
+		assert.ErrorIs(t, err, tokens.ErrUnknownEncoding, name)
 	}
 }
 
@@ -59,12 +60,12 @@ func TestCountsLikeTheRootCounter(t *testing.T) {
 		{Role: "system", Name: "example_assistant", Content: "Let's talk later when we're less busy about how to do better."},
 		{Role: "user", Content: "This late pivot means we don't have time to boil the ocean for the client deliverable."},
 	}
-	for enc, want := range map[string]int{compact.EncodingO200KBase: 124, compact.EncodingCL100KBase: 129} {
+	for enc, want := range map[string]int{tokens.EncodingO200KBase: 124, tokens.EncodingCL100KBase: 129} {
 		c, err := New(enc)
 		require.NoError(t, err)
 		assert.Equal(t, enc, c.Encoding())
-		assert.Equal(t, want, compact.CountMessages(c, msgs), enc)
-		root, err := compact.NewEncodingCounter(enc)
+		assert.Equal(t, want, tokens.CountMessages(c, msgs), enc)
+		root, err := tokens.ForEncoding(enc)
 		require.NoError(t, err)
 		for _, m := range msgs {
 			assert.Equal(t, root.CountMessage(m), c.CountMessage(m), "%s %+v", enc, m)
@@ -78,7 +79,7 @@ func TestCountsLikeTheRootCounter(t *testing.T) {
 // may already exist, and then in a fresh process through New.
 func TestNoNetworkIsNeeded(t *testing.T) {
 	if os.Getenv("TIKTOKENGO_TEST_OFFLINE_CHILD") == "1" {
-		for _, enc := range []string{compact.EncodingO200KBase, compact.EncodingCL100KBase} {
+		for _, enc := range []string{tokens.EncodingO200KBase, tokens.EncodingCL100KBase} {
 			c, err := New(enc)
 			if err != nil {
 				t.Fatal(err)
@@ -102,8 +103,8 @@ func TestNoNetworkIsNeeded(t *testing.T) {
 		name, pattern string
 		special       map[string]int
 	}{
-		{compact.EncodingO200KBase, O200KBasePattern, map[string]int{"<|endoftext|>": o200kEndOfText}},
-		{compact.EncodingCL100KBase, CL100KBasePattern, map[string]int{"<|endoftext|>": cl100kEndOfText}},
+		{tokens.EncodingO200KBase, O200KBasePattern, map[string]int{"<|endoftext|>": o200kEndOfText}},
+		{tokens.EncodingCL100KBase, CL100KBasePattern, map[string]int{"<|endoftext|>": cl100kEndOfText}},
 	} {
 		enc, err := build(spec.name, spec.pattern, spec.special)
 		require.NoError(t, err, spec.name)

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/tokens"
 )
 
 // windows are the context windows the properties compact at: small enough
@@ -34,7 +35,7 @@ func TestEveryTranscriptRoundTripsUnchanged(t *testing.T) {
 func TestEveryCompactionOfEveryTranscriptKeepsTheContracts(t *testing.T) {
 	all := allTranscripts(t)
 	// One counter for every engine: its memo counts each message once.
-	counter, err := compact.NewTokenCounter("gpt-4o")
+	counter, err := tokens.ForModel("gpt-4o")
 	require.NoError(t, err)
 	newEngine := func(window int) *compact.Compressor {
 		return compact.New(compact.WithContextWindow(window), compact.WithTokenCounter(counter))

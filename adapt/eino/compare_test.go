@@ -16,6 +16,7 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/internal/sharedtest"
+	"github.com/contextkit/compact/tokens"
 )
 
 // This file measures the Middleware against eino's own summarization and
@@ -60,7 +61,7 @@ type standIn struct {
 	target      int
 	inputTokens int
 	calls       int
-	counter     compact.TokenCounter
+	counter     tokens.Counter
 }
 
 func (s *standIn) Generate(ctx context.Context, input []*schema.Message, _ ...model.Option) (*schema.Message, error) {
@@ -69,7 +70,7 @@ func (s *standIn) Generate(ctx context.Context, input []*schema.Message, _ ...mo
 	if err != nil {
 		return nil, err
 	}
-	s.inputTokens = compact.CountMessages(s.counter, conv.Messages)
+	s.inputTokens = tokens.CountMessages(s.counter, conv.Messages)
 	turns := conv.Messages
 	if len(turns) >= 2 {
 		turns = turns[1 : len(turns)-1]
@@ -114,7 +115,7 @@ type outcome struct {
 func TestCompareWithEinosMiddlewares(t *testing.T) {
 	ctx := context.Background()
 	joined := joinedHistory(t)
-	counter, err := compact.NewTokenCounter("gpt-4o")
+	counter, err := tokens.ForModel("gpt-4o")
 	require.NoError(t, err)
 	f := findFacts(joined)
 	fresh := func() []*schema.Message { // a deep copy: eino's reduction edits messages in place
@@ -125,11 +126,11 @@ func TestCompareWithEinosMiddlewares(t *testing.T) {
 	measure := func(o *outcome, in, out []*schema.Message, reported func(i int) bool) {
 		conv, err := Convert(out)
 		require.NoError(t, err)
-		o.messages, o.tokens = len(out), compact.CountMessages(counter, conv.Messages)
+		o.messages, o.tokens = len(out), tokens.CountMessages(counter, conv.Messages)
 		o.kept = keptFacts(f, conv.Messages)
 		o.contracts = contractsBroken(t, in, out, reported)
 	}
-	inTokens := compact.CountMessages(counter, joined)
+	inTokens := tokens.CountMessages(counter, joined)
 
 	// compact, through the Middleware, with the extractive summarizer.
 	var target, compactIn int

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/tokens"
 )
 
 // windows are the context windows the properties compact at: small enough
@@ -23,7 +24,7 @@ var windows = []int{1500, 4000, 16000}
 func TestEveryCompactionOfEveryTranscriptKeepsTheContracts(t *testing.T) {
 	all := allTranscripts(t)
 	// One counter for every engine: its memo counts each message once.
-	counter, err := compact.NewTokenCounter("gpt-4o")
+	counter, err := tokens.ForModel("gpt-4o")
 	require.NoError(t, err)
 	for _, name := range sortedNames(all) {
 		msgs := fromTranscript(t, all[name])

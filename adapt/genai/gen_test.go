@@ -13,6 +13,7 @@ import (
 	sdk "google.golang.org/genai"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/tokens"
 )
 
 // genHistory is a random agent conversation with every kind of part: user
@@ -150,7 +151,7 @@ func TestEveryGeneratedHistoryRoundTripsUnchanged(t *testing.T) {
 }
 
 func TestEveryCompactionOfAGeneratedHistoryKeepsTheContracts(t *testing.T) {
-	counter, err := compact.NewTokenCounter("gpt-4o")
+	counter, err := tokens.ForModel("gpt-4o")
 	require.NoError(t, err)
 	compacted := 0
 	for seed := uint64(0); seed < generatedHistories; seed++ {

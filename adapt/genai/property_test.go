@@ -11,6 +11,7 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/internal/msgtest"
+	"github.com/contextkit/compact/tokens"
 )
 
 // windows are the context windows the properties compact at: small enough
@@ -19,7 +20,7 @@ var windows = []int{1500, 4000, 16000}
 
 func TestEveryTranscriptRoundTripsUnchanged(t *testing.T) {
 	all := allTranscripts(t)
-	for _, name := range msgtest.SortedNames(all) {
+	for _, name := range msgtest.Names(all) {
 		t.Run(name, func(t *testing.T) {
 			h := fromTranscript(t, all[name])
 			requireIdentical(t, h, roundTrip(t, h))
@@ -39,12 +40,12 @@ func TestEveryTranscriptRoundTripsUnchanged(t *testing.T) {
 func TestEveryCompactionOfEveryTranscriptKeepsTheContracts(t *testing.T) {
 	all := allTranscripts(t)
 	// One counter for every engine: its memo counts each message once.
-	counter, err := compact.NewTokenCounter("gpt-4o")
+	counter, err := tokens.ForModel("gpt-4o")
 	require.NoError(t, err)
 	newEngine := func(window int) *compact.Compressor {
 		return compact.New(compact.WithContextWindow(window), compact.WithTokenCounter(counter))
 	}
-	for _, name := range msgtest.SortedNames(all) {
+	for _, name := range msgtest.Names(all) {
 		h := fromTranscript(t, all[name])
 		for _, window := range windows {
 			t.Run(fmt.Sprintf("%s/window=%d", name, window), func(t *testing.T) {

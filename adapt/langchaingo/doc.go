@@ -13,7 +13,7 @@
 // session with a store, SQLite or Postgres, logs every turn) and recall
 // (RecallTools reads back what a summary folded):
 //
-//	s, err := session.New("chat-42", compact.New(compact.WithContextWindow(128_000)),
+//	s, err := session.Open(ctx, "chat-42", compact.New(compact.WithContextWindow(128_000)),
 //		session.WithStore(store), session.WithRecall(true))
 //	chain := chains.NewConversation(llm, langchaingo.NewMemory(s))
 //

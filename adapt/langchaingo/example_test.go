@@ -155,12 +155,12 @@ func ExampleUsageFrom() {
 func ExampleNewMemory() {
 	// In a real program the session has a store (session/sqlitestore) and
 	// recall, and the memory goes to chains.NewConversation(llm, mem).
-	s, err := session.New("chat-42", compact.New(compact.WithContextWindow(128_000)))
+	ctx := context.Background()
+	s, err := session.Open(ctx, "chat-42", compact.New(compact.WithContextWindow(128_000)))
 	if err != nil {
 		panic(err)
 	}
 	mem := adapt.NewMemory(s)
-	ctx := context.Background()
 	if err := mem.SaveContext(ctx, map[string]any{"input": "Hi, I'm Ada."}, map[string]any{"text": "Hello Ada!"}); err != nil {
 		panic(err)
 	}
@@ -175,7 +175,7 @@ func ExampleNewMemory() {
 }
 
 func ExampleRecallTools() {
-	s, err := session.New("chat-43", nil, session.WithRecall(true))
+	s, err := session.Open(context.Background(), "chat-43", nil, session.WithRecall(true))
 	if err != nil {
 		panic(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/tmc/langchaingo/llms"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/tokens"
 )
 
 // genHistory is a random agent conversation with every part type: a system
@@ -111,7 +112,7 @@ func TestEveryGeneratedHistoryRoundTripsUnchanged(t *testing.T) {
 }
 
 func TestEveryCompactionOfAGeneratedHistoryKeepsTheContracts(t *testing.T) {
-	counter, err := compact.NewTokenCounter("gpt-4o")
+	counter, err := tokens.ForModel("gpt-4o")
 	require.NoError(t, err)
 	compacted := 0
 	for seed := uint64(0); seed < generatedHistories; seed++ {

@@ -38,7 +38,7 @@ func chat(t *testing.T, m *Memory, from, n int) {
 
 func TestMemoryCompactsBeforeTheChainReadsIt(t *testing.T) {
 	defer goleak.VerifyNone(t)
-	s, err := session.New("chat-1", compact.New(compact.WithContextWindow(3000)))
+	s, err := session.Open(context.Background(), "chat-1", compact.New(compact.WithContextWindow(3000)))
 	require.NoError(t, err)
 	mem := NewMemory(s)
 	chat(t, mem, 0, 12)
@@ -60,7 +60,7 @@ func TestMemoryCompactsBeforeTheChainReadsIt(t *testing.T) {
 }
 
 func TestMemoryReturnsChatMessagesWhenAsked(t *testing.T) {
-	s, err := session.New("chat-2", nil)
+	s, err := session.Open(context.Background(), "chat-2", nil)
 	require.NoError(t, err)
 	mem := NewMemory(s, WithReturnMessages(true), WithMemoryKey("chat_history"), WithInputKey("q"), WithOutputKey("a"))
 	require.NoError(t, mem.SaveContext(context.Background(), map[string]any{"q": "hi", "other": 1}, map[string]any{"a": "hello", "x": 2}))
@@ -84,7 +84,7 @@ func TestMemoryOnASQLiteSessionSurvivesARestartAndRecallsWhatItFolded(t *testing
 	open := func() (*sqlitestore.Store, *session.Session) {
 		st, err := sqlitestore.Open(ctx, path)
 		require.NoError(t, err)
-		s, err := session.New("chat-3", compact.New(compact.WithContextWindow(3000)), session.WithStore(st), session.WithRecall(true))
+		s, err := session.Open(ctx, "chat-3", compact.New(compact.WithContextWindow(3000)), session.WithStore(st), session.WithRecall(true))
 		require.NoError(t, err)
 		return st, s
 	}
@@ -128,7 +128,7 @@ func TestMemoryOnASQLiteSessionSurvivesARestartAndRecallsWhatItFolded(t *testing
 }
 
 func TestRecallToolsAreNoneWithoutRecall(t *testing.T) {
-	s, err := session.New("chat-4", nil)
+	s, err := session.Open(context.Background(), "chat-4", nil)
 	require.NoError(t, err)
 	assert.Empty(t, RecallTools(s))
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/internal/msgtest"
+	"github.com/contextkit/compact/tokens"
 )
 
 // windows are the context windows the properties compact at: small enough
@@ -20,7 +21,7 @@ var windows = []int{1500, 4000, 16000}
 
 func TestEveryTranscriptRoundTripsUnchanged(t *testing.T) {
 	all := allTranscripts(t)
-	for _, name := range msgtest.SortedNames(all) {
+	for _, name := range msgtest.Names(all) {
 		t.Run(name, func(t *testing.T) {
 			msgs := fromTranscript(t, all[name])
 			requireIdentical(t, msgs, roundTrip(t, msgs))
@@ -39,12 +40,12 @@ func TestEveryTranscriptRoundTripsUnchanged(t *testing.T) {
 
 func TestEveryCompactionOfEveryTranscriptKeepsTheContracts(t *testing.T) {
 	all := allTranscripts(t)
-	counter, err := compact.NewTokenCounter("gpt-4o")
+	counter, err := tokens.ForModel("gpt-4o")
 	require.NoError(t, err)
 	newEngine := func(window int) *compact.Compressor {
 		return compact.New(compact.WithContextWindow(window), compact.WithTokenCounter(counter))
 	}
-	for _, name := range msgtest.SortedNames(all) {
+	for _, name := range msgtest.Names(all) {
 		msgs := fromTranscript(t, all[name])
 		for _, window := range windows {
 			t.Run(fmt.Sprintf("%s/window=%d", name, window), func(t *testing.T) {

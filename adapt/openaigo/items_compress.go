@@ -9,6 +9,7 @@ import (
 	"github.com/openai/openai-go/v3/responses"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/prune"
 )
 
 // ItemCompressor is implemented by engines that compact Responses items
@@ -312,7 +313,7 @@ func (c *ItemConversion) itemResult(res *compact.Result, sel []int, starts []int
 		r.CarriedFrom[i] = first(r.CarriedFrom[i])
 	}
 	r.Account = c.itemAccount(res, sel, starts, dropped, r.SummaryIndex)
-	r.Pruned = append([]compact.PruneChange(nil), res.Pruned...)
+	r.Pruned = append([]prune.Change(nil), res.Pruned...)
 	for i := range r.Pruned {
 		r.Pruned[i].Index = first(r.Pruned[i].Index)
 	}

@@ -14,6 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/prune"
+	"github.com/contextkit/compact/tokens"
 )
 
 // generatedSeeds is how many generated histories the properties run over:
@@ -36,20 +38,20 @@ func TestEveryGeneratedHistoryRoundTripsUnchanged(t *testing.T) {
 // the defaults, and pruning with short arguments (so that the engine
 // changes the calls and outputs it keeps, and the images of old user
 // turns).
-func engines(counter compact.TokenCounter) map[string]func(window int) compact.ContextEngine {
+func engines(counter tokens.Counter) map[string]func(window int) compact.ContextEngine {
 	return map[string]func(int) compact.ContextEngine{
 		"defaults": func(window int) compact.ContextEngine {
 			return compact.New(compact.WithContextWindow(window), compact.WithTokenCounter(counter))
 		},
 		"pruning": func(window int) compact.ContextEngine {
 			return compact.New(compact.WithContextWindow(window), compact.WithTokenCounter(counter),
-				compact.WithPruning(true), compact.WithKeepToolUses(1), compact.WithArgumentChars(60))
+				compact.WithPruning(true), compact.WithPruneOptions(prune.WithKeepToolUses(1), prune.WithArgumentChars(60)))
 		},
 	}
 }
 
 func TestEveryCompactionOfAGeneratedHistoryKeepsTheContracts(t *testing.T) {
-	counter, err := compact.NewTokenCounter("gpt-4o")
+	counter, err := tokens.ForModel("gpt-4o")
 	require.NoError(t, err)
 	for seed := uint64(0); seed < generatedSeeds(); seed++ {
 		items := genHistory(seed)
@@ -69,7 +71,7 @@ func TestEveryCompactionOfAGeneratedHistoryKeepsTheContracts(t *testing.T) {
 
 func TestEveryTranscriptAsResponsesItemsRoundTripsAndCompacts(t *testing.T) {
 	all := allTranscripts(t)
-	counter, err := compact.NewTokenCounter("gpt-4o")
+	counter, err := tokens.ForModel("gpt-4o")
 	require.NoError(t, err)
 	for _, name := range sortedNames(all) {
 		var msgs []compact.Message

@@ -10,6 +10,8 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/openaicompat"
+	"github.com/contextkit/compact/prune"
+	"github.com/contextkit/compact/tokens"
 )
 
 // outcome is what compacting one transcript gave.
@@ -18,11 +20,11 @@ type outcome struct {
 	hist    []compact.Message // the history compacted: the input, after repair
 	out     []compact.Message // the history written: compacted, or hist unchanged
 	res     *compact.Result   // nil when nothing was compacted, or pruning alone ran (-prune-only)
-	pruned  []compact.PruneChange
+	pruned  []prune.Change
 	repairs []compact.Repair
 	note    string // why nothing was compacted, for a person to read
 
-	tc                  compact.TokenCounter
+	tc                  tokens.Counter
 	encoding            string
 	model               string // the model whose window and encoding were used ("" for none)
 	window, threshold   int
@@ -41,13 +43,13 @@ type engine struct {
 	o          *options
 	name       string             // the summarizer's name on the command line
 	summarizer compact.Summarizer // nil: the library's default (extractive)
-	counters   map[string]compact.TokenCounter
+	counters   map[string]tokens.Counter
 	logger     *slog.Logger
 }
 
 // newEngine prepares the summarizer name names.
 func newEngine(o *options, name string, logger *slog.Logger) (*engine, error) {
-	e := &engine{o: o, name: name, counters: map[string]compact.TokenCounter{}, logger: logger}
+	e := &engine{o: o, name: name, counters: map[string]tokens.Counter{}, logger: logger}
 	switch name {
 	case "extractive":
 	case "openai":
@@ -90,12 +92,12 @@ func (dropSummarizer) Summarize(ctx context.Context, _ compact.SummaryRequest) (
 
 // counter returns the exact counter for model's encoding, shared by every
 // file of a run so its memo serves them all.
-func (e *engine) counter(model string) (compact.TokenCounter, string, error) {
-	enc := compact.EncodingForModel(model)
+func (e *engine) counter(model string) (tokens.Counter, string, error) {
+	enc := tokens.EncodingForModel(model)
 	if tc, ok := e.counters[enc]; ok {
 		return tc, enc, nil
 	}
-	tc, err := compact.NewEncodingCounter(enc)
+	tc, err := tokens.ForEncoding(enc)
 	if err != nil {
 		return nil, "", err
 	}
@@ -105,7 +107,7 @@ func (e *engine) counter(model string) (compact.TokenCounter, string, error) {
 
 // compressor builds a Compressor with the command line's settings. A
 // window of 0 is the model's, from the model table, as WithModel takes it.
-func (e *engine) compressor(model string, tc compact.TokenCounter, window int) *compact.Compressor {
+func (e *engine) compressor(model string, tc tokens.Counter, window int) *compact.Compressor {
 	opts := []compact.Option{
 		compact.WithModel(model), compact.WithThreshold(e.o.threshold),
 		compact.WithTokenCounter(tc), compact.WithLogger(e.logger), compact.WithSummaryTimeout(e.o.timeout),
@@ -152,8 +154,8 @@ func (e *engine) compactOne(ctx context.Context, t *transcript, window int, forc
 	c := e.compressor(model, tc, window)
 	st := c.Status()
 	oc.window, oc.threshold = st.Window, st.Threshold
-	oc.tokensIn = compact.CountMessages(tc, t.msgs)
-	oc.tokensBefore = compact.CountMessages(c.Counter(), msgs)
+	oc.tokensIn = tokens.CountMessages(tc, t.msgs)
+	oc.tokensBefore = tokens.CountMessages(c.Counter(), msgs)
 	oc.after = oc.tokensBefore
 	oc.settings = e.settings(oc, st)
 	defer func() {
@@ -205,9 +207,9 @@ func (e *engine) compactOne(ctx context.Context, t *transcript, window int, forc
 // summarising: every message but the system prompt, the recent tool uses,
 // the latest user message and the last few messages may be pruned, and the
 // tail is demoted when it alone is over half the threshold.
-func (e *engine) pruneOnly(oc *outcome, msgs []compact.Message, tc compact.TokenCounter) (*outcome, error) {
+func (e *engine) pruneOnly(oc *outcome, msgs []compact.Message, tc tokens.Counter) (*outcome, error) {
 	start := time.Now()
-	pr := compact.Prune(msgs, compact.WithTokenCounter(tc), compact.WithPressure(oc.threshold/2))
+	pr := prune.Apply(msgs, prune.WithTokenCounter(tc), prune.WithPressure(oc.threshold/2))
 	oc.pruneTime = time.Since(start)
 	if !pr.Committed {
 		oc.note = fmt.Sprintf("pruning would reclaim %s tokens, fewer than the %s a pruning must; the input is written unchanged",
@@ -215,6 +217,6 @@ func (e *engine) pruneOnly(oc *outcome, msgs []compact.Message, tc compact.Token
 		return oc, nil
 	}
 	oc.out, oc.pruned = pr.Messages, pr.Changes
-	oc.after = compact.CountMessages(tc, pr.Messages)
+	oc.after = tokens.CountMessages(tc, pr.Messages)
 	return oc, nil
 }

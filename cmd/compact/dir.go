@@ -21,7 +21,7 @@ type batchItem struct {
 func (c *cli) batch(ctx context.Context, e *engine) int {
 	items, err := c.batchItems()
 	if err != nil {
-		fmt.Fprintf(c.stderr, "compact: %s\n", errText(err))
+		say(c.stderr, "compact: %s\n", errText(err))
 		return exitUsage
 	}
 	for _, dir := range []string{c.o.out, c.o.html} {
@@ -29,7 +29,7 @@ func (c *cli) batch(ctx context.Context, e *engine) int {
 			continue
 		}
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			fmt.Fprintf(c.stderr, "compact: %s\n", errText(err))
+			say(c.stderr, "compact: %s\n", errText(err))
 			return exitError
 		}
 	}
@@ -66,12 +66,12 @@ func (c *cli) batch(ctx context.Context, e *engine) int {
 	p.finish()
 	code := exitOK
 	if err := ctx.Err(); err != nil {
-		fmt.Fprintf(c.stderr, "compact: stopped after %d of %d files: %v\n", len(reports), len(items), err)
+		say(c.stderr, "compact: stopped after %d of %d files: %v\n", len(reports), len(items), err)
 		code = exitError
 	}
 	if c.o.html != "" {
 		if err := writeIndex(c.o.html, items, reports); err != nil {
-			fmt.Fprintf(c.stderr, "compact: %s\n", errText(err))
+			say(c.stderr, "compact: %s\n", errText(err))
 			code = exitError
 		}
 	}
@@ -81,11 +81,11 @@ func (c *cli) batch(ctx context.Context, e *engine) int {
 			err = writeFiles(map[string][]byte{c.o.jsonReport: data})
 		}
 		if err != nil {
-			fmt.Fprintf(c.stderr, "compact: %s\n", errText(err))
+			say(c.stderr, "compact: %s\n", errText(err))
 			code = exitError
 		}
 	}
-	fmt.Fprintf(c.stderr, "compact: %d file(s) into %s: %d compacted, %d unchanged, %d failed, %d over the window\n",
+	say(c.stderr, "compact: %d file(s) into %s: %d compacted, %d unchanged, %d failed, %d over the window\n",
 		len(items), c.o.out, compacted, unchanged, failed, over)
 	if over > 0 && c.o.mustFit && code == exitOK {
 		code = exitOverflow

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -100,7 +101,7 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	flagsUsage := fs.Usage
 	fs.Usage = func() {
 		flagsUsage()
-		fmt.Fprint(stderr, usageExamples)
+		say(stderr, "%s", usageExamples)
 	}
 	fs.StringVar(&o.out, "o", "", "write the result to `FILE` (a directory for several inputs); default standard output")
 	fs.StringVar(&o.model, "model", "", "model `NAME` whose token encoding counts tokens (default: the request's model, else o200k_base)")
@@ -131,7 +132,7 @@ func commandFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprint(stderr, usage+"\nflags:\n")
+		say(stderr, "%s", usage+"\nflags:\n")
 		fs.PrintDefaults()
 	}
 	return fs
@@ -152,7 +153,7 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
 	o.paths = paths
 	if err := o.check(); err != nil {
-		fmt.Fprintf(stderr, "compact: %s\n", errText(err))
+		say(stderr, "compact: %s\n", errText(err))
 		return nil, errUsage
 	}
 	return o, nil
@@ -223,8 +224,8 @@ func (o *options) check() error {
 	switch {
 	case o.timeout <= 0:
 		return fmt.Errorf("-timeout %v: want a positive duration", o.timeout)
-	case o.set["keep"] && (o.keep < 1 || o.keep > compact.MaxKeepExchanges):
-		return fmt.Errorf("-keep %d: want a number of exchanges in [1, %d]", o.keep, compact.MaxKeepExchanges)
+	case o.set["keep"] && (o.keep < 1 || o.keep > maxKeep()):
+		return fmt.Errorf("-keep %d: want a number of exchanges in [1, %d]", o.keep, maxKeep())
 	case o.set["keep"] && o.pruneOnly:
 		return errors.New("-keep and -prune-only are two different compactions: give one")
 	case o.probe && (o.set["keep"] || o.pruneOnly):
@@ -279,4 +280,10 @@ func (o *options) summarizers() []string {
 		}
 	}
 	return out
+}
+
+// maxKeep is the most exchanges "/compress here N" keeps: the bound
+// compact.ParseCompressArgs clamps N to.
+func maxKeep() int {
+	return compact.ParseCompressArgs("here " + strconv.Itoa(math.MaxInt32)).Keep
 }

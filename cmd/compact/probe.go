@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -92,7 +93,7 @@ var kindNames = [numKinds]struct{ column, total, lost string }{
 func (c *cli) probe(ctx context.Context) int {
 	files, err := probeFiles(c.o.paths)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "compact: %s\n", errText(err))
+		say(c.stderr, "compact: %s\n", errText(err))
 		return exitUsage
 	}
 	windows := []int{probeWindowSmall, probeWindowLarge}
@@ -103,7 +104,7 @@ func (c *cli) probe(ctx context.Context) int {
 	engines := make([]*engine, len(names))
 	for i, n := range names {
 		if engines[i], err = newEngine(c.o, n, c.logger()); err != nil {
-			fmt.Fprintf(c.stderr, "compact: %s\n", errText(err))
+			say(c.stderr, "compact: %s\n", errText(err))
 			return exitUsage
 		}
 	}
@@ -137,7 +138,10 @@ func (c *cli) probe(ctx context.Context) int {
 	p.finish()
 	for w, window := range windows {
 		for i, n := range names {
-			writeProbeTable(c.stdout, n, window, rows[w*len(names)+i], c.o.verbose)
+			if err := writeProbeTable(c.stdout, n, window, rows[w*len(names)+i], c.o.verbose); err != nil {
+				say(c.stderr, "compact: %s\n", errText(err))
+				return exitError
+			}
 		}
 	}
 	return code
@@ -227,16 +231,18 @@ func (f facts) lists() [numKinds][]string {
 	return l
 }
 
-// writeProbeTable prints one summarizer's rows and totals. Totals count
+// writeProbeTable writes one summarizer's rows and totals to out. Totals count
 // compacted transcripts only: an unchanged one keeps everything trivially.
-func writeProbeTable(w io.Writer, name string, window int, rows []probeRow, verbose bool) {
+func writeProbeTable(out io.Writer, name string, window int, rows []probeRow, verbose bool) error {
+	var b bytes.Buffer
+	w := &b
 	fmt.Fprintf(w, "summarizer %s, window %s, forced\n", name, thousands(window))
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprint(tw, "transcript\tmsgs\ttokens\tafter\t")
+	var cells strings.Builder // the table, cells separated by tabs
+	fmt.Fprint(&cells, "transcript\tmsgs\ttokens\tafter\t")
 	for _, k := range kindNames {
-		fmt.Fprint(tw, k.column+"\t")
+		fmt.Fprint(&cells, k.column+"\t")
 	}
-	fmt.Fprintln(tw, "recoverable\t")
+	fmt.Fprintln(&cells, "recoverable\t")
 	var total probeRow
 	compacted, fallbacks := 0, 0
 	for _, r := range rows {
@@ -246,11 +252,11 @@ func writeProbeTable(w io.Writer, name string, window int, rows []probeRow, verb
 		} else if r.fallback {
 			after += "*"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t", shortName(r.file), r.messages, thousands(r.before), after)
+		fmt.Fprintf(&cells, "%s\t%d\t%s\t%s\t", shortName(r.file), r.messages, thousands(r.before), after)
 		for _, sc := range r.kinds {
-			fmt.Fprint(tw, sc.cell()+"\t")
+			fmt.Fprint(&cells, sc.cell()+"\t")
 		}
-		fmt.Fprintln(tw, r.recall.cell()+"\t")
+		fmt.Fprintln(&cells, r.recall.cell()+"\t")
 		if !r.compacted {
 			continue
 		}
@@ -264,7 +270,13 @@ func writeProbeTable(w io.Writer, name string, window int, rows []probeRow, verb
 		total.recall.lost += r.recall.lost
 		total.recall.found += r.recall.found
 	}
-	tw.Flush()
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	if _, err := tw.Write([]byte(cells.String())); err != nil {
+		return err
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
 	fmt.Fprintf(w, "%s: %d of %d transcripts compacted", name, compacted, len(rows))
 	if fallbacks > 0 {
 		fmt.Fprintf(w, " (* %d fell back to the extractive summary)", fallbacks)
@@ -287,6 +299,8 @@ func writeProbeTable(w io.Writer, name string, window int, rows []probeRow, verb
 		}
 	}
 	fmt.Fprintln(w)
+	_, err := out.Write(b.Bytes())
+	return err
 }
 
 // rate is "k/n (p%)".

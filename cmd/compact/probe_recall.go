@@ -9,6 +9,7 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/tokens"
 )
 
 // This file asks, for each fact a compaction lost, whether the model could
@@ -26,8 +27,8 @@ type recaller struct {
 
 // newRecaller archives msgs in a session of its own, in memory.
 func newRecaller(ctx context.Context, msgs []compact.Message) (*recaller, error) {
-	s, err := session.New("probe", compact.New(), session.WithRecall(true),
-		session.WithCounter(compact.EstimateCounter{}))
+	s, err := session.Open(ctx, "probe", compact.New(), session.WithRecall(true),
+		session.WithCounter(tokens.Estimate{}))
 	if err != nil {
 		return nil, err
 	}

@@ -111,7 +111,7 @@ func (p *progress) println(format string, args ...any) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.clearLocked()
-	fmt.Fprintf(p.w, format+"\n", args...)
+	say(p.w, format+"\n", args...)
 }
 
 // finish stops drawing and clears the line.
@@ -125,7 +125,7 @@ func (p *progress) finish() {
 
 func (p *progress) clearLocked() {
 	if p.drawn {
-		fmt.Fprint(p.w, "\r\033[K")
+		say(p.w, "%s", "\r\033[K")
 		p.drawn = false
 	}
 }
@@ -142,9 +142,9 @@ func (p *progress) drawLocked(now time.Time) {
 		}
 		p.lastLine = now
 		if p.total > 0 {
-			fmt.Fprintf(p.w, "compact: %d/%d done, %s: %s\n", p.done, p.total, secs, p.label)
+			say(p.w, "compact: %d/%d done, %s: %s\n", p.done, p.total, secs, p.label)
 		} else {
-			fmt.Fprintf(p.w, "compact: %s, %s\n", p.label, secs)
+			say(p.w, "compact: %s, %s\n", p.label, secs)
 		}
 		return
 	}
@@ -158,6 +158,6 @@ func (p *progress) drawLocked(now time.Time) {
 		bar := strings.Repeat("=", filled) + strings.Repeat(" ", progressBarWidth-filled)
 		line = fmt.Sprintf("[%s] %d/%d %s %s", bar, p.done, p.total, secs, label)
 	}
-	fmt.Fprint(p.w, "\r\033[K"+line)
+	say(p.w, "%s", "\r\033[K"+line)
 	p.drawn = true
 }

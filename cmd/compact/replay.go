@@ -10,6 +10,7 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/models"
+	"github.com/contextkit/compact/tokens"
 )
 
 // replay runs "compact replay": it reads and checks every input first, so
@@ -25,12 +26,12 @@ func (c *cli) replay(ctx context.Context, args []string) int {
 	}
 	files, err := probeFiles(o.paths)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "compact: replay: %s\n", errText(err))
+		say(c.stderr, "compact: replay: %s\n", errText(err))
 		return exitUsage
 	}
 	convs, model, err := c.replayInputs(o, files)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "compact: %s\n", errText(err))
+		say(c.stderr, "compact: %s\n", errText(err))
 		return exitError
 	}
 	if o.model != "" {
@@ -41,13 +42,13 @@ func (c *cli) replay(ctx context.Context, args []string) int {
 	}
 	prices, err := o.priceTables()
 	if err != nil {
-		fmt.Fprintf(c.stderr, "compact: replay: %s\n", errText(err))
+		say(c.stderr, "compact: replay: %s\n", errText(err))
 		return exitUsage
 	}
-	enc := compact.EncodingForModel(model)
-	tc, err := compact.NewEncodingCounter(enc)
+	enc := tokens.EncodingForModel(model)
+	tc, err := tokens.ForEncoding(enc)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "compact: replay: %s\n", errText(err))
+		say(c.stderr, "compact: replay: %s\n", errText(err))
 		return exitError
 	}
 	rep := &replayReport{Model: model, Encoding: enc, Inputs: files, Joined: o.join,
@@ -71,7 +72,7 @@ func (c *cli) replay(ctx context.Context, args []string) int {
 			}
 			if err != nil {
 				p.finish()
-				fmt.Fprintf(c.stderr, "compact: replay: %s: %s: %s\n", s.name, cv.name, errText(err))
+				say(c.stderr, "compact: replay: %s: %s: %s\n", s.name, cv.name, errText(err))
 				return exitError
 			}
 		}
@@ -87,18 +88,18 @@ func (c *cli) replay(ctx context.Context, args []string) int {
 	}
 	p.finish()
 	if err := rep.write(c.stdout, o.json); err != nil {
-		fmt.Fprintf(c.stderr, "compact: replay: %s\n", errText(err))
+		say(c.stderr, "compact: replay: %s\n", errText(err))
 		return exitError
 	}
 	if o.html != "" {
 		if err := writeReplayPage(o.html, rep, charts); err != nil {
-			fmt.Fprintf(c.stderr, "compact: replay: %s\n", errText(err))
+			say(c.stderr, "compact: replay: %s\n", errText(err))
 			return exitError
 		}
 	}
 	for _, s := range rep.Settings {
 		if s.OverWindow > 0 {
-			fmt.Fprintf(c.stderr, "compact: replay: %s: %d request(s) over the usable window of %s tokens\n",
+			say(c.stderr, "compact: replay: %s: %d request(s) over the usable window of %s tokens\n",
 				s.Name, s.OverWindow, thousands(s.Usable))
 		}
 	}

@@ -141,7 +141,7 @@ func parseReplayArgs(args []string, stderr io.Writer) (*replayOptions, error) {
 	o.reserveSet = set["reserve"]
 	o.paths = paths
 	if err := o.check(); err != nil {
-		fmt.Fprintf(stderr, "compact: replay: %s\n", errText(err))
+		say(stderr, "compact: replay: %s\n", errText(err))
 		return nil, errUsage
 	}
 	return o, nil

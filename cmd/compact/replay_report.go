@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"sort"
@@ -114,15 +115,17 @@ func (r *replayReport) add(s setting, t *tally, prices []priceTable) {
 
 // write prints the report: as JSON, or as a table with the settings side
 // by side.
-func (r *replayReport) write(w io.Writer, asJSON bool) error {
+func (r *replayReport) write(out io.Writer, asJSON bool) error {
 	if asJSON {
 		data, err := encodeJSON(r)
 		if err != nil {
 			return err
 		}
-		_, err = w.Write(data)
+		_, err = out.Write(data)
 		return err
 	}
+	var text bytes.Buffer // written out whole, its error checked once
+	w := &text
 	counted := r.Encoding
 	if r.Model != "" {
 		counted = r.Model + ", " + counted
@@ -136,13 +139,13 @@ func (r *replayReport) write(w io.Writer, asJSON bool) error {
 		fmt.Fprintf(w, " (+%s after a user message)", r.UserDelay)
 	}
 	fmt.Fprintln(w)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	var cells strings.Builder // the table, cells separated by tabs
 	row := func(label string, cell func(s settingReport) string) {
-		fmt.Fprint(tw, label+"\t")
+		cells.WriteString(label + "\t")
 		for _, s := range r.Settings {
-			fmt.Fprint(tw, cell(s)+"\t")
+			cells.WriteString(cell(s) + "\t")
 		}
-		fmt.Fprintln(tw)
+		cells.WriteString("\n")
 	}
 	row("setting", func(s settingReport) string { return s.Name })
 	row("window (usable)", func(s settingReport) string {
@@ -201,6 +204,10 @@ func (r *replayReport) write(w io.Writer, asJSON bool) error {
 	row("facts lost, recoverable", func(s settingReport) string {
 		return fmt.Sprintf("%d, %d", s.FactsLost, s.FactsRecoverable)
 	})
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	if _, err := tw.Write([]byte(cells.String())); err != nil {
+		return err
+	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
@@ -211,7 +218,8 @@ func (r *replayReport) write(w io.Writer, asJSON bool) error {
 				thousands(s0.AgentOutputTokens), dollarCell(c.AgentOutput), c.Model)
 		}
 	}
-	return nil
+	_, err := out.Write(text.Bytes())
+	return err
 }
 
 // priceHeading names a price table and its cache.

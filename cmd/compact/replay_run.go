@@ -9,6 +9,8 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/models"
+	"github.com/contextkit/compact/prune"
+	"github.com/contextkit/compact/tokens"
 )
 
 // The kinds of compaction replay counts.
@@ -86,7 +88,7 @@ func (w *window) add(m compact.Message, k msgKey, n int) {
 
 // total is the request's size: its messages and the reply priming.
 func (w *window) total() int {
-	n := compact.ReplyPrimingTokens
+	n := tokens.ReplyPrimingTokens
 	for _, t := range w.tokens {
 		n += t
 	}
@@ -94,7 +96,7 @@ func (w *window) total() int {
 }
 
 // reset replaces the history with msgs, keying and counting them.
-func (w *window) reset(msgs []compact.Message, tc compact.TokenCounter) {
+func (w *window) reset(msgs []compact.Message, tc tokens.Counter) {
 	w.msgs, w.keys, w.tokens = nil, nil, nil
 	for _, m := range msgs {
 		w.add(m, keyOf(m), tc.CountMessage(m))
@@ -105,7 +107,7 @@ func (w *window) reset(msgs []compact.Message, tc compact.TokenCounter) {
 type replayer struct {
 	o      *replayOptions
 	s      setting
-	tc     compact.TokenCounter
+	tc     tokens.Counter
 	model  string
 	prices []priceTable
 	logger *slog.Logger // the library's and the summarizer's
@@ -206,7 +208,7 @@ func (r *replayer) run(ctx context.Context, conv *conversation, t *tally) ([]com
 		t.agentOutput += out
 		var cached, written int
 		for i, cache := range caches {
-			b := cache.bill(live.keys, live.tokens, compact.ReplyPrimingTokens, now)
+			b := cache.bill(live.keys, live.tokens, tokens.ReplyPrimingTokens, now)
 			t.bills[i].CacheRead += b.CacheRead
 			t.bills[i].CacheWrite += b.CacheWrite
 			t.bills[i].Uncached += b.Uncached
@@ -248,7 +250,7 @@ func (r *replayer) compact(ctx context.Context, c *compact.Compressor, live *win
 	case !c.ShouldCompressMessages(live.msgs):
 		return "", nil
 	case r.s.pruneOnly:
-		pr := compact.Prune(live.msgs, compact.WithTokenCounter(r.tc), compact.WithPressure(threshold/2))
+		pr := prune.Apply(live.msgs, prune.WithTokenCounter(r.tc), prune.WithPressure(threshold/2))
 		if !pr.Committed {
 			return "", nil
 		}

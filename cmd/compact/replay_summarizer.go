@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/tokens"
 )
 
 // stubSummarizer is -summary-tokens N: a summary of exactly N tokens (as
@@ -16,7 +17,7 @@ import (
 // output length is known, offline and deterministic.
 type stubSummarizer struct {
 	tokens int
-	tc     compact.TokenCounter
+	tc     tokens.Counter
 
 	mu    sync.Mutex
 	calls int
@@ -49,7 +50,7 @@ func (s *stubSummarizer) Summarize(ctx context.Context, _ compact.SummaryRequest
 // builds, sent as a system and a user message) and its reply.
 type meteredSummarizer struct {
 	inner compact.Summarizer
-	tc    compact.TokenCounter
+	tc    tokens.Counter
 
 	mu           sync.Mutex
 	calls        int
@@ -65,7 +66,7 @@ func (m *meteredSummarizer) Name() string {
 
 func (m *meteredSummarizer) Summarize(ctx context.Context, req compact.SummaryRequest) (string, error) {
 	instructions, material := compact.SummaryPrompt(req)
-	in := compact.CountMessages(m.tc, []compact.Message{
+	in := tokens.CountMessages(m.tc, []compact.Message{
 		{Role: compact.RoleSystem, Content: instructions}, {Role: compact.RoleUser, Content: material}})
 	out, err := m.inner.Summarize(ctx, req)
 	m.mu.Lock()

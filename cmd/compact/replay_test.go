@@ -15,6 +15,7 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/internal/sharedtest"
+	"github.com/contextkit/compact/tokens"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/replay")
@@ -280,7 +281,7 @@ func TestReplayMetersARealSummarizer(t *testing.T) {
 	got := rep.Settings[0]
 	require.Positive(t, got.SummarizerCalls)
 	assert.Equal(t, len(s.requests), got.SummarizerCalls)
-	tc, err := compact.NewEncodingCounter("o200k_base")
+	tc, err := tokens.ForEncoding("o200k_base")
 	require.NoError(t, err)
 	reply := tc.CountText("The user wants ParseDuration to accept spaces; tests were added.")
 	assert.Equal(t, got.SummarizerCalls*reply, got.SummarizerOutput)

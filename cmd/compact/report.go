@@ -116,7 +116,10 @@ func millis(d time.Duration) float64 {
 
 // writeHuman writes the -report block for one input; explain adds the
 // per-message table.
-func (r report) writeHuman(w io.Writer, name string, explain bool) {
+func (r report) writeHuman(out io.Writer, name string, explain bool) {
+	var b strings.Builder
+	defer func() { say(out, "%s", b.String()) }()
+	w := &b
 	fmt.Fprintf(w, "compact: %s (%s)\n", name, r.Format)
 	row := func(label, format string, args ...any) {
 		fmt.Fprintf(w, "  %-11s %s\n", label, fmt.Sprintf(format, args...))
@@ -196,7 +199,7 @@ const summaryLines = 24
 
 // writeSummary shows the summary's body, indented, its first summaryLines
 // lines.
-func writeSummary(w io.Writer, body string, at int) {
+func writeSummary(w *strings.Builder, body string, at int) {
 	lines := strings.Split(strings.TrimSpace(body), "\n")
 	fmt.Fprintln(w, "  summary:")
 	for i, l := range lines {

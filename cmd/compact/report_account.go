@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
@@ -90,7 +89,7 @@ const explainBelow = 40
 // writeAccount writes the account as a compact table: one row per
 // message, runs of messages that share a fate and an output (the folded
 // middle) in one row.
-func writeAccount(w io.Writer, ms []messageReport) {
+func writeAccount(w *strings.Builder, ms []messageReport) {
 	fmt.Fprintln(w, "  messages:")
 	fmt.Fprintf(w, "    %-9s %-10s %-18s %8s  %-30s %s\n", "input", "role", "tool", "tokens", "fate", "output")
 	for i := 0; i < len(ms); {

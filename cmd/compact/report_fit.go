@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/tokens"
 )
 
 // fit says whether the history written fits the usable window (the window
@@ -56,7 +57,7 @@ func fitOf(oc *outcome, c *compact.Compressor) fit {
 
 // largestKept is the index of the largest message that is not a system
 // message, as the library names it; -1 when there is none.
-func largestKept(msgs []compact.Message, tc compact.TokenCounter) int {
+func largestKept(msgs []compact.Message, tc tokens.Counter) int {
 	at, most := -1, 0
 	for i, m := range msgs {
 		if m.Role == compact.RoleSystem || m.Role == "developer" {

@@ -59,12 +59,12 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	}
 	batch, err := c.isBatch()
 	if err != nil {
-		fmt.Fprintf(stderr, "compact: %s\n", errText(err))
+		say(stderr, "compact: %s\n", errText(err))
 		return exitUsage
 	}
 	e, err := newEngine(o, o.summarizers()[0], c.logger())
 	if err != nil {
-		fmt.Fprintf(stderr, "compact: %s\n", errText(err))
+		say(stderr, "compact: %s\n", errText(err))
 		return exitUsage
 	}
 	if batch {
@@ -113,7 +113,7 @@ func (c *cli) single(ctx context.Context, e *engine, path string) int {
 		name = "standard input"
 	}
 	fail := func(err error) int {
-		fmt.Fprintf(c.stderr, "compact: %s: %s\n", name, errText(err))
+		say(c.stderr, "compact: %s: %s\n", name, errText(err))
 		return exitError
 	}
 	t, err := c.read(path)
@@ -165,7 +165,7 @@ func (c *cli) single(ctx context.Context, e *engine, path string) int {
 	}
 	if !r.Fits {
 		if !c.o.report {
-			fmt.Fprintf(c.stderr, "compact: %s: does not fit: %s\n", name, r.fit.text())
+			say(c.stderr, "compact: %s: does not fit: %s\n", name, r.fit.text())
 		}
 		if c.o.mustFit {
 			return exitOverflow
@@ -178,16 +178,16 @@ func (c *cli) single(ctx context.Context, e *engine, path string) int {
 // was compacted, that the input was repaired, that fields were dropped.
 func (c *cli) notes(name string, r report) {
 	if r.Note != "" {
-		fmt.Fprintf(c.stderr, "compact: %s: %s\n", name, r.Note)
+		say(c.stderr, "compact: %s: %s\n", name, r.Note)
 	}
 	if n := len(r.Repairs); n > 0 {
-		fmt.Fprintf(c.stderr, "compact: %s: repaired %d tool-pairing problem(s); -report lists them\n", name, n)
+		say(c.stderr, "compact: %s: repaired %d tool-pairing problem(s); -report lists them\n", name, n)
 	}
 	if len(r.DroppedFields) > 0 {
-		fmt.Fprintf(c.stderr, "compact: %s: fields not carried into the output: %v\n", name, r.DroppedFields)
+		say(c.stderr, "compact: %s: fields not carried into the output: %v\n", name, r.DroppedFields)
 	}
 	if r.Fallback {
-		fmt.Fprintf(c.stderr, "compact: %s: the summarizer failed, the extractive fallback was used: %s\n", name, r.FallbackReason)
+		say(c.stderr, "compact: %s: the summarizer failed, the extractive fallback was used: %s\n", name, r.FallbackReason)
 	}
 }
 
@@ -200,6 +200,9 @@ func (c *cli) read(path string) (*transcript, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	return readTranscript(f)
+	t, err := readTranscript(f)
+	if cerr := f.Close(); err == nil && cerr != nil {
+		return nil, cerr
+	}
+	return t, err
 }

@@ -59,9 +59,9 @@ func run(ctx context.Context, w io.Writer) error {
 		if c.ShouldCompressMessages(msgs) {
 			res, err := c.Compress(ctx, msgs)
 			if err != nil {
-				fmt.Fprintf(w, "turn %d: compaction failed, sending the history as is: %v\n", turn, err)
+				_, _ = fmt.Fprintf(w, "turn %d: compaction failed, sending the history as is: %v\n", turn, err)
 			} else {
-				fmt.Fprintf(w, "turn %d: compacted %d messages (%d tokens) into %d (%d tokens) with %s\n",
+				_, _ = fmt.Fprintf(w, "turn %d: compacted %d messages (%d tokens) into %d (%d tokens) with %s\n",
 					turn, res.MessagesBefore, res.TokensBefore, res.MessagesAfter, res.TokensAfter, res.Summarizer)
 				msgs = res.Messages
 			}
@@ -78,9 +78,9 @@ func run(ctx context.Context, w io.Writer) error {
 		reply := resp.Choices[0].Message
 		msgs = append(msgs, reply)
 		if len(reply.ToolCalls) == 0 {
-			fmt.Fprintf(w, "turn %d: answer: %s\n", turn, reply.Content)
+			_, _ = fmt.Fprintf(w, "turn %d: answer: %s\n", turn, reply.Content)
 			st := c.Status()
-			fmt.Fprintf(w, "%d compactions, last prompt %d of %d tokens\n", st.Compressions, st.LastPromptTokens, st.Threshold)
+			_, _ = fmt.Fprintf(w, "%d compactions, last prompt %d of %d tokens\n", st.Compressions, st.LastPromptTokens, st.Threshold)
 			return nil
 		}
 		for _, call := range reply.ToolCalls {

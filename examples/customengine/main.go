@@ -101,16 +101,16 @@ func run(ctx context.Context, w io.Writer) error {
 	if err := compacttest.CheckEngine(newEngine); err != nil {
 		return fmt.Errorf("the metered engine breaks a contract: %w", err)
 	}
-	fmt.Fprintln(w, "metered(compressor) keeps every ContextEngine contract")
+	_, _ = fmt.Fprintln(w, "metered(compressor) keeps every ContextEngine contract")
 
 	e := newMetered(compact.New(compact.WithContextWindow(4000)))
 	for _, h := range compacttest.Histories() {
 		if _, err := e.Compress(ctx, h.Messages, compact.Force()); err != nil {
-			fmt.Fprintf(w, "%s: %v\n", h.Name, err)
+			_, _ = fmt.Fprintf(w, "%s: %v\n", h.Name, err)
 		}
 	}
 	n, failed, saved := e.snapshot()
-	fmt.Fprintf(w, "%s: %d compactions, %d failed, %d tokens saved\n", e.Name(), n, failed, saved)
+	_, _ = fmt.Fprintf(w, "%s: %d compactions, %d failed, %d tokens saved\n", e.Name(), n, failed, saved)
 
 	// A host detects the optional tools with a type assertion, as it would
 	// io.WriterTo, and answers the model's call through the handler.
@@ -121,7 +121,7 @@ func run(ctx context.Context, w io.Writer) error {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(w, "tool %s -> %s\n", tool.Definition.Function.Name, out)
+			_, _ = fmt.Fprintf(w, "tool %s -> %s\n", tool.Definition.Function.Name, out)
 		}
 	}
 	return nil

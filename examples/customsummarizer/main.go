@@ -97,7 +97,7 @@ func run(ctx context.Context, w io.Writer) error {
 	if err := compacttest.CheckSummarizer(ledger{}); err != nil {
 		return fmt.Errorf("ledger breaks the Summarizer contract: %w", err)
 	}
-	fmt.Fprintln(w, "ledger keeps the Summarizer contract")
+	_, _ = fmt.Fprintln(w, "ledger keeps the Summarizer contract")
 
 	c := compact.New(compact.WithContextWindow(4000), compact.WithSummarizer(ledger{}))
 	history := compacttest.Histories()[0].Messages
@@ -105,7 +105,7 @@ func run(ctx context.Context, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "%d messages (%d tokens) -> %d (%d tokens), summary by %s:\n%s\n",
+	_, _ = fmt.Fprintf(w, "%d messages (%d tokens) -> %d (%d tokens), summary by %s:\n%s\n",
 		res.MessagesBefore, res.TokensBefore, res.MessagesAfter, res.TokensAfter, res.Summarizer, res.Summary)
 	return nil
 }

@@ -34,6 +34,7 @@ import (
 	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/pgstore"
 	"github.com/contextkit/compact/session/sqlitestore"
+	"github.com/contextkit/compact/tokens"
 )
 
 // config is what the flags set.
@@ -60,14 +61,14 @@ func main() {
 
 // openStore opens the store cfg names; done closes it (and removes a temp
 // dir it made).
-func openStore(ctx context.Context, where string) (st session.Store, desc string, done func(), err error) {
+func openStore(ctx context.Context, where string) (st session.Store, desc string, done func() error, err error) {
 	switch {
 	case strings.HasPrefix(where, "postgres://") || strings.HasPrefix(where, "postgresql://"):
 		pg, err := pgstore.Open(ctx, where)
 		if err != nil {
 			return nil, "", nil, err
 		}
-		return pg, "postgres", pg.Close, nil
+		return pg, "postgres", func() error { pg.Close(); return nil }, nil
 	case where == "":
 		dir, err := os.MkdirTemp("", "gateway-")
 		if err != nil {
@@ -75,36 +76,35 @@ func openStore(ctx context.Context, where string) (st session.Store, desc string
 		}
 		lite, err := sqlitestore.Open(ctx, filepath.Join(dir, "sessions.db"))
 		if err != nil {
-			os.RemoveAll(dir)
-			return nil, "", nil, err
+			return nil, "", nil, errors.Join(err, os.RemoveAll(dir))
 		}
-		return lite, "sqlite (temp file)", func() { lite.Close(); os.RemoveAll(dir) }, nil
+		return lite, "sqlite (temp file)", func() error { return errors.Join(lite.Close(), os.RemoveAll(dir)) }, nil
 	default:
 		lite, err := sqlitestore.Open(ctx, where)
 		if err != nil {
 			return nil, "", nil, err
 		}
-		return lite, "sqlite " + where, func() { lite.Close() }, nil
+		return lite, "sqlite " + where, lite.Close, nil
 	}
 }
 
 // run serves cfg.agents agents for cfg.turns turns each and prints what
 // every session holds in the store.
-func run(ctx context.Context, w io.Writer, cfg config) error {
+func run(ctx context.Context, w io.Writer, cfg config) (err error) {
 	store, desc, done, err := openStore(ctx, cfg.store)
 	if err != nil {
 		return err
 	}
-	defer done()
+	defer func() { err = errors.Join(err, done()) }()
 	logs := &strings.Builder{}
 	var logMu sync.Mutex
 	logger := slog.New(slog.NewTextHandler(lockedWriter{logs, &logMu}, nil))
 
 	// One engine per session: a small window so the demo compacts often.
 	m := session.NewManager(func(id string) compact.ContextEngine {
-		return compact.New(compact.WithContextWindow(3_000), compact.WithTokenCounter(compact.EstimateCounter{}))
+		return compact.New(compact.WithContextWindow(3_000), compact.WithTokenCounter(tokens.Estimate{}))
 	}, session.WithStore(store), session.WithLogger(logger))
-	defer m.Close(ctx)
+	defer func() { err = errors.Join(err, m.Close(ctx)) }()
 
 	var wg sync.WaitGroup
 	errs := make(chan error, cfg.agents)
@@ -124,7 +124,7 @@ func run(ctx context.Context, w io.Writer, cfg config) error {
 		return err
 	}
 
-	fmt.Fprintf(w, "store: %s\n", desc)
+	_, _ = fmt.Fprintf(w, "store: %s\n", desc)
 	ids := m.Sessions()
 	sort.Strings(ids)
 	for _, id := range ids {
@@ -132,12 +132,12 @@ func run(ctx context.Context, w io.Writer, cfg config) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "%s: %d messages live, %d in the log, %d compactions, only its own: %v\n",
+		_, _ = fmt.Fprintf(w, "%s: %d messages live, %d in the log, %d compactions, only its own: %v\n",
 			id, len(live), logged, n, ownOnly(live, id))
 	}
 	logMu.Lock()
 	defer logMu.Unlock()
-	fmt.Fprintf(w, "this gateway: %d compactions started, %d done\n",
+	_, _ = fmt.Fprintf(w, "this gateway: %d compactions started, %d done\n",
 		strings.Count(logs.String(), `msg="compaction started"`), strings.Count(logs.String(), `msg="compaction done"`))
 	return nil
 }
@@ -146,7 +146,7 @@ func run(ctx context.Context, w io.Writer, cfg config) error {
 // reply, compacting first whenever the session asks for it, as a host does
 // before every model request.
 func converse(ctx context.Context, m *session.Manager, id, name string, turns int) error {
-	s, err := m.Get(id)
+	s, err := m.Get(ctx, id)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/contextkit/compact/internal/sharedtest"
 )
 
 // pgDSN returns COMPACT_PG_DSN, skipping the test when it is not set
@@ -15,7 +17,7 @@ func pgDSN(t *testing.T) string {
 		if os.Getenv("COMPACT_REQUIRE_PG") == "1" {
 			t.Fatal("COMPACT_REQUIRE_PG=1 but COMPACT_PG_DSN is not set")
 		}
-		t.Skip("no Postgres: set COMPACT_PG_DSN (e.g. eval \"$(.ci/postgres.sh start)\")")
+		sharedtest.Skip(t, sharedtest.NoPostgres)
 	}
 	return dsn
 }

@@ -53,7 +53,7 @@ func run(ctx context.Context, w io.Writer) error {
 	engine := compact.New(compact.WithContextWindow(6000), compact.WithModel("gpt-4o"), compact.WithSummarizer(summarizer))
 	// Recall on: the session archives every message (in memory here; give
 	// it a durable store with session.WithStore) and offers the tools.
-	s, err := session.New("agent-1", engine, session.WithRecall(true))
+	s, err := session.Open(ctx, "agent-1", engine, session.WithRecall(true))
 	if err != nil {
 		return err
 	}
@@ -77,12 +77,12 @@ func run(ctx context.Context, w io.Writer) error {
 		if s.ShouldCompress() {
 			res, err := s.Compress(ctx)
 			if err != nil {
-				fmt.Fprintf(w, "turn %d: compaction failed, sending the history as is: %v\n", turn, err)
+				_, _ = fmt.Fprintf(w, "turn %d: compaction failed, sending the history as is: %v\n", turn, err)
 			} else {
-				fmt.Fprintf(w, "turn %d: compacted %d messages into %d with %s\n", turn, res.MessagesBefore, res.MessagesAfter, res.Summarizer)
+				_, _ = fmt.Fprintf(w, "turn %d: compacted %d messages into %d with %s\n", turn, res.MessagesBefore, res.MessagesAfter, res.Summarizer)
 				sum := compact.Text(res.Messages[res.SummaryIndex])
-				fmt.Fprintf(w, "  the summary ends: %s\n", sum[strings.LastIndex(sum, "\n")+1:])
-				fmt.Fprintf(w, "  the summary quotes the panic: %v\n", strings.Contains(sum, "nil map"))
+				_, _ = fmt.Fprintf(w, "  the summary ends: %s\n", sum[strings.LastIndex(sum, "\n")+1:])
+				_, _ = fmt.Fprintf(w, "  the summary quotes the panic: %v\n", strings.Contains(sum, "nil map"))
 			}
 		}
 		resp, err := client.CreateChatCompletion(ctx, openai.ChatCompletionRequest{
@@ -97,7 +97,7 @@ func run(ctx context.Context, w io.Writer) error {
 			return err
 		}
 		if len(reply.ToolCalls) == 0 {
-			fmt.Fprintf(w, "turn %d: answer:\n%s\n", turn, reply.Content)
+			_, _ = fmt.Fprintf(w, "turn %d: answer:\n%s\n", turn, reply.Content)
 			return nil
 		}
 		for _, call := range reply.ToolCalls {
@@ -110,7 +110,7 @@ func run(ctx context.Context, w io.Writer) error {
 					log.Printf("%s: %v", call.Function.Name, err)
 				}
 				out = string(res)
-				fmt.Fprintf(w, "turn %d: the model called %s(%s)\n", turn, call.Function.Name, call.Function.Arguments)
+				_, _ = fmt.Fprintf(w, "turn %d: the model called %s(%s)\n", turn, call.Function.Name, call.Function.Arguments)
 			} else {
 				out = runTests(call)
 			}

@@ -76,7 +76,7 @@ func run(ctx context.Context, w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "%-32s %s\n", line, reply)
+		_, _ = fmt.Fprintf(w, "%-32s %s\n", line, reply)
 	}
 	return nil
 }

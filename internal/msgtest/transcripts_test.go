@@ -4,8 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/contextkit/compact"
 )
 
 func TestTranscriptsReadsEachFileByName(t *testing.T) {
@@ -18,7 +16,7 @@ func TestTranscriptsReadsEachFileByName(t *testing.T) {
 	if len(got) != 1 || len(got["chat.json"]) != 1 || got["chat.json"][0].Content != "hi" {
 		t.Fatalf("got %v", got)
 	}
-	if names := SortedNames(map[string][]compact.Message{"b": nil, "a": nil}); names[0] != "a" || names[1] != "b" {
+	if names := Names(map[string][]Message{"b": nil, "a": nil}); names[0] != "a" || names[1] != "b" {
 		t.Fatalf("names out of order: %v", names)
 	}
 }
@@ -26,14 +24,14 @@ func TestTranscriptsReadsEachFileByName(t *testing.T) {
 func TestHalfAnsweredIsTheLastGroupWithSomeResults(t *testing.T) {
 	tests := []struct {
 		name string
-		msgs []compact.Message
+		msgs []Message
 		want bool
 	}{
-		{"no calls", []compact.Message{User("q")}, false},
-		{"all pending", []compact.Message{User("q"), Call("", "a", "f", "b", "g")}, false},
-		{"one of two answered", []compact.Message{User("q"), Call("", "a", "f", "b", "g"), Result("a", "1")}, true},
-		{"all answered", []compact.Message{User("q"), Call("", "a", "f", "b", "g"), Result("a", "1"), Result("b", "2")}, false},
-		{"a turn after the group", []compact.Message{Call("", "a", "f", "b", "g"), Result("a", "1"), User("more")}, false},
+		{"no calls", []Message{User("q")}, false},
+		{"all pending", []Message{User("q"), Call("", "a", "f", "b", "g")}, false},
+		{"one of two answered", []Message{User("q"), Call("", "a", "f", "b", "g"), Result("a", "1")}, true},
+		{"all answered", []Message{User("q"), Call("", "a", "f", "b", "g"), Result("a", "1"), Result("b", "2")}, false},
+		{"a turn after the group", []Message{Call("", "a", "f", "b", "g"), Result("a", "1"), User("more")}, false},
 	}
 	for _, tt := range tests {
 		if got := HalfAnswered(tt.msgs); got != tt.want {

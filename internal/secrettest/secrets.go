@@ -8,7 +8,7 @@ import "strings"
 // survives.
 type Secret struct {
 	Name  string
-	Class string // prefix, url, assignment, header or private key
+	Class string // prefix, url, assignment, header, command line or private key
 	// Text is the secret as written in text: on its own when its shape
 	// says secret, beside its name when only the name does.
 	Text string
@@ -110,6 +110,42 @@ var Secrets = []Secret{
 	{Name: "Authorization header", Class: "header", Text: "Authorization: Bearer SHqC1AWB6sujCrE4IcCXkMeT7Uc8wu_K3K6N0j0i", Value: "SHqC1AWB6sujCrE4IcCXkMeT7Uc8wu_K3K6N0j0i", Key: "Authorization", Bare: false},
 	{Name: "Cookie header", Class: "header", Text: "Cookie: sessionid=UWKa3UXv0juzkfYkXpSe3YuRf8ADKZCR; theme=dark", Value: "UWKa3UXv0juzkfYkXpSe3YuRf8ADKZCR", Key: "", Bare: false},
 	{Name: "API key header", Class: "header", Text: "X-API-Key: 377cf2706f10960c64aa43e894b6de27", Value: "377cf2706f10960c64aa43e894b6de27", Key: "X-API-Key", Bare: false},
+	// Issue 23: credentials as flag values of the commands that take them,
+	// in their short, glued, long and argument-list forms.
+	{Name: "docker login password flag", Class: "command line", Text: "docker login -u ci -p 7X8s51fbLtByHwiUmrCa registry.example.com", Value: "7X8s51fbLtByHwiUmrCa", Key: "", Bare: false},
+	{Name: "podman login glued password", Class: "command line", Text: "podman login quay.io -u bot -poND5bgfTFAbGOUBwXdnYcL", Value: "oND5bgfTFAbGOUBwXdnYcL", Key: "", Bare: false},
+	{Name: "mysql password as the next argument", Class: "command line", Text: "mysql -h db.internal -u root -p xQlNnVxKW3x9KsQuKf shop", Value: "xQlNnVxKW3x9KsQuKf", Key: "", Bare: false},
+	{Name: "mysqldump glued password", Class: "command line", Text: "mysqldump -uroot -p'0ElTELYCRPklZlIuR0HmLhfg' shop > shop.sql", Value: "0ElTELYCRPklZlIuR0HmLhfg", Key: "", Bare: false},
+	{Name: "psql PGPASSWORD", Class: "command line", Text: "PGPASSWORD=BcKr8Kr0Lvgx5sIt5XDJnqjgNY psql -h db -U app -c 'select 1'", Value: "BcKr8Kr0Lvgx5sIt5XDJnqjgNY", Key: "PGPASSWORD", Bare: false},
+	{Name: "curl user and password", Class: "command line", Text: "curl -fsS --user deploy:hTY1FpvIj6VLg8ykCcdO https://ci.example.com/api/json", Value: "hTY1FpvIj6VLg8ykCcdO", Key: "", Bare: false},
+	{Name: "az login service principal", Class: "command line", Text: "az login --service-principal -u 0a1b2c3d -p AzbkZoRaoZV8dI8CVfw --tenant contoso", Value: "AzbkZoRaoZV8dI8CVfw", Key: "", Bare: false},
+	{Name: "redis-cli auth flag", Class: "command line", Text: "redis-cli -h cache -p 6379 -a bYyFmceqDJmW7D8snfgJH ping", Value: "bYyFmceqDJmW7D8snfgJH", Key: "", Bare: false},
+	{Name: "sqlcmd password flag", Class: "command line", Text: "sqlcmd -S db -U sa -P \"PkSIJ0pqgAk5aCWvQ5A0k5N\" -Q \"SELECT 1\"", Value: "PkSIJ0pqgAk5aCWvQ5A0k5N", Key: "", Bare: false},
+	{Name: "keytool store password", Class: "command line", Text: "keytool -importkeystore -srckeystore a.p12 -srcstorepass SZAeS915OVpIsBAtX3JNJd0sgbOi -destkeystore b.jks", Value: "SZAeS915OVpIsBAtX3JNJd0sgbOi", Key: "", Bare: false},
+	{Name: "openssl pass phrase argument", Class: "command line", Text: "openssl pkcs12 -export -in c.pem -out c.p12 -passout pass:v9JU1Bpk8QfvJSIhp4J9", Value: "v9JU1Bpk8QfvJSIhp4J9", Key: "", Bare: false},
+	{Name: "secret flag in an argument list", Class: "command line", Text: "args: [\"deploy\", \"--token\", \"EZCTravybY9jV3znYRblPCVB\"]", Value: "EZCTravybY9jV3znYRblPCVB", Key: "", Bare: false},
+
+	// Issue 23: a Telegram bot token in its API URL, whatever its length;
+	// Terraform variables that name a secret.
+	{Name: "Telegram bot token in its API URL", Class: "url", Text: "curl -s https://api.telegram.org/bot110201543:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw/sendMessage -d chat_id=42", Value: "110201543:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw", Key: "", Bare: true},
+	{Name: "Terraform variable in the environment", Class: "assignment", Text: "TF_VAR_db_password=9fASrEMSIUJlHItq5fo4d3 terraform apply -auto-approve", Value: "9fASrEMSIUJlHItq5fo4d3", Key: "TF_VAR_db_password", Bare: false},
+	{Name: "Terraform variable default", Class: "assignment", Text: "variable \"stripe_api_key\" {\n  type      = string\n  sensitive = true\n  default   = \"4FyXbRDMAsRuAwZtr97vkycA40QEWJ\"\n}", Value: "4FyXbRDMAsRuAwZtr97vkycA40QEWJ", Key: "stripe_api_key", Bare: false},
+	{Name: "terraform output -json", Class: "assignment", Text: "{\"db_password\": {\"sensitive\": true, \"type\": \"string\", \"value\": \"4qIrSfyn5q2jGxhNDhrK\"}}", Value: "4qIrSfyn5q2jGxhNDhrK", Key: "db_password", Bare: false},
+
+	// Issue 23: JSON inside a log line, its separators escaped.
+	{Name: "Basic auth header in a logged JSON object", Class: "header", Text: "2024/05/01 12:00:00 request {\"method\":\"GET\",\"header\":{\"Authorization\":[\"Basic ZGVwbG95OlhDYTJjcVkyaHBXS09FY0FaZnJteEtqTjE=\"]}}", Value: "ZGVwbG95OlhDYTJjcVkyaHBXS09FY0FaZnJteEtqTjE=", Key: "", Bare: false},
+	{Name: "cookie in a logged JSON object", Class: "header", Text: "level=info msg=\"response\" body={\"Set-Cookie\":[\"session=XflVGzNRxsfN6SPMkch6VlbiNRi; Path=/; HttpOnly\"]}", Value: "XflVGzNRxsfN6SPMkch6VlbiNRi", Key: "", Bare: false},
+	{Name: "Azure SAS URL with escaped separators", Class: "url", Text: "upload failed: {\"url\":\"https:\\/\\/acct.blob.core.windows.net\\/c\\/b.bin?sv=2022-11-02\\u0026sp=rw\\u0026sig=7UsE5TsKYXd0cMWLgubiwfk2nn9BuWNoI%3D\\u0026se=2030-01-01\"}", Value: "7UsE5TsKYXd0cMWLgubiwfk2nn9BuWNoI", Key: "", Bare: false},
+
+	// Issue 23: files written on one line, their line breaks shown as " ⏎ "
+	// (as a summary's open tasks are).
+	{Name: ".netrc entry on one line", Class: "assignment", Text: "machine api.heroku.com ⏎ login me@example.com ⏎ password L28BQxIPoVJ7VtD4Q9Oi", Value: "L28BQxIPoVJ7VtD4Q9Oi", Key: "", Bare: false},
+	{Name: "AWS credentials file on one line", Class: "assignment", Text: "[default] ⏎ aws_access_key_id = AKIAIOSFODNN7EXAMPLE ⏎ aws_secret_access_key = wyXt17cFzwUnWPIknuABdcuV/K7MDENG/bPxRfiC ⏎ region = us-east-1", Value: "wyXt17cFzwUnWPIknuABdcuV/K7MDENG/bPxRfiC", Key: "aws_secret_access_key", Bare: false},
+	{Name: "private key cut off, on one line", Class: "private key", Text: "-----BEGIN RSA PRIVATE KEY----- ⏎ " + strings.ReplaceAll(FakeKeyBody, "\n", " ⏎ ") + " ⏎ ...", Value: FakeKeyBody[:64], Key: "", Bare: false},
+
+	{Name: "private key whose head was cut", Class: "private key", Text: "[... 2216 characters cut ...]\n" + FakeKeyBody + "\n-----END RSA PRIVATE KEY-----", Value: FakeKeyBody, Key: "", Bare: false},
+	{Name: "Go DSN before a URL with a password", Class: "url", Text: "DSN=app:hAu4EbsGq2Vx9Tz7@tcp(db:3306)/shop REDIS_URL=redis://:zz9Yq2wLp7RtZ4vBcd@cache:6379/0", Value: "hAu4EbsGq2Vx9Tz7", Key: "", Bare: false},
+
 	{Name: "RSA private key", Class: "private key", Text: "-----BEGIN RSA PRIVATE KEY-----\n" + FakeKeyBody + "\n-----END RSA PRIVATE KEY-----", Value: FakeKeyBody, Key: "", Bare: false},
 	{Name: "OpenSSH private key", Class: "private key", Text: "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\nQyNTUxOQAAACDx8Fh2Qm5vYjR0aGlzaXNub3RhcmVhbGtleWF0YWxsMTIzAAAAmL7v\n-----END OPENSSH PRIVATE KEY-----", Value: "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\nQyNTUxOQAAACDx8Fh2Qm5vYjR0aGlzaXNub3RhcmVhbGtleWF0YWxsMTIzAAAAmL7v", Key: "", Bare: false},
 }

@@ -141,6 +141,33 @@ var Cases = []Case{
 	{"token as a URL user", "git clone https://bNxBBEjjsEYUCF8uxzRzskQe@git.example.com/team/repo.git", []string{"bNxBBEjjsEYUCF8uxzRzskQe"}, []string{"git clone https://", "@git.example.com/team/repo.git"}},
 	{"Mailchimp key", "MC 744b806bd28a2dbb76a4fd115d112ad5-us21 ok", []string{"744b806bd28a2dbb76a4fd115d112ad5"}, []string{"MC ", " ok"}},
 
+	// Issue 23: flag values of the commands that take credentials, a
+	// Telegram bot token in its URL, Terraform variables, JSON inside a log
+	// line, files written on one line.
+	{"docker login -p", "docker login -u ci -p Dck3rPw9 registry.io", []string{"Dck3rPw9"}, []string{"docker login -u ci -p ", " registry.io"}},
+	{"mysql -p then the password", "mysql -u root -p S3cretPw mydb", []string{"S3cretPw"}, []string{"mysql -u root -p ", " mydb"}},
+	{"redis-cli -a", "redis-cli -p 6379 -a R3disPw1 ping", []string{"R3disPw1"}, []string{"redis-cli -p 6379 -a ", " ping"}},
+	{"keytool -storepass", "keytool -list -keystore k.jks -storepass Ch4ngeIt9 -v", []string{"Ch4ngeIt9"}, []string{"-keystore k.jks -storepass ", " -v"}},
+	{"openssl pass phrase", "openssl rsa -in k.pem -passin pass:Ph4se99x -out k2.pem", []string{"Ph4se99x"}, []string{"-passin pass:", " -out k2.pem"}},
+	{"plink -pw", "plink -ssh ops@host -pw Pl1nkPw77 uptime", []string{"Pl1nkPw77"}, []string{"-pw ", " uptime"}},
+	{"secret flag in a JSON argument list", `{"args": ["--api-key", "k3yV4lue99", "--region", "eu"]}`, []string{"k3yV4lue99"}, []string{`"--api-key", "`, `"--region", "eu"`}},
+	{"argument list of a credential command", `{"cmd": ["mysql", "-uroot", "-pArgvPw123", "shop"]}`, []string{"ArgvPw123"}, []string{`"-uroot", "-p`, `"shop"`}},
+	{"Telegram bot token in its API URL", "https://api.telegram.org/bot110201543:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw/getUpdates", []string{"AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw", "110201543:"}, []string{"https://api.telegram.org/bot", "/getUpdates"}},
+	{"Terraform variable in the environment", "TF_VAR_db_password=Tf_pw-123 terraform plan", []string{"Tf_pw-123"}, []string{"TF_VAR_db_password=", " terraform plan"}},
+	{"Terraform variable default", "variable \"db_password\" {\n  type    = string\n  default = \"Tf_default_9\"\n}", []string{"Tf_default_9"}, []string{"variable \"db_password\" {\n  type    = string\n  default = \""}},
+	{"terraform output -json", `{"api_token": {"sensitive": true, "value": "TfOut_tok_42"}}`, []string{"TfOut_tok_42"}, []string{`{"api_token": {"sensitive": true, "value": "`}},
+	{"Basic auth in a logged JSON header", `GET /x {"Authorization":["Basic dXNlcjpwYXNzd29yZA=="]}`, []string{"dXNlcjpwYXNzd29yZA=="}, []string{`GET /x {"Authorization":["Basic `}},
+	{"cookie in a logged JSON header", `resp {"Cookie":["sid=C00kieVal9; theme=dark"]}`, []string{"C00kieVal9"}, []string{`resp {"Cookie":["sid=`}},
+	{"SAS URL with escaped separators in a log line", `PUT {"url":"https://a.blob.core.windows.net/c/b?sv=2022-11-02\u0026sig=Zm9vYmFyYmF6cXV4%2B\u0026se=2030"}`, []string{"Zm9vYmFyYmF6cXV4"}, []string{"sv=2022-11-02", "sig=", "se=2030"}},
+	{".netrc entry on one line", "machine api.heroku.com ⏎ login me@example.com ⏎ password 01234567-89ab-cdef", []string{"01234567-89ab-cdef"}, []string{"machine api.heroku.com ⏎ login me@example.com ⏎ password "}},
+	{"AWS credentials on one line", "[default] ⏎ aws_secret_access_key = " + FakeAWSSecret + " ⏎ region = us-east-1", []string{FakeAWSSecret}, []string{"[default] ⏎ aws_secret_access_key = ", " ⏎ region = us-east-1"}},
+	{"private key cut off, on one line", "- -----BEGIN RSA PRIVATE KEY----- ⏎ " + strings.ReplaceAll(FakeKeyBody, "\n", " ⏎ ") + " ⏎ ...", []string{"MIIEowIBAAKCAQEA", "ZMUcqBy1lZ"}, []string{"- -----BEGIN RSA PRIVATE KEY-----", " ⏎ ..."}},
+
+	// Found by the report test of issue 23: a DSN before a URL with a
+	// password, a key whose head a cut took away.
+	{"Go DSN before a URL with a password", `db := "app:Dsn9Pw0rd@tcp(db:3306)/shop"` + "\nconnecting to redis://:R3dis9Pw@cache:6379/0", []string{"Dsn9Pw0rd", "R3dis9Pw"}, []string{`db := "app:`, "@tcp(db:3306)/shop", "redis://:", "@cache:6379/0"}},
+	{"private key whose head was cut", "$ cat id_rsa\n[... 2216 characters cut ...]\n" + FakeKeyBody + "\nAAAAmL7v\n-----END RSA PRIVATE KEY-----\n$ ls", []string{"MIIEowIBAAKCAQEA", "ZMUcqBy1lZ", "AAAAmL7v"}, []string{"$ cat id_rsa\n[... 2216 characters cut ...]\n", "-----END RSA PRIVATE KEY-----\n$ ls"}},
+
 	// Private keys
 	{"RSA private key", "key:\n-----BEGIN RSA PRIVATE KEY-----\n" + FakeKeyBody + "\n-----END RSA PRIVATE KEY-----\ndone", []string{"MIIEowIBAAKCAQEA", "ygWyF8PbnGy0AHB7", "ZMUcqBy1lZ"}, []string{"key:\n-----BEGIN RSA PRIVATE KEY-----", "-----END RSA PRIVATE KEY-----\ndone"}},
 	{"OpenSSH private key", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----", []string{"b3BlbnNzaC1rZXktdjEAAAAABG5vbmUA"}, []string{"-----BEGIN OPENSSH PRIVATE KEY-----", "-----END OPENSSH PRIVATE KEY-----"}},
@@ -206,6 +233,15 @@ var LookAlikes = []LookAlike{
 	{"token prose in strings", `{"text": "the token = the unit a model reads", "doc": "set password = something long"}`},
 	{"code with shell-like operators", "token = cached || fresh\nsecret = left | right\npassword = input > limit"},
 	{"words that start like keys", "dapi is not a word; pat. on the back; sat. morning; EAAA scores; ops_eyJ? r8_ fw_ key-value store"},
+
+	// Issue 23: flags and files that look like credentials and are not.
+	{"one-letter flags that take no secret", "docker run -p 8080:80 nginx && ssh -p 2222 host && mkdir -p out && cp -p a b && git add -p && redis-cli -p 6379 ping"},
+	{"credential commands given none", "mysql -u root -p -e 'show databases'\ndocker login --password-stdin registry.io\nmysql --password < creds.txt\ndocker login registry.io && docker run -p 8080:80 app"},
+	{"pass phrase sources", "openssl rsa -passin env:KEY_PW -passout file:pw.txt -in k.pem; openssl req -new -passin stdin"},
+	{"Terraform that holds no secret", "variable \"region\" {\n  default = \"eu-west-1\"\n}\nTF_VAR_region=eu-west-1\noutput \"db_password\" {\n  value     = aws_db_instance.main.password\n  sensitive = true\n}"},
+	{"logged JSON with escaped separators", `GET {"url":"https:\/\/example.com\/search?q=go\u0026page=2","status":200,"headers":{"Accept":["*/*"]}}`},
+	{"lines joined on one line", "step one ⏎ the password reset email was sent ⏎ token_count: 17 ⏎ max_tokens=4096"},
+	{"a key's END line in prose", "A PEM file ends with\n-----END RSA PRIVATE KEY-----\nafter its last line of base64."},
 }
 
 // Maker builds a secret of one shape from fuzz bytes. It returns the
@@ -325,5 +361,32 @@ var Makers = []Maker{
 	func(seed []byte) (string, string) {
 		v := Fill(seed, fuzzAlnum, "v", 24)
 		return `{"name": "STRIPE_API_KEY", "value": "` + v + `"}`, v
+	},
+	// The classes issue 23 added: flag values of credential commands, a
+	// Telegram token in its URL, Terraform variables, JSON in a log line,
+	// a file on one line.
+	func(seed []byte) (string, string) {
+		pw := Fill(seed, fuzzAlnum, "d", 18)
+		return "docker login -u ci -p " + pw + " registry.io", pw
+	},
+	func(seed []byte) (string, string) {
+		pw := Fill(seed, fuzzAlnum, "m", 16)
+		return "mysqldump -uroot -p" + pw + " shop", pw
+	},
+	func(seed []byte) (string, string) {
+		tok := Fill(seed, digitChars, "1", 9) + ":AA" + Fill(seed, fuzzB64url, "", 32)
+		return "https://api.telegram.org/bot" + tok + "/sendMessage", tok
+	},
+	func(seed []byte) (string, string) {
+		pw := Fill(seed, fuzzAlnum, "t", 20)
+		return "TF_VAR_db_password=" + pw + " terraform apply", pw
+	},
+	func(seed []byte) (string, string) {
+		sig := Fill(seed, fuzzAlnum, "s", 24)
+		return `upload {"url":"https:\/\/a.blob.core.windows.net\/c?sv=2022\u0026sig=` + sig + `\u0026se=2030"}`, sig
+	},
+	func(seed []byte) (string, string) {
+		pw := Fill(seed, fuzzAlnum, "n", 20)
+		return "machine api.example.com ⏎ login ci ⏎ password " + pw, pw
 	},
 }

@@ -8,9 +8,13 @@
 package sharedtest
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
+	"sync"
 	"testing"
 )
 
@@ -63,5 +67,61 @@ func Missing(tb testing.TB) {
 	if Required() {
 		tb.Fatal(why + "; " + RequireEnv + "=1 requires them")
 	}
-	tb.Skip(why)
+	Skip(tb, why)
 }
+
+// skipped counts the tests Skip skipped, by reason, for Main's summary. It
+// is the test binary's own record: only tests write it.
+var skipped struct {
+	sync.Mutex
+	by map[string][]string // reason -> test names
+}
+
+// Skip skips tb with reason, and counts it for the summary Main prints.
+func Skip(tb testing.TB, reason string) {
+	tb.Helper()
+	skipped.Lock()
+	if skipped.by == nil {
+		skipped.by = map[string][]string{}
+	}
+	skipped.by[reason] = append(skipped.by[reason], tb.Name())
+	skipped.Unlock()
+	tb.Skip(reason)
+}
+
+// Main runs the package's tests and then prints, for each reason tests
+// were skipped with Skip or Missing, one line naming how many and why:
+//
+//	skipped 12 tests (TestCountsMatchTiktokenGoOnTranscripts, ...): no shared transcripts beside the checkout (../shared/transcripts)
+//
+// A package's TestMain calls it. The line shows where the go command shows
+// a passing package's output: with -v, in a failing package, and when go
+// test runs in the package's directory with no package argument.
+func Main(m *testing.M) {
+	code := m.Run()
+	Summary(os.Stdout)
+	os.Exit(code)
+}
+
+// Summary writes Main's lines to w.
+func Summary(w io.Writer) {
+	skipped.Lock()
+	defer skipped.Unlock()
+	reasons := make([]string, 0, len(skipped.by))
+	for r := range skipped.by {
+		reasons = append(reasons, r)
+	}
+	sort.Strings(reasons)
+	for _, r := range reasons {
+		names := skipped.by[r]
+		list := strings.Join(names[:min(len(names), 3)], ", ")
+		if len(names) > 3 {
+			list += ", ..."
+		}
+		_, _ = fmt.Fprintf(w, "skipped %d tests (%s): %s\n", len(names), list, r)
+	}
+}
+
+// NoPostgres is why a test that needs a Postgres server skips when
+// COMPACT_PG_DSN is not set.
+const NoPostgres = `no Postgres: set COMPACT_PG_DSN (e.g. eval "$(.ci/postgres.sh start)")`

@@ -86,13 +86,14 @@ func TestCorruptRowIsNamed(t *testing.T) {
 	name := schema(t)
 	st := open(t, pgstore.WithSchema(name))
 	for i := 0; i < 3; i++ {
-		_, err := st.Append(ctx, "agent-7", compact.Message{Role: compact.RoleUser, Content: "hello"})
+		_, _, err := st.Append(ctx, "agent-7", compact.Message{Role: compact.RoleUser, Content: "hello"})
 		require.NoError(t, err)
 	}
-	require.NoError(t, st.Commit(ctx, "agent-7", session.Compaction{N: 1, Through: 1}, session.Lease{}))
+	_, err := st.Commit(ctx, "agent-7", session.Compaction{N: 1, Through: 1}, session.Lease{})
+	require.NoError(t, err)
 	exec(t, `UPDATE `+name+`.messages SET body = '{"role": ' WHERE session = 'agent-7' AND seq = 2`)
 
-	_, err := st.Read(ctx, "agent-7", 1, 0)
+	_, err = st.Read(ctx, "agent-7", 1, 0)
 	require.ErrorIs(t, err, session.ErrCorrupt)
 	assert.Contains(t, err.Error(), `session "agent-7" record 2`)
 	_, _, _, err = st.Live(ctx, "agent-7")

@@ -43,15 +43,16 @@ func (s *Store) lock(ctx context.Context, tx pgx.Tx, id string) (locked, error) 
 }
 
 // Commit records c as session id's next compaction, under lease, by the
-// database's clock.
-func (s *Store) Commit(ctx context.Context, id string, c session.Compaction, lease session.Lease) error {
+// database's clock, and returns the number of the log's last record.
+func (s *Store) Commit(ctx context.Context, id string, c session.Compaction, lease session.Lease) (int64, error) {
 	if err := begin(ctx, "commit", id); err != nil {
-		return err
+		return 0, err
 	}
 	live, err := codec.Messages(c.Live)
 	if err != nil {
-		return fmt.Errorf("pgstore: commit %q compaction %d: live history: %w", id, c.N, err)
+		return 0, fmt.Errorf("pgstore: commit %q compaction %d: live history: %w", id, c.N, err)
 	}
+	var last int64
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		l, err := s.lock(ctx, tx, id)
 		if err != nil {
@@ -68,20 +69,21 @@ func (s *Store) Commit(ctx context.Context, id string, c session.Compaction, lea
 			at = l.now
 		}
 		if _, err := tx.Exec(ctx, s.q.insertCompaction, id, c.N, l.head.through+1, c.Through, string(live), at,
-			c.TokensBefore, c.TokensAfter, c.Summarizer, lease.Fence); err != nil {
+			c.TokensBefore, c.TokensAfter, c.Summarizer, lease.Fence, c.FoldedFrom, c.FoldedThrough); err != nil {
 			var pgErr *pgconn.PgError
 			if errors.As(err, &pgErr) && pgErr.Code == uniqueViolation {
 				return fmt.Errorf("%w: compaction %d exists: %w", session.ErrConflict, c.N, err)
 			}
 			return err
 		}
+		last = l.head.last
 		_, err = tx.Exec(ctx, s.q.setHead, id, c.N, c.Through)
 		return err
 	})
 	if err != nil {
-		return fail(ctx, fmt.Sprintf("commit compaction %d of", c.N), id, err)
+		return 0, fail(ctx, fmt.Sprintf("commit compaction %d of", c.N), id, err)
 	}
-	return nil
+	return last, nil
 }
 
 // Compactions returns session id's compactions, oldest first.
@@ -100,7 +102,8 @@ func (s *Store) Compactions(ctx context.Context, id string) ([]session.Compactio
 			c    session.Compaction
 			live string
 		)
-		if err := rows.Scan(&c.N, &c.From, &c.Through, &live, &c.At, &c.TokensBefore, &c.TokensAfter, &c.Summarizer, &c.Fence); err != nil {
+		if err := rows.Scan(&c.N, &c.From, &c.Through, &live, &c.At, &c.TokensBefore, &c.TokensAfter, &c.Summarizer, &c.Fence,
+			&c.FoldedFrom, &c.FoldedThrough); err != nil {
 			return nil, fmt.Errorf("pgstore: compactions: session %q compaction %d: %w: %v", id, len(out)+1, session.ErrCorrupt, err)
 		}
 		if c.Live, err = codec.DecodeMessages([]byte(live)); err != nil {

@@ -43,32 +43,35 @@ func postgresText(s string) string {
 }
 
 // Append adds msgs to the end of session id's log in one statement and
-// returns the number of the last.
-func (s *Store) Append(ctx context.Context, id string, msgs ...compact.Message) (int64, error) {
+// returns the number of the last, and that of the latest compaction.
+func (s *Store) Append(ctx context.Context, id string, msgs ...compact.Message) (int64, int, error) {
 	if err := begin(ctx, "append", id); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	var last int64
+	var (
+		last int64
+		n    int
+	)
 	if len(msgs) == 0 {
-		err := s.pool.QueryRow(ctx, s.q.lastSeq, id).Scan(&last)
+		err := s.pool.QueryRow(ctx, s.q.lastSeq, id).Scan(&last, &n)
 		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-			return 0, fail(ctx, "append", id, err)
+			return 0, 0, fail(ctx, "append", id, err)
 		}
-		return last, nil
+		return last, n, nil
 	}
 	bodies := make([]string, len(msgs))
 	texts := make([]string, len(msgs))
 	for i, m := range msgs {
 		b, err := codec.Message(i, m)
 		if err != nil {
-			return 0, fmt.Errorf("pgstore: append %q: %w", id, err)
+			return 0, 0, fmt.Errorf("pgstore: append %q: %w", id, err)
 		}
 		bodies[i], texts[i] = string(b), searchText(m)
 	}
-	if err := s.pool.QueryRow(ctx, s.q.appendMsgs, id, len(msgs), bodies, texts).Scan(&last); err != nil {
-		return 0, fail(ctx, "append", id, err)
+	if err := s.pool.QueryRow(ctx, s.q.appendMsgs, id, len(msgs), bodies, texts).Scan(&last, &n); err != nil {
+		return 0, 0, fail(ctx, "append", id, err)
 	}
-	return last, nil
+	return last, n, nil
 }
 
 // Read returns the records of session id numbered from through to.

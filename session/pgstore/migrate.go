@@ -55,6 +55,12 @@ var migrations = []string{
 		fence         bigint NOT NULL,
 		PRIMARY KEY (session, n)
 	);`,
+	// 2: the range of records each compaction's summary stands for
+	// (session.Compaction's FoldedFrom and FoldedThrough); 0 in compactions
+	// committed before, which did not record it.
+	`ALTER TABLE $S.compactions
+		ADD COLUMN IF NOT EXISTS folded_from bigint NOT NULL DEFAULT 0,
+		ADD COLUMN IF NOT EXISTS folded_through bigint NOT NULL DEFAULT 0;`,
 }
 
 // migrate brings the schema to len(migrations) in one transaction, or

@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/contextkit/compact/internal/sharedtest"
 	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/pgstore"
 	"github.com/contextkit/compact/session/storetest"
@@ -21,7 +22,7 @@ func dsn(t testing.TB) string {
 		if os.Getenv("COMPACT_REQUIRE_PG") == "1" {
 			t.Fatal("COMPACT_REQUIRE_PG=1 but COMPACT_PG_DSN is not set (start one with .ci/postgres.sh start)")
 		}
-		t.Skip("no Postgres: set COMPACT_PG_DSN (e.g. eval \"$(.ci/postgres.sh start)\")")
+		sharedtest.Skip(t, sharedtest.NoPostgres)
 	}
 	return d
 }

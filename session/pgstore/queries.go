@@ -19,14 +19,14 @@ func newQueries(schema string) queries {
 		appendMsgs: q(`WITH s AS (
 				INSERT INTO $S.sessions AS t (id, last_seq) VALUES ($1, $2)
 				ON CONFLICT (id) DO UPDATE SET last_seq = t.last_seq + excluded.last_seq
-				RETURNING last_seq
+				RETURNING last_seq, compactions
 			), ins AS (
 				INSERT INTO $S.messages (session, seq, at, body, search)
 				SELECT $1, s.last_seq - $2 + m.ord, now(), m.body, m.search
 				FROM s, unnest($3::text[], $4::text[]) WITH ORDINALITY AS m (body, search, ord)
 			)
-			SELECT last_seq FROM s`),
-		lastSeq: q(`SELECT last_seq FROM $S.sessions WHERE id = $1`),
+			SELECT last_seq, compactions FROM s`),
+		lastSeq: q(`SELECT last_seq, compactions FROM $S.sessions WHERE id = $1`),
 		records: q(`SELECT seq, at, body FROM $S.messages
 			WHERE session = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq`),
 		head:              q(`SELECT last_seq, compactions, live_through FROM $S.sessions WHERE id = $1`),
@@ -36,10 +36,12 @@ func newQueries(schema string) queries {
 		lockLease: q(`SELECT lease_id, lease_fence, lease_expires, now(), last_seq, compactions, live_through
 			FROM $S.sessions WHERE id = $1 FOR UPDATE`),
 		insertCompaction: q(`INSERT INTO $S.compactions
-			(session, n, from_seq, through_seq, live, at, tokens_before, tokens_after, summarizer, fence)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`),
+			(session, n, from_seq, through_seq, live, at, tokens_before, tokens_after, summarizer, fence,
+			 folded_from, folded_through)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`),
 		setHead: q(`UPDATE $S.sessions SET compactions = $2, live_through = $3 WHERE id = $1`),
-		compactions: q(`SELECT n, from_seq, through_seq, live, at, tokens_before, tokens_after, summarizer, fence
+		compactions: q(`SELECT n, from_seq, through_seq, live, at, tokens_before, tokens_after, summarizer, fence,
+				folded_from, folded_through
 			FROM $S.compactions WHERE session = $1 ORDER BY n`),
 		grant: q(`UPDATE $S.sessions SET lease_id = $2, lease_fence = lease_fence + 1,
 				lease_expires = now() + $3 * interval '1 microsecond'

@@ -30,10 +30,11 @@ func TestCorruptRowIsNamed(t *testing.T) {
 	require.NoError(t, err)
 	defer st.Close()
 	for i := 0; i < 3; i++ {
-		_, err := st.Append(ctx, "agent-7", compact.Message{Role: compact.RoleUser, Content: "hello"})
+		_, _, err := st.Append(ctx, "agent-7", compact.Message{Role: compact.RoleUser, Content: "hello"})
 		require.NoError(t, err)
 	}
-	require.NoError(t, st.Commit(ctx, "agent-7", session.Compaction{N: 1, Through: 1}, session.Lease{}))
+	_, err = st.Commit(ctx, "agent-7", session.Compaction{N: 1, Through: 1}, session.Lease{})
+	require.NoError(t, err)
 	db := rawDB(t, path)
 	_, err = db.Exec(`UPDATE messages SET body = '{"role": ' WHERE session = 'agent-7' AND seq = 2`)
 	require.NoError(t, err)
@@ -83,7 +84,7 @@ func TestOpenErrorNamesThePath(t *testing.T) {
 func TestMessageBothContentsIsRefused(t *testing.T) {
 	st := openTemp(t)
 	bad := compact.Message{Role: compact.RoleUser, Content: "a", MultiContent: []openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeText, Text: "b"}}}
-	_, err := st.Append(context.Background(), "agent-7", compact.Message{Role: compact.RoleUser, Content: "ok"}, bad)
+	_, _, err := st.Append(context.Background(), "agent-7", compact.Message{Role: compact.RoleUser, Content: "ok"}, bad)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "message 1")
 	recs, err := st.Read(context.Background(), "agent-7", 1, 0)

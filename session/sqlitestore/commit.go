@@ -33,15 +33,17 @@ func readLease(ctx context.Context, tx *sql.Tx, id string) (session.Lease, error
 	return l, err
 }
 
-// Commit records c as session id's next compaction, under lease.
-func (s *Store) Commit(ctx context.Context, id string, c session.Compaction, lease session.Lease) error {
+// Commit records c as session id's next compaction, under lease, and
+// returns the number of the log's last record.
+func (s *Store) Commit(ctx context.Context, id string, c session.Compaction, lease session.Lease) (int64, error) {
 	if err := begin(ctx, "commit", id); err != nil {
-		return err
+		return 0, err
 	}
 	live, err := codec.Messages(c.Live)
 	if err != nil {
-		return fmt.Errorf("sqlitestore: commit %q compaction %d: live history: %w", id, c.N, err)
+		return 0, fmt.Errorf("sqlitestore: commit %q compaction %d: live history: %w", id, c.N, err)
 	}
+	var last int64
 	err = s.write(ctx, func(tx *sql.Tx) error {
 		if err := ensure(ctx, tx, id); err != nil {
 			return err
@@ -66,18 +68,21 @@ func (s *Store) Commit(ctx context.Context, id string, c session.Compaction, lea
 			at = now
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO compactions
-			(session, n, from_seq, through_seq, live, at, tokens_before, tokens_after, summarizer, fence)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			id, c.N, h.through+1, c.Through, string(live), at.UnixNano(), c.TokensBefore, c.TokensAfter, c.Summarizer, lease.Fence); err != nil {
+			(session, n, from_seq, through_seq, live, at, tokens_before, tokens_after, summarizer, fence,
+			 folded_from, folded_through)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			id, c.N, h.through+1, c.Through, string(live), at.UnixNano(), c.TokensBefore, c.TokensAfter, c.Summarizer, lease.Fence,
+			c.FoldedFrom, c.FoldedThrough); err != nil {
 			return err
 		}
+		last = h.last
 		_, err = tx.ExecContext(ctx, `UPDATE sessions SET compactions = ?, live_through = ? WHERE id = ?`, c.N, c.Through, id)
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("sqlitestore: commit %q compaction %d: %w", id, c.N, err)
+		return 0, fmt.Errorf("sqlitestore: commit %q compaction %d: %w", id, c.N, err)
 	}
-	return nil
+	return last, nil
 }
 
 // Compactions returns session id's compactions, oldest first.
@@ -86,20 +91,22 @@ func (s *Store) Compactions(ctx context.Context, id string) ([]session.Compactio
 		return nil, err
 	}
 	var out []session.Compaction
-	err := s.read(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT n, from_seq, through_seq, live, at, tokens_before, tokens_after, summarizer, fence
+	err := s.read(ctx, func(tx *sql.Tx) (err error) {
+		rows, err := tx.QueryContext(ctx, `SELECT n, from_seq, through_seq, live, at, tokens_before, tokens_after, summarizer, fence,
+			folded_from, folded_through
 			FROM compactions WHERE session = ? ORDER BY n`, id)
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
+		defer closeRows(rows, &err)
 		for rows.Next() {
 			var (
 				c    session.Compaction
 				live []byte
 				at   int64
 			)
-			if err := rows.Scan(&c.N, &c.From, &c.Through, &live, &at, &c.TokensBefore, &c.TokensAfter, &c.Summarizer, &c.Fence); err != nil {
+			if err := rows.Scan(&c.N, &c.From, &c.Through, &live, &at, &c.TokensBefore, &c.TokensAfter, &c.Summarizer, &c.Fence,
+				&c.FoldedFrom, &c.FoldedThrough); err != nil {
 				return fmt.Errorf("session %q compaction %d: %w: %v", id, len(out)+1, session.ErrCorrupt, err)
 			}
 			if c.Live, err = codec.DecodeMessages(live); err != nil {

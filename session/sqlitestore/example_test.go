@@ -23,7 +23,7 @@ func ExampleOpen() {
 		fmt.Println(err)
 		return
 	}
-	s, _ := session.New("agent-7", nil, session.WithStore(st))
+	s, _ := session.Open(context.Background(), "agent-7", nil, session.WithStore(st))
 	for _, text := range []string{"Deploy the fix.", "Deployed: all checks green."} {
 		if err := s.Append(ctx, compact.Message{Role: compact.RoleUser, Content: text}); err != nil {
 			fmt.Println(err)
@@ -35,7 +35,7 @@ func ExampleOpen() {
 	// Later, in another process:
 	st, _ = sqlitestore.Open(ctx, path)
 	defer st.Close()
-	again, _ := session.New("agent-7", nil, session.WithStore(st))
+	again, _ := session.Open(context.Background(), "agent-7", nil, session.WithStore(st))
 	_ = again.Sync(ctx) // or any call that takes a ctx
 	fmt.Println(again.Len(), "messages, the last:", again.Messages()[1].Content)
 	found, _ := st.Search(ctx, "agent-7", "CHECKS GREEN", 0, 10)

@@ -24,29 +24,32 @@ func begin(ctx context.Context, op, id string) error {
 }
 
 // Append adds msgs to the end of session id's log in one transaction and
-// returns the number of the last.
-func (s *Store) Append(ctx context.Context, id string, msgs ...compact.Message) (int64, error) {
+// returns the number of the last, and that of the latest compaction.
+func (s *Store) Append(ctx context.Context, id string, msgs ...compact.Message) (int64, int, error) {
 	if err := begin(ctx, "append", id); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	bodies := make([][]byte, len(msgs))
 	for i, m := range msgs {
 		b, err := codec.Message(i, m)
 		if err != nil {
-			return 0, fmt.Errorf("sqlitestore: append %q: %w", id, err)
+			return 0, 0, fmt.Errorf("sqlitestore: append %q: %w", id, err)
 		}
 		bodies[i] = b
 	}
-	var last int64
+	var (
+		last int64
+		n    int
+	)
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		if len(msgs) == 0 {
-			err := tx.QueryRowContext(ctx, `SELECT last_seq FROM sessions WHERE id = ?`, id).Scan(&last)
+			err := tx.QueryRowContext(ctx, `SELECT last_seq, compactions FROM sessions WHERE id = ?`, id).Scan(&last, &n)
 			if errors.Is(err, sql.ErrNoRows) {
 				return nil
 			}
 			return err
 		}
-		if err := tx.StmtContext(ctx, s.nextSeq).QueryRowContext(ctx, id, len(msgs)).Scan(&last); err != nil {
+		if err := tx.StmtContext(ctx, s.nextSeq).QueryRowContext(ctx, id, len(msgs)).Scan(&last, &n); err != nil {
 			return err
 		}
 		at := s.now().UnixNano()
@@ -60,9 +63,9 @@ func (s *Store) Append(ctx context.Context, id string, msgs ...compact.Message) 
 		return nil
 	})
 	if err != nil {
-		return 0, fmt.Errorf("sqlitestore: append %q: %w", id, err)
+		return 0, 0, fmt.Errorf("sqlitestore: append %q: %w", id, err)
 	}
-	return last, nil
+	return last, n, nil
 }
 
 // Read returns the records of session id numbered from through to.
@@ -86,7 +89,7 @@ func (s *Store) Read(ctx context.Context, id string, from, to int64) ([]session.
 
 // records reads the records of session id numbered from through to (0: the
 // last).
-func records(ctx context.Context, tx *sql.Tx, id string, from, to int64) ([]session.Record, error) {
+func records(ctx context.Context, tx *sql.Tx, id string, from, to int64) (_ []session.Record, err error) {
 	if to == 0 {
 		to = 1<<63 - 1
 	}
@@ -95,7 +98,7 @@ func records(ctx context.Context, tx *sql.Tx, id string, from, to int64) ([]sess
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
+	defer closeRows(rows, &err)
 	var recs []session.Record
 	for rows.Next() {
 		r, err := scanRecord(rows, id)
@@ -238,4 +241,11 @@ func (s *Store) Snapshot(ctx context.Context, sid string) ([]compact.Message, er
 		return nil, fmt.Errorf("sqlitestore: snapshot %q: %w", sid, err)
 	}
 	return msgs, nil
+}
+
+// closeRows closes rows and keeps the first error: *err's, or Close's.
+func closeRows(rows *sql.Rows, err *error) {
+	if cerr := rows.Close(); *err == nil && cerr != nil {
+		*err = cerr
+	}
 }

@@ -5,19 +5,32 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // ErrSchemaVersion reports a file whose schema is newer than this package
 // knows: written by a later version, it must not be written by this one.
 var ErrSchemaVersion = errors.New("sqlitestore: unknown schema version")
 
+// migration is one numbered schema step, run inside the transaction that
+// migrates the file.
+type migration func(ctx context.Context, tx *sql.Tx) error
+
+// statements is a step made of SQL statements alone.
+func statements(query string) migration {
+	return func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, query)
+		return err
+	}
+}
+
 // migrations are the numbered schema steps: migrations[i] takes a file from
 // version i to i+1. A step is never edited once released; a change is a new
 // step. Each is idempotent, so a step half-applied by hand can be re-run.
-var migrations = []string{
+var migrations = []migration{
 	// 1: the log, the compactions, and a row per session holding its
 	// counters and its lease.
-	`CREATE TABLE IF NOT EXISTS sessions (
+	statements(`CREATE TABLE IF NOT EXISTS sessions (
 		id            TEXT PRIMARY KEY,
 		last_seq      INTEGER NOT NULL DEFAULT 0,  -- the log's last record
 		compactions   INTEGER NOT NULL DEFAULT 0,  -- the latest compaction's N
@@ -54,7 +67,33 @@ var migrations = []string{
 		text, content = '', tokenize = 'trigram'
 	);
 	CREATE TABLE IF NOT EXISTS search_index (indexed INTEGER NOT NULL) STRICT;
-	INSERT INTO search_index (indexed) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM search_index);`,
+	INSERT INTO search_index (indexed) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM search_index);`),
+	// 2: the range of records each compaction's summary stands for
+	// (session.Compaction's FoldedFrom and FoldedThrough); 0 in compactions
+	// committed before, which did not record it.
+	addColumns("compactions", "folded_from INTEGER NOT NULL DEFAULT 0", "folded_through INTEGER NOT NULL DEFAULT 0"),
+}
+
+// addColumns is a step that adds columns to table, each given as its
+// definition, skipping those it already has: SQLite's ADD COLUMN has no
+// IF NOT EXISTS.
+func addColumns(table string, defs ...string) migration {
+	return func(ctx context.Context, tx *sql.Tx) error {
+		for _, def := range defs {
+			name, _, _ := strings.Cut(def, " ")
+			var n int
+			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info(?) WHERE name = ?`, table, name).Scan(&n); err != nil {
+				return err
+			}
+			if n > 0 {
+				continue
+			}
+			if _, err := tx.ExecContext(ctx, `ALTER TABLE `+table+` ADD COLUMN `+def); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 }
 
 // migrate brings the file's schema to len(migrations) in one transaction,
@@ -79,7 +118,7 @@ func (s *Store) migrate(ctx context.Context) error {
 				ErrSchemaVersion, version, len(migrations))
 		}
 		for v := version; v < len(migrations); v++ {
-			if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
+			if err := migrations[v](ctx, tx); err != nil {
 				return fmt.Errorf("migration %d: %w", v+1, err)
 			}
 		}

@@ -3,6 +3,7 @@ package sqlitestore
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -41,12 +42,9 @@ func (s *Store) Search(ctx context.Context, id, text string, after int64, limit 
 	}
 	want := strings.ToLower(text)
 	var out []session.Record
-	err := s.read(ctx, func(tx *sql.Tx) error {
+	err := s.read(ctx, func(tx *sql.Tx) (err error) {
 		out = nil
-		var (
-			rows *sql.Rows
-			err  error
-		)
+		var rows *sql.Rows
 		if indexed {
 			// The index up to its mark, then the log past it. CROSS JOIN
 			// keeps the index the outer loop: the other way round, SQLite
@@ -65,7 +63,7 @@ func (s *Store) Search(ctx context.Context, id, text string, after int64, limit 
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
+		defer closeRows(rows, &err)
 		for (limit <= 0 || len(out) < limit) && rows.Next() {
 			r, err := scanRecord(rows, id)
 			if err != nil {
@@ -117,19 +115,16 @@ func (s *Store) catchUp(ctx context.Context) error {
 					body []byte
 				)
 				if err := rows.Scan(&e.rowid, &sid, &seq, &body); err != nil {
-					rows.Close()
-					return err
+					return errors.Join(err, rows.Close())
 				}
 				m, err := codec.DecodeMessage(body)
 				if err != nil {
-					rows.Close()
-					return fmt.Errorf("session %q record %d: %w: %v", sid, seq, session.ErrCorrupt, err)
+					return errors.Join(fmt.Errorf("session %q record %d: %w: %v", sid, seq, session.ErrCorrupt, err), rows.Close())
 				}
 				e.text = session.SearchText(m)
 				batch = append(batch, e)
 			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
+			if err := errors.Join(rows.Err(), rows.Close()); err != nil {
 				return err
 			}
 			done = len(batch) < indexBatch

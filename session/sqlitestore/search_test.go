@@ -24,7 +24,7 @@ func TestSearchAcrossTheIndexAndWhatFollows(t *testing.T) {
 			}
 			msgs[i] = compact.Message{Role: compact.RoleTool, Content: text}
 		}
-		_, err := st.Append(ctx, id, msgs...)
+		_, _, err := st.Append(ctx, id, msgs...)
 		require.NoError(t, err)
 	}
 	appendN("agent-1", 0, 1000)

@@ -100,19 +100,16 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	w.SetMaxOpenConns(1)
 	r, err := sql.Open("sqlite", dsn(path, cfg, "deferred"))
 	if err != nil {
-		w.Close()
-		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
+		return nil, errors.Join(fmt.Errorf("sqlitestore: open %s: %w", path, err), w.Close())
 	}
 	r.SetMaxOpenConns(cfg.readers)
 	r.SetMaxIdleConns(cfg.readers)
 	s := &Store{w: w, r: r, path: path, now: time.Now}
 	if err := s.migrate(ctx); err != nil {
-		s.Close()
-		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
+		return nil, errors.Join(fmt.Errorf("sqlitestore: open %s: %w", path, err), s.Close())
 	}
 	if err := s.prepare(ctx); err != nil {
-		s.Close()
-		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
+		return nil, errors.Join(fmt.Errorf("sqlitestore: open %s: %w", path, err), s.Close())
 	}
 	return s, nil
 }
@@ -147,7 +144,7 @@ func (s *Store) prepare(ctx context.Context) error {
 	}
 	s.nextSeq = prep(`INSERT INTO sessions (id, last_seq) VALUES (?, ?)
 		ON CONFLICT (id) DO UPDATE SET last_seq = last_seq + excluded.last_seq
-		RETURNING last_seq`)
+		RETURNING last_seq, compactions`)
 	s.insertMessage = prep(`INSERT INTO messages (session, seq, at, body) VALUES (?, ?, ?, ?)`)
 	return err
 }

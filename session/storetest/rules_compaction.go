@@ -13,7 +13,7 @@ import (
 var idRules = []rule{
 	{
 		name:        "bad-ids-refused",
-		explanation: "a store takes exactly the ids session.New takes: an empty id, invalid UTF-8, a control character or a snapshot id is refused with ErrInvalidID by every method, so a snapshot can never be written as a live session",
+		explanation: "a store takes exactly the ids session.Open takes: an empty id, invalid UTF-8, a control character or a snapshot id is refused with ErrInvalidID by every method, so a snapshot can never be written as a live session",
 		check: func(ctx context.Context, st session.Store, id string) error {
 			for _, bad := range []string{"", "a\nb", "tab\there", "bad\xffutf8", session.SnapshotID(id, 1)} {
 				errs := callAll(ctx, st, bad)
@@ -35,6 +35,76 @@ var idRules = []rule{
 }
 
 var compactionRules = []rule{
+	{
+		name:        "append-reports-the-head",
+		explanation: "Append returns the log's last number and the latest compaction's, read together: a Session compares them with its own view to notice, in the same round trip, that another process appended or compacted, and would otherwise go on from a stale history",
+		check: func(ctx context.Context, st session.Store, id string) error {
+			if last, n, err := st.Append(ctx, id, text("a", 4)...); err != nil || last != 4 || n != 0 {
+				return fmt.Errorf("store.Append before any compaction: last %d, compaction %d, %v; want 4, 0", last, n, err)
+			}
+			if err := commit(ctx, st, id, 1, 3, text("summary", 1), session.Lease{}); err != nil {
+				return err
+			}
+			if last, n, err := st.Append(ctx, id, text("b", 2)...); err != nil || last != 6 || n != 1 {
+				return fmt.Errorf("store.Append after compaction 1: last %d, compaction %d, %v; want 6, 1", last, n, err)
+			}
+			if last, n, err := st.Append(ctx, id); err != nil || last != 6 || n != 1 {
+				return fmt.Errorf("an empty Append: last %d, compaction %d, %v; want 6, 1 and nothing appended", last, n, err)
+			}
+			return nil
+		},
+	},
+	{
+		name:        "commit-reports-the-log-end",
+		explanation: "Commit returns the number of the log's last record as it committed, so a Session installs the compacted history with what others appended meanwhile, and reads the log again only when they did",
+		check: func(ctx context.Context, st session.Store, id string) error {
+			if _, err := appendAll(ctx, st, id, text("m", 5)...); err != nil {
+				return err
+			}
+			if last, err := commitFolded(ctx, st, id, session.Compaction{N: 1, Through: 3, Live: text("s", 1)}, session.Lease{}); err != nil || last != 5 {
+				return fmt.Errorf("store.Commit of records 1-3 on a log of 5: last %d, %v; want 5", last, err)
+			}
+			if _, err := appendAll(ctx, st, id, text("n", 2)...); err != nil {
+				return err
+			}
+			if last, err := commitFolded(ctx, st, id, session.Compaction{N: 2, Through: 7}, session.Lease{}); err != nil || last != 7 {
+				return fmt.Errorf("store.Commit of records to 7 on a log of 7: last %d, %v; want 7", last, err)
+			}
+			return nil
+		},
+	},
+	{
+		name:        "folded-range-kept",
+		explanation: "a compaction records which records its summaries stand for, so anyone can audit from the store alone that nothing it covers was lost; a range that cannot be is refused with ErrInvalidRange and changes nothing",
+		check: func(ctx context.Context, st session.Store, id string) error {
+			if _, err := appendAll(ctx, st, id, text("m", 8)...); err != nil {
+				return err
+			}
+			for _, bad := range []struct{ from, to int64 }{{0, 3}, {4, 3}, {2, 7}, {-1, 2}, {3, 0}} {
+				c := session.Compaction{N: 1, Through: 6, Live: text("s", 1), FoldedFrom: bad.from, FoldedThrough: bad.to}
+				if _, err := st.Commit(ctx, id, c, session.Lease{}); !errors.Is(err, session.ErrInvalidRange) {
+					return fmt.Errorf("store.Commit folding records %d to %d of 6: %v, want an error wrapping ErrInvalidRange", bad.from, bad.to, err)
+				}
+			}
+			if comps, err := st.Compactions(ctx, id); err != nil || len(comps) != 0 {
+				return fmt.Errorf("store.Compactions after refused commits: %d, %v; want none", len(comps), err)
+			}
+			if _, err := commitFolded(ctx, st, id, session.Compaction{N: 1, Through: 6, Live: text("s", 1), FoldedFrom: 2, FoldedThrough: 5}, session.Lease{}); err != nil {
+				return err
+			}
+			if _, err := commitFolded(ctx, st, id, session.Compaction{N: 2, Through: 8, Live: text("t", 2)}, session.Lease{}); err != nil {
+				return err
+			}
+			comps, err := st.Compactions(ctx, id)
+			if err != nil || len(comps) != 2 {
+				return fmt.Errorf("store.Compactions: %d, %v; want 2", len(comps), err)
+			}
+			if got := [4]int64{comps[0].FoldedFrom, comps[0].FoldedThrough, comps[1].FoldedFrom, comps[1].FoldedThrough}; got != [4]int64{2, 5, 0, 0} {
+				return fmt.Errorf("folded ranges read back as %d-%d and %d-%d, want 2-5 and none", got[0], got[1], got[2], got[3])
+			}
+			return nil
+		},
+	},
 	{
 		name:        "live-derivation",
 		explanation: "the live history is the latest compaction's Live followed by every record after its Through, so messages appended during a compaction land after the compacted history, in log order",
@@ -164,13 +234,19 @@ var compactionRules = []rule{
 // commit commits compaction n of records up to through, with made-up
 // sizes, under lease.
 func commit(ctx context.Context, st session.Store, id string, n int, through int64, live []compact.Message, lease session.Lease) error {
-	err := st.Commit(ctx, id, session.Compaction{
-		N: n, Through: through, Live: live, TokensBefore: 100, TokensAfter: 10, Summarizer: "test",
-	}, lease)
+	_, err := commitFolded(ctx, st, id, session.Compaction{N: n, Through: through, Live: live}, lease)
+	return err
+}
+
+// commitFolded commits c, with made-up sizes, under lease, and returns what
+// the store says the log's last record is.
+func commitFolded(ctx context.Context, st session.Store, id string, c session.Compaction, lease session.Lease) (int64, error) {
+	c.TokensBefore, c.TokensAfter, c.Summarizer = 100, 10, "test"
+	last, err := st.Commit(ctx, id, c, lease)
 	if err != nil {
-		return fmt.Errorf("store.Commit compaction %d through %d: %w", n, through, err)
+		return 0, fmt.Errorf("store.Commit compaction %d through %d: %w", c.N, c.Through, err)
 	}
-	return nil
+	return last, nil
 }
 
 func sortedKeys(m map[string]error) []string {

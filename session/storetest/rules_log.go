@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 
@@ -24,7 +25,7 @@ var logRules = []rule{
 			if last, err := appendAll(ctx, st, id, second...); err != nil || last != 5 {
 				return fmt.Errorf("second Append: last %d, %v; want 5", last, err)
 			}
-			if last, err := st.Append(ctx, id); err != nil || last != 5 {
+			if last, _, err := st.Append(ctx, id); err != nil || last != 5 {
 				return fmt.Errorf("an empty Append: last %d, %v; want 5 and nothing appended", last, err)
 			}
 			recs, err := st.Read(ctx, id, 1, 0)
@@ -108,6 +109,30 @@ var logRules = []rule{
 		},
 	},
 	{
+		name:        "read-near-the-top",
+		explanation: "sequence numbers up to the largest int64 are read without overflow: a range that starts or ends there holds what exists and nothing else, never an error, so a recall tool asked for seq 9223372036854775807 says it has none",
+		check: func(ctx context.Context, st session.Store, id string) error {
+			if _, err := appendAll(ctx, st, id, text("m", 3)...); err != nil {
+				return err
+			}
+			const top = math.MaxInt64
+			for _, c := range []struct{ from, to, n int64 }{{top, 0, 0}, {top, top, 0}, {top - 1, top, 0}, {2, top, 2}, {1, top - 1, 3}} {
+				recs, err := st.Read(ctx, id, c.from, c.to)
+				if err != nil || int64(len(recs)) != c.n {
+					return fmt.Errorf("store.Read(%d, %d): %d records, %v; want %d", c.from, c.to, len(recs), err, c.n)
+				}
+			}
+			if sr, ok := st.(session.Searcher); ok {
+				for _, after := range []int64{top, top - 1} {
+					if recs, err := sr.Search(ctx, id, "m", after, 0); err != nil || len(recs) != 0 {
+						return fmt.Errorf("store.Search after %d: %d records, %v; want none", after, len(recs), err)
+					}
+				}
+			}
+			return nil
+		},
+	},
+	{
 		name:        "unknown-session-is-empty",
 		explanation: "a session never written has an empty log, an empty live history at record 0 after compaction 0, no compactions, and no snapshots (ErrNotFound)",
 		check: func(ctx context.Context, st session.Store, id string) error {
@@ -145,7 +170,7 @@ var logRules = []rule{
 							{Role: compact.RoleUser, Content: fmt.Sprintf("w%d c%d a", w, c)},
 							{Role: compact.RoleAssistant, Content: fmt.Sprintf("w%d c%d b", w, c)},
 						}
-						if _, err := st.Append(ctx, id, pair...); err != nil {
+						if _, _, err := st.Append(ctx, id, pair...); err != nil {
 							errs <- fmt.Errorf("writer %d: Append: %w", w, err)
 							return
 						}
@@ -216,10 +241,10 @@ var logRules = []rule{
 // Searcher, theirs), returning each error by method name.
 func callAll(ctx context.Context, st session.Store, id string) map[string]error {
 	errs := map[string]error{}
-	_, errs["Append"] = st.Append(ctx, id, text("never", 1)...)
+	_, _, errs["Append"] = st.Append(ctx, id, text("never", 1)...)
 	_, errs["Read"] = st.Read(ctx, id, 1, 0)
 	_, _, _, errs["Live"] = st.Live(ctx, id)
-	errs["Commit"] = st.Commit(ctx, id, session.Compaction{N: 1, Through: 1}, session.Lease{})
+	_, errs["Commit"] = st.Commit(ctx, id, session.Compaction{N: 1, Through: 1}, session.Lease{})
 	_, errs["Compactions"] = st.Compactions(ctx, id)
 	_, errs["Snapshot"] = st.Snapshot(ctx, session.SnapshotID(id, 1))
 	if l, ok := st.(session.Leaser); ok {

@@ -16,9 +16,11 @@ import (
 	"time"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/sharedtest"
 	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/pgstore"
 	"github.com/contextkit/compact/session/sqlitestore"
+	"github.com/contextkit/compact/session/storetest"
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 )
@@ -40,7 +42,7 @@ func TestFleetPostgres(t *testing.T) {
 		if os.Getenv("COMPACT_REQUIRE_PG") == "1" {
 			t.Fatal("COMPACT_REQUIRE_PG=1 but COMPACT_PG_DSN is not set (start one with .ci/postgres.sh start)")
 		}
-		t.Skip("no Postgres: set COMPACT_PG_DSN (e.g. eval \"$(.ci/postgres.sh start)\")")
+		sharedtest.Skip(t, sharedtest.NoPostgres)
 	}
 	schema := fmt.Sprintf("fleet_%d", time.Now().UnixNano())
 	st, closeStore, err := openStore(context.Background(), "postgres", dsn, schema)
@@ -163,8 +165,8 @@ func takeOver(t *testing.T, st session.Store, id string, victimFence int64, even
 	f, err := os.Create(events)
 	require.NoError(t, err)
 	defer f.Close()
-	w := &watched{Store: st, leaser: st.(session.Leaser), rec: &recorder{f: f}, start: map[string]event{}}
-	s, err := session.New(id, engine(func() {}), session.WithStore(w), session.WithLeaseTTL(leaseTTL))
+	w := &watched{Store: st, leaser: st.(session.Leaser), rec: &recorder{f: f}, start: map[string]event{}, committed: map[string]int{}}
+	s, err := session.Open(context.Background(), id, engine(func() {}), session.WithStore(w), session.WithLeaseTTL(leaseTTL))
 	require.NoError(t, err)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -213,8 +215,13 @@ func check(t *testing.T, st session.Store, sessions int, events []event) {
 	ctx := context.Background()
 	appended := map[string]map[string]bool{}
 	windows := map[string][]event{}
+	var views event
 	for _, e := range events {
 		switch e.Kind {
+		case "views":
+			views.Checked += e.Checked
+			views.Stale += e.Stale
+			views.Failed += e.Failed
 		case "append":
 			if appended[e.Session] == nil {
 				appended[e.Session] = map[string]bool{}
@@ -301,10 +308,15 @@ func check(t *testing.T, st session.Store, sessions int, events []event) {
 			}
 		}
 		require.Equal(t, contents(want), contents(live), "%s: the live history is derived from the log", id)
+		require.NoError(t, storetest.Audit(ctx, st, id), "every record a compaction covers is folded or carried")
 	}
 	t.Logf("%d sessions, %d messages, %d compactions: %d lost, %d duplicated, %d reordered, %d overlapping",
 		sessions, messages, compactions, lost, duplicated, reordered, overlaps)
+	t.Logf("the surviving workers' calls: %d succeeded, each leaving its session's view equal to the store's; "+
+		"%d said their view was stale (ErrStale); %d failed (a store fault in %d, a passed deadline, a lost lease)",
+		views.Checked, views.Stale, views.Failed, flakyOdds)
 	require.Positive(t, compactions)
+	require.Positive(t, views.Checked)
 }
 
 func contents(msgs []compact.Message) []string {

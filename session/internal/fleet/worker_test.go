@@ -16,6 +16,7 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/tokens"
 	"go.uber.org/goleak"
 )
 
@@ -42,13 +43,16 @@ const leaseTTL = 2 * time.Second
 
 // event is one line of a worker's events file.
 type event struct {
-	Kind    string `json:"kind"` // "append" or "compaction"
-	Session string `json:"session"`
+	Kind    string `json:"kind"` // "append", "compaction" or "views"
+	Session string `json:"session,omitempty"`
 	Content string `json:"content,omitempty"` // append: the message
 	Fence   int64  `json:"fence,omitempty"`   // compaction: its lease's fence
 	N       int    `json:"n,omitempty"`       // compaction: its number
 	Start   int64  `json:"start,omitempty"`   // compaction: after its lease was granted, unix ns
 	End     int64  `json:"end,omitempty"`     // compaction: before its commit was sent, unix ns
+	// views: how many calls succeeded and had their view checked, how many
+	// said their view was stale, and how many failed otherwise.
+	Checked, Stale, Failed int64 `json:",omitempty"`
 }
 
 // recorder writes events, one line each, straight to the file, so that a
@@ -73,8 +77,9 @@ type watched struct {
 	leaser session.Leaser
 	rec    *recorder
 
-	mu    sync.Mutex
-	start map[string]event
+	mu        sync.Mutex
+	start     map[string]event
+	committed map[string]int // the latest compaction this process committed, by session
 }
 
 func (w *watched) Acquire(ctx context.Context, id string, ttl time.Duration) (session.Lease, error) {
@@ -95,16 +100,29 @@ func (w *watched) Release(ctx context.Context, id string, l session.Lease) error
 	return w.leaser.Release(ctx, id, l)
 }
 
-func (w *watched) Commit(ctx context.Context, id string, c session.Compaction, l session.Lease) error {
+func (w *watched) Commit(ctx context.Context, id string, c session.Compaction, l session.Lease) (int64, error) {
 	w.mu.Lock()
 	e := w.start[id]
 	w.mu.Unlock()
 	e.End, e.N = time.Now().UnixNano(), c.N
-	err := w.Store.Commit(ctx, id, c, l)
+	last, err := w.Store.Commit(ctx, id, c, l)
 	if err == nil && e.Fence == l.Fence {
 		w.rec.record(e)
 	}
-	return err
+	if err == nil {
+		w.mu.Lock()
+		w.committed[id] = max(w.committed[id], c.N)
+		w.mu.Unlock()
+	}
+	return last, err
+}
+
+// latest is the number of the latest compaction of session id this
+// process committed, 0 if none.
+func (w *watched) latest(id string) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.committed[id]
 }
 
 // fence is the fence of the latest lease granted here on session id.
@@ -135,7 +153,10 @@ func TestWorker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &watched{Store: st, leaser: st.(session.Leaser), rec: rec, start: map[string]event{}}
+	w := &watched{Store: st, leaser: st.(session.Leaser), rec: rec, start: map[string]event{}, committed: map[string]int{}}
+	// The sessions see the store through a flaky one, which fails a call
+	// in eight, before it reaches the store.
+	faults := &flaky{watched: w, rng: rand.New(rand.NewSource(time.Now().UnixNano()))}
 
 	victim := os.Getenv(envVictim) != ""
 	var armed atomic.Bool
@@ -150,10 +171,11 @@ func TestWorker(t *testing.T) {
 				<-block
 			}
 		})
-	}, session.WithStore(w), session.WithLeaseTTL(leaseTTL))
+	}, session.WithStore(faults), session.WithLeaseTTL(leaseTTL))
 
 	var wg sync.WaitGroup
 	errs := make(chan error, goroutines)
+	views := &viewChecks{locks: map[string]*sync.Mutex{}}
 	for g := 0; g < goroutines; g++ {
 		wg.Add(1)
 		go func(g int) {
@@ -166,42 +188,52 @@ func TestWorker(t *testing.T) {
 					armed.Store(true) // the next compaction of this worker blocks
 				}
 				id := fmt.Sprintf("fleet-%d", rng.Intn(sessions))
-				s, err := m.Get(id)
-				if err != nil {
-					errs <- err
-					return
-				}
-				if s.ID() != id {
-					errs <- fmt.Errorf("Get(%q) returned session %q", id, s.ID())
-					return
-				}
-				content := fmt.Sprintf("w%s g%d %s n%d %s", me, g, id, next[id], filler)
-				if err := s.Append(ctx, compact.Message{Role: role(next[id]), Content: content}); err != nil {
-					errs <- fmt.Errorf("append to %s: %w", id, err)
-					return
-				}
-				rec.record(event{Kind: "append", Session: id, Content: content})
-				next[id]++
-				force := arm || rng.Intn(20) == 0
-				if force || s.ShouldCompress() {
-					var opts []compact.CompressOption
-					if force {
-						opts = append(opts, compact.Force())
+				unlock := views.lock(id)
+				err := views.op(ctx, st, w, id, func() (*session.Session, error) {
+					s, err := m.Get(ctx, id)
+					if err == nil && s.ID() != id {
+						err = fmt.Errorf("%w: Get(%q) returned session %q", errFatal, id, s.ID())
 					}
-					_, err := s.Compress(ctx, opts...)
-					switch {
-					case errors.Is(err, session.ErrLeaseLost) || errors.Is(err, session.ErrStaleFence):
-						// A holder that stalled past its lease cannot save;
-						// the store refused, and nothing was lost.
-						t.Logf("%s: %v", id, err)
-					case err != nil && !declined(err):
-						errs <- fmt.Errorf("compress %s: %w", id, err)
-						return
+					return s, err
+				}, func(s *session.Session) error {
+					content := fmt.Sprintf("w%s g%d %s n%d %s", me, g, id, next[id], filler)
+					err := s.Append(ctx, compact.Message{Role: role(next[id]), Content: content})
+					if err == nil || errors.Is(err, session.ErrStale) {
+						// Logged, even when the view could not catch up.
+						rec.record(event{Kind: "append", Session: id, Content: content})
+						next[id]++
 					}
+					return err
+				})
+				if err == nil && (arm || rng.Intn(20) == 0 || views.shouldCompress(m, id)) {
+					err = views.op(ctx, st, w, id, func() (*session.Session, error) { return m.Get(ctx, id) },
+						func(s *session.Session) error {
+							opts := []compact.CompressOption{}
+							cctx, cancel := ctx, context.CancelFunc(func() {})
+							if arm || rng.Intn(20) == 0 {
+								opts = append(opts, compact.Force())
+							}
+							if !arm && rng.Intn(4) == 0 {
+								// A deadline that may pass anywhere, the
+								// commit included.
+								cctx, cancel = context.WithTimeout(ctx, time.Duration(1+rng.Intn(40))*time.Millisecond)
+							}
+							defer cancel()
+							_, err := s.Compress(cctx, opts...)
+							return err
+						})
+				}
+				unlock()
+				if errors.Is(err, errFatal) {
+					errs <- fmt.Errorf("%s: %w", id, err)
+					return
 				}
 			}
 		}(g)
 	}
+	defer func() {
+		rec.record(event{Kind: "views", Checked: views.checked.Load(), Stale: views.stale.Load(), Failed: views.failed.Load()})
+	}()
 	wg.Wait()
 	close(errs)
 	for err := range errs {
@@ -210,8 +242,9 @@ func TestWorker(t *testing.T) {
 	// Each session this worker holds sees the store's live history. Other
 	// workers may still be compacting the same sessions, so the check is
 	// made between two reads of the store that agree.
+	faults.off.Store(true)
 	for _, id := range m.Sessions() {
-		s, _ := m.Get(id)
+		s, _ := m.Get(ctx, id)
 		if err := syncedLen(ctx, st, s); err != nil {
 			t.Errorf("%s: %v", id, err)
 		}
@@ -246,7 +279,7 @@ func role(n int) string {
 // engine is a small-window engine whose summarizer calls hook first.
 func engine(hook func()) compact.ContextEngine {
 	return compact.New(compact.WithContextWindow(2000), compact.WithThresholdBounds(0, 0),
-		compact.WithTokenCounter(compact.EstimateCounter{}),
+		compact.WithTokenCounter(tokens.Estimate{}),
 		compact.WithSummarizer(compact.SummarizerFunc(func(_ context.Context, req compact.SummaryRequest) (string, error) {
 			hook()
 			return fmt.Sprintf("Summary of %d messages.", len(req.Turns)), nil

@@ -14,6 +14,7 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/tokens"
 )
 
 var run atomic.Int64
@@ -24,7 +25,7 @@ func id(what string) string {
 	return fmt.Sprintf("bench-%d-%d-%s", time.Now().UnixNano(), run.Add(1), what)
 }
 
-// history is n messages of about tokens tokens each (as EstimateCounter
+// history is n messages of about tokens tokens each (as tokens.Estimate
 // counts: four characters a token), user and assistant in turn.
 func history(n, tokens int) []compact.Message {
 	body := strings.Repeat("word ", tokens*4/5)
@@ -43,7 +44,7 @@ func history(n, tokens int) []compact.Message {
 func preload(b *testing.B, st session.Store, id string, msgs []compact.Message) {
 	const batch = 500
 	for i := 0; i < len(msgs); i += batch {
-		if _, err := st.Append(context.Background(), id, msgs[i:min(i+batch, len(msgs))]...); err != nil {
+		if _, _, err := st.Append(context.Background(), id, msgs[i:min(i+batch, len(msgs))]...); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -64,7 +65,7 @@ func Turn(b *testing.B, st session.Store, n int) {
 	refill := max(n/4, 250)
 	base := history(n, 40)
 	engine := func() compact.ContextEngine {
-		return compact.New(compact.WithContextWindow(10_000_000), compact.WithTokenCounter(compact.EstimateCounter{}))
+		return compact.New(compact.WithContextWindow(10_000_000), compact.WithTokenCounter(tokens.Estimate{}))
 	}
 	var s *session.Session
 	took := make([]time.Duration, 0, b.N)
@@ -76,7 +77,7 @@ func Turn(b *testing.B, st session.Store, n int) {
 			sid := id(fmt.Sprint(n))
 			preload(b, st, sid, base)
 			var err error
-			if s, err = session.New(sid, engine(), session.WithStore(st)); err != nil {
+			if s, err = session.Open(context.Background(), sid, engine(), session.WithStore(st)); err != nil {
 				b.Fatal(err)
 			}
 			if err := s.Sync(ctx); err != nil {
@@ -111,17 +112,17 @@ func reportQuantiles(b *testing.B, took []time.Duration) {
 // about tokens tokens, with an engine that answers at once: what is left is
 // the store's share (lease, reading the history, committing the result,
 // reading what arrived, releasing) plus the Session's bookkeeping.
-func Compaction(b *testing.B, st session.Store, tokens int) {
+func Compaction(b *testing.B, st session.Store, size int) {
 	ctx := context.Background()
 	const per = 200 // tokens per message
-	base := history(tokens/per, per)
+	base := history(size/per, per)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		sid := id("compaction")
 		preload(b, st, sid, base)
-		s, err := session.New(sid, instant{}, session.WithStore(st), session.WithCounter(compact.EstimateCounter{}))
+		s, err := session.Open(context.Background(), sid, instant{}, session.WithStore(st), session.WithCounter(tokens.Estimate{}))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -133,7 +134,7 @@ func Compaction(b *testing.B, st session.Store, tokens int) {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(compact.CountMessages(compact.EstimateCounter{}, base)), "history-tokens")
+	b.ReportMetric(float64(tokens.CountMessages(tokens.Estimate{}, base)), "history-tokens")
 }
 
 // instant is an engine that compacts any history at once into a summary

@@ -57,13 +57,13 @@ func run(ctx context.Context, w io.Writer) error {
 		if should, err := adapt.ShouldCompress(engine, h); err == nil && should {
 			out, res, err := adapt.Compress(ctx, engine, h)
 			if err != nil {
-				fmt.Fprintf(w, "turn %d: compaction failed, sending the history as is: %v\n", turn, err)
+				_, _ = fmt.Fprintf(w, "turn %d: compaction failed, sending the history as is: %v\n", turn, err)
 			} else {
 				how := fmt.Sprintf("pruned %d old function responses", len(res.Pruned))
 				if res.SummaryIndex >= 0 {
 					how = "summarised the older turns"
 				}
-				fmt.Fprintf(w, "turn %d: compacted %d contents (%d tokens) into %d (%d tokens): %s\n",
+				_, _ = fmt.Fprintf(w, "turn %d: compacted %d contents (%d tokens) into %d (%d tokens): %s\n",
 					turn, len(h.Contents), res.TokensBefore, len(out.Contents), res.TokensAfter, how)
 				h = out
 			}
@@ -81,8 +81,8 @@ func run(ctx context.Context, w io.Writer) error {
 		h.Contents = append(h.Contents, reply)
 		calls := resp.FunctionCalls()
 		if len(calls) == 0 {
-			fmt.Fprintf(w, "turn %d: answer: %s\n", turn, resp.Text())
-			fmt.Fprintf(w, "%d compactions in %d turns\n", engine.Status().Compressions, turn)
+			_, _ = fmt.Fprintf(w, "turn %d: answer: %s\n", turn, resp.Text())
+			_, _ = fmt.Fprintf(w, "%d compactions in %d turns\n", engine.Status().Compressions, turn)
 			return nil
 		}
 		// Every call of the turn is answered in one user content, by name

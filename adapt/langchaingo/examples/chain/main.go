@@ -13,6 +13,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -33,8 +34,8 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer os.RemoveAll(dir) //nolint:errcheck // a temp dir
-	if err := run(context.Background(), os.Stdout, filepath.Join(dir, "chat.db")); err != nil {
+	err = errors.Join(run(context.Background(), os.Stdout, filepath.Join(dir, "chat.db")), os.RemoveAll(dir))
+	if err != nil {
 		log.Fatal(err)
 	}
 }
@@ -81,7 +82,7 @@ func run(ctx context.Context, w io.Writer, path string) error {
 		}
 		// A 1,500-token window makes this short chat compact; use the
 		// model's real window.
-		s, err := session.New(sessionID, compact.New(compact.WithContextWindow(1500)),
+		s, err := session.Open(ctx, sessionID, compact.New(compact.WithContextWindow(1500)),
 			session.WithStore(st), session.WithRecall(true))
 		if err != nil {
 			return closeAll(ctx, err, nil, st)
@@ -92,7 +93,7 @@ func run(ctx context.Context, w io.Writer, path string) error {
 				return closeAll(ctx, err, s, st)
 			}
 		}
-		fmt.Fprintf(w, "%s: %d turns asked, %d compactions, %d messages live (%d tokens)\n",
+		_, _ = fmt.Fprintf(w, "%s: %d turns asked, %d compactions, %d messages live (%d tokens)\n",
 			phase.name, len(phase.questions), s.Status().Compactions, s.Len(), s.Tokens())
 		if phase.name == "after a restart" {
 			if err := recall(ctx, w, s); err != nil {
@@ -118,7 +119,7 @@ func recall(ctx context.Context, w io.Writer, s *session.Session) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "recalled with %s: %s\n", tool.Name(), answer)
+		_, _ = fmt.Fprintf(w, "recalled with %s: %s\n", tool.Name(), answer)
 	}
 	return nil
 }

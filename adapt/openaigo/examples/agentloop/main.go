@@ -54,13 +54,13 @@ func run(ctx context.Context, w io.Writer) error {
 		if should, err := openaigo.ShouldCompress(engine, msgs); err == nil && should {
 			out, res, err := openaigo.Compress(ctx, engine, msgs)
 			if err != nil {
-				fmt.Fprintf(w, "turn %d: compaction failed, sending the history as is: %v\n", turn, err)
+				_, _ = fmt.Fprintf(w, "turn %d: compaction failed, sending the history as is: %v\n", turn, err)
 			} else {
 				how := fmt.Sprintf("pruned %d old tool results", len(res.Pruned))
 				if res.SummaryIndex >= 0 {
 					how = "summarised the older turns"
 				}
-				fmt.Fprintf(w, "turn %d: compacted %d messages (%d tokens) into %d (%d tokens): %s\n",
+				_, _ = fmt.Fprintf(w, "turn %d: compacted %d messages (%d tokens) into %d (%d tokens): %s\n",
 					turn, len(msgs), res.TokensBefore, len(out), res.TokensAfter, how)
 				msgs = out
 			}
@@ -76,8 +76,8 @@ func run(ctx context.Context, w io.Writer) error {
 		reply := resp.Choices[0].Message
 		msgs = append(msgs, reply.ToParam())
 		if len(reply.ToolCalls) == 0 {
-			fmt.Fprintf(w, "turn %d: answer: %s\n", turn, reply.Content)
-			fmt.Fprintf(w, "%d compactions in %d turns\n", engine.Status().Compressions, turn)
+			_, _ = fmt.Fprintf(w, "turn %d: answer: %s\n", turn, reply.Content)
+			_, _ = fmt.Fprintf(w, "%d compactions in %d turns\n", engine.Status().Compressions, turn)
 			return nil
 		}
 		for _, call := range reply.ToolCalls {

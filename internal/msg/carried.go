@@ -1,0 +1,89 @@
+package msg
+
+import (
+	"strconv"
+	"strings"
+)
+
+// CarriedHeader opens the section of a summary message that carries recent
+// real user messages verbatim, after the summary's body. Each entry states
+// its length in bytes, so the section parses back exactly whatever the
+// messages contain.
+const CarriedHeader = "[Earlier user messages, verbatim, oldest first]"
+
+// defusedCarriedHeader replaces CarriedHeader inside a summary's own body.
+const defusedCarriedHeader = "(earlier user messages, verbatim, oldest first)"
+
+// carriedEntry is the line before each carried message.
+func carriedEntry(t string) string {
+	return "[user message, " + strconv.Itoa(len(t)) + " bytes]\n"
+}
+
+// SummaryText builds the text of a summary message: the prefix, the body
+// and, when there are any, the carried user messages.
+func SummaryText(body string, carried []string) string {
+	body = strings.ReplaceAll(strings.TrimSpace(StripSummaryPrefix(body)), CarriedHeader, defusedCarriedHeader)
+	var b strings.Builder
+	b.WriteString(PrefixSummary(body))
+	if len(carried) > 0 {
+		b.WriteString("\n\n")
+		b.WriteString(CarriedHeader)
+		for _, t := range carried {
+			b.WriteString("\n")
+			b.WriteString(carriedEntry(t))
+			b.WriteString(t)
+		}
+	}
+	return b.String()
+}
+
+// SplitCarried separates a summary body (prefix already stripped) from the
+// user messages carried after it. A section that does not parse is left in
+// the body, so nothing is lost.
+func SplitCarried(summary string) (body string, carried []string) {
+	i := strings.Index(summary, CarriedHeader)
+	if i < 0 {
+		return summary, nil
+	}
+	carried, end := parseCarried(summary[i+len(CarriedHeader):])
+	if end < 0 || strings.TrimSpace(summary[i+len(CarriedHeader)+end:]) != "" {
+		return summary, nil
+	}
+	return strings.TrimSpace(summary[:i]), carried
+}
+
+// parseCarried reads carried entries from the start of s and returns them
+// with the offset just past the last one; end is -1 when s does not start
+// with a well-formed entry list.
+func parseCarried(s string) (carried []string, end int) {
+	const open, close = "\n[user message, ", " bytes]\n"
+	for end < len(s) && strings.HasPrefix(s[end:], open) {
+		rest := s[end+len(open):]
+		j := strings.Index(rest, close)
+		if j < 0 {
+			return nil, -1
+		}
+		n, err := strconv.Atoi(rest[:j])
+		start := end + len(open) + j + len(close)
+		if err != nil || n < 0 || n > len(s)-start {
+			return nil, -1
+		}
+		carried = append(carried, s[start:start+n])
+		end = start + n
+	}
+	return carried, end
+}
+
+// carriedEnd returns the offset in a summary body just past its carried
+// messages, or 0 when it has none that parse.
+func carriedEnd(body string) int {
+	i := strings.Index(body, CarriedHeader)
+	if i < 0 {
+		return 0
+	}
+	_, end := parseCarried(body[i+len(CarriedHeader):])
+	if end < 0 {
+		return 0
+	}
+	return i + len(CarriedHeader) + end
+}

@@ -1,0 +1,51 @@
+package pgstore_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/session/pgstore"
+	"github.com/jackc/pgx/v5"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Migration 2 adds the range each compaction's summary stands for to a
+// schema written at version 1, keeps what it held (a compaction from before
+// reads back with no range), and runs again harmlessly on a schema that
+// has the columns already.
+func TestMigrationTwoAddsTheFoldedRange(t *testing.T) {
+	ctx := context.Background()
+	name := schema(t)
+	S := pgx.Identifier{name}.Sanitize()
+	st := open(t, pgstore.WithSchema(name))
+	_, _, err := st.Append(ctx, "agent-7", compact.Message{Role: compact.RoleUser, Content: "a"},
+		compact.Message{Role: compact.RoleAssistant, Content: "b"}, compact.Message{Role: compact.RoleUser, Content: "c"})
+	require.NoError(t, err)
+	_, err = st.Commit(ctx, "agent-7", session.Compaction{N: 1, Through: 2, FoldedFrom: 1, FoldedThrough: 2}, session.Lease{})
+	require.NoError(t, err)
+	st.Close()
+
+	// The schema as version 1 wrote it: no range columns.
+	exec(t, `ALTER TABLE `+S+`.compactions DROP COLUMN folded_from, DROP COLUMN folded_through`)
+	exec(t, `UPDATE `+S+`.schema_version SET version = 1`)
+
+	for _, step := range []string{"migrating version 1", "running step 2 again"} {
+		st := open(t, pgstore.WithSchema(name))
+		comps, err := st.Compactions(ctx, "agent-7")
+		require.NoError(t, err, step)
+		require.NotEmpty(t, comps, step)
+		assert.Zero(t, comps[0].FoldedFrom, "%s: a compaction from before records no range", step)
+		if len(comps) == 1 {
+			_, err = st.Commit(ctx, "agent-7", session.Compaction{N: 2, Through: 3, FoldedFrom: 1, FoldedThrough: 3}, session.Lease{})
+			require.NoError(t, err)
+		}
+		comps, err = st.Compactions(ctx, "agent-7")
+		require.NoError(t, err)
+		assert.Equal(t, [2]int64{1, 3}, [2]int64{comps[1].FoldedFrom, comps[1].FoldedThrough}, step)
+		st.Close()
+		exec(t, `UPDATE `+S+`.schema_version SET version = 1`) // the columns stay
+	}
+}

@@ -1,0 +1,63 @@
+package sqlitestore_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/session/sqlitestore"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Migration 2 adds the range each compaction's summary stands for to a
+// file written at version 1, keeps what it held (a compaction from before
+// reads back with no range), and runs again harmlessly on a file that has
+// the columns already (a step applied by hand, or half applied).
+func TestMigrationTwoAddsTheFoldedRange(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "sessions.db")
+	st, err := sqlitestore.Open(ctx, path)
+	require.NoError(t, err)
+	_, _, err = st.Append(ctx, "agent-7", compact.Message{Role: compact.RoleUser, Content: "a"},
+		compact.Message{Role: compact.RoleAssistant, Content: "b"}, compact.Message{Role: compact.RoleUser, Content: "c"})
+	require.NoError(t, err)
+	_, err = st.Commit(ctx, "agent-7", session.Compaction{N: 1, Through: 2, FoldedFrom: 1, FoldedThrough: 2}, session.Lease{})
+	require.NoError(t, err)
+	require.NoError(t, st.Close())
+
+	// The file as version 1 wrote it: no range columns.
+	db := rawDB(t, path)
+	for _, q := range []string{
+		`ALTER TABLE compactions DROP COLUMN folded_from`,
+		`ALTER TABLE compactions DROP COLUMN folded_through`,
+		`UPDATE schema_version SET version = 1`,
+	} {
+		_, err := db.Exec(q)
+		require.NoError(t, err, q)
+	}
+
+	for _, step := range []string{"migrating version 1", "running step 2 again"} {
+		st, err = sqlitestore.Open(ctx, path)
+		require.NoError(t, err, step)
+		comps, err := st.Compactions(ctx, "agent-7")
+		require.NoError(t, err, step)
+		require.NotEmpty(t, comps, step)
+		assert.Zero(t, comps[0].FoldedFrom, "%s: a compaction from before records no range", step)
+		var version int
+		require.NoError(t, db.QueryRow(`SELECT version FROM schema_version`).Scan(&version))
+		assert.Equal(t, 2, version, step)
+		if len(comps) == 1 {
+			_, err = st.Commit(ctx, "agent-7", session.Compaction{N: 2, Through: 3, FoldedFrom: 1, FoldedThrough: 3}, session.Lease{})
+			require.NoError(t, err)
+		}
+		comps, err = st.Compactions(ctx, "agent-7")
+		require.NoError(t, err)
+		assert.Equal(t, [2]int64{1, 3}, [2]int64{comps[1].FoldedFrom, comps[1].FoldedThrough}, step)
+		require.NoError(t, st.Close())
+		_, err = db.Exec(`UPDATE schema_version SET version = 1`) // the columns stay
+		require.NoError(t, err)
+	}
+}
