@@ -8,6 +8,7 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/internal/align"
+	"github.com/contextkit/compact/prune"
 )
 
 // Compress converts h, compacts it through engine and converts the result
@@ -144,7 +145,7 @@ func (c *Conversion) wholeResult(res *compact.Result, sub *Conversion, dropped s
 	for i, j := range res.CarriedFrom {
 		r.CarriedFrom[i] = in(j)
 	}
-	r.Pruned = append([]compact.PruneChange(nil), res.Pruned...)
+	r.Pruned = append([]prune.Change(nil), res.Pruned...)
 	for i := range r.Pruned {
 		r.Pruned[i].Index = in(r.Pruned[i].Index)
 	}

@@ -12,6 +12,7 @@ import (
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/prune"
 )
 
 // errNilResponse reports a Record without a response.
@@ -277,9 +278,9 @@ func (n *NativeEngine) cleared(conv *Conversion, e edits, prompt int) *compact.R
 	for j, v := range conv.views {
 		f := compact.MessageFate{Index: j, Role: v.Role, Tool: toolOf(v, names), Tokens: count(v), Fate: "kept", Output: j}
 		if cleared[j] {
-			f.Fate, f.Prune = "pruned", maskedKind()
+			f.Fate, f.Prune = "pruned", prune.Masked
 			stand := compact.Message{Role: v.Role, ToolCallID: v.ToolCallID, Content: clearedPlaceholder}
-			res.Pruned = append(res.Pruned, compact.PruneChange{Index: j, Kind: f.Prune, ToolCallID: v.ToolCallID,
+			res.Pruned = append(res.Pruned, prune.Change{Index: j, Kind: f.Prune, ToolCallID: v.ToolCallID,
 				Tool: f.Tool, TokensBefore: f.Tokens, TokensAfter: count(stand), Note: clearedNote})
 		}
 		res.Account = append(res.Account, f)
@@ -349,25 +350,8 @@ func toolOf(v compact.Message, names map[string]string) string {
 // counter returns how the fallback counts one message (its token counter,
 // when it shows one), or a count of 0.
 func (n *NativeEngine) counter() func(compact.Message) int {
-	if c, ok := n.fallback.(interface{ Counter() compact.TokenCounter }); ok {
-		tc := c.Counter()
-		return tc.CountMessage
+	if c, ok := n.fallback.(compact.CounterProvider); ok {
+		return c.Counter().CountMessage
 	}
 	return func(compact.Message) int { return 0 }
 }
-
-// maskedKind is compact's kind of change for a tool result replaced by a
-// stand-in ("masked tool result"), which a cleared result is. The root
-// package exports the type but not its values until the layout of issue 22
-// lands (prune.Masked), so it is found by its name.
-func maskedKind() compact.PruneKind {
-	for k := compact.PruneKind(1); k < maxPruneKind; k++ {
-		if k.String() == "masked tool result" {
-			return k
-		}
-	}
-	return 0
-}
-
-// maxPruneKind bounds the search of maskedKind: compact has five kinds.
-const maxPruneKind = 16

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/tokens"
 )
 
 // nativeRounds makes longHistory over 50,000 tokens (the API's lowest
@@ -567,5 +569,51 @@ func TestClearedResultsAreTheOldestTheProviderCouldClear(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			assert.Equal(t, tt.want, clearedResults(views, tt.n, tt.exclude))
 		})
+	}
+}
+
+func TestEveryTranscriptCompactedByTheProviderCompactsAgainIntoOneSummary(t *testing.T) {
+	all := allTranscripts(t)
+	counter, err := tokens.ForModel("gpt-4o")
+	require.NoError(t, err)
+	block := compactionBlockOf(`{"type":"compaction","content":"` + providerSummary + `","encrypted_content":"EncOpaque=="}`)
+	for _, name := range sortedNames(all) {
+		h := fromTranscript(t, all[name])
+		// The provider compacted at the assistant turn nearest the middle:
+		// its response opened on the block.
+		k := len(h.Messages) / 2
+		for k < len(h.Messages) && h.Messages[k].OfAssistant == nil {
+			k++
+		}
+		if k == len(h.Messages) {
+			continue
+		}
+		h.Messages = slices.Clone(h.Messages)
+		h.Messages[k] = copyTurn(h.Messages[k])
+		h.Messages[k].OfAssistant.Content = append([]sdk.ContentBlockParamUnion{block}, h.Messages[k].OfAssistant.Content...)
+		require.NoError(t, Validate(h))
+		for _, window := range windows {
+			t.Run(fmt.Sprintf("%s/window=%d", name, window), func(t *testing.T) {
+				out, res := compress(t, compact.New(compact.WithContextWindow(window), compact.WithTokenCounter(counter)), h)
+				requireCompactionContracts(t, h, out, res)
+				if res == nil {
+					return
+				}
+				summaries := 0
+				for i, m := range out.Messages {
+					for j, b := range turnBlocks(m) {
+						if isSummaryBlock(b) {
+							summaries++
+							assert.True(t, i == 0 && j == 0, "the provider's block, when kept, opens the history")
+						}
+						if b.OfText != nil && compact.IsSummary(compact.Message{Role: compact.RoleUser, Content: b.OfText.Text}) {
+							summaries++
+						}
+					}
+				}
+				assert.LessOrEqual(t, summaries, 1, "one summary at most: the provider's or compact's")
+				assert.LessOrEqual(t, res.SummarizedFrom, 1, "the turns before the block are folded")
+			})
+		}
 	}
 }

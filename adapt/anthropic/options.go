@@ -38,12 +38,12 @@ type config struct {
 const minTrigger = 50_000
 
 // defaultKeepToolUses is how many recent tool uses clearing keeps whole:
-// compact's own default (compact.WithKeepToolUses), which is also the API's
+// compact's own default (prune.WithKeepToolUses), which is also the API's
 // default for clear_tool_uses_20250919.
 const defaultKeepToolUses = 3
 
 // defaultClearAtLeast is the fewest tokens a clearing must reclaim to be
-// made: compact's own default (compact.WithClearAtLeast), about three
+// made: compact's own default (prune.WithClearAtLeast), about three
 // large tool outputs. The API sets no minimum of its own, and a clearing
 // rewrites the prompt cache from the first result it clears.
 const defaultClearAtLeast = 2000
@@ -135,7 +135,7 @@ func WithToolClearing(on bool) Option {
 
 // WithKeepToolUses sets how many of the most recent tool uses clearing
 // keeps whole (the edit's keep). The default is 3, compact's own default
-// (compact.WithKeepToolUses); give both the same value. A negative count is
+// (prune.WithKeepToolUses); give both the same value. A negative count is
 // invalid.
 func WithKeepToolUses(n int) Option {
 	return func(c *config) {
@@ -150,7 +150,7 @@ func WithKeepToolUses(n int) Option {
 // WithClearAtLeast sets the fewest tokens a clearing must reclaim to be
 // made (the edit's clear_at_least): each clearing rewrites the prompt cache
 // from the first result it clears. The default is 2,000, compact's own
-// (compact.WithClearAtLeast); zero sends none. A negative figure is
+// (prune.WithClearAtLeast); zero sends none. A negative figure is
 // invalid.
 func WithClearAtLeast(tokens int) Option {
 	return func(c *config) {
