@@ -472,7 +472,7 @@ func TestStatusAndPreflight(t *testing.T) {
 	assert.True(t, p.HasContent)
 
 	c.OnSessionReset("s")
-	assert.Equal(t, Status{Engine: "compressor", Window: 4000, Threshold: th, Calibration: 1}, c.Status())
+	assert.Equal(t, Status{Engine: "compressor", Window: 4000, Threshold: th, Usable: 3000, Calibration: 1}, c.Status())
 }
 
 func TestUsageFrom(t *testing.T) {
