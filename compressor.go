@@ -271,7 +271,7 @@ func (c *Compressor) Status() Status {
 		of = 100 * float64(c.st.lastPrompt) / float64(c.win)
 	}
 	s := Status{
-		Engine: c.Name(), Model: c.model, Window: c.win, Threshold: c.th.threshold,
+		Engine: c.Name(), Model: c.model, Window: c.win, Threshold: c.th.threshold, Usable: c.th.usable,
 		LastPromptTokens: c.st.lastPrompt, UsagePercent: of, ThresholdPercent: pct,
 		LastCompletionTokens: c.st.lastCompletion, LastTotalTokens: c.st.lastTotal, Compressions: c.st.compressions,
 		Strikes: c.st.strikes, Paused: c.st.paused, PauseReason: c.st.pauseReason,

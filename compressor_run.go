@@ -38,7 +38,7 @@ func (e *BackoffError) Unwrap() error { return ErrBackoff }
 // incoming message and tools the options name) comes back unchanged, with
 // Result.Skipped saying so, at the cost of a memoised count and no copy.
 // Force compacts anyway (a person's "/compress"), and also bypasses a pause
-// or a backoff.
+// or a backoff; CompressOptions.Early compacts anyway and keeps them.
 //
 // It prunes first (see WithPruning): when pruning old tool output brings
 // the history under the threshold, and the compaction is not forced, the
@@ -95,7 +95,7 @@ func (c *Compressor) compress(ctx context.Context, msgs []Message, rng *foldRang
 	if r.work, r.repairs, err = c.takeIn(msgs, rng != nil); err != nil {
 		return nil, err
 	}
-	if rng == nil && !r.o.Force {
+	if rng == nil && !r.o.Force && !r.o.Early {
 		res, early := c.unneeded(r.work, r.o)
 		if res != nil {
 			return r.finish(res), nil

@@ -477,7 +477,7 @@ func TestStatusAndPreflight(t *testing.T) {
 
 	spent := c.Status().Cost
 	c.OnSessionReset("s")
-	assert.Equal(t, Status{Engine: "compressor", Window: 4000, Threshold: th, Trigger: th, Calibration: 1, Cost: spent}, c.Status(),
+	assert.Equal(t, Status{Engine: "compressor", Window: 4000, Threshold: th, Usable: 3000, Trigger: th, Calibration: 1, Cost: spent}, c.Status(),
 		"a reset forgets all but the bill")
 }
 

@@ -233,10 +233,14 @@ func UsageFrom(u openai.Usage) Usage {
 
 // Status is an engine's view of the window.
 type Status struct {
-	Engine           string
-	Model            string
-	Window           int // the model's context window, in tokens
-	Threshold        int // prompt tokens at which compaction triggers
+	Engine    string
+	Model     string
+	Window    int // the model's context window, in tokens
+	Threshold int // prompt tokens at which compaction triggers
+	// Usable is the usable window: Window less the reserve for the reply,
+	// the most prompt tokens a request may take. 0 when the engine does
+	// not say.
+	Usable           int
 	LastPromptTokens int // the last prompt size seen (reported or counted)
 	// LastCompletionTokens and LastTotalTokens are the provider's last
 	// report (UpdateUsage); 0 before the first.
@@ -286,6 +290,12 @@ type CompressOptions struct {
 	Focus string
 	// Force compacts even under the threshold and past a pause or backoff.
 	Force bool
+	// Early compacts a history under the threshold, as a Session's
+	// background compaction does before the history reaches it. Unlike
+	// Force it keeps every other rule: the cheap tier alone when it leaves
+	// room to spare, a pause, a backoff. An engine that cannot compact
+	// early may ignore it.
+	Early bool
 	// Incoming is the user message about to be sent (preflight). It is never
 	// summarised: it comes back last, verbatim, after the compacted history.
 	Incoming *Message

@@ -11,8 +11,10 @@ import (
 // BenchmarkSessionAppendShouldCompress measures a host's per-turn
 // bookkeeping on a long session: append a user message and the reply, then
 // ask whether to compact. The cost should not grow with the history; the
-// "recount" rows are what a host pays without a running count (counting
-// the whole history each turn), for comparison.
+// "background" rows are the same with background compaction on (the soft
+// mark is far off: no compaction starts), and the "recount" rows are what
+// a host pays without a running count (counting the whole history each
+// turn), for comparison.
 func BenchmarkSessionAppendShouldCompress(b *testing.B) {
 	turn := []compact.Message{
 		user("Run the tests again and tell me which ones still fail."),
@@ -25,29 +27,17 @@ func BenchmarkSessionAppendShouldCompress(b *testing.B) {
 	for _, n := range []int{1_000, 10_000} {
 		base := chatHistory("bench", n)
 		newEngine := func() *compact.Compressor {
-			return compact.New(compact.WithContextWindow(1_000_000), compact.WithTokenCounter(byteCounter{}))
+			return compact.New(compact.WithContextWindow(1_000_000), compact.WithThresholdBounds(0, 0),
+				compact.WithTokenCounter(byteCounter{}))
 		}
-		b.Run(fmt.Sprintf("session/messages=%d", n), func(b *testing.B) {
-			var s *Session
-			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
-				if i%refill == 0 {
-					b.StopTimer()
-					var err error
-					if s, err = Open(context.Background(), "bench", newEngine()); err != nil {
-						b.Fatal(err)
-					}
-					if err := s.Append(ctx, base...); err != nil {
-						b.Fatal(err)
-					}
-					b.StartTimer()
-				}
-				if err := s.Append(ctx, turn...); err != nil {
-					b.Fatal(err)
-				}
-				_ = s.ShouldCompress()
-			}
-		})
+		for _, mode := range []struct {
+			name string
+			opts []Option
+		}{{"session", nil}, {"background", []Option{WithBackground(true)}}} {
+			b.Run(fmt.Sprintf("%s/messages=%d", mode.name, n), func(b *testing.B) {
+				benchmarkTurns(b, ctx, base, turn, refill, newEngine, mode.opts)
+			})
+		}
 		b.Run(fmt.Sprintf("recount/messages=%d", n), func(b *testing.B) {
 			var msgs []compact.Message
 			c := newEngine()
@@ -62,5 +52,31 @@ func BenchmarkSessionAppendShouldCompress(b *testing.B) {
 				_ = c.ShouldCompressMessages(msgs)
 			}
 		})
+	}
+}
+
+// benchmarkTurns is the session rows of BenchmarkSessionAppendShouldCompress:
+// a turn appended and the question asked, b.N times, on a session of base
+// rebuilt every refill turns.
+func benchmarkTurns(b *testing.B, ctx context.Context, base, turn []compact.Message, refill int,
+	newEngine func() *compact.Compressor, opts []Option) {
+	var s *Session
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if i%refill == 0 {
+			b.StopTimer()
+			var err error
+			if s, err = Open(context.Background(), "bench", newEngine(), opts...); err != nil {
+				b.Fatal(err)
+			}
+			if err := s.Append(ctx, base...); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+		}
+		if err := s.Append(ctx, turn...); err != nil {
+			b.Fatal(err)
+		}
+		_ = s.ShouldCompress()
 	}
 }

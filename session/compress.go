@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -18,9 +19,11 @@ import (
 //     takes the session's lease the same way, so that no other process or
 //     host compacts the session meanwhile, and renews it while it runs.
 //  2. It takes the history as it stands (with a store, as the store has
-//     it) and runs the engine on a copy, outside any lock, with
-//     WithSessionID(s.ID()) added to opts (last, so a caller cannot name
-//     another session). Append goes on meanwhile.
+//     it) and runs the engine on a copy, outside any lock, with the tools
+//     the request carries (compact.WithTools: those opts name, else those
+//     last named, and the recall tools) and WithSessionID(s.ID()) added to
+//     opts (last, so a caller cannot name another session). Append goes on
+//     meanwhile.
 //  3. With a store, it commits the compaction there under the lease. If
 //     the store refuses (the lease was lost, say) the compaction is
 //     abandoned and the live history is unchanged.
@@ -54,7 +57,19 @@ import (
 // meanwhile; the error then wraps ErrStale, the view holds the compacted
 // history without those messages until the next Append or Sync, and the
 // compaction must not be repeated.
+//
+// A call that waited (for its own compaction, or for one that was running)
+// counts in Status().Waits. With background compaction on (WithBackground),
+// a Compress that is not forced compacts only a request over the hard
+// limit, and may prune that request or wait for the background compaction
+// instead; see WithBackground. It returns the Result of the compaction it
+// waited for, or one whose Skipped says what it did.
 func (s *Session) Compress(ctx context.Context, opts ...compact.CompressOption) (*compact.Result, error) {
+	o := compact.ApplyCompressOptions(opts...)
+	s.setTools(o.Tools)
+	if s.bgOn && !o.Force {
+		return s.compressAtLimit(ctx, o, opts)
+	}
 	return s.compress(ctx, s.engine.Compress, opts)
 }
 
@@ -62,13 +77,38 @@ func (s *Session) Compress(ctx context.Context, opts ...compact.CompressOption) 
 // its Compress, or a partial compaction (see CompressHere).
 type engineFunc func(ctx context.Context, msgs []compact.Message, opts ...compact.CompressOption) (*compact.Result, error)
 
-// compress is Compress with fn in the engine's place.
+// compress is Compress with fn in the engine's place, on the request path:
+// it takes the slot (waiting for a running compaction, unless the session
+// does not wait), compacts, and counts the wait when there was one.
 func (s *Session) compress(ctx context.Context, fn engineFunc, opts []compact.CompressOption) (*compact.Result, error) {
-	if err := s.acquire(ctx, s.noWait); err != nil {
+	start := s.now()
+	waited, err := s.acquireWaited(ctx, s.noWait)
+	if err != nil {
+		if waited {
+			s.countWait(start)
+		}
 		return nil, err
 	}
 	defer s.release()
+	res, ran, err := s.compressHeld(ctx, kindForeground, fn, opts)
+	if waited || ran {
+		s.countWait(start)
+	}
+	return res, err
+}
 
+// countWait counts a request path that waited for a compaction since start.
+func (s *Session) countWait(start time.Time) {
+	d := s.now().Sub(start)
+	s.mu.Lock()
+	s.figures.waited(d)
+	s.mu.Unlock()
+}
+
+// compressHeld compacts with fn, a compaction of kind k; the caller holds
+// the slot. ran reports whether the engine did, or tried to and failed,
+// rather than finding nothing to do or refusing at once.
+func (s *Session) compressHeld(ctx context.Context, k kind, fn engineFunc, opts []compact.CompressOption) (res *compact.Result, ran bool, err error) {
 	s.mu.Lock()
 	closed := s.closed
 	if !closed {
@@ -76,7 +116,7 @@ func (s *Session) compress(ctx context.Context, fn engineFunc, opts []compact.Co
 	}
 	s.mu.Unlock()
 	if closed {
-		return nil, s.errorf("compress", ErrClosed)
+		return nil, false, s.errorf("compress", ErrClosed)
 	}
 	defer func() {
 		s.mu.Lock()
@@ -84,7 +124,7 @@ func (s *Session) compress(ctx context.Context, fn engineFunc, opts []compact.Co
 		s.mu.Unlock()
 	}()
 
-	opts = append(opts[:len(opts):len(opts)], compact.WithSessionID(s.id))
+	opts = s.engineOptions(opts)
 	run := func(ctx context.Context, msgs []compact.Message) (*compact.Result, error) {
 		res, err := fn(ctx, msgs, opts...)
 		if err == nil && res == nil {
@@ -93,41 +133,50 @@ func (s *Session) compress(ctx context.Context, fn engineFunc, opts []compact.Co
 		}
 		return res, err
 	}
-	var res *compact.Result
-	var err error
 	if s.store != nil {
-		res, err = s.compactStored(ctx, "compress", true, run)
+		res, err = s.compactStored(ctx, "compress", k, run)
 	} else {
-		res, err = s.compactMemory(ctx, run)
+		res, err = s.compactMemory(ctx, k, run)
 	}
+	ran = err == nil && res.Skipped == "" || err != nil && !refused(err)
 	if err == nil && res.Skipped != "" {
 		// Nothing was compacted; an incoming message still joins the
 		// history, as it would have inside a compacted one.
 		if in := compact.ApplyCompressOptions(opts...).Incoming; in != nil {
-			err = s.Append(ctx, *in)
+			err = s.append(ctx, []compact.Message{*in})
 		}
 	}
-	return res, err
+	return res, ran, err
+}
+
+// refused reports an error with which a compaction ended before any work:
+// nothing to fold, a pause or a backoff, a busy lease.
+func refused(err error) bool {
+	return errors.Is(err, compact.ErrNothingToCompress) || errors.Is(err, compact.ErrPaused) ||
+		errors.Is(err, compact.ErrBackoff) || errors.Is(err, ErrBusy) || errors.Is(err, ErrClosed)
 }
 
 // compaction is what one compaction did, for the log line that ends it.
 type compaction struct {
+	kind                         kind
 	start                        time.Time
 	messagesBefore, tokensBefore int
 	snapshot                     string
 	res                          *compact.Result
 }
 
-// begin logs the start of a compaction of msgs and returns its record.
-func (s *Session) begin(msgs []compact.Message) *compaction {
-	c := &compaction{start: time.Now(), messagesBefore: len(msgs), tokensBefore: s.countAll(msgs)}
-	s.log.Info("compaction started", "messages", c.messagesBefore, "tokens", c.tokensBefore, "engine", s.engine.Name())
+// begin logs the start of a compaction of kind k of msgs and returns its
+// record.
+func (s *Session) begin(k kind, msgs []compact.Message) *compaction {
+	c := &compaction{kind: k, start: s.now(), messagesBefore: len(msgs), tokensBefore: s.countAll(msgs)}
+	s.log.Info("compaction started", "messages", c.messagesBefore, "tokens", c.tokensBefore, "engine", s.engine.Name(),
+		"in", k.String())
 	return c
 }
 
 func (s *Session) fail(c *compaction, err error) error {
 	if c != nil {
-		s.log.Warn("compaction failed", "messages", c.messagesBefore, "tokens", c.tokensBefore, errAttr(err))
+		s.log.Warn("compaction failed", "messages", c.messagesBefore, "tokens", c.tokensBefore, "in", c.kind.String(), errAttr(err))
 	} else {
 		s.log.Warn("compaction failed", errAttr(err))
 	}
@@ -136,8 +185,13 @@ func (s *Session) fail(c *compaction, err error) error {
 
 // done logs the end of compaction c and counts it.
 func (s *Session) done(c *compaction, arrived int) {
+	took := s.now().Sub(c.start)
 	s.mu.Lock()
 	s.compactions++
+	s.figures.counted(c.kind)
+	if c.res.Summarizer != "" {
+		s.req.pace.compacted(took)
+	}
 	if c.snapshot != "" {
 		s.lastSnapshot = c.snapshot
 	}
@@ -148,12 +202,12 @@ func (s *Session) done(c *compaction, arrived int) {
 		"tokens_before", c.tokensBefore, "tokens_after", tokensAfter,
 		"arrived_during", arrived, "snapshot", c.snapshot,
 		"summarizer", c.res.Summarizer, "fallback", c.res.Fallback,
-		"duration", time.Since(c.start))
+		"in", c.kind.String(), "duration", took)
 }
 
 // compactMemory compacts a session without a store: the history is only
-// here.
-func (s *Session) compactMemory(ctx context.Context, run func(context.Context, []compact.Message) (*compact.Result, error)) (*compact.Result, error) {
+// here. k is the kind of compaction.
+func (s *Session) compactMemory(ctx context.Context, k kind, run func(context.Context, []compact.Message) (*compact.Result, error)) (*compact.Result, error) {
 	s.mu.Lock()
 	// The messages up to n are never modified or moved out from under this
 	// prefix; only compaction and Reset replace the history, and they hold
@@ -163,7 +217,7 @@ func (s *Session) compactMemory(ctx context.Context, run func(context.Context, [
 	sumBefore := s.tokens
 	s.mu.Unlock()
 
-	c := s.begin(snap)
+	c := s.begin(k, snap)
 	res, err := run(ctx, compact.Clone(snap))
 	if err != nil {
 		return nil, s.fail(c, err)
@@ -181,6 +235,8 @@ func (s *Session) compactMemory(ctx context.Context, run func(context.Context, [
 	arrived := len(s.history) - n
 	s.history = concat(compacted, s.history[n:])
 	s.tokens = sumCompacted + (s.tokens - sumBefore)
+	s.version++
+	s.installs++
 	s.mu.Unlock()
 	s.done(c, arrived)
 	return res, nil

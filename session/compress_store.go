@@ -13,12 +13,15 @@ import (
 // compactStored compacts a session kept in a store: under the session's
 // lease (when the store is a Leaser) it reads the live history from the
 // store, runs run on it, commits the result, and installs it with every
-// message logged since. A compaction (count set) is logged and counted; a
-// Reset is not. Errors of this package name op. The caller holds the slot.
+// message logged since. A compaction is logged and counted by its kind k;
+// a Reset (kindReset) is not. A compaction off the request path (in the
+// background, or idle) does not wait for a lease another holds. Errors of
+// this package name op. The caller holds the slot.
 //
 // Once the store has committed, the result is returned whatever follows: if
 // the view cannot be brought up to date, with an error wrapping ErrStale.
-func (s *Session) compactStored(ctx context.Context, op string, count bool, run compactFunc) (*compact.Result, error) {
+func (s *Session) compactStored(ctx context.Context, op string, k kind, run compactFunc) (*compact.Result, error) {
+	count := k != kindReset
 	var c *compaction
 	fail := func(err error) (*compact.Result, error) {
 		if count {
@@ -26,7 +29,7 @@ func (s *Session) compactStored(ctx context.Context, op string, count bool, run 
 		}
 		return nil, err
 	}
-	lease, runCtx, stop, err := s.lease(ctx)
+	lease, runCtx, stop, err := s.lease(ctx, s.noWait || k == kindBackground || k == kindIdle)
 	if err != nil {
 		return fail(err)
 	}
@@ -37,7 +40,7 @@ func (s *Session) compactStored(ctx context.Context, op string, count bool, run 
 		return fail(s.leaseCause(runCtx, s.errorf(op, fmt.Errorf("reading the live history: %w", err))))
 	}
 	if count {
-		c = s.begin(live)
+		c = s.begin(k, live)
 	}
 	in, lines := live, []keptLine(nil)
 	if s.recall {
@@ -149,16 +152,16 @@ func (s *Session) installCommitted(ctx context.Context, compacted []compact.Mess
 }
 
 // lease takes the session's lease when the store is a Leaser, waiting for
-// another holder's to end unless the session does not wait. It returns the
+// another holder's to end unless noWait is set. It returns the
 // lease, a context that is cancelled if the lease is lost while it is
 // renewed, and stop, which stops renewing and releases the lease (once, however
 // often it is called). Without a Leaser the lease is zero and ctx is
 // returned as it is.
-func (s *Session) lease(ctx context.Context) (Lease, context.Context, func(), error) {
+func (s *Session) lease(ctx context.Context, noWait bool) (Lease, context.Context, func(), error) {
 	if s.leaser == nil {
 		return Lease{}, ctx, func() {}, nil
 	}
-	lease, err := s.acquireLease(ctx)
+	lease, err := s.acquireLease(ctx, noWait)
 	if err != nil {
 		return Lease{}, nil, nil, err
 	}
@@ -194,8 +197,9 @@ const (
 	leasePollMax = 500 * time.Millisecond
 )
 
-// acquireLease acquires the session's lease, polling while another holds it.
-func (s *Session) acquireLease(ctx context.Context) (Lease, error) {
+// acquireLease acquires the session's lease, polling while another holds it
+// unless noWait is set.
+func (s *Session) acquireLease(ctx context.Context, noWait bool) (Lease, error) {
 	wait := leasePollMin
 	for {
 		lease, err := s.leaser.Acquire(ctx, s.id, s.leaseTTL)
@@ -205,7 +209,7 @@ func (s *Session) acquireLease(ctx context.Context) (Lease, error) {
 		if !errors.Is(err, ErrBusy) {
 			return Lease{}, s.errorf("acquiring the compaction lease", err)
 		}
-		if s.noWait {
+		if noWait {
 			return Lease{}, fmt.Errorf("session: %q: %w", s.id, err)
 		}
 		d := wait

@@ -35,4 +35,29 @@
 // with a line naming the messages it stands for and those tools. The host
 // adds the tools to its requests and answers the model's calls with them;
 // they read only their own session's log.
+//
+// # Background compaction
+//
+// A model summary takes seconds to a minute; with [WithBackground] no
+// request waits for one. The loop above does not change:
+//
+//	s, err := session.Open(ctx, "agent-7", compact.New(compact.WithSummarizer(model)),
+//		session.WithStore(store), session.WithBackground(true))
+//
+// Once the next request passes a soft mark below the engine's threshold,
+// Append (or ShouldCompress) starts the compaction on the session's own
+// goroutine and returns; requests go out with the live history meanwhile,
+// and the one after the commit is the compacted history and everything
+// appended since, in order. The soft mark adapts to how fast the history
+// grows and how long compactions take ([WithSoftMark] fixes it), so that
+// the compaction usually commits before the history reaches the threshold.
+// No request goes over the usable window: when one would, ShouldCompress
+// says so and Compress prunes that request if pruning alone fits, else
+// waits for the compaction (as long as its ctx allows), else compacts on
+// the spot. A failed background compaction loses nothing and is not
+// retried in a loop. [Session.CompactIfIdle] compacts a session whose user
+// is away, once the provider's prompt cache has gone cold. [Session.Status]
+// counts compactions by where they ran, the waits of request paths and
+// what they did at the limit, and shows the soft mark and the pace it is
+// derived from.
 package session

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	openai "github.com/sashabaranov/go-openai"
+
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/models"
 	"github.com/contextkit/compact/tokens"
@@ -36,7 +38,8 @@ import (
 // With a Store, the Session holds this process's view of the live history:
 // after every call that returns without error (Open, Append, Compress,
 // Reset, Sync), Messages is the store's live history as it stood at some
-// moment during that call, whatever other processes appended or compacted.
+// moment during that call, whatever other processes appended or compacted
+// (or a request pruned to fit the window from it; see WithBackground).
 // A call that fails may leave the view behind the store (ErrStale says so
 // when the call's own write took effect), never ahead of it or apart from
 // it; the next call that succeeds brings it up to date.
@@ -94,6 +97,22 @@ type Session struct {
 	// spent is what the session had been billed before this Session
 	// opened it: the Spend of its latest compaction in the store.
 	spent models.Spend
+	// version grows with every change of history; installs with every
+	// change that is not an append (a compaction, a reload, a Reset).
+	version, installs uint64
+
+	// The request and the compactions around it (see request.go,
+	// background.go).
+	now       func() time.Time
+	bgOn      bool
+	softMark  float64       // the host's soft mark, a fraction of the threshold; 0 adapts
+	idleAfter time.Duration // the host's idle time; 0: the model's cache lifetime
+	adjusted  []string      // options given an invalid value, and what was kept
+	recallDef []openai.Tool // the recall tools' definitions, counted in every request
+	req       requestState  // guarded by mu
+	bg        *bgRun        // the background compaction running, nil when none; guarded by mu
+	quiesce   int           // calls (Close, Reset) keeping background compactions from starting; guarded by mu
+	figures   figures       // guarded by mu
 
 	// onWait, when set (by tests), is called as a Compress starts waiting
 	// for a running compaction.
@@ -113,6 +132,18 @@ type config struct {
 	// recall and toolBudget: see WithRecall and WithToolBudget.
 	recall     bool
 	toolBudget int
+	// background compaction, idle compaction and the clock: see
+	// background.go and idle.go.
+	background bool
+	softMark   float64
+	idleAfter  time.Duration
+	now        func() time.Time
+	adjusted   []string
+}
+
+// reject records that option was given an invalid value, and what is kept.
+func (c *config) reject(option string, value, kept any) {
+	c.adjusted = append(c.adjusted, fmt.Sprintf("%s(%v): invalid, %v kept", option, value, kept))
 }
 
 // WithMeta tells the engine what the host knows of the conversation as it
@@ -215,13 +246,23 @@ func Open(ctx context.Context, id string, engine compact.ContextEngine, opts ...
 		cfg.toolBudget = DefaultToolBudget
 	}
 	cfg.toolBudget = max(cfg.toolBudget, minToolBudget)
+	if cfg.now == nil {
+		cfg.now = time.Now
+	}
 	s := &Session{
 		id: id, engine: engine, counter: cfg.counter, store: cfg.store, leaseTTL: cfg.leaseTTL,
 		log: cfg.logger.With("session", id), noWait: cfg.noWait,
 		recall: cfg.recall, toolBudget: cfg.toolBudget, searchTimeout: SearchTimeout,
 		slot: make(chan struct{}, 1),
+		now:  cfg.now, bgOn: cfg.background, softMark: cfg.softMark, idleAfter: cfg.idleAfter,
+		adjusted: cfg.adjusted,
 	}
 	s.leaser, _ = cfg.store.(Leaser)
+	if s.recall {
+		s.recallDef = recallDefinitions()
+	}
+	s.req.lastActive = s.now()
+	s.setTools(nil)
 	if s.store != nil {
 		if err := s.load(ctx); err != nil {
 			return nil, fmt.Errorf("session: open %q: %w", id, err)
@@ -237,6 +278,7 @@ func Open(ctx context.Context, id string, engine compact.ContextEngine, opts ...
 	if h, ok := engine.(compact.SessionHooks); ok {
 		h.OnSessionStart(id, cfg.meta)
 	}
+	s.refreshLimits()
 	return s, nil
 }
 
@@ -269,12 +311,20 @@ func (s *Session) Append(ctx context.Context, msgs ...compact.Message) error {
 	if len(msgs) == 0 {
 		return nil
 	}
+	err := s.append(ctx, msgs)
+	s.trigger()
+	return err
+}
+
+// append is Append without the background compaction it may start.
+func (s *Session) append(ctx context.Context, msgs []compact.Message) error {
 	c := compact.Clone(msgs)
 	n := s.sum(c)
 	if s.store == nil {
 		s.mu.Lock()
 		s.history = append(s.history, c...)
 		s.tokens += n
+		s.version++
 		s.mu.Unlock()
 		return nil
 	}
@@ -291,6 +341,7 @@ func (s *Session) Append(ctx context.Context, msgs ...compact.Message) error {
 		s.history = append(s.history, c...)
 		s.tokens += n
 		s.seq = last
+		s.version++
 	}
 	behind := !current && comps == s.n && first > s.seq+1
 	s.mu.Unlock()
@@ -333,6 +384,7 @@ func (s *Session) catchUp(ctx context.Context, last int64) error {
 	s.history = concat(s.history, msgs)
 	s.tokens += n
 	s.seq = last
+	s.version++
 	s.mu.Unlock()
 	return nil
 }
@@ -358,7 +410,14 @@ func (s *Session) load(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("reading the live history: %w", err)
 	}
-	s.install(live, through, n)
+	s.mu.Lock()
+	same := n == s.n && through == s.seq && (n > 0 || through > 0)
+	s.mu.Unlock()
+	if !same {
+		// The view is compaction n's Live and the records after it up to
+		// through: the same n and through are the same view.
+		s.install(live, through, n)
+	}
 	return nil
 }
 
@@ -368,13 +427,35 @@ func (s *Session) install(msgs []compact.Message, through int64, n int) {
 	tokens := s.sum(msgs)
 	s.mu.Lock()
 	s.history, s.tokens, s.seq, s.n = msgs, tokens, through, n
+	s.version++
+	s.installs++
 	s.mu.Unlock()
 }
 
-// Messages returns a copy of the live history: the next request. It
-// includes every message appended so far, including during a running
-// compaction (which has not replaced the history yet).
+// Messages returns a copy of the next request: the live history, including
+// every message appended so far, during a running compaction too (which
+// has not replaced the history yet). One exception: with background
+// compaction on, a request path that found the history over the hard
+// limit while a compaction ran may have pruned it for the request instead
+// of waiting (see WithBackground); Messages then returns that pruned
+// request until the history next changes. The live history and the store
+// are never pruned that way.
+//
+// Each call counts as a request: the session learns from the calls how
+// fast its history grows (see Status().Pace), and when it was last active.
 func (s *Session) Messages() []compact.Message {
+	now := s.now()
+	s.mu.Lock()
+	h := s.requestLocked()
+	s.req.pace.observe(now, s.requestTokensLocked(nil), s.installs)
+	s.req.lastActive = now
+	s.mu.Unlock()
+	return compact.Clone(h)
+}
+
+// liveHistory returns a copy of the live history, without counting a
+// request.
+func (s *Session) liveHistory() []compact.Message {
 	s.mu.Lock()
 	h := s.history
 	s.mu.Unlock()
@@ -390,7 +471,8 @@ func (s *Session) Len() int {
 
 // Tokens returns the tokens the live history takes as a request, as
 // CountMessages counts it with the session's counter. It is a running count,
-// so it costs nothing however long the history is.
+// so it costs nothing however long the history is. Tool definitions are not
+// in it: Status().RequestTokens adds them.
 func (s *Session) Tokens() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -404,50 +486,44 @@ func (s *Session) totalLocked() int {
 	return s.tokens + tokens.ReplyPrimingTokens
 }
 
-// ShouldCompress reports whether the engine wants the live history
-// compacted before the next request. It is false while a compaction of this
-// session is running (that compaction will shrink the history; asking for
-// another would only queue a second one behind it) and once the session is
-// closed.
-func (s *Session) ShouldCompress() bool {
+// ShouldCompress reports whether the next request must be compacted before
+// it is sent. The request is the live history, the tool definitions it
+// carries and an incoming message: opts may name the tools (see
+// compact.WithTools; the session remembers them for later calls and for
+// its background compaction) and the incoming message (compact.WithIncoming),
+// and a session opened WithRecall counts its own recall tools whether the
+// host names them or not. Other options are ignored.
+//
+// Without background compaction it asks the engine; it is false while a
+// compaction of this session is running (that compaction will shrink the
+// history; asking for another would only queue a second one behind it).
+// With background compaction on (WithBackground), it starts one when the
+// request has passed the soft mark, and reports true only when the request
+// is over the hard limit, the engine's usable window: Compress then brings
+// it under. It is false once the session is closed.
+func (s *Session) ShouldCompress(opts ...compact.CompressOption) bool {
+	o := compact.ApplyCompressOptions(opts...)
+	s.setTools(o.Tools)
+	if s.bgOn {
+		s.refreshLimits()
+		s.trigger()
+		return s.overLimit(o.Incoming)
+	}
 	s.mu.Lock()
 	busy := s.compacting || s.closed
-	tokens := s.totalLocked()
+	tokens := s.requestTokensLocked(o.Incoming)
 	s.mu.Unlock()
 	return !busy && s.engine.ShouldCompress(tokens)
 }
 
-// UpdateUsage passes the usage a provider reported on to the engine.
-func (s *Session) UpdateUsage(u compact.Usage) { s.engine.UpdateUsage(u) }
-
-// Status is a session's view of itself and its engine's view of the
-// window. Its Cost is the engine's plus what the session had been billed
-// before this Session opened it, as its latest compaction in the store
-// recorded (see Spender): a Session keeps the bill across restarts, up to
-// the last compaction before one. Processes serving one session at once
-// each count the requests they saw.
-type Status struct {
-	compact.Status        // the engine's
-	ID             string // the session's id
-	Messages       int    // messages in the live history
-	Tokens         int    // tokens of the live history, by the session's counter
-	Compacting     bool   // a compaction is running
-	Closed         bool
-	Compactions    int    // compactions this Session completed
-	LastSnapshot   string // id of the last snapshot saved, "" if none
-}
-
-// Status reports the session and its engine's Status.
-func (s *Session) Status() Status {
-	st := s.engine.Status()
+// UpdateUsage passes the usage a provider reported on to the engine. It
+// also marks the session active, for CompactIfIdle.
+func (s *Session) UpdateUsage(u compact.Usage) {
+	now := s.now()
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	st.Cost = s.spent.Add(st.Cost)
-	return Status{
-		Status: st, ID: s.id, Messages: len(s.history), Tokens: s.totalLocked(),
-		Compacting: s.compacting, Closed: s.closed, Compactions: s.compactions,
-		LastSnapshot: s.lastSnapshot,
-	}
+	s.req.lastActive = now
+	s.mu.Unlock()
+	s.engine.UpdateUsage(u)
 }
 
 // Reset clears the live history so the conversation starts over under the
@@ -460,6 +536,8 @@ func (s *Session) Status() Status {
 // ErrStale means the reset was committed (and the engine told) but the
 // messages other processes appended meanwhile could not be read yet.
 func (s *Session) Reset(ctx context.Context) error {
+	_, resume := s.stopBackground()
+	defer resume()
 	if err := s.acquire(ctx, false); err != nil {
 		return err
 	}
@@ -474,9 +552,11 @@ func (s *Session) Reset(ctx context.Context) error {
 	if s.store == nil {
 		s.mu.Lock()
 		s.history, s.tokens = nil, 0
+		s.version++
+		s.installs++
 		s.mu.Unlock()
 	} else {
-		_, err = s.compactStored(ctx, "reset", false, func(context.Context, []compact.Message) (*compact.Result, error) {
+		_, err = s.compactStored(ctx, "reset", kindReset, func(context.Context, []compact.Message) (*compact.Result, error) {
 			return &compact.Result{Summarizer: ResetSummarizer}, nil
 		})
 		if err != nil && !errors.Is(err, ErrStale) {
@@ -489,16 +569,29 @@ func (s *Session) Reset(ctx context.Context) error {
 	return err
 }
 
-// Close ends the session: it waits for a running compaction to end (or ctx
-// to be done) and tells an engine that implements SessionHooks. Everything
-// appended is already in the store, if there is one. Closing a closed
-// session does nothing. After Close, Compress and Reset return an error
-// wrapping ErrClosed.
+// Close ends the session: it cancels a background compaction (nothing is
+// lost: the history stays as it was), waits for a running compaction to end
+// (or ctx to be done) and tells an engine that implements SessionHooks.
+// Once Close returns without error no goroutine of the session is left.
+// Everything appended is already in the store, if there is one. Closing a
+// closed session does nothing. After Close, Compress and Reset return an
+// error wrapping ErrClosed. If ctx ends first, Close returns its error and
+// the session stays open.
 func (s *Session) Close(ctx context.Context) error {
+	run, resume := s.stopBackground()
+	defer resume()
 	if err := s.acquire(ctx, false); err != nil {
 		return err
 	}
 	defer s.release()
+	if run != nil {
+		// It gave the slot back; it ends as soon as it has said so.
+		select {
+		case <-run.done:
+		case <-ctx.Done():
+			return s.errorf("close", ctx.Err())
+		}
+	}
 	s.mu.Lock()
 	closed := s.closed
 	s.closed = true
@@ -507,7 +600,7 @@ func (s *Session) Close(ctx context.Context) error {
 		return nil
 	}
 	if h, ok := s.engine.(compact.SessionHooks); ok {
-		h.OnSessionEnd(s.id, s.Messages())
+		h.OnSessionEnd(s.id, s.liveHistory())
 	}
 	return nil
 }
@@ -515,23 +608,43 @@ func (s *Session) Close(ctx context.Context) error {
 // acquire takes the session's slot, waiting for a running compaction unless
 // noWait is set.
 func (s *Session) acquire(ctx context.Context, noWait bool) error {
+	_, err := s.acquireWaited(ctx, noWait)
+	return err
+}
+
+// acquireWaited is acquire, and reports whether it waited for the slot.
+func (s *Session) acquireWaited(ctx context.Context, noWait bool) (bool, error) {
 	select {
 	case s.slot <- struct{}{}:
-		return nil
+		return false, nil
 	default:
 	}
 	if noWait {
-		return fmt.Errorf("session: %q: %w", s.id, ErrBusy)
+		return false, fmt.Errorf("session: %q: %w", s.id, ErrBusy)
 	}
 	s.log.Debug("compaction waiting", "for", "the running compaction of this session")
 	if s.onWait != nil {
 		s.onWait()
 	}
+	defer s.blocked()()
 	select {
 	case s.slot <- struct{}{}:
-		return nil
+		return true, nil
 	case <-ctx.Done():
-		return s.errorf("waiting for a running compaction", ctx.Err())
+		return true, s.errorf("waiting for a running compaction", ctx.Err())
+	}
+}
+
+// blocked counts a caller blocked on a compaction until the function it
+// returns is called (see requestState.waiting).
+func (s *Session) blocked() func() {
+	s.mu.Lock()
+	s.req.waiting++
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		s.req.waiting--
+		s.mu.Unlock()
 	}
 }
 

@@ -41,7 +41,7 @@ const (
 // stressTally counts what went wrong across all sessions; every field but
 // the last four must end at zero.
 type stressTally struct {
-	lost, duplicated, reordered, idChanges, overlaps, unexpected atomic.Int64
+	lost, duplicated, reordered, altered, idChanges, overlaps, unexpected atomic.Int64
 	// Sanity: proof the test exercised what it claims.
 	automatic, forced, failures, noSavings atomic.Int64
 }
@@ -169,14 +169,14 @@ func (e *stressEngine) Compress(ctx context.Context, msgs []compact.Message, opt
 	return res, err
 }
 
-func newStressEngine(id string, tally *stressTally) compact.ContextEngine {
-	c := compact.New(
+func newStressEngine(id string, tally *stressTally, extra ...compact.Option) compact.ContextEngine {
+	c := compact.New(append([]compact.Option{
 		compact.WithTokenCounter(tokens.Estimate{}),
 		compact.WithContextWindow(2400), compact.WithReserveTokens(0), compact.WithThresholdBounds(0, 0),
 		compact.WithSummarizer(&stressSummarizer{tally: tally}),
 		compact.WithFailurePolicy(compact.AbortOnFailure), compact.WithBackoff(), compact.WithStrikeLimit(0),
 		compact.WithCarriedUserTokens(0), compact.WithTail(0.2, 4),
-	)
+	}, extra...)...)
 	return &stressEngine{Compressor: c, id: id, tally: tally}
 }
 
@@ -277,6 +277,7 @@ func TestStressConcurrentSessions(t *testing.T) {
 	assert.Zero(t, tally.lost.Load(), "messages lost")
 	assert.Zero(t, tally.duplicated.Load(), "messages duplicated")
 	assert.Zero(t, tally.reordered.Load(), "messages reordered")
+	assert.Zero(t, tally.altered.Load(), "messages altered")
 	assert.Zero(t, tally.idChanges.Load(), "id changes")
 	assert.Zero(t, tally.overlaps.Load(), "overlapping compactions")
 	assert.Zero(t, tally.unexpected.Load(), "unexpected errors")
@@ -325,6 +326,10 @@ func checkStressSession(t *testing.T, ctx context.Context, s *Session, id string
 			w, _ := strconv.Atoi(tg[1])
 			item, _ := strconv.Atoi(tg[2])
 			seen[tg[0]]++
+			if !compact.IsSummary(msg) && msg.Content != tg[0]+" "+padding {
+				tally.altered.Add(1)
+				t.Errorf("session %s: %s is not as appended: %.80q", id, tg[0], msg.Content)
+			}
 			if prev, ok := last[w]; ok && item <= prev {
 				tally.reordered.Add(1)
 				t.Errorf("session %s: writer %d's item %d comes after its item %d", id, w, item, prev)
@@ -350,6 +355,10 @@ func checkStressSession(t *testing.T, ctx context.Context, s *Session, id string
 			w, _ := strconv.Atoi(tg[1])
 			item, _ := strconv.Atoi(tg[2])
 			logged[tg[0]]++
+			if r.Message.Content != tg[0]+" "+padding {
+				tally.altered.Add(1)
+				t.Errorf("session %s: record %d is not as appended: %.80q", id, r.Seq, r.Message.Content)
+			}
 			if prev, ok := order[w]; ok && item <= prev {
 				tally.reordered.Add(1)
 				t.Errorf("session %s: the log has writer %d's item %d after its item %d", id, w, item, prev)

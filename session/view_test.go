@@ -245,7 +245,7 @@ func TestLeaseStopRunsOnce(t *testing.T) {
 	noLeaks(t)
 	store := &countingLeaser{MemoryStore: NewMemoryStore()}
 	s := newTestSession(t, "agent-1", &recorder{}, WithStore(store))
-	_, _, stop, err := s.lease(context.Background())
+	_, _, stop, err := s.lease(context.Background(), false)
 	require.NoError(t, err)
 	var wg sync.WaitGroup
 	for range 8 {

@@ -25,14 +25,17 @@ type Conversion struct {
 	// Messages is the history as compact reads it: the system prompt first
 	// (when there is one), then each turn as one message, except that each
 	// tool_result block of a user turn is a tool message of its own, and
-	// the rest of that turn a user message after them. The caller may
-	// modify or hand over this slice; Restore does not read it.
+	// the rest of that turn a user message after them, and each compaction
+	// block with a summary (Anthropic's own compaction) is a summary message
+	// of its own, between the messages of the blocks around it. The caller
+	// may modify or hand over this slice; Restore does not read it.
 	Messages []compact.Message
 
 	hist   History                        // the input, slices and turns copied
 	blocks [][]sdk.ContentBlockParamUnion // each turn's blocks (turnBlocks)
 	views  []compact.Message              // a private copy of Messages
 	pieces []piece                        // where each message came from
+	origin []int                          // for a picked conversion, each message's index in the whole (see pick)
 }
 
 // piece records which blocks of the input one converted message stands
@@ -82,11 +85,26 @@ func (c *Conversion) addTurn(k int) error {
 	blocks := c.blocks[k]
 	switch turnRole(c.hist.Messages[k]) {
 	case roleAssistant:
-		v, err := assistantView(blocks)
-		if err != nil {
-			return err
+		// A compaction block with a summary is a message of its own: the
+		// summary. The blocks around it read as the turn's other messages.
+		from := 0
+		for i := 0; i <= len(blocks); i++ {
+			if i < len(blocks) && !isSummaryBlock(blocks[i]) {
+				continue
+			}
+			if i > from || i == len(blocks) && from == 0 {
+				v, err := assistantView(blocks[from:i])
+				if err != nil {
+					return err
+				}
+				c.add(v, piece{turn: k, from: from, to: i})
+			}
+			if i < len(blocks) {
+				s, _ := readCompaction(blocks[i])
+				c.add(compactionView(s), piece{turn: k, from: i, to: i + 1})
+			}
+			from = i + 1
 		}
-		c.add(v, piece{turn: k, to: len(blocks)})
 	case roleSystem:
 		c.add(userView(compact.RoleSystem, blocks), piece{turn: k, to: len(blocks)})
 	case roleUser:
@@ -99,8 +117,13 @@ func (c *Conversion) addTurn(k int) error {
 				i++
 				continue
 			}
+			if s, ok := readCompaction(blocks[i]); ok && s != "" {
+				c.add(compactionView(s), piece{turn: k, from: i, to: i + 1})
+				i++
+				continue
+			}
 			j := i + 1
-			for j < len(blocks) && blocks[j].OfToolResult == nil {
+			for j < len(blocks) && blocks[j].OfToolResult == nil && !isSummaryBlock(blocks[j]) {
 				j++
 			}
 			c.add(userView(compact.RoleUser, blocks[i:j]), piece{turn: k, from: i, to: j})

@@ -39,9 +39,30 @@
 // the output like any summarised message, and their text is in the summary.
 //
 // Every output keeps the Messages API's shape (see Validate): turns
-// alternate, the first is a user turn, and the tool results for an
+// alternate, the first is a user turn (or an assistant turn that opens on
+// the provider's compaction block), and the tool results for an
 // assistant turn's tool_use blocks open the user turn right after it. Where
 // compaction puts two user or two assistant turns side by side they are
 // merged into one; turns that were already side by side in the input stay
 // as they were.
+//
+// # Anthropic's own context management
+//
+// NativeEngine lets the provider manage the context on its side: it gives
+// each request the context_management edits (RequestOptions) that make
+// Anthropic clear old tool results (clear_tool_uses_20250919) and compact
+// the conversation into a summary (compact_20260112) once the input reaches
+// the fallback engine's threshold, clear old thinking on request
+// (clear_thinking_20251015), and reads back what the provider did (Record):
+// the compaction block, the tool results cleared, and usage.iterations,
+// where the summarising pass is billed apart. When native compaction fails
+// (an error the API gives for it, a compaction block without a summary)
+// its fallback, any compact engine, compacts instead for a while, under its
+// own failure policy.
+//
+// A compaction block with a summary reads as a summary (see Convert), and
+// the API ignores every turn before the newest one, so Compress and
+// ShouldCompress judge a history from it on, whatever the engine: compact
+// compacts what the API reads, and when it summarises it folds the
+// provider's summary into its own, so a history never holds both.
 package anthropic

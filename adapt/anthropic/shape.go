@@ -24,7 +24,8 @@ type turnOut struct {
 // side merge. A history that would open on a non-user turn it did not open
 // on before (the Compressor's summary is an assistant turn when a user turn
 // follows it) opens on a short user turn that says earlier turns were
-// compacted; the turns after it stay as they are.
+// compacted; the turns after it stay as they are. A history that opens on
+// a compaction block needs no such turn: the API takes the block first.
 func (c *Conversion) shape(segs []segment) []sdk.MessageParam {
 	var turns []turnOut
 	for _, s := range segs {
@@ -56,7 +57,8 @@ func (c *Conversion) shape(segs []segment) []sdk.MessageParam {
 		out = append(out, t)
 	}
 
-	if len(out) > 0 && out[0].role != roleUser && !(out[0].first == 0 && out[0].from == 0) {
+	if len(out) > 0 && out[0].role != roleUser && !(out[0].first == 0 && out[0].from == 0) &&
+		!opensOnCompaction(out[0].blocks) {
 		lead := turnOut{role: roleUser, first: -1, last: -1,
 			blocks: []sdk.ContentBlockParamUnion{sdk.NewTextBlock(continuationText)}}
 		out = append([]turnOut{lead}, out...)

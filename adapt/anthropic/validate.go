@@ -22,7 +22,9 @@ const (
 	RuleNoTurns Rule = iota + 1
 	// RuleRole: a turn that is none of user, assistant and system.
 	RuleRole
-	// RuleFirstTurn: the first turn is not a user turn.
+	// RuleFirstTurn: the first turn is not a user turn, nor an assistant
+	// turn that opens on a compaction block (the provider's summary, which
+	// the API takes first).
 	RuleFirstTurn
 	// RuleAlternation: two user or two assistant turns in a row.
 	RuleAlternation
@@ -99,7 +101,8 @@ func (e *ShapeError) Unwrap() error { return ErrShape }
 
 // Validate reports whether h is a history the Messages API accepts, by the
 // rules this package keeps on everything it restores: at least one turn;
-// user and assistant turns alternating, the first a user turn, system turns
+// user and assistant turns alternating, the first a user turn (or an
+// assistant turn opening on Anthropic's compaction block), system turns
 // (SDK v2's mid-conversation instructions) anywhere after it but between a
 // turn's tool_use blocks and their results; no empty turn and no blank
 // text block; tool_use and thinking blocks in
@@ -131,7 +134,7 @@ func Validate(h History) error {
 		switch {
 		case r == "":
 			return fail(i, -1, RuleRole, "the turn is none of user, assistant or system")
-		case i == 0 && r != roleUser:
+		case i == 0 && r != roleUser && !(r == roleAssistant && opensOnCompaction(blocks)):
 			return fail(i, -1, RuleFirstTurn, "the first turn is the %s's, not the user's", r)
 		case r != roleSystem && prev == r:
 			return fail(i, -1, RuleAlternation, "two %s turns in a row", r)

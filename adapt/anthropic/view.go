@@ -67,6 +67,12 @@ func blockPart(b sdk.ContentBlockParamUnion) openai.ChatMessagePart {
 	case b.OfToolResult != nil:
 		return textPart("[tool_result " + b.OfToolResult.ToolUseID + "]\n" + compact.Text(toolResultView(b.OfToolResult)))
 	}
+	if s, ok := readCompaction(b); ok {
+		if s == "" {
+			return textPart(failedCompactionText)
+		}
+		return textPart(compactionView(s).Content)
+	}
 	return textPart(opaqueText(b))
 }
 

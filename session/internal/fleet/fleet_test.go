@@ -33,7 +33,18 @@ func TestFleetSQLite(t *testing.T) {
 	st, closeStore, err := openStore(context.Background(), "sqlite", path, "")
 	require.NoError(t, err)
 	defer closeStore()
-	runFleet(t, st, "sqlite", path, "")
+	runFleet(t, st, "sqlite", path, "", false)
+}
+
+// Issue 25: the same with background compaction on, the victim killed in
+// the middle of a background compaction, and every request each surviving
+// worker hands out checked against the window.
+func TestFleetSQLiteBackground(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "fleet.db")
+	st, closeStore, err := openStore(context.Background(), "sqlite", path, "")
+	require.NoError(t, err)
+	defer closeStore()
+	runFleet(t, st, "sqlite", path, "", true)
 }
 
 func TestFleetPostgres(t *testing.T) {
@@ -55,7 +66,7 @@ func TestFleetPostgres(t *testing.T) {
 			_ = conn.Close(context.Background())
 		}
 	}()
-	runFleet(t, st, "postgres", dsn, schema)
+	runFleet(t, st, "postgres", dsn, schema, false)
 }
 
 // openStore opens the store a worker (or the parent) shares.
@@ -86,8 +97,9 @@ type worker struct {
 }
 
 // runFleet starts the workers on the shared store, kills the last one in
-// the middle of a compaction, takes its session over, and checks the store.
-func runFleet(t *testing.T, st session.Store, kind, target, schema string) {
+// the middle of a compaction (a background one when background is set),
+// takes its session over, and checks the store.
+func runFleet(t *testing.T, st session.Store, kind, target, schema string, background bool) {
 	sessions, ops := 200, 300
 	if raceEnabled {
 		ops = 100 // the race detector slows every process down several times
@@ -108,6 +120,9 @@ func runFleet(t *testing.T, st session.Store, kind, target, schema string) {
 		if k == workers-1 {
 			w.cmd.Env = append(w.cmd.Env, envVictim+"=1")
 		}
+		if background {
+			w.cmd.Env = append(w.cmd.Env, envBackground+"=1")
+		}
 		w.cmd.Stdout, w.cmd.Stderr = &w.out, &w.out
 		require.NoError(t, w.cmd.Start())
 		go func() { w.done <- w.cmd.Wait() }()
@@ -116,10 +131,13 @@ func runFleet(t *testing.T, st session.Store, kind, target, schema string) {
 	victim := ws[workers-1]
 
 	// Kill the victim as soon as it is mid-compaction.
-	victimSession, victimFence := awaitMarker(t, marker, victim)
+	victimSession, victimFence, where := awaitMarker(t, marker, victim)
 	require.NoError(t, victim.cmd.Process.Kill())
 	<-victim.done
-	t.Logf("killed worker %d (SIGKILL) while it compacted %s under fence %d", workers-1, victimSession, victimFence)
+	if background {
+		require.Equal(t, "background", where, "the victim was killed in the middle of a background compaction")
+	}
+	t.Logf("killed worker %d (SIGKILL) while it compacted %s (%s) under fence %d", workers-1, victimSession, where, victimFence)
 
 	// Another process (this one) takes the session over once the lease
 	// lapses.
@@ -135,19 +153,20 @@ func runFleet(t *testing.T, st session.Store, kind, target, schema string) {
 	for _, w := range ws {
 		files = append(files, w.events)
 	}
-	check(t, st, sessions, readEvents(t, files))
+	check(t, st, sessions, readEvents(t, files), background)
 }
 
-// awaitMarker waits for the victim to say which session it is compacting.
-func awaitMarker(t *testing.T, marker string, victim *worker) (string, int64) {
+// awaitMarker waits for the victim to say which session it is compacting,
+// under which fence, and where ("background" or "foreground").
+func awaitMarker(t *testing.T, marker string, victim *worker) (string, int64, string) {
 	deadline := time.Now().Add(2 * time.Minute)
 	for time.Now().Before(deadline) {
 		if b, err := os.ReadFile(marker); err == nil && bytes.HasSuffix(b, []byte("\n")) {
-			var id string
+			var id, where string
 			var fence int64
-			_, err := fmt.Sscanf(string(b), "%s %d", &id, &fence)
+			_, err := fmt.Sscanf(string(b), "%s %d %s", &id, &fence, &where)
 			require.NoError(t, err)
-			return id, fence
+			return id, fence, where
 		}
 		select {
 		case err := <-victim.done:
@@ -156,7 +175,7 @@ func awaitMarker(t *testing.T, marker string, victim *worker) (string, int64) {
 		}
 	}
 	t.Fatal("the victim never compacted")
-	return "", 0
+	return "", 0, ""
 }
 
 // takeOver compacts the victim's session from this process, waiting for the
@@ -211,7 +230,7 @@ func readEvents(t *testing.T, files []string) []event {
 // session, no message lost, duplicated or reordered, compactions numbered
 // and fenced in order, none overlapping another, and the live history
 // derived from the log.
-func check(t *testing.T, st session.Store, sessions int, events []event) {
+func check(t *testing.T, st session.Store, sessions int, events []event, background bool) {
 	ctx := context.Background()
 	appended := map[string]map[string]bool{}
 	windows := map[string][]event{}
@@ -222,6 +241,9 @@ func check(t *testing.T, st session.Store, sessions int, events []event) {
 			views.Checked += e.Checked
 			views.Stale += e.Stale
 			views.Failed += e.Failed
+			views.Requests += e.Requests
+			views.Over += e.Over
+			views.Background += e.Background
 		case "append":
 			if appended[e.Session] == nil {
 				appended[e.Session] = map[string]bool{}
@@ -317,6 +339,13 @@ func check(t *testing.T, st session.Store, sessions int, events []event) {
 		views.Checked, views.Stale, views.Failed, flakyOdds)
 	require.Positive(t, compactions)
 	require.Positive(t, views.Checked)
+	if background {
+		t.Logf("the surviving workers handed out %d requests, %d over the window; they compacted %d times in the background",
+			views.Requests, views.Over, views.Background)
+		require.Positive(t, views.Requests)
+		require.Positive(t, views.Background)
+		require.Zero(t, views.Over, "no request over the window")
+	}
 }
 
 func contents(msgs []compact.Message) []string {

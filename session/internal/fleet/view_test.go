@@ -80,6 +80,9 @@ type viewChecks struct {
 	locks map[string]*sync.Mutex
 
 	checked, stale, failed atomic.Int64
+	// requests and over count the requests handed out by request, and
+	// those over the window.
+	requests, over atomic.Int64
 }
 
 func (v *viewChecks) lock(id string) func() {
@@ -111,6 +114,7 @@ func (v *viewChecks) op(ctx context.Context, st session.Store, w *watched, id st
 	if err != nil {
 		return fmt.Errorf("%w: reading the head: %w", errFatal, err)
 	}
+	before := w.latest(id)
 	s, err := get()
 	if err == nil {
 		err = call(s)
@@ -118,7 +122,15 @@ func (v *viewChecks) op(ctx context.Context, st session.Store, w *watched, id st
 	switch {
 	case err == nil:
 		v.checked.Add(1)
-		if err := checkView(ctx, st, s, last, max(n, w.latest(id))); err != nil {
+		// The view holds what this process committed, unless a
+		// background compaction still running has committed and not yet
+		// installed its result: then only what was committed before the
+		// call.
+		latest := w.latest(id)
+		if s.Status().InBackground {
+			latest = before
+		}
+		if err := checkView(ctx, st, s, last, max(n, latest)); err != nil {
 			return fmt.Errorf("%w: %w", errFatal, err)
 		}
 		return nil
@@ -131,6 +143,43 @@ func (v *viewChecks) op(ctx context.Context, st session.Store, w *watched, id st
 		return err
 	}
 	return fmt.Errorf("%w: %w", errFatal, err)
+}
+
+// request is the request path of session id with background compaction
+// on: Compress when the session says the request must shrink, then the
+// request, counted and checked against the window. It reads nothing from
+// the store when the request fits, so the view is not checked after it
+// (Append, just before, was). A failure the flaky store, a deadline or a
+// lost lease explains is counted and returned (the host would try the turn
+// again); any other wraps errFatal.
+func (v *viewChecks) request(ctx context.Context, m *session.Manager, id string) error {
+	s, err := m.Get(ctx, id)
+	if err != nil {
+		return fmt.Errorf("%w: %w", errFatal, err)
+	}
+	if s.ShouldCompress() {
+		_, err := s.Compress(ctx)
+		switch {
+		case err == nil:
+		case errors.Is(err, session.ErrStale), errors.Is(err, errFlaky), declined(err),
+			errors.Is(err, session.ErrLeaseLost), errors.Is(err, session.ErrStaleFence):
+			v.failed.Add(1)
+			return err
+		default:
+			return fmt.Errorf("%w: %w", errFatal, err)
+		}
+		if s.ShouldCompress() {
+			return fmt.Errorf("%w: the request is still over the window after Compress returned", errFatal)
+		}
+	}
+	req := s.Messages()
+	v.requests.Add(1)
+	limit := s.Status().HardLimit
+	if n := tokens.CountMessages(tokens.Estimate{}, req); limit <= 0 || n > limit {
+		v.over.Add(1)
+		return fmt.Errorf("%w: a request of %d tokens is over the window of %d", errFatal, n, limit)
+	}
+	return nil
 }
 
 // checkView reports how s's view differs from every live history the store

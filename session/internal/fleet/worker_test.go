@@ -22,15 +22,16 @@ import (
 
 // The environment a worker process reads; the parent sets it.
 const (
-	envWorker   = "FLEET_WORKER"   // the worker's number; unset in the parent
-	envStore    = "FLEET_STORE"    // "sqlite" or "postgres"
-	envTarget   = "FLEET_TARGET"   // the SQLite path or the Postgres DSN
-	envSchema   = "FLEET_SCHEMA"   // the Postgres schema
-	envSessions = "FLEET_SESSIONS" // how many sessions
-	envOps      = "FLEET_OPS"      // appends per goroutine
-	envEvents   = "FLEET_EVENTS"   // the file the worker records events in
-	envVictim   = "FLEET_VICTIM"   // set for the worker that will be killed
-	envMarker   = "FLEET_MARKER"   // the file the victim writes when it is mid-compaction
+	envWorker     = "FLEET_WORKER"     // the worker's number; unset in the parent
+	envStore      = "FLEET_STORE"      // "sqlite" or "postgres"
+	envTarget     = "FLEET_TARGET"     // the SQLite path or the Postgres DSN
+	envSchema     = "FLEET_SCHEMA"     // the Postgres schema
+	envSessions   = "FLEET_SESSIONS"   // how many sessions
+	envOps        = "FLEET_OPS"        // appends per goroutine
+	envEvents     = "FLEET_EVENTS"     // the file the worker records events in
+	envVictim     = "FLEET_VICTIM"     // set for the worker that will be killed
+	envMarker     = "FLEET_MARKER"     // the file the victim writes when it is mid-compaction
+	envBackground = "FLEET_BACKGROUND" // set when the sessions compact in the background
 )
 
 // goroutines is how many goroutines of a worker append and compact at once.
@@ -51,8 +52,12 @@ type event struct {
 	Start   int64  `json:"start,omitempty"`   // compaction: after its lease was granted, unix ns
 	End     int64  `json:"end,omitempty"`     // compaction: before its commit was sent, unix ns
 	// views: how many calls succeeded and had their view checked, how many
-	// said their view was stale, and how many failed otherwise.
-	Checked, Stale, Failed int64 `json:",omitempty"`
+	// said their view was stale, and how many failed otherwise; with
+	// background compaction, how many requests the worker handed out, how
+	// many of them were over the window, and how many compactions its
+	// sessions ran in the background.
+	Checked, Stale, Failed     int64 `json:",omitempty"`
+	Requests, Over, Background int64 `json:",omitempty"`
 }
 
 // recorder writes events, one line each, straight to the file, so that a
@@ -159,19 +164,30 @@ func TestWorker(t *testing.T) {
 	faults := &flaky{watched: w, rng: rand.New(rand.NewSource(time.Now().UnixNano()))}
 
 	victim := os.Getenv(envVictim) != ""
+	background := os.Getenv(envBackground) != ""
 	var armed atomic.Bool
 	block := make(chan struct{}) // never closed: the victim waits here to be killed
-	m := session.NewManager(func(id string) compact.ContextEngine {
+	var m *session.Manager
+	m = session.NewManager(func(id string) compact.ContextEngine {
 		return engine(func() {
-			if victim && armed.CompareAndSwap(true, false) {
-				marker := fmt.Sprintf("%s %d\n", id, w.fence(id))
+			if !victim {
+				return
+			}
+			// With background compaction on, the victim dies in the middle
+			// of one: a compaction on a request path goes on.
+			where := "foreground"
+			if s, ok := m.Lookup(id); ok && s.Status().InBackground {
+				where = "background"
+			}
+			if (!background || where == "background") && armed.CompareAndSwap(true, false) {
+				marker := fmt.Sprintf("%s %d %s\n", id, w.fence(id), where)
 				if err := os.WriteFile(os.Getenv(envMarker), []byte(marker), 0o600); err != nil {
 					t.Error(err)
 				}
 				<-block
 			}
 		})
-	}, session.WithStore(faults), session.WithLeaseTTL(leaseTTL))
+	}, session.WithStore(faults), session.WithLeaseTTL(leaseTTL), session.WithBackground(background))
 
 	var wg sync.WaitGroup
 	errs := make(chan error, goroutines)
@@ -205,6 +221,10 @@ func TestWorker(t *testing.T) {
 					}
 					return err
 				})
+				if err == nil && background {
+					// Right after the append, with the view it left.
+					err = views.request(ctx, m, id)
+				}
 				if err == nil && (arm || rng.Intn(20) == 0 || views.shouldCompress(m, id)) {
 					err = views.op(ctx, st, w, id, func() (*session.Session, error) { return m.Get(ctx, id) },
 						func(s *session.Session) error {
@@ -231,8 +251,10 @@ func TestWorker(t *testing.T) {
 			}
 		}(g)
 	}
+	var compacted atomic.Int64 // background compactions, counted before the sessions close
 	defer func() {
-		rec.record(event{Kind: "views", Checked: views.checked.Load(), Stale: views.stale.Load(), Failed: views.failed.Load()})
+		rec.record(event{Kind: "views", Checked: views.checked.Load(), Stale: views.stale.Load(), Failed: views.failed.Load(),
+			Requests: views.requests.Load(), Over: views.over.Load(), Background: compacted.Load()})
 	}()
 	wg.Wait()
 	close(errs)
@@ -248,6 +270,7 @@ func TestWorker(t *testing.T) {
 		if err := syncedLen(ctx, st, s); err != nil {
 			t.Errorf("%s: %v", id, err)
 		}
+		compacted.Add(int64(s.Status().BackgroundCompactions))
 	}
 	if err := m.Close(ctx); err != nil {
 		t.Error(err)

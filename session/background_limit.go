@@ -1,0 +1,233 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/prune"
+	"github.com/contextkit/compact/tokens"
+)
+
+// This file is the hard limit of background compaction: no request handed
+// out goes over the engine's usable window. A request path that finds the
+// request over it prunes the request when that alone fits, waits for the
+// running compaction otherwise, and compacts itself when none runs or the
+// one it waited for was not enough.
+
+// prunedRequest is a request pruned to fit the hard limit: msgs, taking
+// tokens (tools included), for the live history at version.
+type prunedRequest struct {
+	version uint64
+	msgs    []compact.Message
+	tokens  int
+}
+
+// What a request path did at the hard limit, in AtLimit.Last.
+const (
+	limitPruned    = "pruned"
+	limitWaited    = "waited"
+	limitCompacted = "compacted"
+)
+
+// overLimit reports whether the next request, with incoming when it is not
+// nil, is over the hard limit (false when the engine gives none, or the
+// session is closed).
+func (s *Session) overLimit(incoming *compact.Message) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed || s.req.usable <= 0 {
+		return false
+	}
+	n := s.requestTokensLocked(incoming)
+	if p := s.req.pruned; p != nil && p.version == s.version && incoming == nil {
+		n = p.tokens
+	}
+	return n > s.req.usable
+}
+
+// compressAtLimit is an unforced Compress with background compaction on:
+// a request under the hard limit is left as it is (a background compaction
+// starts when one is due); one over it is pruned when that alone fits,
+// else waits for the running compaction, else is compacted here. o is
+// opts applied.
+func (s *Session) compressAtLimit(ctx context.Context, o compact.CompressOptions, opts []compact.CompressOption) (*compact.Result, error) {
+	s.mu.Lock()
+	closed := s.closed
+	s.mu.Unlock()
+	if closed {
+		return nil, s.errorf("compress", ErrClosed)
+	}
+	if s.store != nil {
+		// The request is the store's live history: what other processes
+		// appended or compacted counts.
+		if err := s.Sync(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if o.Incoming != nil {
+		// The incoming message joins the history first: it is what the
+		// request must fit with, and a compaction keeps the latest user
+		// message verbatim anyway.
+		if err := s.Append(ctx, *o.Incoming); err != nil {
+			return nil, err
+		}
+		opts = append(opts[:len(opts):len(opts)], func(o *compact.CompressOptions) { o.Incoming = nil })
+	}
+	s.refreshLimits()
+	start := s.now()
+	var awaited *bgRun
+	for {
+		if !s.overLimit(nil) {
+			s.trigger()
+			if awaited == nil {
+				return s.unchanged("under the hard limit"), nil
+			}
+			s.atLimit(limitWaited, start)
+			if awaited.res != nil {
+				return awaited.res, nil
+			}
+			return s.unchanged("under the hard limit after the running compaction ended"), nil
+		}
+		if res := s.pruneToFit(); res != nil {
+			s.trigger()
+			return res, nil
+		}
+		run := s.running()
+		if run == nil || awaited != nil {
+			return s.compactAtLimit(ctx, opts, start)
+		}
+		if s.noWait {
+			return nil, s.errorf("compress", ErrBusy)
+		}
+		if err := s.await(ctx, run); err != nil {
+			s.countWait(start)
+			return nil, err
+		}
+		awaited = run
+	}
+}
+
+// await waits for run to end, or for ctx.
+func (s *Session) await(ctx context.Context, run *bgRun) error {
+	if s.onWait != nil {
+		s.onWait()
+	}
+	defer s.blocked()()
+	select {
+	case <-run.done:
+		return nil
+	case <-ctx.Done():
+		return s.errorf("waiting for the background compaction", ctx.Err())
+	}
+}
+
+// compactAtLimit compacts on the request path a request over the hard
+// limit, which no compaction running will bring under: as Compress does
+// without background compaction, and forced when the engine would refuse
+// for a pause or a backoff, since the request cannot be sent as it is.
+// start is when the request path began.
+func (s *Session) compactAtLimit(ctx context.Context, opts []compact.CompressOption, start time.Time) (*compact.Result, error) {
+	_, err := s.acquireWaited(ctx, s.noWait)
+	if err != nil {
+		s.countWait(start)
+		return nil, err
+	}
+	defer s.release()
+	res, _, err := s.compressHeld(ctx, kindForeground, s.engine.Compress, opts)
+	if errors.Is(err, compact.ErrPaused) || errors.Is(err, compact.ErrBackoff) {
+		res, _, err = s.compressHeld(ctx, kindForeground, s.engine.Compress, append(opts[:len(opts):len(opts)], compact.Force()))
+	}
+	s.atLimit(limitCompacted, start)
+	return res, err
+}
+
+// atLimit counts what a request path that began at start did at the hard
+// limit, and its wait.
+func (s *Session) atLimit(what string, start time.Time) {
+	d := s.now().Sub(start)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.figures.waited(d)
+	switch what {
+	case limitWaited:
+		s.figures.atLimit.Waited++
+	case limitCompacted:
+		s.figures.atLimit.Compacted++
+	}
+	s.figures.atLimit.Last = what
+}
+
+// pruneAttempts bounds how often pruneToFit prunes again when the history
+// changed while it pruned: appends racing a request path are rare, and a
+// path that loses the race waits instead.
+const pruneAttempts = 3
+
+// pruneToFit prunes the live history for the next request, when that alone
+// brings it under the hard limit, and makes the pruned request the one
+// Messages hands out until the history changes. It returns what it did as
+// a Result whose Skipped says the live history was left as it is, or nil
+// when pruning does not make the request fit.
+func (s *Session) pruneToFit() *compact.Result {
+	for range pruneAttempts {
+		s.mu.Lock()
+		h, version, tools, limit, threshold := s.history, s.version, s.req.toolTokens, s.req.usable, s.req.threshold
+		s.mu.Unlock()
+		// The pressure pass demotes the largest results of the last few
+		// messages, with the budget a Compressor gives it.
+		pr := prune.Apply(h, prune.WithTokenCounter(s.counter), prune.WithPressure(max(threshold/2, 0)))
+		if !pr.Committed {
+			return nil
+		}
+		n := tokens.CountMessages(s.counter, pr.Messages) + tools
+		if n > limit {
+			return nil
+		}
+		s.mu.Lock()
+		if s.version != version {
+			s.mu.Unlock()
+			continue
+		}
+		s.req.pruned = &prunedRequest{version: version, msgs: pr.Messages, tokens: n}
+		s.figures.atLimit.Pruned++
+		s.figures.atLimit.Last = limitPruned
+		before := s.requestTokensLocked(nil)
+		s.mu.Unlock()
+		res := s.result(compact.Clone(pr.Messages), before, n, "over the hard limit while a compaction runs: "+
+			"this request is pruned, the live history is unchanged")
+		res.MessagesBefore, res.Pruned = len(h), pr.Changes
+		return res
+	}
+	return nil
+}
+
+// unchanged reports a Compress that left the next request as it is, for
+// why.
+func (s *Session) unchanged(why string) *compact.Result {
+	s.mu.Lock()
+	msgs, n := compact.Clone(s.requestLocked()), s.requestTokensLocked(nil)
+	if p := s.req.pruned; p != nil && p.version == s.version {
+		n = p.tokens
+	}
+	s.mu.Unlock()
+	return s.result(msgs, n, n, why)
+}
+
+// result is the Result of a Compress that compacted nothing: msgs is the
+// next request, before and after its size before and after, why the
+// reason.
+func (s *Session) result(msgs []compact.Message, before, after int, why string) *compact.Result {
+	s.mu.Lock()
+	usable := s.req.usable
+	s.mu.Unlock()
+	res := &compact.Result{
+		Messages: msgs, MessagesBefore: len(msgs), MessagesAfter: len(msgs), TokensBefore: before, TokensAfter: after,
+		SummarizedFrom: -1, SummarizedTo: -1, SummaryIndex: -1, Lifted: -1, TooLarge: -1, Shortened: -1,
+		Skipped: why, Usable: usable, Fits: usable <= 0 || after <= usable,
+	}
+	if !res.Fits {
+		res.Overflow = after - usable
+	}
+	return res
+}
