@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/contextkit/compact/internal/meter"
 	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/prune"
 	"github.com/contextkit/compact/tokens"
@@ -54,11 +55,14 @@ type state struct {
 	strikes                   int
 	checkNext                 bool // judge the last compaction on the next usage report
 	paused                    bool
+	pausedAt                  int // the prompt size when the pause began
 	pauseReason               string
 	failures                  int
 	backoffUntil              time.Time
 	lastError                 string
 	handoff                   handoffState
+	cost                      meter.Meter
+	recall                    bool // the session's archive recalls what is folded
 }
 
 // New returns a Compressor with the given options applied over the
@@ -88,7 +92,7 @@ func New(opts ...Option) *Compressor {
 		cfg.summarizer = cfg.fallback
 	}
 	c := &Compressor{cfg: cfg, run: make(chan struct{}, 1), model: cfg.model, win: cfg.window, own: own, setup: setup}
-	c.th = computeThresholds(cfg, cfg.window)
+	c.retuneLocked()
 	return c
 }
 
@@ -112,6 +116,13 @@ type thresholds struct {
 	carry     int // carried user message budget
 	summary   int // summary target bound
 	head      int // head budget
+	// reach is how far back the tail reaches for the latest user message
+	// and the last assistant text; minVerbatim the fewest tokens it keeps
+	// whatever its budget (economy mode's verbatim end, 0 otherwise).
+	reach, minVerbatim int
+	factsCap           int  // the most a summary dense in facts may take (see factsTarget)
+	economy            bool // economy mode's figures: the tail is never pruned
+	priced             bool // the prices are known: compact for the bill (see WithPricing)
 }
 
 func computeThresholds(cfg config, window int) thresholds {
@@ -135,6 +146,8 @@ func computeThresholds(cfg config, window int) thresholds {
 		carry:     min(cfg.carryTokens, th/4),
 		summary:   max(min(cfg.summaryTokens, th/10), minSummaryTokens),
 		head:      max(th/4, 1),
+		reach:     th / 2,
+		factsCap:  th / factsCapDivisor,
 	}
 }
 
@@ -169,6 +182,7 @@ func (c *Compressor) UpdateUsage(u Usage) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.st.lastCompletion, c.st.lastTotal = u.CompletionTokens, u.TotalTokens
+	c.billLocked(u)
 	if c.own != nil && c.st.lastCounted > 0 {
 		// The provider's count of the request last counted here tunes the
 		// calibration of a model whose tokenizer we do not have.
@@ -190,7 +204,10 @@ func (c *Compressor) observeLocked(tokens int) {
 			c.st.strikes = 0
 		}
 	}
-	if c.st.paused && !over {
+	// A pause ends when usage drops, or once the history has grown a tail's
+	// budget past where it paused: the tail can then let go of what it had
+	// to keep (a huge message at the end), so compacting again may work.
+	if c.st.paused && (!over || tokens >= c.st.pausedAt+c.th.tail) {
 		c.st.paused, c.st.pauseReason = false, ""
 		c.st.strikes = 0
 	}
@@ -199,22 +216,27 @@ func (c *Compressor) observeLocked(tokens int) {
 func (c *Compressor) strikeLocked(why string) {
 	c.st.strikes++
 	if c.cfg.strikeLimit > 0 && c.st.strikes >= c.cfg.strikeLimit {
-		c.st.paused = true
+		c.st.paused, c.st.pausedAt = true, c.st.lastPrompt
 		c.st.pauseReason = why + " " + strconv.Itoa(c.st.strikes) + " times in a row; " +
-			"automatic compaction paused until usage drops, the model changes, or a forced compaction"
+			"automatic compaction paused until usage drops, the history grows by the tail's budget, the model changes, or a forced compaction"
 	}
 }
 
 // ShouldCompress reports whether a prompt of promptTokens tokens should be
-// compacted before it is sent: it has reached the threshold, and automatic
-// compaction is neither paused nor backing off from summarizer failures
-// (when failures fall back to the extractive summary, backoff does not stop
-// it).
+// compacted before it is sent: it has reached the threshold (or, with
+// prices known, an earlier point WithEconomy or a cold cache makes
+// cheaper: see WithPricing), and automatic compaction is neither paused
+// nor backing off from summarizer failures (when failures fall back to the
+// extractive summary, backoff does not stop it). A prompt over the usable
+// window is always compacted: no pause lets it go out as it is.
 func (c *Compressor) ShouldCompress(promptTokens int) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.observeLocked(promptTokens)
-	if promptTokens < c.th.threshold || c.st.paused {
+	if promptTokens > c.th.usable {
+		return true
+	}
+	if due, _ := c.dueLocked(promptTokens); !due || c.st.paused {
 		return false
 	}
 	return c.cfg.policy == FallbackExtractive || !c.backingOffLocked()
@@ -270,6 +292,8 @@ func (c *Compressor) Status() Status {
 		s.BackoffUntil = c.st.backoffUntil
 	}
 	c.handoffStatusLocked(&s)
+	s.Cost = c.st.cost.Spend(c.pricingLocked())
+	s.Economy, s.Trigger = c.th.economy, c.triggerLocked()
 	return s
 }
 
@@ -295,7 +319,7 @@ func (c *Compressor) SwitchModel(model string, window int) {
 	case setup.window > 0:
 		c.win = setup.window
 	}
-	c.th = computeThresholds(c.cfg, c.win)
+	c.retuneLocked()
 	c.st.paused, c.st.pauseReason, c.st.strikes, c.st.checkNext = false, "", 0, false
 	c.st.lastCounted = 0
 }
@@ -303,6 +327,10 @@ func (c *Compressor) SwitchModel(model string, window int) {
 // OnSessionStart moves the Compressor to the conversation's model and
 // window when meta names them (see SwitchModel); its state starts empty.
 func (c *Compressor) OnSessionStart(id string, meta SessionMeta) {
+	c.mu.Lock()
+	c.st.recall = meta.Recall
+	c.retuneLocked()
+	c.mu.Unlock()
 	if meta.Model == "" && meta.Window <= 0 {
 		return
 	}
@@ -319,11 +347,12 @@ func (c *Compressor) OnSessionStart(id string, meta SessionMeta) {
 func (c *Compressor) OnSessionEnd(id string, msgs []Message) {}
 
 // OnSessionReset forgets what the Compressor learned about the conversation:
-// usage, counts, strikes, pause and backoff.
+// usage, counts, strikes, pause and backoff. Its bill (Status.Cost) is kept:
+// the conversation was billed for it all the same.
 func (c *Compressor) OnSessionReset(id string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.st = state{}
+	c.st = state{cost: c.st.cost.Keep(), recall: c.st.recall}
 }
 
 // Preflight checks a request before it is sent: the history, plus the

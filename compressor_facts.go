@@ -21,10 +21,10 @@ const factsCapDivisor = 3
 // factsTarget returns the summary target for req: base, or, when the facts
 // index of the range (and of the summary it updates) needs more than the
 // share of base it gets, enough for the whole index to take that share
-// (see extractive.FactsRoom), up to a third of the threshold and half of
-// the tokens folded.
-func (c *Compressor) factsTarget(ctx context.Context, req SummaryRequest, base, threshold, folded int) int {
-	limit := min(threshold/factsCapDivisor, folded/2)
+// (see extractive.FactsRoom), up to limit (a third of the threshold) and
+// half of the tokens folded.
+func (c *Compressor) factsTarget(ctx context.Context, req SummaryRequest, base, limit, folded int) int {
+	limit = min(limit, folded/2)
 	if limit <= base {
 		return base
 	}

@@ -63,19 +63,19 @@ func TestFactsTargetRule(t *testing.T) {
 	want := extractive.FactsRoom(context.Background(), extractiveRequest(req), 1000)
 	require.Positive(t, want)
 	tests := []struct {
-		name                    string
-		base, threshold, folded int
-		want                    int
+		name                string
+		base, limit, folded int
+		want                int
 	}{
 		{"grows so the index takes its share", 10, 100_000, 100_000, want},
 		{"never shrinks the target", want + 50, 100_000, 100_000, want + 50},
-		{"capped at a third of the threshold", 10, factsCapDivisor * (want - 7), 100_000, want - 7},
+		{"capped at the limit (a third of the threshold)", 10, want - 7, 100_000, want - 7},
 		{"capped at half the tokens folded", 10, 100_000, 2 * (want - 5), want - 5},
-		{"no room to grow", 10, 30, 100_000, 10},
+		{"no room to grow", 10, 10, 100_000, 10},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, c.factsTarget(context.Background(), req, tt.base, tt.threshold, tt.folded))
+			assert.Equal(t, tt.want, c.factsTarget(context.Background(), req, tt.base, tt.limit, tt.folded))
 		})
 	}
 	assert.Zero(t, extractive.FactsRoom(context.Background(), extractive.Request{Turns: proseSession(3)}, 1000), "prose holds no facts")

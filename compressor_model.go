@@ -66,6 +66,7 @@ type modelSetup struct {
 	encoding    string
 	factor      float64
 	calibrating bool
+	pricing     models.Pricing // the table's; unknown when it has none
 }
 
 // setupFor looks model up in the table. A model the table does not know is
@@ -74,9 +75,9 @@ type modelSetup struct {
 func setupFor(model string) modelSetup {
 	if m, ok := models.Lookup(model); ok {
 		if m.Encoding != "" {
-			return modelSetup{known: true, window: m.Window, encoding: m.Encoding, factor: 1}
+			return modelSetup{known: true, window: m.Window, encoding: m.Encoding, factor: 1, pricing: m.Pricing}
 		}
-		return modelSetup{known: true, window: m.Window, encoding: tokens.EncodingO200KBase, factor: m.Calibration, calibrating: true}
+		return modelSetup{known: true, window: m.Window, encoding: tokens.EncodingO200KBase, factor: m.Calibration, calibrating: true, pricing: m.Pricing}
 	}
 	return modelSetup{encoding: tokens.EncodingForModel(model), factor: 1, calibrating: model != ""}
 }

@@ -75,6 +75,7 @@ func (c *Compressor) plan(msgs []Message, th thresholds, incoming *Message) plan
 	}
 	p.cut = c.tailStart(&p, th)
 	p.settle(incoming)
+	c.fitWindow(&p, th, incoming)
 	return p
 }
 
@@ -199,8 +200,8 @@ func (c *Compressor) tailStart(p *plan, th thresholds) int {
 		// must not pin every compaction over the threshold. (Tool results
 		// may stay: the pressure pass of pruning demotes them.) The last
 		// message always stays.
-		if kept >= c.cfg.tailMin && tokens+counts[i] > th.tail ||
-			kept >= 1 && tokens+counts[i] > th.threshold/2 && msgs[i].Role != RoleTool && len(msgs[i].ToolCalls) == 0 {
+		if tokens >= th.minVerbatim && (kept >= c.cfg.tailMin && tokens+counts[i] > th.tail ||
+			kept >= 1 && tokens+counts[i] > th.threshold/2 && msgs[i].Role != RoleTool && len(msgs[i].ToolCalls) == 0) {
 			break
 		}
 		tokens += counts[i]
@@ -215,7 +216,7 @@ func (c *Compressor) tailStart(p *plan, th thresholds) int {
 	}
 	reach := func(i int) (int, bool) {
 		j := msg.AlignCut(msgs, i, lo)
-		return j, suffix[j] <= th.threshold/2
+		return j, suffix[j] <= th.reach
 	}
 
 	if u := msg.LastIndex(msgs, lo, IsRealUser); u >= 0 && u < cut {

@@ -206,8 +206,16 @@ func FuzzCompress(f *testing.F) {
 		if Validate(in) != nil || len(in) == 0 {
 			return
 		}
-		c := New(WithContextWindow(400), WithTokenCounter(byteCounter{}), WithHeadMessages(int(data[0]%4)))
-		compressAndCheck(t, c, in, Force())
+		opts := []Option{WithContextWindow(400), WithTokenCounter(byteCounter{}), WithHeadMessages(int(data[0] % 4))}
+		// Without prices, with them (the note in the summary, pruning by
+		// its cost), and in economy mode.
+		switch data[0] / 4 % 3 {
+		case 1:
+			opts = append(opts, WithModel("claude-sonnet-4-5"))
+		case 2:
+			opts = append(opts, WithModel("gpt-5"), WithEconomy(true))
+		}
+		compressAndCheck(t, New(opts...), in, Force())
 	})
 }
 

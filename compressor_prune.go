@@ -3,7 +3,9 @@ package compact
 import (
 	"fmt"
 
+	"github.com/contextkit/compact/internal/meter"
 	"github.com/contextkit/compact/internal/msg"
+	"github.com/contextkit/compact/models"
 	"github.com/contextkit/compact/prune"
 	"github.com/contextkit/compact/tokens"
 )
@@ -33,7 +35,7 @@ func (c *Compressor) prune(work []Message, p plan, th thresholds) *prune.Result 
 // matter, and they are kept however little they save. It returns the
 // changes, after pointing p at the demoted tail.
 func (c *Compressor) pruneTail(p *plan, th thresholds) []prune.Change {
-	if !c.cfg.pruning {
+	if !c.cfg.pruning || th.economy {
 		return nil
 	}
 	pr := prune.Apply(p.msgs, c.pruneOptions(*p, th, prune.WithKinds(prune.Demoted), prune.WithClearAtLeast(0))...)
@@ -59,7 +61,7 @@ func (r *compaction) pruneOnly(pr *prune.Result) (*Result, error) {
 		return nil, fmt.Errorf("compact: internal error, pruned history is invalid: %w", err)
 	}
 	after := tokens.CountMessages(c.cfg.counter, out)
-	c.record(after, r.th.threshold)
+	c.record(after, r.th.threshold, meter.Prune, r.early, models.Tokens{})
 	c.mu.Lock()
 	c.st.prunes++
 	c.mu.Unlock()

@@ -158,8 +158,16 @@ func TestCompressPrunesWhenNothingCanBeSummarised(t *testing.T) {
 	require.Len(t, res.Pruned, 1)
 	assert.Equal(t, prune.Demoted, res.Pruned[0].Kind)
 
-	_, err = newTestCompressor(r, protectAll...).Compress(context.Background(), in, Force())
-	assert.True(t, errors.Is(err, ErrNothingToCompress))
+	fits := []Message{sys("s"), user("Why does the build fail?"), asst("Looking."), user("And?")}
+	_, err = newTestCompressor(r, protectAll...).Compress(context.Background(), fits, Force())
+	assert.True(t, errors.Is(err, ErrNothingToCompress), "without pruning nothing protected is folded while the history fits")
+
+	// Over the usable window, the window guard folds what the tail would
+	// keep rather than hand the history back as it is.
+	res, err = newTestCompressor(r, protectAll...).Compress(context.Background(), in, Force())
+	require.NoError(t, err)
+	require.NoError(t, checkContracts(in, res))
+	assert.True(t, res.Fits)
 }
 
 // The incoming message comes back last after a pruning too.

@@ -8,8 +8,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/contextkit/compact/internal/meter"
 	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/internal/textcut"
+	"github.com/contextkit/compact/models"
 	"github.com/contextkit/compact/prune"
 	"github.com/contextkit/compact/tokens"
 )
@@ -68,7 +70,9 @@ type compaction struct {
 	repairs []Repair
 	th      thresholds // the Compressor's, less what the tool definitions take
 	p       plan
-	before  int // tokens of work and the incoming message
+	before  int           // tokens of work and the incoming message
+	early   string        // why an automatic compaction under the threshold is due ("" at it)
+	sum     models.Tokens // the summarizer's call, when a model was called
 
 	handoff *handoffJob // due after the run, written once the lock is released
 }
@@ -92,9 +96,11 @@ func (c *Compressor) compress(ctx context.Context, msgs []Message, rng *foldRang
 		return nil, err
 	}
 	if rng == nil && !r.o.Force && !r.o.Early {
-		if res := c.unneeded(r.work, r.o); res != nil {
+		res, early := c.unneeded(r.work, r.o)
+		if res != nil {
 			return r.finish(res), nil
 		}
+		r.early = early
 	}
 	if err := c.lockRun(ctx); err != nil {
 		return nil, fmt.Errorf("compact: %w", err)
@@ -139,7 +145,12 @@ func (r *compaction) run(ctx context.Context) (*Result, error) {
 	// Tool definitions ride along with every request: the messages get
 	// what they leave of the threshold.
 	th.threshold = max(th.threshold-tokens.CountTools(c.cfg.counter, r.o.Tools), 1)
-	if paused && !r.o.Force {
+	r.before = tokens.CountMessages(c.cfg.counter, r.work)
+	if r.o.Incoming != nil {
+		r.before += c.cfg.counter.CountMessage(*r.o.Incoming)
+	}
+	// No pause lets a request over the usable window go out as it is.
+	if paused && !r.o.Force && r.before <= th.usable {
 		return nil, fmt.Errorf("%w: %s", ErrPaused, why)
 	}
 	r.th = th
@@ -147,10 +158,6 @@ func (r *compaction) run(ctx context.Context) (*Result, error) {
 		r.p = c.rangePlan(r.work, *r.rng, r.o.Incoming)
 	} else {
 		r.p = c.plan(r.work, th, r.o.Incoming)
-	}
-	r.before = tokens.CountMessages(c.cfg.counter, r.work)
-	if r.o.Incoming != nil {
-		r.before += c.cfg.counter.CountMessage(*r.o.Incoming)
 	}
 	var res *Result
 	var err error
@@ -167,6 +174,7 @@ func (r *compaction) run(ctx context.Context) (*Result, error) {
 	c.fit(res, th)
 	c.trimOversized(res, th)
 	c.account(r.msgs, res)
+	res.Cost = c.editCost(r.work, res, r.sum)
 	return res, nil
 }
 
@@ -205,16 +213,19 @@ func (c *Compressor) trimOversized(res *Result, th thresholds) {
 }
 
 // unneeded returns the Result of a compaction that has nothing to do: an
-// unforced request under the threshold. It costs a count (memoised per
+// unforced request under the threshold, and under any earlier point the
+// prices make due (see WithPricing). It costs a count (memoised per
 // message) and no copy: Messages is msgs itself, with the incoming message
-// appended when there is one. It returns nil when the history must shrink.
-func (c *Compressor) unneeded(msgs []Message, o CompressOptions) *Result {
+// appended when there is one. It returns nil when the history must
+// shrink, and why when that is under the threshold.
+func (c *Compressor) unneeded(msgs []Message, o CompressOptions) (*Result, string) {
 	n := tokens.CountMessages(c.cfg.counter, msgs) + c.extraTokens(o)
 	c.mu.Lock()
 	th := c.th
+	due, early := c.dueLocked(n)
 	c.mu.Unlock()
-	if n >= th.threshold {
-		return nil
+	if due {
+		return nil, early
 	}
 	out := msgs
 	if o.Incoming != nil {
@@ -229,7 +240,7 @@ func (c *Compressor) unneeded(msgs []Message, o CompressOptions) *Result {
 		Skipped: fmt.Sprintf("under the threshold (%d of %d tokens)", n, th.threshold),
 	}
 	c.fit(res, th)
-	return res
+	return res, ""
 }
 
 // extraTokens are the tokens a request carries besides its messages: the
@@ -290,7 +301,12 @@ func (r *compaction) pruneAlone() (*Result, error) {
 	if !pr.Committed {
 		return nil, nil
 	}
-	if r.p.hasContent() && (r.o.Force || pr.TokensAfter+r.before-pr.TokensBefore >= r.th.threshold-r.th.tail) {
+	after, first := pr.TokensAfter+r.before-pr.TokensBefore, len(r.work)
+	for _, ch := range pr.Changes {
+		first = min(first, ch.Index)
+	}
+	if r.p.hasContent() && (r.o.Force || after >= r.th.threshold-r.th.tail ||
+		!r.c.pruneWorth(r.p, r.th, after, after-sum(r.p.counts[:first]))) {
 		return nil, nil
 	}
 	return r.pruneOnly(pr)
@@ -314,28 +330,52 @@ func (r *compaction) fold(ctx context.Context) (*Result, error) {
 		pruned = c.pruneTail(p, th)
 	}
 
-	prev, turns := p.split()
+	prev, turns := p.split(c.cfg.note)
 	candidates, at := carriedCandidates(*p)
-	chosen, dropped := chooseCarried(append(prev.carried, candidates...), th.carry, c.cfg.counter)
+	// Carried messages give way to a summary of twice its target where the
+	// window is tight.
+	carry := min(th.carry, max(c.roomLeft(*p, th)-2*summaryTarget(*p, th), 0))
+	chosen, dropped := chooseCarried(append(prev.carried, candidates...), carry, c.cfg.counter)
 	req := SummaryRequest{
 		Turns:           append(userTurns(dropped, len(prev.carried)), turns...),
 		PreviousSummary: withOpenTasks(prev.previousSummary(), nil),
 		Focus:           o.Focus,
 		Prompt:          c.cfg.summaryPrompt,
 	}
-	req.TargetTokens = c.factsTarget(ctx, req, summaryTarget(*p, th), th.threshold, p.foldedTokens())
+	req.TargetTokens = c.factsTarget(ctx, req, summaryTarget(*p, th), th.factsCap, p.foldedTokens())
+	if room := (c.roomLeft(*p, th) - carry) / 2; r.rng == nil && req.TargetTokens > room {
+		req.TargetTokens = max(room, minSummaryTokens) // the summary, cut at twice its target, must fit too
+	}
 	r.log.Info("compaction started", "messages", len(r.work), "tokens", before,
 		"summarise_from", p.headEnd, "summarise_to", p.cut-1, "force", o.Force)
 
-	body, name, fallback, err := c.runSummarizer(ctx, req, o.Force)
+	cached := 0
+	if th.priced {
+		cached = c.share(&req, r)
+	}
+	body, name, fallback, err := c.runSummarizer(ctx, req, o.Force || before > th.usable)
 	if err != nil {
 		r.log.Warn("compaction failed", "err", errText(err))
 		return nil, err
 	}
+	if ran := c.cfg.summarizer; fallback != "" {
+		req.History, ran = nil, c.cfg.fallback
+		if isModel(ran) {
+			r.sum = c.summaryTokens(req, body, 0)
+		}
+	} else if isModel(ran) {
+		r.sum = c.summaryTokens(req, body, cached)
+	}
 	body = textcut.ToTokens(strings.TrimSpace(StripSummaryPrefix(body)), 2*req.TargetTokens, c.cfg.counter.CountText)
 	body = withOpenTasks(body, o.OpenTasks)
 
-	out, summaryAt := c.assemble(*p, msg.SummaryText(body, chosen), o.Incoming)
+	text := body
+	if th.priced && c.cfg.note != "" {
+		// The note goes where the summary changes the history anyway, so
+		// the system prompt's cache survives.
+		text = c.cfg.note + "\n\n" + body
+	}
+	out, summaryAt := c.assemble(*p, msg.SummaryText(text, chosen), o.Incoming, !th.priced)
 	if err := Validate(out); err != nil {
 		// A bug, never the caller's fault; the caller keeps its messages.
 		return nil, fmt.Errorf("compact: internal error, compacted history is invalid: %w", err)
@@ -344,7 +384,11 @@ func (r *compaction) fold(ctx context.Context) (*Result, error) {
 	if after >= before {
 		return nil, fmt.Errorf("%w: %d tokens before, %d after", ErrNoSavings, before, after)
 	}
-	c.record(after, th.threshold)
+	kind := meter.Summary
+	if fallback != "" {
+		kind = meter.Fallback
+	}
+	c.record(after, th.threshold, kind, r.early, r.sum)
 
 	res := &Result{
 		Messages: out, MessagesAfter: len(out),
@@ -363,9 +407,10 @@ func (r *compaction) fold(ctx context.Context) (*Result, error) {
 
 // record notes a finished compaction: a result still over the threshold is a
 // strike at once; otherwise the next usage report judges it.
-func (c *Compressor) record(after, threshold int) {
+func (c *Compressor) record(after, threshold int, kind, early string, sum models.Tokens) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.st.cost.Compacted(kind, early, after, sum, c.pricingLocked())
 	c.st.compressions++
 	c.st.lastPrompt = after
 	if after >= threshold {
@@ -441,8 +486,9 @@ func (c *Compressor) fail(err error) {
 
 // split gathers what the middle's earlier summaries hold and the turns to
 // summarise: the middle without those summaries (a summary merged into a
-// real message leaves that message behind).
-func (p plan) split() (earlier, []Message) {
+// real message leaves that message behind). A summary's body loses the
+// note it opens with (see WithPricing).
+func (p plan) split(note string) (earlier, []Message) {
 	var e earlier
 	var turns []Message
 	for i := p.headEnd; i < p.cut; i++ {
@@ -453,6 +499,9 @@ func (p plan) split() (earlier, []Message) {
 			continue
 		}
 		body, carried := msg.SplitCarried(summary)
+		if note != "" {
+			body = strings.TrimSpace(strings.TrimPrefix(body, note))
+		}
 		if body != "" {
 			e.bodies = append(e.bodies, body)
 		}
@@ -509,12 +558,12 @@ func summaryTarget(p plan, th thresholds) int {
 }
 
 // assemble builds the compacted history: the system messages (the first
-// with the compaction note), the head, the summary message, the lifted user
-// message, the tail, and the incoming message. It returns the history and
-// the summary's index in it.
-func (c *Compressor) assemble(p plan, summary string, incoming *Message) ([]Message, int) {
+// with the compaction note, when note), the head, the summary message, the
+// lifted user message, the tail, and the incoming message. It returns the
+// history and the summary's index in it.
+func (c *Compressor) assemble(p plan, summary string, incoming *Message, note bool) ([]Message, int) {
 	sysMsgs := Clone(p.msgs[:p.sysEnd])
-	if c.cfg.note != "" && len(sysMsgs) > 0 && !strings.Contains(Text(sysMsgs[0]), c.cfg.note) {
+	if note && c.cfg.note != "" && len(sysMsgs) > 0 && !strings.Contains(Text(sysMsgs[0]), c.cfg.note) {
 		sysMsgs[0] = appendNote(sysMsgs[0], c.cfg.note)
 	}
 	head := p.msgs[p.sysEnd:p.headEnd]

@@ -365,7 +365,7 @@ func TestBackoff(t *testing.T) {
 	clock := func() time.Time { return now }
 	r := &recorder{Err: errors.New("503")}
 	c := newTestCompressor(r, WithFailurePolicy(AbortOnFailure), WithClock(clock))
-	in := longSession(30)
+	in := overThreshold()
 	big := c.threshold() + 1
 
 	for i, wait := range []time.Duration{60 * time.Second, 300 * time.Second, 900 * time.Second, 900 * time.Second} {
@@ -393,7 +393,7 @@ func TestBackoffWithFallbackSkipsTheFailingSummarizer(t *testing.T) {
 	r := &recorder{Err: errors.New("503")}
 	fb := &recorder{Out: "extractive"}
 	c := newTestCompressor(r, WithFallbackSummarizer(fb))
-	in := longSession(30)
+	in := overThreshold()
 	_, err := c.Compress(context.Background(), in)
 	require.NoError(t, err)
 	require.Len(t, r.Requests(), 1)
@@ -404,10 +404,14 @@ func TestBackoffWithFallbackSkipsTheFailingSummarizer(t *testing.T) {
 	assert.Contains(t, res.FallbackReason, "backing off")
 }
 
+// overThreshold is a history over the test Compressor's threshold (2,250
+// tokens) that still fits its usable window (3,000).
+func overThreshold() []Message { return longSession(25) }
+
 func TestAntiThrash(t *testing.T) {
 	c := newTestCompressor(&recorder{})
 	th := c.threshold()
-	in := longSession(30)
+	in := overThreshold()
 
 	for strike := 1; strike <= 2; strike++ {
 		_, err := c.Compress(context.Background(), in)
@@ -471,8 +475,10 @@ func TestStatusAndPreflight(t *testing.T) {
 	assert.True(t, p.Compress)
 	assert.True(t, p.HasContent)
 
+	spent := c.Status().Cost
 	c.OnSessionReset("s")
-	assert.Equal(t, Status{Engine: "compressor", Window: 4000, Threshold: th, Usable: 3000, Calibration: 1}, c.Status())
+	assert.Equal(t, Status{Engine: "compressor", Window: 4000, Threshold: th, Usable: 3000, Trigger: th, Calibration: 1, Cost: spent}, c.Status(),
+		"a reset forgets all but the bill")
 }
 
 func TestUsageFrom(t *testing.T) {

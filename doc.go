@@ -67,6 +67,26 @@
 // off, and compactions that do not bring usage under the threshold pause
 // automatic compaction (see Status).
 //
+// # What it costs
+//
+// Providers read a request's leading messages that match what they cached
+// a moment ago at about a tenth of the input price; the rest is written to
+// the cache, at a premium at Anthropic. So the bill is mostly the average
+// request's size, and an edit to early messages re-bills everything after
+// it. Status.Cost keeps the conversation's bill from the usage reports
+// (UpdateUsage), and Result.Cost says what each compaction rewrites, clears
+// and pays its summarizer. With the prices known (the model table's for
+// WithModel, or WithPricing) both are priced, and the Compressor compacts
+// for the bill at no loss of what it keeps: the system prompt stays
+// byte-identical (the note goes into the summary), pruning alone stands in
+// for a summary only when it costs less per request, a compaction may come
+// early once the cache has gone cold anyway, and a summarizer on the
+// agent's own model is offered the agent's cached history (package
+// openaicompat sends it). WithEconomy goes further: it compacts when the
+// cost per request is least and as deep as the last 8,000 tokens verbatim
+// allow. The compact command's replay shows what a transcript costs under
+// each setting.
+//
 // # The guards
 //
 // Validate says what is wrong with a history and where. RepairToolPairs
@@ -137,9 +157,10 @@
 // Below the root, each a package of its own: tokens (counting, with its BPE
 // engine and rank tables in tokens/internal), prune (the cheap tier),
 // handoff (packets and their safe writes), redact (secrets and terminal
-// control), models (windows and tokenizers of model families), and
-// internal/msg, internal/textcut and internal/extractive (message shape,
-// text cutting, the extractive summarizer). Above it: session (identity,
+// control), models (windows, tokenizers and prices of model families, and
+// the billing arithmetic), and internal/msg, internal/textcut,
+// internal/extractive and internal/meter (message shape, text cutting, the
+// extractive summarizer, a conversation's bill). Above it: session (identity,
 // one compaction at a time, stores), openaicompat (a Summarizer for any
 // OpenAI-compatible endpoint), compacttest (conformance kits) and the
 // adapters. A package never imports one above it; a test checks the graph.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/contextkit/compact/handoff"
 	"github.com/contextkit/compact/internal/msg"
+	"github.com/contextkit/compact/models"
 	"github.com/contextkit/compact/prune"
 	"github.com/contextkit/compact/tokens"
 	openai "github.com/sashabaranov/go-openai"
@@ -94,6 +95,14 @@ type Result struct {
 	// WithTrimOversized cut in its middle so the request fits; -1 when none
 	// was.
 	Shortened int
+
+	// Cost is what the compaction is expected to cost: the tokens the next
+	// request writes to the provider's cache again (from the first message
+	// it changed on), the tokens it cleared from every later request, its
+	// summarizer's call (estimated: zero for the extractive summarizer),
+	// and, with the prices known (see WithPricing), what that comes to and
+	// after how many requests it pays back. Zero when nothing was done.
+	Cost models.Edit
 }
 
 // MessageFate is the account of one input message of a compaction: what
@@ -110,7 +119,7 @@ type MessageFate struct {
 	Tokens int
 	// Fate is one of:
 	//   - "kept": in Result.Messages as it came in (a system prompt may
-	//     have gained CompactionNote, once);
+	//     have gained CompactionNote, once, when the prices are unknown);
 	//   - "pruned": in Result.Messages, changed by pruning (prune says how);
 	//   - "folded": folded into the summary;
 	//   - "carried": a real user message of the summarised range, carried
@@ -205,6 +214,10 @@ type Usage struct {
 	TotalTokens      int
 	CachedTokens     int // prompt tokens read from the provider's cache
 	CacheWriteTokens int // prompt tokens written to the provider's cache
+	// At is when the request was sent, which tells how long the provider's
+	// cache has been idle; zero means when UpdateUsage is called, by the
+	// engine's clock (see WithClock).
+	At time.Time
 }
 
 // UsageFrom converts go-openai's usage block. CachedTokens comes from
@@ -256,6 +269,18 @@ type Status struct {
 	Encoding    string
 	Calibration float64
 	ModelNote   string
+	// Cost is what the conversation has been billed so far: the requests
+	// as UpdateUsage reported them (so the cache hit ratio is the
+	// provider's), the compactions by kind, and the summarizer calls as
+	// estimated; priced when the prices are known (see WithPricing), with
+	// Dollars and Equivalent nil otherwise. A Session keeps it across
+	// restarts.
+	Cost models.Spend
+	// Trigger is the prompt size at which a compaction is due while the
+	// provider's cache is warm: Threshold, or lower in economy mode
+	// (Economy, see WithEconomy).
+	Trigger int
+	Economy bool
 }
 
 // CompressOptions are the per-call settings of a compaction. Engines read
@@ -394,10 +419,14 @@ type SessionHooks interface {
 // SessionMeta is what a host knows of a conversation as it starts. Every
 // field may be empty.
 type SessionMeta struct {
-	Model    string            // the model the conversation runs on
-	Window   int               // its context window in tokens; 0 means the model's, or the engine's default
-	Platform string            // where the conversation happens: "cli", "slack", "api"...
-	Extra    map[string]string // anything else the host wants an engine to see
+	Model    string // the model the conversation runs on
+	Window   int    // its context window in tokens; 0 means the model's, or the engine's default
+	Platform string // where the conversation happens: "cli", "slack", "api"...
+	// Recall says that what compaction folds stays recoverable: the host
+	// offers tools that read the conversation's archive back (a Session
+	// with recall sets it), so an engine may fold deeper.
+	Recall bool
+	Extra  map[string]string // anything else the host wants an engine to see
 }
 
 // ToolProvider is implemented by engines that offer the model tools (to

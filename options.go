@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/contextkit/compact/handoff"
+	"github.com/contextkit/compact/models"
 	"github.com/contextkit/compact/prune"
 	"github.com/contextkit/compact/tokens"
 )
@@ -78,6 +79,9 @@ type config struct {
 	pruning        bool // prune before summarising (WithPruning)
 	summaryPrompt  string
 	trimOversized  bool
+	pricing        models.Pricing // WithPricing's, when pricingSet
+	pricingSet     bool
+	economy        bool
 
 	// Counting.
 	counter     tokens.Counter  // nil: the exact counter of the model's encoding
@@ -324,6 +328,9 @@ func WithSummaryTokens(tokens int) Option {
 
 // WithCompactionNote sets the note appended once to the system prompt of a
 // compacted history. The default is [CompactionNote]; "" turns it off.
+// With the prices known (see WithPricing) the note opens the summary
+// message instead, so the system prompt stays byte-identical and is still
+// read from the provider's cache.
 func WithCompactionNote(note string) Option {
 	return option(func(c *config) { c.note = note })
 }
@@ -413,7 +420,10 @@ func WithBackoff(waits ...time.Duration) Option {
 
 // WithStrikeLimit sets how many compactions in a row may leave usage over
 // the threshold before automatic compaction pauses. The default is 2; zero
-// never pauses.
+// never pauses. A pause ends when usage drops under the threshold, when
+// the history has grown by the tail's budget since it began, on a model
+// switch or a forced compaction; a request over the usable window is
+// compacted whatever the pause.
 func WithStrikeLimit(n int) Option {
 	return option(func(c *config) {
 		if n < 0 {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/contextkit/compact/redact"
+	openai "github.com/sashabaranov/go-openai"
 )
 
 // Summarizer condenses a span of conversation into a summary that a later
@@ -52,6 +53,28 @@ type SummaryRequest struct {
 	// Prompt, when set, replaces the built-in instructions a model-backed
 	// summarizer sends. Summarizers that do not prompt a model ignore it.
 	Prompt string
+
+	// History, when set, is the conversation as the agent last sent it,
+	// followed by the messages that came since: the request the
+	// provider's prompt cache already holds, nearly whole. A summarizer
+	// that calls the agent's model may send it unchanged, with Tools, and
+	// ask for the summary in one message after it, so the provider reads
+	// it from the cache at a tenth of the input price instead of reading
+	// a rendered transcript in full. The summary covers Turns, which
+	// History holds; its last Kept messages stay verbatim after the
+	// summary and need no summarising (the latest real user message may
+	// be kept too, among the Turns' range). Model names the agent's model.
+	//
+	// A Compressor sets History only for a summarizer with a method
+	// SharesPrefix(model string) bool that returns true for the agent's
+	// model (package openaicompat's does), with the prices known, the
+	// cache warm, and the history's cached read and new writes cheaper
+	// than the rendered prompt; otherwise History is nil. A summarizer
+	// must not modify History.
+	History []Message
+	Kept    int
+	Tools   []openai.Tool
+	Model   string
 }
 
 // SummarizerFunc adapts an ordinary function to the Summarizer interface.

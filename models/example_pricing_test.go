@@ -68,3 +68,30 @@ func ExamplePricing_Known() {
 	// false true
 	// models: Pricing.CacheRead -0.2: a price must be finite and not negative, and a priced family needs an input price
 }
+
+// A compaction that rewrites the 30,000 tokens it leaves and clears
+// 60,000 from every later request, with a 1,500-token summary written by
+// the same model from a 40,000-token prompt.
+func ExamplePricing_PriceEdit() {
+	m, _ := models.Lookup("claude-sonnet-4-5")
+	e := m.Pricing.PriceEdit(models.Edit{Rewritten: 30_000, Cleared: 60_000,
+		Summarizer: models.Tokens{Uncached: 40_000, Output: 1_500}})
+	fmt.Printf("%.0f base input tokens ($%.3f), paid back after %.1f requests\n", *e.Equivalent, *e.Dollars, *e.Payback)
+	// Output:
+	// 82000 base input tokens ($0.246), paid back after 13.7 requests
+}
+
+// How far to let a history grow past the 12,000 tokens a compaction leaves
+// before compacting again, at 600 tokens a request: further with a
+// summarizer to pay, and further where writing to the cache costs more.
+func ExamplePricing_Spacing() {
+	for _, name := range []string{"claude-sonnet-4-5", "gpt-5"} {
+		m, _ := models.Lookup(name)
+		free, _ := m.Pricing.Spacing(12_000, 600, 0)
+		paid, _ := m.Pricing.Spacing(12_000, 600, 20_000)
+		fmt.Printf("%s: %.0f tokens with a free summary, %.0f with a 20,000-token one\n", name, free, paid)
+	}
+	// Output:
+	// claude-sonnet-4-5: 12869 tokens with a free summary, 20140 with a 20,000-token one
+	// gpt-5: 11384 tokens with a free summary, 19225 with a 20,000-token one
+}

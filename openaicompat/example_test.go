@@ -90,3 +90,25 @@ func ExampleError() {
 	// auth failure: true
 	// compact: summarizer rejected the credentials: openai:gpt-4o-mini: HTTP 401 (invalid_api_key): Incorrect API key provided.
 }
+
+// A summarizer on the agent's own model shares the agent's prompt cache: a
+// Compressor that knows the prices offers it the history as the agent sent
+// it (compact.SummaryRequest.History), which it sends followed by one
+// instruction. For another model, or an endpoint without a cache, it
+// renders the turns.
+func ExampleWithPrefixSharing() {
+	same, _ := openaicompat.New("claude-sonnet-4-5")
+	off, _ := openaicompat.New("claude-sonnet-4-5", openaicompat.WithPrefixSharing(false))
+	fmt.Println(same.SharesPrefix("claude-sonnet-4-5"), same.SharesPrefix("gpt-5"), off.SharesPrefix("claude-sonnet-4-5"))
+	// Output: true false false
+}
+
+// The message that follows a shared history names what to leave out.
+func ExampleSharedInstruction() {
+	text := openaicompat.SharedInstruction(compact.SummaryRequest{Prompt: "Write a handoff note.", Kept: 4, TargetTokens: 1500})
+	fmt.Println(text)
+	// Output:
+	// Write a handoff note.
+	//
+	// Write that note now for the conversation above, as your whole reply. Do not call any tool and do not carry on with the task. Its last 4 messages stay in the context verbatim after your note: leave them out. Where the conversation holds an earlier context handoff, your note replaces it: carry forward what of it still matters. Aim for about 1500 tokens.
+}

@@ -32,6 +32,7 @@ type config struct {
 	logger          *slog.Logger
 	seed            int64
 	setSeed         bool
+	noSharing       bool
 }
 
 // WithBaseURL sets the endpoint's base URL, the part before

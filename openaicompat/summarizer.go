@@ -49,7 +49,9 @@ const (
 // write the summary.
 //
 // It sends SummaryPrompt's instructions as the system message and its
-// material as the user message, and returns the first choice's text, trimmed
+// material as the user message (or, offered the agent's own history for
+// its own model, that history and one instruction after it: see
+// WithPrefixSharing), and returns the first choice's text, trimmed
 // and stripped of a summary prefix, a leading reasoning block or wrapping
 // markup the model added. Transient failures (rate limits, 408, 409, 5xx,
 // transport errors, an attempt that timed out) are retried with exponential
@@ -72,6 +74,7 @@ type Summarizer struct {
 	setTemperature  bool
 	maxOutputTokens int
 	legacyMaxTokens bool
+	noSharing       bool // WithPrefixSharing(false)
 	logger          *slog.Logger
 
 	mu  sync.Mutex // guards rng
@@ -137,6 +140,7 @@ func New(model string, opts ...Option) (*Summarizer, error) {
 		setTemperature:  cfg.setTemperature,
 		maxOutputTokens: cfg.maxOutputTokens,
 		legacyMaxTokens: cfg.legacyMaxTokens,
+		noSharing:       cfg.noSharing,
 		logger:          logger,
 		rng:             rand.New(rand.NewSource(seed)),
 	}, nil
@@ -186,15 +190,22 @@ func (s *Summarizer) Summarize(ctx context.Context, req compact.SummaryRequest) 
 	}
 }
 
-// request builds the chat completion request for req.
+// request builds the chat completion request for req: the shared
+// History when the request offers it for this summarizer's model (see
+// WithPrefixSharing), the rendered prompt otherwise.
 func (s *Summarizer) request(req compact.SummaryRequest) openai.ChatCompletionRequest {
-	instructions, material := compact.SummaryPrompt(req)
-	creq := openai.ChatCompletionRequest{
-		Model: s.model,
-		Messages: []openai.ChatCompletionMessage{
-			{Role: openai.ChatMessageRoleSystem, Content: instructions},
-			{Role: openai.ChatMessageRoleUser, Content: material},
-		},
+	var creq openai.ChatCompletionRequest
+	if req.History != nil && s.SharesPrefix(req.Model) {
+		creq = s.sharedRequest(req)
+	} else {
+		instructions, material := compact.SummaryPrompt(req)
+		creq = openai.ChatCompletionRequest{
+			Model: s.model,
+			Messages: []openai.ChatCompletionMessage{
+				{Role: openai.ChatMessageRoleSystem, Content: instructions},
+				{Role: openai.ChatMessageRoleUser, Content: material},
+			},
+		}
 	}
 	if s.setTemperature {
 		creq.Temperature = s.temperature

@@ -62,7 +62,7 @@ func (s *Session) compactStored(ctx context.Context, op string, k kind, run comp
 		N: n + 1, Through: through, Live: compacted,
 		FoldedFrom: folded.From, FoldedThrough: folded.To,
 		TokensBefore: s.countAll(live), TokensAfter: s.countAll(compacted),
-		Summarizer: res.Summarizer,
+		Summarizer: res.Summarizer, Spend: s.spending(),
 	}, lease)
 	if err != nil {
 		return fail(s.errorf(op, fmt.Errorf("committing compaction %d: %w", n+1, err)))

@@ -12,6 +12,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/models"
 	"github.com/contextkit/compact/tokens"
 )
 
@@ -93,6 +94,9 @@ type Session struct {
 	closed       bool
 	compactions  int
 	lastSnapshot string
+	// spent is what the session had been billed before this Session
+	// opened it: the Spend of its latest compaction in the store.
+	spent models.Spend
 	// version grows with every change of history; installs with every
 	// change that is not an append (a compaction, a reload, a Reset).
 	version, installs uint64
@@ -236,6 +240,8 @@ func Open(ctx context.Context, id string, engine compact.ContextEngine, opts ...
 	if cfg.recall && cfg.store == nil {
 		cfg.store = NewMemoryStore() // recall reads the log
 	}
+	// What a compaction folds stays recoverable: an engine may fold deeper.
+	cfg.meta.Recall = cfg.meta.Recall || cfg.recall
 	if cfg.toolBudget <= 0 {
 		cfg.toolBudget = DefaultToolBudget
 	}
@@ -260,6 +266,13 @@ func Open(ctx context.Context, id string, engine compact.ContextEngine, opts ...
 	if s.store != nil {
 		if err := s.load(ctx); err != nil {
 			return nil, fmt.Errorf("session: open %q: %w", id, err)
+		}
+		if sp, ok := s.store.(Spender); ok {
+			spent, err := sp.Spend(ctx, id)
+			if err != nil {
+				return nil, fmt.Errorf("session: open %q: reading what it was billed: %w", id, err)
+			}
+			s.spent = spent
 		}
 	}
 	if h, ok := engine.(compact.SessionHooks); ok {
@@ -636,3 +649,12 @@ func (s *Session) blocked() func() {
 }
 
 func (s *Session) release() { <-s.slot }
+
+// spending is what the session has been billed so far: what it had been
+// before this Session opened it, and what the engine counted since.
+func (s *Session) spending() models.Spend {
+	st := s.engine.Status()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.spent.Add(st.Cost)
+}

@@ -7,7 +7,11 @@ import (
 )
 
 // Status is a session's view of itself and its engine's view of the
-// window.
+// window. Its Cost is the engine's plus what the session had been billed
+// before this Session opened it, as its latest compaction in the store
+// recorded (see Spender): a Session keeps the bill across restarts, up to
+// the last compaction before one. Processes serving one session at once
+// each count the requests they saw.
 type Status struct {
 	compact.Status // the engine's; Adjusted also names the Session's own options given an invalid value
 
@@ -101,6 +105,7 @@ func (s *Session) Status() Status {
 	if len(s.adjusted) > 0 {
 		st.Adjusted = append(st.Adjusted, s.adjusted...)
 	}
+	st.Cost = s.spent.Add(st.Cost)
 	out := Status{
 		Status: st, ID: s.id, Messages: len(s.history), Tokens: s.totalLocked(),
 		RequestTokens: s.requestTokensLocked(nil),

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/models"
 )
 
 // Store keeps sessions durably: for each session id an append-only log of
@@ -122,6 +123,12 @@ type Compaction struct {
 	// under; 0 for a store that is not a Leaser. Fences of one session's
 	// compactions never decrease.
 	Fence int64
+	// Spend is what the session had been billed when the compaction was
+	// committed (see Session.Status): what the Session read from the store
+	// when it opened, plus what its engine counted since. A store keeps it
+	// as given; the zero Spend for a compaction committed by a version that
+	// did not record it.
+	Spend models.Spend
 }
 
 // ResetSummarizer is the Summarizer of the compaction a Session commits when
@@ -162,6 +169,15 @@ type Lease struct {
 	// Expires is when the lease lapses unless renewed, by the store's
 	// clock.
 	Expires time.Time
+}
+
+// Spender is a Store that can read the Spend of a session's latest
+// compaction without reading the compactions: a Session opening the
+// session reads what earlier processes were billed from it. Spend returns
+// the zero Spend for a session without compactions, and refuses an id as
+// the Store's methods do.
+type Spender interface {
+	Spend(ctx context.Context, id string) (models.Spend, error)
 }
 
 // Searcher is a Store that can find logged messages by their text faster

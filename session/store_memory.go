@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/models"
 )
 
 // MemoryStore is a Store and a Leaser in memory, for tests and for hosts
@@ -153,7 +154,7 @@ func (s *MemoryStore) Commit(ctx context.Context, id string, c Compaction, lease
 	if err := CheckCompaction(prev, c, int64(len(ms.log))); err != nil {
 		return 0, fmt.Errorf("session: store: commit %q: %w", id, err)
 	}
-	c.Live = compact.Clone(c.Live)
+	c.Live, c.Spend = compact.Clone(c.Live), c.Spend.Clone()
 	c.From, c.Fence = prev.Through+1, lease.Fence
 	if c.At.IsZero() {
 		c.At = now
@@ -174,10 +175,23 @@ func (s *MemoryStore) Compactions(ctx context.Context, id string) ([]Compaction,
 	}
 	out := make([]Compaction, len(ms.comps))
 	for i, c := range ms.comps {
-		c.Live = compact.Clone(c.Live)
+		c.Live, c.Spend = compact.Clone(c.Live), c.Spend.Clone()
 		out[i] = c
 	}
 	return out, nil
+}
+
+// Spend returns a copy of the Spend of session id's latest compaction.
+func (s *MemoryStore) Spend(ctx context.Context, id string) (models.Spend, error) {
+	ms, err := s.begin(ctx, "spend", id, false)
+	if err != nil {
+		return models.Spend{}, err
+	}
+	defer s.mu.Unlock()
+	if ms == nil || len(ms.comps) == 0 {
+		return models.Spend{}, nil
+	}
+	return ms.comps[len(ms.comps)-1].Spend.Clone(), nil
 }
 
 // Snapshot returns a copy of the history compaction n of a session read,
@@ -294,6 +308,7 @@ var (
 	_ Store    = (*MemoryStore)(nil)
 	_ Leaser   = (*MemoryStore)(nil)
 	_ Searcher = (*MemoryStore)(nil)
+	_ Spender  = (*MemoryStore)(nil)
 )
 
 // cloneMessage returns a copy of m that shares nothing mutable with it.

@@ -63,7 +63,8 @@ func (c *cli) replay(ctx context.Context, args []string) int {
 	var charts []chartSeries
 	for i, s := range o.settings {
 		r := &replayer{o: o, s: s, tc: tc, model: model, prices: prices, logger: loggerFor(c.stderr, o.verbose)}
-		t := &tally{compactions: map[string]int{}, bills: make([]models.Tokens, len(prices))}
+		t := &tally{compactions: map[string]int{}, bills: make([]models.Tokens, len(prices)),
+			sumBills: make([]models.Tokens, len(prices)), minEnd: -1}
 		for j, cv := range convs {
 			p.set(i*len(convs)+j, s.name+" "+filepath.Base(cv.name))
 			end, err := r.run(ctx, cv, t)

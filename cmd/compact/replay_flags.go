@@ -24,8 +24,8 @@ const (
 	settingDropOldest = "drop-oldest"
 	// settingDefault names the settings the command line gives.
 	settingDefault = "default"
-	// settingEconomy names the economy mode issue 24 plans; it is refused
-	// until the library has it.
+	// settingEconomy names the command line's setting in economy mode
+	// (compact.WithEconomy).
 	settingEconomy = "economy"
 )
 
@@ -62,6 +62,10 @@ type setting struct {
 	summaryTokens int // > 0: the stub summarizer
 	pruneOnly     bool
 	dropOldest    bool
+	economy       bool // compact.WithEconomy
+	noPrices      bool // the library is not told the prices
+	rendered      bool // the stub renders the turns rather than share the agent's history
+	recall        bool // the library is told the archive recalls what it folds
 }
 
 const replayUsageText = `usage: compact replay [flags] FILE|DIR ...
@@ -82,8 +86,16 @@ follows a new user message). The rest of the request is written to the
 cache at the family's write price (1.25x the input price at Anthropic,
 2x with -cache-ttl 1h; 1x at OpenAI); a request shorter than the minimum
 prefix is billed in full. Summarizer calls are billed at the same prices,
-uncached. The agent's replies cost the same under every setting and are
-reported apart.
+uncached, or, when the library offers a summarizer the agent's own history
+(compact.SummaryRequest.History), as a request of that history and one
+instruction message through the same cache. The agent's replies cost the
+same under every setting and are reported apart.
+
+The library decides with the first price table's prices (see
+compact.WithPricing): its cheaper defaults, economy mode and the shared
+summarizer depend on them; -no-prices withholds them, which compacts as
+the library did before it knew prices. The verbatim end is the longest run
+of the conversation's last messages a request carries unchanged.
 
 Costs are in US dollars and in base input tokens (the input tokens billed
 in full that would cost as much). A model without known prices is
@@ -105,6 +117,10 @@ func settingFlags(fs *flag.FlagSet, s *setting) {
 	fs.StringVar(&s.summarizer, "summarizer", "extractive", "summarizer `name`: extractive (offline, no model call) or openai (OPENAI_API_KEY, OPENAI_BASE_URL)")
 	fs.IntVar(&s.summaryTokens, "summary-tokens", 0, "summarise with a stub that returns a summary of `N` tokens keeping no facts, billed as a model call (offline, deterministic)")
 	fs.BoolVar(&s.pruneOnly, "prune-only", false, "compact with the cheap tier alone (no summarizer)")
+	fs.BoolVar(&s.economy, "economy", false, "economy mode: compact when and as deep as is cheapest (compact.WithEconomy)")
+	fs.BoolVar(&s.noPrices, "no-prices", false, "do not tell the library the prices: it compacts as it did before it knew them")
+	fs.BoolVar(&s.recall, "recall", false, "tell the library that what it folds stays recoverable, as a session with recall does (compact.SessionMeta.Recall): economy mode folds deeper")
+	fs.BoolVar(&s.rendered, "rendered", false, "the -summary-tokens stub reads a rendered transcript, never the agent's own history (a summarizer on another model, or an endpoint without a cache)")
 }
 
 // newReplayFlagSet declares replay's flags on o.
@@ -112,7 +128,7 @@ func newReplayFlagSet(o *replayOptions, stderr io.Writer) *flag.FlagSet {
 	fs := commandFlagSet("compact replay", replayUsageText, stderr)
 	settingFlags(fs, &o.setting)
 	fs.StringVar(&o.model, "model", "", "model `NAME` whose encoding counts tokens and whose prices bill (default: a logged request's model, else o200k_base and no prices)")
-	fs.StringVar(&o.compare, "compare", settingDefault, "`settings` side by side, separated by \";\": "+settingDefault+" (the flags given), "+settingDropOldest+" (no compaction: drop the oldest messages when over the window), or flags over the defaults (\"-threshold 0.5\")")
+	fs.StringVar(&o.compare, "compare", settingDefault, "`settings` side by side, separated by \";\": "+settingDefault+" (the flags given), "+settingEconomy+" (the flags given and -economy), "+settingDropOldest+" (no compaction: drop the oldest messages when over the window), or flags over the defaults (\"-threshold 0.5\")")
 	fs.StringVar(&o.prices, "price", "", "bill with these models' prices, comma-separated `names` (default: -model's)")
 	fs.StringVar(&o.cacheTTL, "cache-ttl", "5m", "cache lifetime the agent asks for: `5m`, or 1h where the provider offers it (writes cost more)")
 	fs.DurationVar(&o.interval, "interval", defaultReplayInterval, "simulated `time` between requests")
@@ -196,7 +212,9 @@ func (o *replayOptions) parseSetting(spec string) (setting, error) {
 		s.name, s.dropOldest = spec, true
 		return s, nil
 	case settingEconomy:
-		return setting{}, errors.New("economy mode is not in the library yet (issue 24, phase 2)")
+		s := o.setting
+		s.name, s.economy = spec, true
+		return s, nil
 	}
 	s := o.setting
 	fs := flag.NewFlagSet(spec, flag.ContinueOnError)

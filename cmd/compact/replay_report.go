@@ -38,7 +38,10 @@ type settingReport struct {
 	Compactions       map[string]int `json:"compactions"` // by kind: summary, fallback, prune, drop
 	SummarizerCalls   int            `json:"summarizer_calls"`
 	SummarizerInput   int            `json:"summarizer_input_tokens"`  // billed prompt tokens (0 for the extractive summarizer)
+	SummarizerShared  int            `json:"summarizer_shared_tokens"` // of those, sent as the agent's own history (billed through the cache)
 	SummarizerOutput  int            `json:"summarizer_output_tokens"` // billed reply tokens
+	ShortEnds         int            `json:"short_verbatim_ends"`      // requests keeping less than 8,000 tokens of the conversation's end verbatim (all of it when shorter)
+	ShortestEnd       int            `json:"shortest_verbatim_end"`    // the least such a request kept; -1 when none
 	AgentOutputTokens int            `json:"agent_output_tokens"`
 	Facts             []factReport   `json:"facts"`
 	FactsLost         int            `json:"facts_lost"`
@@ -74,8 +77,9 @@ type costReport struct {
 func (r *replayReport) add(s setting, t *tally, prices []priceTable) {
 	sr := settingReport{Name: s.name, Window: s.window, Usable: t.usable, Threshold: t.threshold,
 		Requests: t.requests, TokensSent: t.sent, PeakRequest: t.peak, OverWindow: t.overWindow,
-		Compactions: t.compactions, SummarizerCalls: t.sumCalls, SummarizerInput: t.sumInput,
-		SummarizerOutput: t.sumOutput, AgentOutputTokens: t.agentOutput,
+		Compactions: t.compactions, SummarizerCalls: t.sumCalls, SummarizerInput: t.sumInput + t.sumShared,
+		SummarizerShared: t.sumShared, SummarizerOutput: t.sumOutput, AgentOutputTokens: t.agentOutput,
+		ShortEnds: t.shortEnd, ShortestEnd: t.minEnd,
 		FactsLost: t.lost, FactsRecoverable: t.recoverable}
 	if s.dropOldest {
 		sr.Threshold = 0
@@ -93,7 +97,7 @@ func (r *replayReport) add(s setting, t *tally, prices []priceTable) {
 		if in := b.CacheRead + b.CacheWrite + b.Uncached; in > 0 {
 			cr.HitRatio = float64(b.CacheRead) / float64(in)
 		}
-		bill := b
+		bill := addTokens(b, t.sumBills[i])
 		bill.Uncached += t.sumInput
 		bill.Output += t.sumOutput
 		if d, err := p.pricing.Cost(bill); err == nil {
@@ -170,7 +174,17 @@ func (r *replayReport) write(out io.Writer, asJSON bool) error {
 	row("compactions", func(s settingReport) string { return compactionCell(s.Compactions) })
 	row("summarizer calls", func(s settingReport) string { return thousands(s.SummarizerCalls) })
 	row("summarizer tokens in/out", func(s settingReport) string {
-		return thousands(s.SummarizerInput) + "/" + thousands(s.SummarizerOutput)
+		cell := thousands(s.SummarizerInput) + "/" + thousands(s.SummarizerOutput)
+		if s.SummarizerShared > 0 {
+			cell += fmt.Sprintf(" (%s shared)", thousands(s.SummarizerShared))
+		}
+		return cell
+	})
+	row("verbatim end < 8,000", func(s settingReport) string {
+		if s.ShortEnds == 0 {
+			return "0"
+		}
+		return fmt.Sprintf("%s (least %s)", thousands(s.ShortEnds), thousands(s.ShortestEnd))
 	})
 	for i := range r.Settings[0].Costs {
 		c0 := r.Settings[0].Costs[i]

@@ -59,11 +59,19 @@ type tally struct {
 	usable      int
 	compactions map[string]int
 	sumCalls    int // summarizer calls
-	sumInput    int // summarizer tokens billed: prompt
-	sumOutput   int // and reply
+	sumInput    int // summarizer tokens billed: rendered prompts
+	sumShared   int // and prompts that sent the agent's history
+	sumOutput   int // and replies
 	agentOutput int // the agent's replies, the same under every setting
 
-	bills []models.Tokens // per price table: the requests' tokens by how they were billed
+	bills    []models.Tokens // per price table: the requests' tokens by how they were billed
+	sumBills []models.Tokens // per price table: the shared summarizer prompts'
+
+	// shortEnd counts the requests whose verbatim end (the conversation's
+	// last messages carried unchanged) is under verbatimGoal tokens while
+	// the conversation is longer; minEnd is the shortest such end (-1:
+	// none yet).
+	shortEnd, minEnd int
 
 	// points are the requests one after another (conversation after
 	// conversation), for -html's chart; cached is by the first price
@@ -113,12 +121,28 @@ type replayer struct {
 	logger *slog.Logger // the library's and the summarizer's
 }
 
-// compressor returns a new Compressor with the setting's options, and the
-// metered summarizer it calls (nil when it calls no model).
-func (r *replayer) compressor() (*compact.Compressor, *meteredSummarizer, error) {
+// verbatimGoal is the end of the conversation every request of economy
+// mode keeps verbatim (issue 24); the replay counts the requests of every
+// setting that keep less.
+const verbatimGoal = 8_000
+
+// replayEpoch is when a replay's simulated clock starts.
+var replayEpoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// compressor returns a new Compressor with the setting's options, on the
+// simulated clock now, and the metered summarizer it calls (nil when it
+// calls no model).
+func (r *replayer) compressor(now *time.Duration) (*compact.Compressor, *meteredSummarizer, error) {
 	opts := []compact.Option{
 		compact.WithModel(r.model), compact.WithContextWindow(r.s.window), compact.WithThreshold(r.s.threshold),
 		compact.WithTokenCounter(r.tc), compact.WithSummaryTimeout(r.o.timeout), compact.WithLogger(r.logger),
+		compact.WithEconomy(r.s.economy), compact.WithClock(func() time.Time { return replayEpoch.Add(*now) }),
+	}
+	switch {
+	case r.s.noPrices:
+		opts = append(opts, compact.WithPricing(models.Pricing{}))
+	case len(r.prices) > 0:
+		opts = append(opts, compact.WithPricing(r.prices[0].pricing))
 	}
 	if r.s.reserveSet {
 		opts = append(opts, compact.WithReserveTokens(r.s.reserve))
@@ -139,17 +163,22 @@ func (r *replayer) compressor() (*compact.Compressor, *meteredSummarizer, error)
 	}
 	var m *meteredSummarizer
 	if inner != nil {
-		m = &meteredSummarizer{inner: inner, tc: r.tc}
+		m = &meteredSummarizer{inner: inner, tc: r.tc, shares: !r.s.rendered}
 		opts = append(opts, compact.WithSummarizer(m))
 	}
-	return compact.New(opts...), m, nil
+	c := compact.New(opts...)
+	if r.s.recall {
+		c.OnSessionStart("replay", compact.SessionMeta{Recall: true})
+	}
+	return c, m, nil
 }
 
 // run replays conv, adding what it cost to t, and returns the history it
 // ends with: the last request sent and its reply. Each conversation gets
 // a Compressor of its own, as a host creates one per conversation.
 func (r *replayer) run(ctx context.Context, conv *conversation, t *tally) ([]compact.Message, error) {
-	c, metered, err := r.compressor()
+	var now time.Duration
+	c, metered, err := r.compressor(&now)
 	if err != nil {
 		return nil, err
 	}
@@ -162,9 +191,9 @@ func (r *replayer) run(ctx context.Context, conv *conversation, t *tally) ([]com
 		live      window
 		last      []compact.Message
 		next      int
-		now       time.Duration
 		usable    int
 		summaries int
+		convSoFar int // tokens of the conversation's messages so far
 	)
 	for a, m := range conv.msgs {
 		if m.Role != compact.RoleAssistant {
@@ -175,7 +204,9 @@ func (r *replayer) run(ctx context.Context, conv *conversation, t *tally) ([]com
 		}
 		userSpoke := false
 		for i := next; i < a; i++ {
-			live.add(conv.msgs[i], conv.keys[i], r.tc.CountMessage(conv.msgs[i]))
+			n := r.tc.CountMessage(conv.msgs[i])
+			live.add(conv.msgs[i], conv.keys[i], n)
+			convSoFar += n
 			userSpoke = userSpoke || compact.IsRealUser(conv.msgs[i])
 		}
 		if last != nil {
@@ -194,6 +225,23 @@ func (r *replayer) run(ctx context.Context, conv *conversation, t *tally) ([]com
 		if kind != "" {
 			t.compactions[kind]++
 		}
+		if metered != nil {
+			for _, sc := range metered.takeShared() {
+				for i, cache := range caches {
+					b := cache.bill(sc.keys, sc.tokens, tokens.ReplyPrimingTokens, now)
+					t.sumBills[i] = addTokens(t.sumBills[i], b)
+					if i == 0 {
+						t.sumShared += b.CacheRead + b.CacheWrite + b.Uncached
+					}
+				}
+			}
+		}
+		if end := verbatimEnd(&live, conv.keys[:a]); end < min(verbatimGoal, convSoFar) {
+			t.shortEnd++
+			if t.minEnd < 0 || end < t.minEnd {
+				t.minEnd = end
+			}
+		}
 		if kind == kindSummary {
 			summaries++
 		}
@@ -209,17 +257,16 @@ func (r *replayer) run(ctx context.Context, conv *conversation, t *tally) ([]com
 		var cached, written int
 		for i, cache := range caches {
 			b := cache.bill(live.keys, live.tokens, tokens.ReplyPrimingTokens, now)
-			t.bills[i].CacheRead += b.CacheRead
-			t.bills[i].CacheWrite += b.CacheWrite
-			t.bills[i].Uncached += b.Uncached
+			t.bills[i] = addTokens(t.bills[i], b)
 			if i == 0 {
 				cached, written = b.CacheRead, b.CacheWrite
 			}
 		}
 		t.points = append(t.points, chartPoint{Sent: total, Cached: cached, Compaction: kind})
 		c.UpdateUsage(compact.Usage{PromptTokens: total, CompletionTokens: out, TotalTokens: total + out,
-			CachedTokens: cached, CacheWriteTokens: written})
+			CachedTokens: cached, CacheWriteTokens: written, At: replayEpoch.Add(now)})
 		live.add(m, conv.keys[a], out)
+		convSoFar += out
 		last = live.msgs
 		next = a + 1
 	}
@@ -277,6 +324,22 @@ func (r *replayer) compact(ctx context.Context, c *compact.Compressor, live *win
 	}
 	live.reset(res.Messages, r.tc)
 	return kind, nil
+}
+
+// verbatimEnd returns the tokens of the longest run of conv's last
+// messages that end w unchanged.
+func verbatimEnd(w *window, conv []msgKey) int {
+	n := 0
+	for k := 1; k <= len(w.keys) && k <= len(conv) && w.keys[len(w.keys)-k] == conv[len(conv)-k]; k++ {
+		n += w.tokens[len(w.tokens)-k]
+	}
+	return n
+}
+
+// addTokens returns the sum of two bills.
+func addTokens(a, b models.Tokens) models.Tokens {
+	return models.Tokens{CacheRead: a.CacheRead + b.CacheRead, CacheWrite: a.CacheWrite + b.CacheWrite,
+		Uncached: a.Uncached + b.Uncached, Output: a.Output + b.Output}
 }
 
 // dropOldest drops the oldest turns after the system prompt (a message,

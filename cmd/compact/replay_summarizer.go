@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/openaicompat"
 	"github.com/contextkit/compact/tokens"
 )
 
@@ -47,14 +48,25 @@ func (s *stubSummarizer) Summarize(ctx context.Context, _ compact.SummaryRequest
 
 // meteredSummarizer counts what a model-backed summarizer is billed: each
 // call's prompt (the instructions and material compact.SummaryPrompt
-// builds, sent as a system and a user message) and its reply.
+// builds, sent as a system and a user message) and its reply. A call that
+// sends the agent's own history (SummaryRequest.History) is kept apart,
+// as the messages it sends, for the replay to bill through its cache.
 type meteredSummarizer struct {
-	inner compact.Summarizer
-	tc    tokens.Counter
+	inner  compact.Summarizer
+	tc     tokens.Counter
+	shares bool // the stub shares the agent's history (not -rendered)
 
 	mu           sync.Mutex
 	calls        int
-	input, reply int
+	input, reply int          // rendered prompts, and every reply
+	shared       []sharedCall // calls that sent the agent's history, not yet billed
+}
+
+// sharedCall is the request of a summarizer call that sent the agent's
+// history: its messages' keys and token counts.
+type sharedCall struct {
+	keys   []msgKey
+	tokens []int
 }
 
 func (m *meteredSummarizer) Name() string {
@@ -64,22 +76,55 @@ func (m *meteredSummarizer) Name() string {
 	return "custom"
 }
 
+// SharesPrefix is the inner summarizer's answer, or for the stub whether
+// the setting lets it share.
+func (m *meteredSummarizer) SharesPrefix(model string) bool {
+	if s, ok := m.inner.(interface{ SharesPrefix(string) bool }); ok {
+		return s.SharesPrefix(model)
+	}
+	return m.shares
+}
+
 func (m *meteredSummarizer) Summarize(ctx context.Context, req compact.SummaryRequest) (string, error) {
-	instructions, material := compact.SummaryPrompt(req)
-	in := tokens.CountMessages(m.tc, []compact.Message{
-		{Role: compact.RoleSystem, Content: instructions}, {Role: compact.RoleUser, Content: material}})
+	var call sharedCall
+	in := 0
+	if req.History != nil && m.SharesPrefix(req.Model) {
+		sent := append(append([]compact.Message(nil), req.History...),
+			compact.Message{Role: compact.RoleUser, Content: openaicompat.SharedInstruction(req)})
+		for _, msg := range sent {
+			call.keys = append(call.keys, keyOf(msg))
+			call.tokens = append(call.tokens, m.tc.CountMessage(msg))
+		}
+	} else {
+		instructions, material := compact.SummaryPrompt(req)
+		in = tokens.CountMessages(m.tc, []compact.Message{
+			{Role: compact.RoleSystem, Content: instructions}, {Role: compact.RoleUser, Content: material}})
+	}
 	out, err := m.inner.Summarize(ctx, req)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.calls++
 	m.input += in
+	if call.keys != nil {
+		m.shared = append(m.shared, call)
+	}
 	if err == nil {
 		m.reply += m.tc.CountText(out)
 	}
 	return out, err
 }
 
-// totals returns the calls so far and the tokens they were billed.
+// takeShared returns the shared calls not yet billed, and forgets them.
+func (m *meteredSummarizer) takeShared() []sharedCall {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := m.shared
+	m.shared = nil
+	return out
+}
+
+// totals returns the calls so far and the tokens they were billed:
+// rendered prompts, and every reply.
 func (m *meteredSummarizer) totals() (calls, input, reply int) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

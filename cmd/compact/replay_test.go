@@ -77,6 +77,7 @@ func TestReplayReportsEverySettingUnderEveryPrice(t *testing.T) {
 		require.Len(t, s.Costs, 2, s.Name)
 		for _, c := range s.Costs {
 			require.NotNil(t, c.Dollars, "%s under %s", s.Name, c.Model)
+			assert.LessOrEqual(t, s.SummarizerShared, s.SummarizerInput, s.Name)
 			assert.Equal(t, s.TokensSent, c.CacheRead+c.CacheWrite+c.Uncached, "%s under %s: every token sent is billed once", s.Name, c.Model)
 		}
 	}
@@ -123,8 +124,8 @@ func TestReplayRefusesBadInputWithOneLine(t *testing.T) {
 	}{
 		{"a result that answers no call", []string{"replay", codingSession, orphan}, exitError, sameAsCompact(orphan)},
 		{"not JSON", []string{"replay", notJSON}, exitError, sameAsCompact(notJSON)},
-		{"economy mode, not built yet", []string{"replay", "-compare", "default;economy", codingSession}, exitUsage,
-			"economy mode is not in the library yet"},
+		{"an economy setting with a bad flag", []string{"replay", "-compare", "economy;-economy -speed 3", codingSession}, exitUsage,
+			"flag provided but not defined: -speed"},
 		{"an unknown flag in a setting", []string{"replay", "-compare", "-speed 3", codingSession}, exitUsage,
 			"flag provided but not defined: -speed"},
 		{"a stub and a real summarizer at once", []string{"replay", "-summarizer", "openai", "-summary-tokens", "5", codingSession}, exitUsage,
@@ -235,23 +236,45 @@ func TestJoinConversationsMakesOneValidHistory(t *testing.T) {
 }
 
 // The shared transcripts, joined, replay with no request over the window
-// under the default and the baseline.
+// under every setting: the library as it compacted before it knew prices,
+// its default, economy mode (with and without recall), a lower threshold
+// and the baseline. Compaction costs less than dropping the oldest turns;
+// the prices make the default cheaper, and economy cheaper still while it
+// keeps the last 8,000 tokens verbatim in every request.
 func TestReplayOfTheSharedTranscripts(t *testing.T) {
 	dir := sharedtest.Dir()
 	if dir == "" {
 		sharedtest.Missing(t)
 	}
-	r := runCLI(t, "", "replay", "-join", "-json", "-summary-tokens", "1500", "-price", "claude-sonnet-4-5",
-		"-compare", "default;drop-oldest", dir)
-	require.Equal(t, exitOK, r.code, r.stderr)
-	var rep replayReport
-	require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep))
-	for _, s := range rep.Settings {
-		assert.Zero(t, s.OverWindow, s.Name)
+	for _, summary := range []string{"1500", "0"} {
+		t.Run("summary tokens "+summary, func(t *testing.T) {
+			r := runCLI(t, "", "replay", "-join", "-json", "-summary-tokens", summary, "-price", "claude-sonnet-4-5,gpt-5",
+				"-compare", "-no-prices;default;economy;-economy -recall;-threshold 0.3 -floor 0 -no-prices;drop-oldest", dir)
+			require.Equal(t, exitOK, r.code, r.stderr)
+			var rep replayReport
+			require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep))
+			for _, s := range rep.Settings {
+				assert.Zero(t, s.OverWindow, s.Name)
+			}
+			before, def, economy, recall, drop := rep.Settings[0], rep.Settings[1], rep.Settings[2], rep.Settings[3], rep.Settings[5]
+			for i := range before.Costs {
+				assert.Less(t, *before.Costs[i].Equivalent, *drop.Costs[i].Equivalent, "compaction costs less than dropping the oldest turns")
+				assert.Greater(t, before.Costs[i].HitRatio, drop.Costs[i].HitRatio, "and keeps more of the cache")
+				assert.Less(t, *def.Costs[i].Relative, 1.0, "the prices make the default cheaper")
+				assert.Less(t, *economy.Costs[i].Relative, 0.55, "economy mode is about half the cost")
+			}
+			for _, s := range []settingReport{economy, recall} {
+				assert.Zero(t, s.ShortEnds, "%s keeps the last 8,000 tokens verbatim", s.Name)
+			}
+			if summary == "0" { // the extractive summary keeps the facts
+				for k := range def.Facts {
+					assert.GreaterOrEqual(t, def.Facts[k].Present, before.Facts[k].Present, "the default keeps no fewer %s", def.Facts[k].Kind)
+					assert.GreaterOrEqual(t, 100*economy.Facts[k].Present, 95*economy.Facts[k].Total, "economy keeps 95%% of the %s", economy.Facts[k].Kind)
+				}
+				assert.Equal(t, recall.FactsLost, recall.FactsRecoverable, "with recall every fact lost is recoverable")
+			}
+		})
 	}
-	def, drop := rep.Settings[0].Costs[0], rep.Settings[1].Costs[0]
-	assert.Less(t, *def.Equivalent, *drop.Equivalent, "compaction costs less than dropping the oldest turns")
-	assert.Greater(t, def.HitRatio, drop.HitRatio, "and keeps more of the cache")
 }
 
 func BenchmarkReplayOfTheSharedTranscripts(b *testing.B) {
@@ -286,4 +309,21 @@ func TestReplayMetersARealSummarizer(t *testing.T) {
 	reply := tc.CountText("The user wants ParseDuration to accept spaces; tests were added.")
 	assert.Equal(t, got.SummarizerCalls*reply, got.SummarizerOutput)
 	assert.Greater(t, got.SummarizerInput, got.SummarizerCalls*1000, "each call sends the instructions and the turns")
+}
+
+// The stub summarizer shares the agent's cached history when the library
+// offers it (the prices known, reading it cheaper than a transcript), and
+// renders under -rendered or -no-prices; a shared call is billed through
+// the cache, so it costs less than the same call rendered.
+func TestReplayBillsASharedSummarizerThroughTheCache(t *testing.T) {
+	r := runCLI(t, "", "replay", "-json", "-window", "8000", "-summary-tokens", "300", "-price", "claude-sonnet-4-5",
+		"-compare", "default;-rendered;-no-prices", "testdata/replay/agent_session.json", codingSession)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	var rep replayReport
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep))
+	shared, rendered, unpriced := rep.Settings[0], rep.Settings[1], rep.Settings[2]
+	require.Positive(t, shared.SummarizerShared)
+	assert.Zero(t, rendered.SummarizerShared)
+	assert.Zero(t, unpriced.SummarizerShared)
+	assert.Less(t, *shared.Costs[0].Equivalent, *rendered.Costs[0].Equivalent)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/contextkit/compact/models"
 	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/internal/codec"
 	"github.com/jackc/pgx/v5"
@@ -52,6 +53,10 @@ func (s *Store) Commit(ctx context.Context, id string, c session.Compaction, lea
 	if err != nil {
 		return 0, fmt.Errorf("pgstore: commit %q compaction %d: live history: %w", id, c.N, err)
 	}
+	spend, err := codec.Spend(c.Spend)
+	if err != nil {
+		return 0, fmt.Errorf("pgstore: commit %q compaction %d: spend: %w", id, c.N, err)
+	}
 	var last int64
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		l, err := s.lock(ctx, tx, id)
@@ -69,7 +74,7 @@ func (s *Store) Commit(ctx context.Context, id string, c session.Compaction, lea
 			at = l.now
 		}
 		if _, err := tx.Exec(ctx, s.q.insertCompaction, id, c.N, l.head.through+1, c.Through, string(live), at,
-			c.TokensBefore, c.TokensAfter, c.Summarizer, lease.Fence, c.FoldedFrom, c.FoldedThrough); err != nil {
+			c.TokensBefore, c.TokensAfter, c.Summarizer, lease.Fence, c.FoldedFrom, c.FoldedThrough, spend); err != nil {
 			var pgErr *pgconn.PgError
 			if errors.As(err, &pgErr) && pgErr.Code == uniqueViolation {
 				return fmt.Errorf("%w: compaction %d exists: %w", session.ErrConflict, c.N, err)
@@ -99,15 +104,18 @@ func (s *Store) Compactions(ctx context.Context, id string) ([]session.Compactio
 	var out []session.Compaction
 	for rows.Next() {
 		var (
-			c    session.Compaction
-			live string
+			c           session.Compaction
+			live, spend string
 		)
 		if err := rows.Scan(&c.N, &c.From, &c.Through, &live, &c.At, &c.TokensBefore, &c.TokensAfter, &c.Summarizer, &c.Fence,
-			&c.FoldedFrom, &c.FoldedThrough); err != nil {
+			&c.FoldedFrom, &c.FoldedThrough, &spend); err != nil {
 			return nil, fmt.Errorf("pgstore: compactions: session %q compaction %d: %w: %v", id, len(out)+1, session.ErrCorrupt, err)
 		}
 		if c.Live, err = codec.DecodeMessages([]byte(live)); err != nil {
 			return nil, fmt.Errorf("pgstore: compactions: session %q compaction %d: %w: %v", id, c.N, session.ErrCorrupt, err)
+		}
+		if c.Spend, err = codec.DecodeSpend(spend); err != nil {
+			return nil, fmt.Errorf("pgstore: compactions: session %q compaction %d: spend: %w: %v", id, c.N, session.ErrCorrupt, err)
 		}
 		out = append(out, c)
 	}
@@ -115,6 +123,24 @@ func (s *Store) Compactions(ctx context.Context, id string) ([]session.Compactio
 		return nil, fail(ctx, "compactions", id, err)
 	}
 	return out, nil
+}
+
+// Spend returns the Spend of session id's latest compaction, the zero
+// Spend when it has none.
+func (s *Store) Spend(ctx context.Context, id string) (models.Spend, error) {
+	if err := begin(ctx, "spend", id); err != nil {
+		return models.Spend{}, err
+	}
+	var text string
+	err := s.pool.QueryRow(ctx, s.q.spend, id).Scan(&text)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return models.Spend{}, fail(ctx, "spend", id, err)
+	}
+	spend, err := codec.DecodeSpend(text)
+	if err != nil {
+		return models.Spend{}, fmt.Errorf("pgstore: spend: session %q: %w: %v", id, session.ErrCorrupt, err)
+	}
+	return spend, nil
 }
 
 // Acquire grants the lease on session id for ttl, by the database's clock,

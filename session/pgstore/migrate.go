@@ -61,6 +61,10 @@ var migrations = []string{
 	`ALTER TABLE $S.compactions
 		ADD COLUMN IF NOT EXISTS folded_from bigint NOT NULL DEFAULT 0,
 		ADD COLUMN IF NOT EXISTS folded_through bigint NOT NULL DEFAULT 0;`,
+	// 3: what the session had been billed at each compaction
+	// (session.Compaction's Spend) as JSON; '' in compactions committed
+	// before, which did not record it.
+	`ALTER TABLE $S.compactions ADD COLUMN IF NOT EXISTS spend text NOT NULL DEFAULT '';`,
 }
 
 // migrate brings the schema to len(migrations) in one transaction, or

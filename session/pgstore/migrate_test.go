@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/models"
 	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/pgstore"
 	"github.com/jackc/pgx/v5"
@@ -12,11 +13,12 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Migration 2 adds the range each compaction's summary stands for to a
-// schema written at version 1, keeps what it held (a compaction from before
-// reads back with no range), and runs again harmlessly on a schema that
-// has the columns already.
-func TestMigrationTwoAddsTheFoldedRange(t *testing.T) {
+// Migrations 2 and 3 add the range each compaction's summary stands for,
+// and what the session had been billed, to a schema written at version 1,
+// keep what it held (a compaction from before reads back with no range and
+// no spend), and run again harmlessly on a schema that has the columns
+// already.
+func TestMigrationsAddTheFoldedRangeAndTheSpend(t *testing.T) {
 	ctx := context.Background()
 	name := schema(t)
 	S := pgx.Identifier{name}.Sanitize()
@@ -28,23 +30,26 @@ func TestMigrationTwoAddsTheFoldedRange(t *testing.T) {
 	require.NoError(t, err)
 	st.Close()
 
-	// The schema as version 1 wrote it: no range columns.
-	exec(t, `ALTER TABLE `+S+`.compactions DROP COLUMN folded_from, DROP COLUMN folded_through`)
+	// The schema as version 1 wrote it: no range or spend columns.
+	exec(t, `ALTER TABLE `+S+`.compactions DROP COLUMN folded_from, DROP COLUMN folded_through, DROP COLUMN spend`)
 	exec(t, `UPDATE `+S+`.schema_version SET version = 1`)
 
-	for _, step := range []string{"migrating version 1", "running step 2 again"} {
+	spent := models.Spend{Requests: 2, Billed: models.Tokens{CacheRead: 10, CacheWrite: 5}}
+	for _, step := range []string{"migrating version 1", "running steps 2 and 3 again"} {
 		st := open(t, pgstore.WithSchema(name))
 		comps, err := st.Compactions(ctx, "agent-7")
 		require.NoError(t, err, step)
 		require.NotEmpty(t, comps, step)
 		assert.Zero(t, comps[0].FoldedFrom, "%s: a compaction from before records no range", step)
+		assert.Zero(t, comps[0].Spend, "%s: nor a spend", step)
 		if len(comps) == 1 {
-			_, err = st.Commit(ctx, "agent-7", session.Compaction{N: 2, Through: 3, FoldedFrom: 1, FoldedThrough: 3}, session.Lease{})
+			_, err = st.Commit(ctx, "agent-7", session.Compaction{N: 2, Through: 3, FoldedFrom: 1, FoldedThrough: 3, Spend: spent}, session.Lease{})
 			require.NoError(t, err)
 		}
 		comps, err = st.Compactions(ctx, "agent-7")
 		require.NoError(t, err)
 		assert.Equal(t, [2]int64{1, 3}, [2]int64{comps[1].FoldedFrom, comps[1].FoldedThrough}, step)
+		assert.Equal(t, spent, comps[1].Spend, step)
 		st.Close()
 		exec(t, `UPDATE `+S+`.schema_version SET version = 1`) // the columns stay
 	}

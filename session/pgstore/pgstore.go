@@ -170,4 +170,5 @@ var (
 	_ session.Store    = (*Store)(nil)
 	_ session.Leaser   = (*Store)(nil)
 	_ session.Searcher = (*Store)(nil)
+	_ session.Spender  = (*Store)(nil)
 )

@@ -6,7 +6,7 @@ import "strings"
 // is an identifier, quoted by pgx.Identifier; every value is a parameter.
 type queries struct {
 	appendMsgs, lastSeq, records, head, compactionLive, compactionThrough string
-	ensure, lockLease, insertCompaction, setHead, compactions             string
+	ensure, lockLease, insertCompaction, setHead, compactions, spend      string
 	grant, renew, release, search, scan                                   string
 }
 
@@ -37,12 +37,13 @@ func newQueries(schema string) queries {
 			FROM $S.sessions WHERE id = $1 FOR UPDATE`),
 		insertCompaction: q(`INSERT INTO $S.compactions
 			(session, n, from_seq, through_seq, live, at, tokens_before, tokens_after, summarizer, fence,
-			 folded_from, folded_through)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`),
+			 folded_from, folded_through, spend)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`),
 		setHead: q(`UPDATE $S.sessions SET compactions = $2, live_through = $3 WHERE id = $1`),
 		compactions: q(`SELECT n, from_seq, through_seq, live, at, tokens_before, tokens_after, summarizer, fence,
-				folded_from, folded_through
+				folded_from, folded_through, spend
 			FROM $S.compactions WHERE session = $1 ORDER BY n`),
+		spend: q(`SELECT spend FROM $S.compactions WHERE session = $1 ORDER BY n DESC LIMIT 1`),
 		grant: q(`UPDATE $S.sessions SET lease_id = $2, lease_fence = lease_fence + 1,
 				lease_expires = now() + $3 * interval '1 microsecond'
 			WHERE id = $1 RETURNING lease_fence, lease_expires`),

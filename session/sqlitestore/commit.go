@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/contextkit/compact/models"
 	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/internal/codec"
 )
@@ -43,6 +44,10 @@ func (s *Store) Commit(ctx context.Context, id string, c session.Compaction, lea
 	if err != nil {
 		return 0, fmt.Errorf("sqlitestore: commit %q compaction %d: live history: %w", id, c.N, err)
 	}
+	spend, err := codec.Spend(c.Spend)
+	if err != nil {
+		return 0, fmt.Errorf("sqlitestore: commit %q compaction %d: spend: %w", id, c.N, err)
+	}
 	var last int64
 	err = s.write(ctx, func(tx *sql.Tx) error {
 		if err := ensure(ctx, tx, id); err != nil {
@@ -69,10 +74,10 @@ func (s *Store) Commit(ctx context.Context, id string, c session.Compaction, lea
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO compactions
 			(session, n, from_seq, through_seq, live, at, tokens_before, tokens_after, summarizer, fence,
-			 folded_from, folded_through)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			 folded_from, folded_through, spend)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			id, c.N, h.through+1, c.Through, string(live), at.UnixNano(), c.TokensBefore, c.TokensAfter, c.Summarizer, lease.Fence,
-			c.FoldedFrom, c.FoldedThrough); err != nil {
+			c.FoldedFrom, c.FoldedThrough, spend); err != nil {
 			return err
 		}
 		last = h.last
@@ -93,7 +98,7 @@ func (s *Store) Compactions(ctx context.Context, id string) ([]session.Compactio
 	var out []session.Compaction
 	err := s.read(ctx, func(tx *sql.Tx) (err error) {
 		rows, err := tx.QueryContext(ctx, `SELECT n, from_seq, through_seq, live, at, tokens_before, tokens_after, summarizer, fence,
-			folded_from, folded_through
+			folded_from, folded_through, spend
 			FROM compactions WHERE session = ? ORDER BY n`, id)
 		if err != nil {
 			return err
@@ -101,16 +106,20 @@ func (s *Store) Compactions(ctx context.Context, id string) ([]session.Compactio
 		defer closeRows(rows, &err)
 		for rows.Next() {
 			var (
-				c    session.Compaction
-				live []byte
-				at   int64
+				c     session.Compaction
+				live  []byte
+				at    int64
+				spend string
 			)
 			if err := rows.Scan(&c.N, &c.From, &c.Through, &live, &at, &c.TokensBefore, &c.TokensAfter, &c.Summarizer, &c.Fence,
-				&c.FoldedFrom, &c.FoldedThrough); err != nil {
+				&c.FoldedFrom, &c.FoldedThrough, &spend); err != nil {
 				return fmt.Errorf("session %q compaction %d: %w: %v", id, len(out)+1, session.ErrCorrupt, err)
 			}
 			if c.Live, err = codec.DecodeMessages(live); err != nil {
 				return fmt.Errorf("session %q compaction %d: %w: %v", id, c.N, session.ErrCorrupt, err)
+			}
+			if c.Spend, err = codec.DecodeSpend(spend); err != nil {
+				return fmt.Errorf("session %q compaction %d: spend: %w: %v", id, c.N, session.ErrCorrupt, err)
 			}
 			c.At = time.Unix(0, at)
 			out = append(out, c)
@@ -121,6 +130,30 @@ func (s *Store) Compactions(ctx context.Context, id string) ([]session.Compactio
 		return nil, fmt.Errorf("sqlitestore: compactions %q: %w", id, err)
 	}
 	return out, nil
+}
+
+// Spend returns the Spend of session id's latest compaction, the zero
+// Spend when it has none.
+func (s *Store) Spend(ctx context.Context, id string) (models.Spend, error) {
+	if err := begin(ctx, "spend", id); err != nil {
+		return models.Spend{}, err
+	}
+	var text string
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		err := tx.QueryRowContext(ctx, `SELECT spend FROM compactions WHERE session = ? ORDER BY n DESC LIMIT 1`, id).Scan(&text)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		return err
+	})
+	if err != nil {
+		return models.Spend{}, fmt.Errorf("sqlitestore: spend %q: %w", id, err)
+	}
+	spend, err := codec.DecodeSpend(text)
+	if err != nil {
+		return models.Spend{}, fmt.Errorf("sqlitestore: spend %q: %w: %v", id, session.ErrCorrupt, err)
+	}
+	return spend, nil
 }
 
 // Acquire grants the lease on session id for ttl, unless another holds it.

@@ -72,6 +72,10 @@ var migrations = []migration{
 	// (session.Compaction's FoldedFrom and FoldedThrough); 0 in compactions
 	// committed before, which did not record it.
 	addColumns("compactions", "folded_from INTEGER NOT NULL DEFAULT 0", "folded_through INTEGER NOT NULL DEFAULT 0"),
+	// 3: what the session had been billed at each compaction
+	// (session.Compaction's Spend) as JSON; '' in compactions committed
+	// before, which did not record it.
+	addColumns("compactions", "spend TEXT NOT NULL DEFAULT ''"),
 }
 
 // addColumns is a step that adds columns to table, each given as its

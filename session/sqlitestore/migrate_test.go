@@ -6,17 +6,19 @@ import (
 	"testing"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/models"
 	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/sqlitestore"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// Migration 2 adds the range each compaction's summary stands for to a
-// file written at version 1, keeps what it held (a compaction from before
-// reads back with no range), and runs again harmlessly on a file that has
-// the columns already (a step applied by hand, or half applied).
-func TestMigrationTwoAddsTheFoldedRange(t *testing.T) {
+// Migrations 2 and 3 add the range each compaction's summary stands for,
+// and what the session had been billed, to a file written at version 1,
+// keep what it held (a compaction from before reads back with no range
+// and no spend), and run again harmlessly on a file that has the columns
+// already (a step applied by hand, or half applied).
+func TestMigrationsAddTheFoldedRangeAndTheSpend(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "sessions.db")
 	st, err := sqlitestore.Open(ctx, path)
@@ -28,34 +30,38 @@ func TestMigrationTwoAddsTheFoldedRange(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, st.Close())
 
-	// The file as version 1 wrote it: no range columns.
+	// The file as version 1 wrote it: no range or spend columns.
 	db := rawDB(t, path)
 	for _, q := range []string{
 		`ALTER TABLE compactions DROP COLUMN folded_from`,
 		`ALTER TABLE compactions DROP COLUMN folded_through`,
+		`ALTER TABLE compactions DROP COLUMN spend`,
 		`UPDATE schema_version SET version = 1`,
 	} {
 		_, err := db.Exec(q)
 		require.NoError(t, err, q)
 	}
 
-	for _, step := range []string{"migrating version 1", "running step 2 again"} {
+	spent := models.Spend{Requests: 2, Billed: models.Tokens{CacheRead: 10, CacheWrite: 5}}
+	for _, step := range []string{"migrating version 1", "running steps 2 and 3 again"} {
 		st, err = sqlitestore.Open(ctx, path)
 		require.NoError(t, err, step)
 		comps, err := st.Compactions(ctx, "agent-7")
 		require.NoError(t, err, step)
 		require.NotEmpty(t, comps, step)
 		assert.Zero(t, comps[0].FoldedFrom, "%s: a compaction from before records no range", step)
+		assert.Zero(t, comps[0].Spend, "%s: nor a spend", step)
 		var version int
 		require.NoError(t, db.QueryRow(`SELECT version FROM schema_version`).Scan(&version))
-		assert.Equal(t, 2, version, step)
+		assert.Equal(t, 3, version, step)
 		if len(comps) == 1 {
-			_, err = st.Commit(ctx, "agent-7", session.Compaction{N: 2, Through: 3, FoldedFrom: 1, FoldedThrough: 3}, session.Lease{})
+			_, err = st.Commit(ctx, "agent-7", session.Compaction{N: 2, Through: 3, FoldedFrom: 1, FoldedThrough: 3, Spend: spent}, session.Lease{})
 			require.NoError(t, err)
 		}
 		comps, err = st.Compactions(ctx, "agent-7")
 		require.NoError(t, err)
 		assert.Equal(t, [2]int64{1, 3}, [2]int64{comps[1].FoldedFrom, comps[1].FoldedThrough}, step)
+		assert.Equal(t, spent, comps[1].Spend, step)
 		require.NoError(t, st.Close())
 		_, err = db.Exec(`UPDATE schema_version SET version = 1`) // the columns stay
 		require.NoError(t, err)

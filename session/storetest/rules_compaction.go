@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"sort"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/models"
 	"github.com/contextkit/compact/session"
 )
 
@@ -35,6 +37,38 @@ var idRules = []rule{
 }
 
 var compactionRules = []rule{
+	{
+		name:        "spend-is-kept",
+		explanation: "a compaction's Spend (what the session had been billed) comes back from Compactions as it was committed, and a Spender reads the latest one's without reading the compactions, so a Session that restarts keeps the bill; a session without compactions has spent nothing yet",
+		spender:     true,
+		check: func(ctx context.Context, st session.Store, id string) error {
+			sp := st.(session.Spender)
+			if got, err := sp.Spend(ctx, id); err != nil || !reflect.DeepEqual(got, models.Spend{}) {
+				return fmt.Errorf("store.Spend of a new session: %+v, %v; want the zero Spend", got, err)
+			}
+			if _, _, err := st.Append(ctx, id, text("a", 4)...); err != nil {
+				return err
+			}
+			eq := 1250.5
+			first := models.Spend{Requests: 3, Billed: models.Tokens{CacheRead: 900, CacheWrite: 100, Output: 30},
+				Compactions: map[string]int{"summary": 1}, Equivalent: &eq}
+			second := first.Add(models.Spend{Requests: 1, SummarizerCalls: 1, Summarizer: models.Tokens{Uncached: 50, Output: 5},
+				Compactions: map[string]int{"summary": 1, "idle": 1}})
+			for i, s := range []models.Spend{first, second} {
+				if _, err := commitFolded(ctx, st, id, session.Compaction{N: i + 1, Through: int64(2 + i), Live: text("s", 1), Spend: s}, session.Lease{}); err != nil {
+					return err
+				}
+			}
+			if got, err := sp.Spend(ctx, id); err != nil || !reflect.DeepEqual(got, second) {
+				return fmt.Errorf("store.Spend: %+v, %v; want the latest compaction's %+v", got, err, second)
+			}
+			comps, err := st.Compactions(ctx, id)
+			if err != nil || len(comps) != 2 || !reflect.DeepEqual(comps[0].Spend, first) || !reflect.DeepEqual(comps[1].Spend, second) {
+				return fmt.Errorf("store.Compactions did not keep each Spend (%v)", err)
+			}
+			return nil
+		},
+	},
 	{
 		name:        "append-reports-the-head",
 		explanation: "Append returns the log's last number and the latest compaction's, read together: a Session compares them with its own view to notice, in the same round trip, that another process appended or compacted, and would otherwise go on from a stale history",

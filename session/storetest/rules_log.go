@@ -255,6 +255,9 @@ func callAll(ctx context.Context, st session.Store, id string) map[string]error 
 	if s, ok := st.(session.Searcher); ok {
 		_, errs["Search"] = s.Search(ctx, id, "never", 0, 0)
 	}
+	if s, ok := st.(session.Spender); ok {
+		_, errs["Spend"] = s.Spend(ctx, id)
+	}
 	return errs
 }
 

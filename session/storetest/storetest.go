@@ -39,15 +39,15 @@ import (
 type rule struct {
 	name        string
 	explanation string
-	// leaser and searcher mark rules that apply only to a store that is
-	// one.
-	leaser, searcher bool
-	check            func(ctx context.Context, st session.Store, id string) error
+	// leaser, searcher and spender mark rules that apply only to a store
+	// that is one.
+	leaser, searcher, spender bool
+	check                     func(ctx context.Context, st session.Store, id string) error
 }
 
 // Run runs every rule as a subtest of t, each on a store newStore returns.
-// Rules for session.Leaser and session.Searcher are skipped, with a reason,
-// for a store that is not one.
+// Rules for session.Leaser, session.Searcher and session.Spender are
+// skipped, with a reason, for a store that is not one.
 func Run(t *testing.T, newStore func(t *testing.T) session.Store) {
 	t.Helper()
 	run := randomTag()
@@ -59,6 +59,9 @@ func Run(t *testing.T, newStore func(t *testing.T) session.Store) {
 			}
 			if _, ok := st.(session.Searcher); r.searcher && !ok {
 				t.Skipf("%T is not a session.Searcher", st)
+			}
+			if _, ok := st.(session.Spender); r.spender && !ok {
+				t.Skipf("%T is not a session.Spender", st)
 			}
 			id := fmt.Sprintf("storetest-%s-%s", run, r.name)
 			if err := r.check(context.Background(), st, id); err != nil {

@@ -1,10 +1,12 @@
 package codec
 
 import (
+	"reflect"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/models"
 	openai "github.com/sashabaranov/go-openai"
 )
 
@@ -63,4 +65,31 @@ func FuzzRoundTrip(f *testing.F) {
 			t.Fatalf("DecodeMessages: %d, %v", len(msgs), err)
 		}
 	})
+}
+
+// A Spend round-trips, priced figures and all; the zero Spend is "".
+func TestSpendRoundTrips(t *testing.T) {
+	eq, usd := 1234.5, 0.0037
+	for _, s := range []models.Spend{
+		{},
+		{Requests: 3, Billed: models.Tokens{CacheRead: 9, CacheWrite: 2, Uncached: 1, Output: 4},
+			SummarizerCalls: 1, Summarizer: models.Tokens{Uncached: 7, Output: 2},
+			Compactions: map[string]int{"summary": 1, "idle": 1}, Equivalent: &eq, Dollars: &usd},
+		{Compactions: map[string]int{"prune": 2}},
+	} {
+		text, err := Spend(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := DecodeSpend(text)
+		if err != nil || !reflect.DeepEqual(got, s) {
+			t.Fatalf("%+v came back as %+v (%v) from %q", s, got, err, text)
+		}
+	}
+	if text, _ := Spend(models.Spend{}); text != "" {
+		t.Fatalf("the zero Spend encodes as %q", text)
+	}
+	if _, err := DecodeSpend("{"); err == nil {
+		t.Fatal("a broken Spend decoded")
+	}
 }
