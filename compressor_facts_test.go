@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/contextkit/compact/internal/extractive"
+	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/internal/msgtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -96,7 +97,7 @@ func TestFactDenseCompactionKeepsItsFacts(t *testing.T) {
 	require.Greater(t, byteCounter{}.CountText(res.Summary), c.th.summary, "the summary needed more than the ordinary target")
 	var out strings.Builder
 	for _, m := range res.Messages {
-		out.WriteString(Text(m) + "\n" + ToolCallText(m) + "\n")
+		out.WriteString(Text(m) + "\n" + msg.ToolCallText(m) + "\n")
 	}
 	text := out.String()
 	facts := 0

@@ -366,7 +366,7 @@ func (r *compaction) fold(ctx context.Context) (*Result, error) {
 	} else if isModel(ran) {
 		r.sum = c.summaryTokens(req, body, cached)
 	}
-	body = textcut.ToTokens(strings.TrimSpace(StripSummaryPrefix(body)), 2*req.TargetTokens, c.cfg.counter.CountText)
+	body = textcut.ToTokens(strings.TrimSpace(msg.StripSummaryPrefix(body)), 2*req.TargetTokens, c.cfg.counter.CountText)
 	body = withOpenTasks(body, o.OpenTasks)
 
 	text := body
@@ -436,7 +436,7 @@ func (c *Compressor) runSummarizer(ctx context.Context, req SummaryRequest, forc
 		fallback = "summarizer backing off after failures until " + until.Format(time.RFC3339)
 	} else {
 		body, err = c.callSummarizer(ctx, primary, req)
-		if err == nil && strings.TrimSpace(StripSummaryPrefix(body)) == "" {
+		if err == nil && strings.TrimSpace(msg.StripSummaryPrefix(body)) == "" {
 			err = errors.New("empty summary")
 		}
 		if err == nil {

@@ -146,7 +146,7 @@ func ExamplePrefixSummary() {
 	fmt.Println(strings.Count(s, compact.SummaryPrefix))
 	m := compact.Message{Role: compact.RoleUser, Content: s}
 	fmt.Println(compact.IsSummary(m), compact.IsRealUser(m))
-	fmt.Printf("%q\n", strings.TrimSpace(compact.StripSummaryPrefix(s)))
+	fmt.Printf("%q\n", strings.TrimSpace(strings.TrimPrefix(s, compact.SummaryPrefix)))
 	// Output:
 	// 1
 	// true false

@@ -30,7 +30,7 @@ const (
 	// reported but not counted). Issue 22 set 130; issue 24 names two
 	// options of the Compressor, WithPricing and WithEconomy, and its
 	// other names live in package models.
-	maxRootNames = 132
+	maxRootNames = 130
 )
 
 // modulePath is the import path of this module.

@@ -23,12 +23,8 @@ const (
 // when it is set, otherwise the parts of MultiContent joined by newlines.
 // An image part reads as a short placeholder that keeps its URL, except for
 // a data: URL, whose payload is replaced by its size. Tool calls are not
-// content; see ToolCallText.
+// content: RenderTurns shows them.
 func Text(m Message) string { return msg.Text(m) }
-
-// ToolCallText renders m's tool calls as name(arguments), one a line, for a
-// reader such as a summarizer. It is empty when m makes no calls.
-func ToolCallText(m Message) string { return msg.ToolCallText(m) }
 
 // Clone returns a deep copy of msgs: no slice, pointer or part of the copy is
 // shared with msgs, so either may be changed without touching the other. A
@@ -65,12 +61,6 @@ func IsSummary(m Message) bool { return msg.IsSummary(m) }
 // user message that is not a summary, or a summary merged in front of a real
 // user message. Compaction's own messages are not real user turns.
 func IsRealUser(m Message) bool { return msg.IsRealUser(m) }
-
-// StripSummaryPrefix returns s without the summary prefixes it starts with:
-// every known full form, repeated or stacked, and any other paragraph that
-// opens with the summary header (a form this version does not know). The
-// result is the summary's body. Text without a prefix comes back unchanged.
-func StripSummaryPrefix(s string) string { return msg.StripSummaryPrefix(s) }
 
 // PrefixSummary returns summary behind exactly one SummaryPrefix, however
 // many prefixes (current or older) it already carried.

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/redact"
 	openai "github.com/sashabaranov/go-openai"
 )
@@ -164,7 +165,7 @@ func SummaryPrompt(req SummaryRequest) (instructions, material string) {
 	}
 	var b strings.Builder
 	update := false
-	if prev := strings.TrimSpace(redact.String(StripSummaryPrefix(req.PreviousSummary))); prev != "" {
+	if prev := strings.TrimSpace(redact.String(msg.StripSummaryPrefix(req.PreviousSummary))); prev != "" {
 		writeSection(&b, "previous-summary", prev)
 		update = true
 	}

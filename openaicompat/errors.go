@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/redact"
 	openai "github.com/sashabaranov/go-openai"
 )
@@ -283,7 +284,7 @@ func cleanSummary(s string) string {
 			s = strings.TrimSpace(s[end+len(tag)+3:])
 		}
 	}
-	s = strings.TrimSpace(compact.StripSummaryPrefix(s))
+	s = strings.TrimSpace(msg.StripSummaryPrefix(s))
 	if inner, ok := strings.CutPrefix(s, "<summary>"); ok {
 		if inner, ok := strings.CutSuffix(inner, "</summary>"); ok && !strings.Contains(inner, "<summary>") {
 			s = strings.TrimSpace(inner)
@@ -295,5 +296,5 @@ func cleanSummary(s string) string {
 			s = strings.TrimSpace(inner[nl+1:]) // the first line is the fence's language tag
 		}
 	}
-	return strings.TrimSpace(compact.StripSummaryPrefix(s))
+	return strings.TrimSpace(msg.StripSummaryPrefix(s))
 }

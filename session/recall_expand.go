@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/msg"
 )
 
 // maxExpandSeqs bounds the seq list of one context_expand call.
@@ -66,7 +67,7 @@ type textPart struct {
 // shows before the decoded arguments, so that a search's line numbers are
 // the expanded text's.
 func expandText(m compact.Message) string {
-	text, calls := compact.Text(m), compact.ToolCallText(m)
+	text, calls := compact.Text(m), msg.ToolCallText(m)
 	switch {
 	case calls == "":
 		return text

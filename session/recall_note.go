@@ -10,6 +10,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/msg"
 )
 
 // This file writes the line a summary ends with when recall is on, which
@@ -297,7 +298,7 @@ func (s *Session) alignBack(ctx context.Context, live []compact.Message, seqs []
 func sameMessage(a, b compact.Message) bool {
 	return a.Role == b.Role && a.Name == b.Name && a.ToolCallID == b.ToolCallID &&
 		len(a.MultiContent) == len(b.MultiContent) && len(a.ToolCalls) == len(b.ToolCalls) &&
-		compact.Text(a) == compact.Text(b) && compact.ToolCallText(a) == compact.ToolCallText(b) &&
+		compact.Text(a) == compact.Text(b) && msg.ToolCallText(a) == msg.ToolCallText(b) &&
 		sameCallIDs(a, b)
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/models"
 )
 
@@ -264,7 +265,7 @@ func (s *MemoryStore) Release(ctx context.Context, id string, lease Lease) error
 // then the string values of those arguments that JSON shows escaped (see
 // EscapedArguments), so that a command is found as it ran.
 func SearchText(m compact.Message) string {
-	text, calls := compact.Text(m), compact.ToolCallText(m)
+	text, calls := compact.Text(m), msg.ToolCallText(m)
 	if esc := EscapedArguments(m); esc != "" {
 		calls += "\n" + esc
 	}

@@ -92,13 +92,16 @@ func ExampleConvertItems() {
 	}
 	for i, m := range conv.Messages {
 		from, to := conv.Items(i)
-		fmt.Println(strings.TrimSpace(fmt.Sprintf("items %d-%d: %s %s", from, to-1, m.Role, compact.ToolCallText(m))))
+		line := fmt.Sprintf("items %d-%d: %s", from, to-1, m.Role)
+		for _, c := range m.ToolCalls {
+			line += " " + c.Function.Name + "(" + c.Function.Arguments + ")"
+		}
+		fmt.Println(line)
 	}
 	// Output:
 	// items 0-0: system
 	// items 1-1: user
-	// items 2-4: assistant read_file({"path":"retry1.go"})
-	// grep(DefaultBudget)
+	// items 2-4: assistant read_file({"path":"retry1.go"}) grep(DefaultBudget)
 	// items 5-5: tool
 	// items 6-6: tool
 }

@@ -95,13 +95,16 @@ func ExampleConvert() {
 		panic(err)
 	}
 	for _, m := range conv.Messages {
-		fmt.Println(strings.TrimSpace(m.Role + " " + compact.ToolCallText(m)))
+		line := m.Role
+		for _, c := range m.ToolCalls {
+			line += " " + c.Function.Name + "(" + c.Function.Arguments + ")"
+		}
+		fmt.Println(line)
 	}
 	// Output:
 	// system
 	// user
-	// assistant read_file({"path":"retry1.go"})
-	// grep(DefaultBudget)
+	// assistant read_file({"path":"retry1.go"}) grep(DefaultBudget)
 	// tool
 	// tool
 }

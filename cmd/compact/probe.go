@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/session"
 )
 
@@ -186,7 +187,7 @@ func probeOne(ctx context.Context, e *engine, t *transcript, window int) (probeR
 	f := factsOf(hist)
 	var outText, keptText strings.Builder
 	for _, m := range oc.out {
-		outText.WriteString(normSpace(compact.Text(m) + " " + compact.ToolCallText(m)))
+		outText.WriteString(normSpace(compact.Text(m) + " " + msg.ToolCallText(m)))
 		outText.WriteByte('\n')
 	}
 	for i, text := range f.mentions {

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/internal/sharedtest"
 )
 
@@ -185,7 +186,7 @@ func rangeScores(t *testing.T, e *engine, chain []compact.Message, window int) (
 	from, to = oc.res.SummarizedFrom, oc.res.SummarizedTo
 	var out strings.Builder
 	for _, m := range oc.out {
-		out.WriteString(normSpace(compact.Text(m) + " " + compact.ToolCallText(m)))
+		out.WriteString(normSpace(compact.Text(m) + " " + msg.ToolCallText(m)))
 		out.WriteByte('\n')
 	}
 	text := out.String()

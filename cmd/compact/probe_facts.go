@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/msg"
 )
 
 // This file finds, in a transcript, the facts the fidelity probe looks for
@@ -119,7 +120,7 @@ func factsOf(msgs []compact.Message) facts {
 	unnamed := map[string]bool{} // calls that edit the file their output names
 	f.mentions = make([]string, len(msgs))
 	for i, m := range msgs {
-		f.mentions[i] = compact.Text(m) + "\n" + compact.ToolCallText(m)
+		f.mentions[i] = compact.Text(m) + "\n" + msg.ToolCallText(m)
 		switch m.Role {
 		case compact.RoleUser:
 			if compact.IsRealUser(m) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/models"
 	"github.com/contextkit/compact/tokens"
 )
@@ -185,7 +186,7 @@ func joinConversations(parts [][]compact.Message) ([]compact.Message, error) {
 func scoreFacts(ctx context.Context, cv *conversation, end []compact.Message, t *tally, rc *recallCache) error {
 	var b strings.Builder
 	for _, m := range end {
-		b.WriteString(normSpace(compact.Text(m) + " " + compact.ToolCallText(m)))
+		b.WriteString(normSpace(compact.Text(m) + " " + msg.ToolCallText(m)))
 		b.WriteByte('\n')
 	}
 	text := b.String()

@@ -13,6 +13,7 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/adapt/openaigo"
+	"github.com/contextkit/compact/internal/msg"
 )
 
 // modelName is what the local server calls its model.
@@ -86,7 +87,7 @@ func promptTokens(items []responses.ResponseInputItemUnionParam) int {
 	}
 	n := 0
 	for _, m := range conv.Messages {
-		n += (len(compact.Text(m))+len(compact.ToolCallText(m)))/4 + 4
+		n += (len(compact.Text(m))+len(msg.ToolCallText(m)))/4 + 4
 	}
 	return n
 }
