@@ -89,7 +89,8 @@ func ExampleNativeEngine_Record() {
 	fmt.Println("summarizer:", res.Summarizer)
 	fmt.Println("folded messages", res.SummarizedFrom, "to", res.SummarizedTo, "into message", res.SummaryIndex)
 	fmt.Println("tokens:", res.TokensBefore, "->", res.TokensAfter)
-	fmt.Printf("the pass cost: %+v\n", engine.LastUsage())
+	u := engine.LastUsage()
+	fmt.Println("the pass cost: prompt", u.PromptTokens, "completion", u.CompletionTokens, "cache read", u.CachedTokens, "cache written", u.CacheWriteTokens)
 	fmt.Println("compactions:", engine.Status().Compressions, "window now:", engine.Status().LastPromptTokens)
 
 	// Append the response, compaction block and all: the API reads the
@@ -101,7 +102,7 @@ func ExampleNativeEngine_Record() {
 	// summarizer: anthropic:compact_20260112
 	// folded messages 1 to 12 into message 1
 	// tokens: 151150 -> 3900
-	// the pass cost: {PromptTokens:151150 CompletionTokens:2500 TotalTokens:153650 CachedTokens:151000 CacheWriteTokens:0}
+	// the pass cost: prompt 151150 completion 2500 cache read 151000 cache written 0
 	// compactions: 1 window now: 3900
 	// compact's turn: false
 }
@@ -180,10 +181,11 @@ func ExampleCompactionUsage() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Printf("the request: %+v\n", adapt.UsageFrom(resp.Usage))
+	req := adapt.UsageFrom(resp.Usage)
+	fmt.Println("the request: prompt", req.PromptTokens, "completion", req.CompletionTokens, "total", req.TotalTokens, "cache read", req.CachedTokens)
 	pass, ok := adapt.CompactionUsage(resp.Usage)
-	fmt.Printf("the compaction (%v): %+v\n", ok, pass)
+	fmt.Println("the compaction (", ok, "): prompt", pass.PromptTokens, "completion", pass.CompletionTokens, "total", pass.TotalTokens, "cache read", pass.CachedTokens)
 	// Output:
-	// the request: {PromptTokens:3900 CompletionTokens:40 TotalTokens:157590 CachedTokens:3000 CacheWriteTokens:0}
-	// the compaction (true): {PromptTokens:151150 CompletionTokens:2500 TotalTokens:153650 CachedTokens:151000 CacheWriteTokens:0}
+	// the request: prompt 3900 completion 40 total 157590 cache read 3000
+	// the compaction ( true ): prompt 151150 completion 2500 total 153650 cache read 151000
 }
