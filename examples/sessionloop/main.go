@@ -50,7 +50,7 @@ func run(ctx context.Context, db, ask string, opts ...compact.Option) (err error
 	if err != nil {
 		return err
 	}
-	engine := compact.New(append(opts, compact.WithSummarizer(summarizer))...)
+	engine := compact.New(append([]compact.Option{compact.WithSummarizer(summarizer)}, opts...)...)
 
 	st, err := sqlitestore.Open(ctx, db)
 	if err != nil {
