@@ -40,7 +40,7 @@ type CompressCommand struct {
 //
 // N is clamped to [1, 100], so "here 0" keeps one exchange and
 // "here 500" keeps a hundred. A word where N would be that is not a number
-// leaves N at defaultKeepExchanges and, with the words after it, becomes
+// leaves N at its default of 2 and, with the words after it, becomes
 // the focus of the partial compaction: "here auth flow" keeps two exchanges
 // and weights the summary toward "auth flow", and "here 3 auth flow" keeps
 // three. A flag without a value ("--keep", "--keep=") or with a malformed

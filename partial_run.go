@@ -10,9 +10,8 @@ import (
 )
 
 // CompressHere is "/compress here N": it keeps the last keep exchanges
-// verbatim (split as SplitExchanges does; keep <= 0 means
-// defaultKeepExchanges) and summarises everything before them except the
-// leading system messages. The compaction is forced; opts add a focus, an
+// verbatim (split as [SplitExchanges] does; keep <= 0 means 2) and
+// summarises everything before them except the leading system messages. The compaction is forced; opts add a focus, an
 // incoming message or a session id. The Result describes the whole
 // history: its indexes are those of msgs, its counts those of msgs and
 // Result.Messages.

@@ -8,7 +8,7 @@ import (
 
 // SplitExchanges splits msgs into a head to summarise and a tail of the last
 // keep exchanges to keep verbatim; head followed by tail is msgs. A keep of
-// zero or less means defaultKeepExchanges.
+// zero or less means 2, as "/compress here" keeps.
 //
 // An exchange starts at a real user turn (IsRealUser: a summary or the
 // state a compaction carried is not one) and runs to the next start; user

@@ -35,24 +35,24 @@ const (
 type RenderOptions struct {
 	// MaxMessageChars caps each message's text. A longer text keeps its head
 	// and tail around a marker saying how many characters were cut; the
-	// result, marker included, fits the cap. Default defaultMaxMessageChars;
-	// negative means no cap.
+	// result, marker included, fits the cap. Default 4,000; negative means
+	// no cap.
 	MaxMessageChars int
 
 	// HeadShare is the fraction of a capped message kept from its start.
-	// Values outside (0, 1) mean defaultHeadShare.
+	// Values outside (0, 1) mean the default, 0.6.
 	HeadShare float64
 
 	// MaxArgumentChars caps each tool call's arguments. JSON arguments are
 	// shortened by cutting the middle of their longest string values, so they
 	// stay valid JSON whenever that brings them under the cap; other
-	// arguments keep their head and tail. Default defaultMaxArgumentChars;
-	// negative means no cap.
+	// arguments keep their head and tail. Default 1,000; negative means no
+	// cap.
 	MaxArgumentChars int
 
-	// MaxChars caps the whole rendering; see RenderTurns for what is dropped
-	// to fit. Default defaultMaxChars; negative means no cap; a positive value
-	// below minRenderChars counts as minRenderChars.
+	// MaxChars caps the whole rendering; see [RenderTurns] for what is
+	// dropped to fit. Default 120,000 (about 30,000 tokens); negative means
+	// no cap; a positive value below 256 counts as 256.
 	MaxChars int
 
 	// Redact removes secrets from every text rendered. Nil means

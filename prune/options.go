@@ -137,7 +137,7 @@ func WithArgumentChars(n int) Option {
 }
 
 // WithClearAtLeast sets the fewest tokens a pruning must reclaim to be
-// committed; below it Prune returns the input unchanged and says so. Any
+// committed; below it Apply returns the input unchanged and says so. Any
 // change rewrites the provider's prompt cache from the first changed message
 // on, so a pruning that saves little costs more than it saves. The default
 // is 2,000 tokens, about three large tool outputs. Zero commits any saving;

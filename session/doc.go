@@ -60,4 +60,106 @@
 // counts compactions by where they ran, the waits of request paths and
 // what they did at the limit, and shows the soft mark and the pace it is
 // derived from.
+//
+// # The log and its compactions
+//
+// Each session is an append-only log of [Record] values ([Record].Seq dense
+// from 1) and a list of [Compaction] values. A compaction's FoldedFrom and
+// FoldedThrough name the records its summary stands for, so every record up
+// to its Through is in that range or carried in its Live, checkable from the
+// store alone (storetest.Audit). The live history is the latest compaction's
+// Live followed by every record after its Through, so messages appended
+// anywhere while a compaction runs land after the compacted history, in log
+// order. [Store].Read gives the archive back verbatim, and the history
+// compaction n read is the snapshot [SnapshotID](id, n).
+//
+// # One compaction per session, everywhere
+//
+// A store that is a [Leaser] grants a per-session lease with a fencing token
+// that only grows. [Session.Compress] takes it (waiting, or returning
+// [ErrBusy] with WithWait(false)), renews it every third of its TTL
+// ([WithLeaseTTL], default [DefaultLeaseTTL]) while the engine runs, and
+// commits under it. A holder that paused past its lease cannot save: the
+// commit is refused ([ErrLeaseLost], [ErrStaleFence]) and nothing is lost. A
+// process killed mid-compaction leaves the log intact; another takes over
+// when the TTL runs out.
+//
+// Every Append is one store write that also reports where the log and its
+// compactions stand: a session that finds others appended reads only their
+// messages, one that finds another process compacted reads the live history
+// again, and [Session.Sync] does so on demand. A committed compaction is
+// installed from what was committed, reading only what others appended
+// meanwhile; a call whose write took effect but whose view could not catch
+// up says so with [ErrStale].
+//
+// # The stores
+//
+// [MemoryStore] is for tests and single processes. Package
+// session/sqlitestore (modernc.org/sqlite, pure Go) keeps sessions in a file
+// shared by the processes of one machine: WAL, synchronous=NORMAL (its
+// WithSynchronousFull trades an fsync per turn for surviving power loss),
+// writes in short IMMEDIATE transactions retried while the file is busy,
+// versioned migrations, and an FTS5 trigram index for searches. Package
+// session/pgstore (pgx/v5) serves hosts sharing one database: tables in their
+// own schema, migrated under an advisory lock, one statement per append, the
+// lease timed by the database's clock; add synchronous_commit=off to the DSN
+// for lower turn latency at the cost of the last few milliseconds on a
+// crash. Errors of either never print the DSN or a password.
+//
+// A store of your own proves itself with storetest.Run (the contract's rules
+// as named subtests: ordering, no overwrite, ctx honoured, bad ids refused,
+// concurrent appends, live derivation, snapshots, stale fence refused...), or
+// storetest.Check outside a test. [CheckID], [CheckRange], [CheckCompaction]
+// and [CheckLease] refuse exactly what the built-in stores refuse.
+//
+// Two gateways can serve the same agents from one Postgres database; every
+// message of both lands in one log per agent, and each agent compacts in one
+// place at a time:
+//
+//	eval "$(.ci/postgres.sh start)"   # a throwaway cluster
+//	go run ./examples/gateway -store "$COMPACT_PG_DSN" -name a -turns 60 &
+//	go run ./examples/gateway -store "$COMPACT_PG_DSN" -name b -turns 60
+//
+// # Recall tools
+//
+// With [WithRecall], every summary the session writes ends with a line
+// naming the range it stands for and the tools:
+//
+//	[Recall: messages 5 to 212 of this conversation are archived verbatim. Find text in them with context_search, read them by seq with context_expand, list compactions with context_describe.]
+//
+// The host adds [Session.Tools] to its requests and answers the model's calls
+// with each [compact.Tool]'s Handle, whose answer is always JSON for the model
+// (its error is only for the host's log):
+//
+//   - context_search (query; regex, RE2 with (?i) for case and ^ and $ per
+//     line; role; tool; limit, 1 to 100, default 20; cursor) answers each
+//     matching message's seq, role, tool (or the tools an assistant turn
+//     calls) and up to three matching lines with the line before and after.
+//     A plain query matches ignoring case, over the text, the tool calls as
+//     the model wrote them, and the argument values with JSON escapes
+//     decoded.
+//   - context_expand (from and to, or seq: up to 100 seqs; line or offset to
+//     start around a search hit; cursor) answers the messages verbatim: the
+//     content, then each tool call as name(arguments); a message longer than
+//     the budget comes in parts.
+//   - context_describe (cursor) answers every compaction: n, at, the range it
+//     folded, the new messages it read, tokens before and after, the
+//     summarizer.
+//
+// Every answer, errors included, fits a token budget ([WithToolBudget],
+// default [DefaultToolBudget], by the session's counter); one that was cut
+// says "truncated" and carries "next", the arguments of the call that
+// continues it. Bad arguments (malformed JSON, an unknown field, an inverted
+// range, an empty or oversized query, a regular expression RE2 refuses or
+// one that compiles to more than 10,000 instructions) are answered with
+// {"error": "context_search: ..."}, never a panic. A search gives up after
+// [SearchTimeout] with what it found, "stopped" and a cursor. Queries and
+// regular expressions holding a literal of three bytes or more (in every
+// branch of an alternation) go through the store's index ([Searcher]); the
+// rest read the log, only its lines holding a literal when nothing in the
+// expression can match a line break. The tools read only their session's
+// log: no argument names a session, a snapshot or a store. The Session takes
+// the recall line off every summary before the engine reads the history, so
+// lines never stack. A session given recall but no store keeps its log in a
+// MemoryStore of its own.
 package session

@@ -43,4 +43,14 @@
 //
 // Messages are go-openai's [openai.ChatCompletionMessage], the type
 // package compact aliases as compact.Message.
+//
+// # Cost
+//
+// Counting allocates nothing per piece once a counter is warm. A cold
+// 1,000-message history (1.1 MB) counts in about 17 ms in o200k_base; with
+// 999 of its messages memoised, in about 0.3 ms; [Tally.Add] of one message
+// takes 1 to 4 µs whatever the history's length. The repository's
+// docs/benchmarks.md has every figure with its command:
+//
+//	go test -run '^$' -bench 'Count|Tally|Recount' -benchmem -count 3 ./tokens/
 package tokens

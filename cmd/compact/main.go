@@ -25,6 +25,17 @@
 // tokens, cache reads and writes, compactions, summarizer spend, dollars,
 // and the facts still present or recoverable at the end. Run
 // "compact replay -h" for the cache rule and its flags.
+//
+// "compact -probe" compacts each transcript at an 8,000- and a 16,000-token
+// window (or -window) and counts which facts a successor needs survive: the
+// latest ask, paths, modified files, identifiers, error lines and the last
+// command; for each fact lost it checks that the session's context_search
+// finds it verbatim. -summarizer takes a list (extractive,drop: drop is a
+// baseline that keeps nothing).
+//
+// The repository's docs/cli.md describes every mode and flag, the JSON
+// report's fields and the input the command refuses; docs/benchmarks.md
+// has the probe's and the replay's figures on real transcripts.
 package main
 
 import (

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -71,4 +72,45 @@ func TestTheReadmeShowsThisProgram(t *testing.T) {
 	block, _, ok = strings.Cut(block, "```")
 	require.True(t, ok)
 	assert.Equal(t, string(src), block, "README's Quick start and examples/quickstart/main.go differ")
+}
+
+// Every Go block of the README compiles as printed: each is, byte for byte,
+// the main.go of one of the examples, which build and run as their tests.
+// A snippet that is not a whole program cannot be checked, so the README
+// has none; put it in an example and print that.
+func TestEveryGoBlockOfTheReadmeIsAnExample(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	mains, err := filepath.Glob("../*/main.go")
+	require.NoError(t, err)
+	programs := map[string]string{} // source -> example
+	for _, path := range mains {
+		src, err := os.ReadFile(path)
+		require.NoError(t, err)
+		programs[string(src)] = filepath.Base(filepath.Dir(path))
+	}
+	var shown []string
+	rest := string(readme)
+	for n := 1; ; n++ {
+		_, after, ok := strings.Cut(rest, "```go\n")
+		if !ok {
+			break
+		}
+		block, next, ok := strings.Cut(after, "```")
+		require.True(t, ok, "Go block %d of the README is not closed", n)
+		rest = next
+		first, _, _ := strings.Cut(block, "\n")
+		example, ok := programs[block]
+		assert.True(t, ok, "Go block %d of the README (%q) is no example's main.go", n, first)
+		shown = append(shown, example)
+	}
+	assert.Equal(t, []string{"quickstart", "sessionloop"}, shown, "the README shows the Quick start and the Session loop")
+}
+
+// The README is read in ten minutes: the manual lives in docs/ and the
+// package docs (issue 22 set 15 KB).
+func TestTheReadmeStaysShort(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	assert.LessOrEqual(t, len(readme), 15_000, "README.md bytes; move detail to docs/ or a package doc")
 }

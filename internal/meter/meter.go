@@ -147,7 +147,7 @@ func (m *Meter) Trigger(p models.Pricing, threshold, after int, fixed float64) i
 
 // Due reports whether a prompt of n tokens is due for compaction under
 // the threshold: at trigger (why: Economy, when trigger is under the
-// threshold), or with the cache cold past idleFraction of the way from
+// threshold), or with the cache cold past half of the way from
 // the last compaction's size to trigger (why: Idle).
 func (m *Meter) Due(n, threshold, trigger int, cold bool) (bool, string) {
 	switch {

@@ -17,7 +17,7 @@ func Clashes(a, b Message) bool {
 }
 
 // MergeTurns returns a and b as one turn of a's role: a's content then b's
-// (strings joined by turnSep, parts lists concatenated), b's tool calls, and
+// (strings joined by a blank line, parts lists concatenated), b's tool calls, and
 // every other text field of both. Nothing of either is lost.
 func MergeTurns(a, b Message) Message {
 	out := CloneMessage(a)

@@ -65,7 +65,7 @@ func (u Unit) tail(s string, n int) int {
 // its head (share of what is kept) and tail around a marker made from
 // format, whose %d says how many characters were cut. A negative limit
 // means no limit. Cuts fall on rune boundaries, and on a line break when one
-// is within snapWindow. When limit is too small for the marker, only the
+// is within 160 bytes. When limit is too small for the marker, only the
 // head is kept.
 func Middle(s string, limit int, u Unit, share float64, format string) string {
 	if limit < 0 || len(s) <= limit {
