@@ -399,3 +399,93 @@ func TestASummarizerThatSharesGetsTheAgentsHistory(t *testing.T) {
 		})
 	}
 }
+
+// heldOver is a history just over the threshold of newTestCompressor
+// because of one large tool result its tail must keep: a summary can fold
+// only the few small turns before it.
+func heldOver(t *testing.T, c *Compressor) []Message {
+	t.Helper()
+	msgs := []Message{sys("You are a coding agent."), user("Fix the flaky test in internal/store.")}
+	for i := range 3 {
+		id := fmt.Sprintf("c%d", i)
+		msgs = append(msgs, call(fmt.Sprintf("step %d", i), id, "bash"), result(id, fmt.Sprintf("ok %d", i)))
+	}
+	msgs = append(msgs, call("dump", "big", "bash"), result("big", ""), asst("Read it."))
+	for rows := 1; c.count(msgs) < c.threshold()+100; rows++ {
+		msgs[len(msgs)-2] = result("big", strings.Repeat("row of the dump\n", rows))
+	}
+	n := c.count(msgs)
+	require.Greater(t, n, c.threshold())
+	require.Less(t, n, c.th.usable)
+	return msgs
+}
+
+// With prices known, a summary that would write the cached history again
+// to clear a few tokens, which it could not pay back before the history
+// must shrink anyway, is not made (ErrNoSavings): it is made when forced,
+// without prices, when the cache is cold, and over the usable window.
+func TestAPricedSummaryMustPayBackItsRewrite(t *testing.T) {
+	clock := &coldClock{now: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}
+	p := sonnetPrices(t)
+	c := newTestCompressor(&recorder{}, WithPricing(p), WithClock(clock.Now))
+	in := heldOver(t, c)
+	c.UpdateUsage(Usage{PromptTokens: c.count(in) - 20, CachedTokens: c.count(in) - 40})
+	_, err := c.Compress(context.Background(), in)
+	require.ErrorIs(t, err, ErrNoSavings)
+	assert.Zero(t, c.Status().Compressions)
+
+	res, err := c.Compress(context.Background(), in, Force())
+	require.NoError(t, err, "a person's /compress is done")
+	require.NoError(t, checkContracts(in, res))
+
+	unpriced := newTestCompressor(&recorder{})
+	unpriced.UpdateUsage(Usage{PromptTokens: c.count(in) - 20})
+	res, err = unpriced.Compress(context.Background(), in)
+	require.NoError(t, err, "without prices the threshold alone decides")
+	assert.GreaterOrEqual(t, res.SummaryIndex, 0)
+
+	cold := newTestCompressor(&recorder{}, WithPricing(p), WithClock(clock.Now))
+	cold.UpdateUsage(Usage{PromptTokens: c.count(in) - 20, At: clock.now.Add(-p.CacheLifetime - time.Second)})
+	res, err = cold.Compress(context.Background(), in)
+	require.NoError(t, err, "a cold cache rewrites nothing extra")
+	assert.GreaterOrEqual(t, res.SummaryIndex, 0)
+
+	over := append(Clone(in), user("And this: "+strings.Repeat("x", c.th.usable)))
+	res, err = c.Compress(context.Background(), over)
+	require.NoError(t, err, "a request over the window is always compacted")
+	assert.GreaterOrEqual(t, res.SummaryIndex, 0)
+}
+
+// With prices known and the extractive summarizer, whose summary keeps the
+// user's asks and their facts, the default carries no verbatim copies of
+// earlier user messages: what a compaction keeps is read again on every
+// request. A model summarizer, or no prices, keeps the carry.
+func TestAPricedExtractiveCompactionCarriesNoCopies(t *testing.T) {
+	s := longSession(20)
+	in := append(Clone(s[:12]), user("Also check the retry loop in internal/store/retry.go."))
+	in = append(append(in, s[12:20]...), user("Then run the whole suite."))
+	in = append(in, s[20:]...)
+	tests := []struct {
+		name    string
+		s       Summarizer
+		opts    []Option
+		carried bool
+	}{
+		{"extractive, priced", nil, []Option{WithPricing(sonnetPrices(t))}, false},
+		{"model, priced", &recorder{}, []Option{WithPricing(sonnetPrices(t))}, true},
+		{"extractive, no prices", nil, nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newTestCompressor(tt.s, tt.opts...)
+			assert.Equal(t, tt.carried, c.th.carry > 0)
+			res, err := c.Compress(context.Background(), in, Force())
+			require.NoError(t, err)
+			require.NoError(t, checkContracts(in, res))
+			assert.Equal(t, tt.carried, res.Carried > 0, "%+v", res)
+			if !tt.carried {
+				assert.Contains(t, res.Summary, "internal/store/retry.go", "the summary keeps the ask")
+			}
+		})
+	}
+}

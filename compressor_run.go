@@ -49,7 +49,8 @@ func (e *BackoffError) Unwrap() error { return ErrBackoff }
 // pruning finds nothing to reclaim;
 // ErrPaused; a *BackoffError; ErrSummarizer (wrapping the summarizer's own
 // error, and ErrSummarizerAuth or ErrSummarizerQuota when those are the
-// cause); ErrNoSavings when the result would not be smaller. The caller's
+// cause); ErrNoSavings when the result would not be smaller, or with
+// prices known would not pay back its cache rewrite (see WithPricing). The caller's
 // messages are never modified, so on any error it keeps them.
 func (c *Compressor) Compress(ctx context.Context, msgs []Message, opts ...CompressOption) (*Result, error) {
 	return c.compress(ctx, msgs, nil, opts)
@@ -324,6 +325,9 @@ func (r *compaction) fold(ctx context.Context) (*Result, error) {
 	// that cannot be folded into less, so no summarizer is asked to try.
 	if folded, least := p.foldedTokens(), c.cfg.counter.CountMessage(Message{Role: RoleUser, Content: SummaryPrefix}); folded <= least {
 		return nil, fmt.Errorf("%w: the turns to summarise take %d tokens, a summary at least %d", ErrNoSavings, folded, least)
+	}
+	if r.rng == nil && !o.Force && !c.foldWorth(*p, th, before) {
+		return nil, fmt.Errorf("%w: the summary would not pay back writing the cached history again", ErrNoSavings)
 	}
 	var pruned []prune.Change
 	if r.rng == nil {
