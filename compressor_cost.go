@@ -175,20 +175,22 @@ func plannedAfter(p plan, th thresholds) (kept, after int) {
 }
 
 // foldWorth reports whether the summary p plans, on a history of before
-// tokens, pays back what it costs before the history, growing as
-// observed, must shrink anyway to fit the usable window; always true
-// without prices, over the usable window, or with nothing cached. The
-// cost is the summarizer's and the premium of writing again, from the
-// first message it changes, what the provider's cache holds of the last
-// request (nothing when the cache has gone cold); the saving is the
-// tokens cleared, read on every later request (see
-// models.Pricing.BreakEven). A summary that rewrites a long cached
-// history to clear a little (a tail held over the threshold by one huge
-// message) is not worth its rewrite.
+// tokens, pays back what it costs before the history, growing as a
+// typical request makes it grow (the median step, so that one huge
+// message does not make every history look short-lived), must shrink
+// anyway to fit the usable window. It is always true without prices,
+// over the usable window, or with nothing cached. The cost is the
+// summarizer's and the premium of writing again, from the first message
+// it changes, what the provider's cache holds of the last request
+// (nothing when the cache has gone cold); the saving is the tokens
+// cleared, read on every later request (see models.Pricing.BreakEven).
+// A summary that rewrites a long cached history to clear a little (a
+// tail held over the threshold by one huge message) is not worth its
+// rewrite.
 func (c *Compressor) foldWorth(p plan, th thresholds, before int) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	pr, g, cached := c.pricingLocked(), c.st.cost.Growth(), c.st.cost.Cached()
+	pr, g, cached := c.pricingLocked(), c.st.cost.TypicalGrowth(), c.st.cost.Cached()
 	if !pr.Known() || before > th.usable || cached <= 0 || c.st.cost.Cold(pr, c.cfg.now()) {
 		return true
 	}
