@@ -175,29 +175,32 @@ func plannedAfter(p plan, th thresholds) (kept, after int) {
 }
 
 // foldWorth reports whether the summary p plans, on a history of before
-// tokens, pays back what it costs before the history, growing as a
-// typical request makes it grow (the median step, so that one huge
-// message does not make every history look short-lived), must shrink
-// anyway to fit the usable window. It is always true without prices,
-// over the usable window, or with nothing cached. The cost is the
-// summarizer's and the premium of writing again, from the first message
-// it changes, what the provider's cache holds of the last request
-// (nothing when the cache has gone cold); the saving is the tokens
-// cleared, read on every later request (see models.Pricing.BreakEven).
-// A summary that rewrites a long cached history to clear a little (a
-// tail held over the threshold by one huge message) is not worth its
-// rewrite.
-func (c *Compressor) foldWorth(p plan, th thresholds, before int) bool {
+// tokens and with a summary of about target tokens, is worth making. A
+// summary that leaves the history a tail's budget or more under the
+// trigger (room to spare, as pruning alone must leave) is what the
+// threshold, or economy mode, asks for: it is made. One that cannot (a
+// tail held near or over the threshold by one huge message) is made only
+// when it pays back before the history, growing as a typical request
+// makes it grow (the median step, so that one huge message does not make
+// every history look short-lived), must shrink anyway to fit the usable
+// window. The cost is the summarizer's and the premium of writing again,
+// from the first message it changes, what the provider's cache holds of
+// the last request (nothing when the cache has gone cold); the saving is
+// the tokens cleared, read on every later request (see
+// models.Pricing.BreakEven). It is always true without prices, over the
+// usable window, or with nothing cached.
+func (c *Compressor) foldWorth(p plan, th thresholds, before, target int) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	pr, g, cached := c.pricingLocked(), c.st.cost.TypicalGrowth(), c.st.cost.Cached()
+	pr, g, cached := c.pricingLocked(), max(c.st.cost.TypicalGrowth(), 1), c.st.cost.Cached()
 	if !pr.Known() || before > th.usable || cached <= 0 || c.st.cost.Cold(pr, c.cfg.now()) {
 		return true
 	}
 	kept, after := plannedAfter(p, th)
+	after += target - summaryTarget(p, th)
 	cleared := before - after
-	if cleared <= 0 || pr.CacheRead <= 0 {
-		return true // the assembled result decides (ErrNoSavings), or reads are free
+	if after < min(th.threshold, c.triggerLocked())-th.tail || cleared <= 0 || pr.CacheRead <= 0 {
+		return true // as the trigger asks; the assembled result decides (ErrNoSavings); reads are free
 	}
 	payback, err := pr.BreakEven(max(min(cached, before)-kept, 0), cleared)
 	if err != nil {
@@ -205,7 +208,7 @@ func (c *Compressor) foldWorth(p plan, th thresholds, before int) bool {
 	}
 	fixed := c.st.cost.SummarizerCost(isModel(c.cfg.summarizer), float64(p.foldedTokens()))
 	payback += fixed * pr.Input / (pr.CacheRead * float64(cleared))
-	return payback*float64(max(g, 1)) <= float64(th.usable-after)
+	return payback*float64(g) <= float64(th.usable-after)
 }
 
 // carriedTokens is what the real user messages of the middle take.

@@ -400,60 +400,61 @@ func TestASummarizerThatSharesGetsTheAgentsHistory(t *testing.T) {
 	}
 }
 
-// heldOver is a history just over the threshold of newTestCompressor
-// because of one large tool result its tail must keep: a summary can fold
-// only the few small turns before it.
-func heldOver(t *testing.T, c *Compressor) []Message {
+// heldOver returns an economy Compressor on a 128,000-token window and a
+// history it compacted once already, held near the threshold by one huge
+// assistant reply its verbatim end must keep whole: a summary now could
+// fold only the summary and a short turn before the reply. The usage of
+// the last request is reported, so the provider's cache holds it.
+func heldOver(t *testing.T, opts ...Option) (*Compressor, []Message) {
 	t.Helper()
+	base := []Option{WithContextWindow(128_000), WithTokenCounter(byteCounter{}), WithSummarizer(&recorder{}),
+		WithEconomy(true), WithPricing(sonnetPrices(t))}
+	c := New(append(base, opts...)...)
 	msgs := []Message{sys("You are a coding agent."), user("Fix the flaky test in internal/store.")}
-	for i := range 3 {
+	for i := range 12 {
 		id := fmt.Sprintf("c%d", i)
-		msgs = append(msgs, call(fmt.Sprintf("step %d", i), id, "bash"), result(id, fmt.Sprintf("ok %d", i)))
+		msgs = append(msgs, call(fmt.Sprintf("step %d", i), id, "bash"), result(id, strings.Repeat("a line of output\n", 40)))
 	}
-	msgs = append(msgs, call("dump", "big", "bash"), result("big", ""), asst("Read it."))
-	for rows := 1; c.count(msgs) < c.threshold()+100; rows++ {
-		msgs[len(msgs)-2] = result("big", strings.Repeat("row of the dump\n", rows))
+	c.UpdateUsage(Usage{PromptTokens: c.count(msgs), CachedTokens: c.count(msgs) / 2})
+	msgs = append(msgs, asst("The benchmark table:\n"+strings.Repeat("| model | 80.1 | 63.2 | diff |\n", 11_400)))
+	require.Greater(t, c.count(msgs), c.threshold())
+	res, err := c.Compress(context.Background(), msgs)
+	require.NoError(t, err, "folding the turns before the reply pays back")
+	require.GreaterOrEqual(t, res.SummaryIndex, 0)
+	msgs = append(Clone(res.Messages), user("Which model is best?"))
+	c.UpdateUsage(Usage{PromptTokens: c.count(res.Messages), CachedTokens: c.count(res.Messages)})
+	for i := 0; c.count(msgs) < c.threshold(); i++ {
+		id := fmt.Sprintf("d%d", i)
+		msgs = append(msgs, call("grep best", id, "bash"), result(id, "no match"))
 	}
-	n := c.count(msgs)
-	require.Greater(t, n, c.threshold())
-	require.Less(t, n, c.th.usable)
-	return msgs
+	require.Less(t, c.count(msgs), c.th.usable)
+	return c, msgs
 }
 
 // With prices known, a summary that would write the cached history again
 // to clear a few tokens, which it could not pay back before the history
 // must shrink anyway, is not made (ErrNoSavings): it is made when forced,
-// without prices, when the cache is cold, and over the usable window.
+// without prices, and when the cache is cold.
 func TestAPricedSummaryMustPayBackItsRewrite(t *testing.T) {
-	clock := &coldClock{now: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}
-	p := sonnetPrices(t)
-	c := newTestCompressor(&recorder{}, WithPricing(p), WithClock(clock.Now))
-	in := heldOver(t, c)
-	c.UpdateUsage(Usage{PromptTokens: c.count(in) - 20, CachedTokens: c.count(in) - 40})
+	c, in := heldOver(t)
+	n := c.Status().Compressions
 	_, err := c.Compress(context.Background(), in)
 	require.ErrorIs(t, err, ErrNoSavings)
-	assert.Zero(t, c.Status().Compressions)
+	assert.Equal(t, n, c.Status().Compressions)
 
 	res, err := c.Compress(context.Background(), in, Force())
 	require.NoError(t, err, "a person's /compress is done")
 	require.NoError(t, checkContracts(in, res))
 
-	unpriced := newTestCompressor(&recorder{})
-	unpriced.UpdateUsage(Usage{PromptTokens: c.count(in) - 20})
-	res, err = unpriced.Compress(context.Background(), in)
+	unpriced, in := heldOver(t, WithPricing(models.Pricing{}))
+	_, err = unpriced.Compress(context.Background(), in)
 	require.NoError(t, err, "without prices the threshold alone decides")
-	assert.GreaterOrEqual(t, res.SummaryIndex, 0)
 
-	cold := newTestCompressor(&recorder{}, WithPricing(p), WithClock(clock.Now))
-	cold.UpdateUsage(Usage{PromptTokens: c.count(in) - 20, At: clock.now.Add(-p.CacheLifetime - time.Second)})
-	res, err = cold.Compress(context.Background(), in)
+	clock := &coldClock{now: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}
+	cold, in := heldOver(t, WithClock(clock.Now))
+	clock.now = clock.now.Add(time.Hour)
+	_, err = cold.Compress(context.Background(), in)
 	require.NoError(t, err, "a cold cache rewrites nothing extra")
-	assert.GreaterOrEqual(t, res.SummaryIndex, 0)
-
-	over := append(Clone(in), user("And this: "+strings.Repeat("x", c.th.usable)))
-	res, err = c.Compress(context.Background(), over)
-	require.NoError(t, err, "a request over the window is always compacted")
-	assert.GreaterOrEqual(t, res.SummaryIndex, 0)
 }
 
 // With prices known and the extractive summarizer, whose summary keeps the

@@ -326,9 +326,6 @@ func (r *compaction) fold(ctx context.Context) (*Result, error) {
 	if folded, least := p.foldedTokens(), c.cfg.counter.CountMessage(Message{Role: RoleUser, Content: SummaryPrefix}); folded <= least {
 		return nil, fmt.Errorf("%w: the turns to summarise take %d tokens, a summary at least %d", ErrNoSavings, folded, least)
 	}
-	if r.rng == nil && !o.Force && !c.foldWorth(*p, th, before) {
-		return nil, fmt.Errorf("%w: the summary would not pay back writing the cached history again", ErrNoSavings)
-	}
 	var pruned []prune.Change
 	if r.rng == nil {
 		pruned = c.pruneTail(p, th)
@@ -349,6 +346,9 @@ func (r *compaction) fold(ctx context.Context) (*Result, error) {
 	req.TargetTokens = c.factsTarget(ctx, req, summaryTarget(*p, th), th.factsCap, p.foldedTokens())
 	if room := (c.roomLeft(*p, th) - carry) / 2; r.rng == nil && req.TargetTokens > room {
 		req.TargetTokens = max(room, minSummaryTokens) // the summary, cut at twice its target, must fit too
+	}
+	if r.rng == nil && !o.Force && !c.foldWorth(*p, th, before, req.TargetTokens) {
+		return nil, fmt.Errorf("%w: the summary would not pay back writing the cached history again", ErrNoSavings)
 	}
 	r.log.Info("compaction started", "messages", len(r.work), "tokens", before,
 		"summarise_from", p.headEnd, "summarise_to", p.cut-1, "force", o.Force)
