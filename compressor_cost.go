@@ -52,15 +52,15 @@ func (c *Compressor) retuneLocked() {
 		if c.st.recall {
 			th.factsCap = th.summary
 		}
-	} else if th.priced && !isModel(c.cfg.summarizer) {
+	} else if th.priced && !isModel(c.cfg.summarizer) && !c.cfg.carrySet {
 		// A cycle costs more the more a compaction keeps (every kept token
 		// is read on each request and written again at the next
 		// compaction; see models.Pricing.CycleCost), so with prices known
 		// the default keeps what its contracts need and no copies: the
 		// extractive summary holds the user's asks and their facts (its
 		// task, requests and facts index), so verbatim copies of earlier
-		// user messages are not carried. A model's summary may lose them:
-		// its carry stays.
+		// user messages are not carried, unless the host set a budget. A
+		// model's summary may lose them: its carry stays.
 		th.carry = 0
 	}
 	c.th = th

@@ -460,7 +460,8 @@ func TestAPricedSummaryMustPayBackItsRewrite(t *testing.T) {
 // With prices known and the extractive summarizer, whose summary keeps the
 // user's asks and their facts, the default carries no verbatim copies of
 // earlier user messages: what a compaction keeps is read again on every
-// request. A model summarizer, or no prices, keeps the carry.
+// request. A model summarizer, no prices, or a budget the host set keeps
+// the carry.
 func TestAPricedExtractiveCompactionCarriesNoCopies(t *testing.T) {
 	s := longSession(20)
 	in := append(Clone(s[:12]), user("Also check the retry loop in internal/store/retry.go."))
@@ -475,6 +476,7 @@ func TestAPricedExtractiveCompactionCarriesNoCopies(t *testing.T) {
 		{"extractive, priced", nil, []Option{WithPricing(sonnetPrices(t))}, false},
 		{"model, priced", &recorder{}, []Option{WithPricing(sonnetPrices(t))}, true},
 		{"extractive, no prices", nil, nil, true},
+		{"extractive, priced, a budget set", nil, []Option{WithPricing(sonnetPrices(t)), WithCarriedUserTokens(20_000)}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
