@@ -52,6 +52,16 @@ func (c *Compressor) retuneLocked() {
 		if c.st.recall {
 			th.factsCap = th.summary
 		}
+	} else if th.priced && !isModel(c.cfg.summarizer) && !c.cfg.carrySet {
+		// A cycle costs more the more a compaction keeps (every kept token
+		// is read on each request and written again at the next
+		// compaction; see models.Pricing.CycleCost), so with prices known
+		// the default keeps what its contracts need and no copies: the
+		// extractive summary holds the user's asks and their facts (its
+		// task, requests and facts index), so verbatim copies of earlier
+		// user messages are not carried, unless the host set a budget. A
+		// model's summary may lose them: its carry stays.
+		th.carry = 0
 	}
 	c.th = th
 }
@@ -136,11 +146,7 @@ func (c *Compressor) pruneWorth(p plan, th thresholds, prunedAfter, rewritten in
 		return true
 	}
 	fixed := c.st.cost.SummarizerCost(isModel(c.cfg.summarizer), 0)
-	kept := sum(p.counts[:p.headEnd])
-	after := kept + sum(p.counts[p.cut:]) + min(th.carry, p.carriedTokens()) + summaryTarget(p, th)
-	if p.lift >= 0 {
-		after += p.counts[p.lift]
-	}
+	kept, after := plannedAfter(p, th)
 	if isModel(c.cfg.summarizer) {
 		fixed = max(fixed, float64(p.foldedTokens()))
 	}
@@ -154,6 +160,55 @@ func (c *Compressor) pruneWorth(p plan, th thresholds, prunedAfter, rewritten in
 	prune, err1 := cycle(prunedAfter, rewritten, 0)
 	summary, err2 := cycle(after, after-kept, fixed)
 	return err1 != nil || err2 != nil || prune <= summary
+}
+
+// plannedAfter estimates the history the summary p plans leaves: what
+// the head keeps (kept), and with it the tail, the lifted user message,
+// the carried messages and the summary's target (after).
+func plannedAfter(p plan, th thresholds) (kept, after int) {
+	kept = sum(p.counts[:p.headEnd])
+	after = kept + sum(p.counts[p.cut:]) + min(th.carry, p.carriedTokens()) + summaryTarget(p, th)
+	if p.lift >= 0 {
+		after += p.counts[p.lift]
+	}
+	return kept, after
+}
+
+// foldWorth reports whether the summary p plans, on a history of before
+// tokens and with a summary of about target tokens, is worth making. A
+// summary that leaves the history a tail's budget or more under the
+// trigger (room to spare, as pruning alone must leave) is what the
+// threshold, or economy mode, asks for: it is made. One that cannot (a
+// tail held near or over the threshold by one huge message) is made only
+// when it pays back before the history, growing as a typical request
+// makes it grow (the median step, so that one huge message does not make
+// every history look short-lived), must shrink anyway to fit the usable
+// window. The cost is the summarizer's and the premium of writing again,
+// from the first message it changes, what the provider's cache holds of
+// the last request (nothing when the cache has gone cold); the saving is
+// the tokens cleared, read on every later request (see
+// models.Pricing.BreakEven). It is always true without prices, over the
+// usable window, or with nothing cached.
+func (c *Compressor) foldWorth(p plan, th thresholds, before, target int) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	pr, g, cached := c.pricingLocked(), max(c.st.cost.TypicalGrowth(), 1), c.st.cost.Cached()
+	if !pr.Known() || before > th.usable || cached <= 0 || c.st.cost.Cold(pr, c.cfg.now()) {
+		return true
+	}
+	kept, after := plannedAfter(p, th)
+	after += target - summaryTarget(p, th)
+	cleared := before - after
+	if after < min(th.threshold, c.triggerLocked())-th.tail || cleared <= 0 || pr.CacheRead <= 0 {
+		return true // as the trigger asks; the assembled result decides (ErrNoSavings); reads are free
+	}
+	payback, err := pr.BreakEven(max(min(cached, before)-kept, 0), cleared)
+	if err != nil {
+		return true
+	}
+	fixed := c.st.cost.SummarizerCost(isModel(c.cfg.summarizer), float64(p.foldedTokens()))
+	payback += fixed * pr.Input / (pr.CacheRead * float64(cleared))
+	return payback*float64(g) <= float64(th.usable-after)
 }
 
 // carriedTokens is what the real user messages of the middle take.

@@ -399,3 +399,96 @@ func TestASummarizerThatSharesGetsTheAgentsHistory(t *testing.T) {
 		})
 	}
 }
+
+// heldOver returns an economy Compressor on a 128,000-token window and a
+// history it compacted once already, held near the threshold by one huge
+// assistant reply its verbatim end must keep whole: a summary now could
+// fold only the summary and a short turn before the reply. The usage of
+// the last request is reported, so the provider's cache holds it.
+func heldOver(t *testing.T, opts ...Option) (*Compressor, []Message) {
+	t.Helper()
+	base := []Option{WithContextWindow(128_000), WithTokenCounter(byteCounter{}), WithSummarizer(&recorder{}),
+		WithEconomy(true), WithPricing(sonnetPrices(t))}
+	c := New(append(base, opts...)...)
+	msgs := []Message{sys("You are a coding agent."), user("Fix the flaky test in internal/store.")}
+	for i := range 12 {
+		id := fmt.Sprintf("c%d", i)
+		msgs = append(msgs, call(fmt.Sprintf("step %d", i), id, "bash"), result(id, strings.Repeat("a line of output\n", 40)))
+	}
+	c.UpdateUsage(Usage{PromptTokens: c.count(msgs), CachedTokens: c.count(msgs) / 2})
+	msgs = append(msgs, asst("The benchmark table:\n"+strings.Repeat("| model | 80.1 | 63.2 | diff |\n", 11_400)))
+	require.Greater(t, c.count(msgs), c.threshold())
+	res, err := c.Compress(context.Background(), msgs)
+	require.NoError(t, err, "folding the turns before the reply pays back")
+	require.GreaterOrEqual(t, res.SummaryIndex, 0)
+	msgs = append(Clone(res.Messages), user("Which model is best?"))
+	c.UpdateUsage(Usage{PromptTokens: c.count(res.Messages), CachedTokens: c.count(res.Messages)})
+	for i := 0; c.count(msgs) < c.threshold(); i++ {
+		id := fmt.Sprintf("d%d", i)
+		msgs = append(msgs, call("grep best", id, "bash"), result(id, "no match"))
+	}
+	require.Less(t, c.count(msgs), c.th.usable)
+	return c, msgs
+}
+
+// With prices known, a summary that would write the cached history again
+// to clear a few tokens, which it could not pay back before the history
+// must shrink anyway, is not made (ErrNoSavings): it is made when forced,
+// without prices, and when the cache is cold.
+func TestAPricedSummaryMustPayBackItsRewrite(t *testing.T) {
+	c, in := heldOver(t)
+	n := c.Status().Compressions
+	_, err := c.Compress(context.Background(), in)
+	require.ErrorIs(t, err, ErrNoSavings)
+	assert.Equal(t, n, c.Status().Compressions)
+
+	res, err := c.Compress(context.Background(), in, Force())
+	require.NoError(t, err, "a person's /compress is done")
+	require.NoError(t, checkContracts(in, res))
+
+	unpriced, in := heldOver(t, WithPricing(models.Pricing{}))
+	_, err = unpriced.Compress(context.Background(), in)
+	require.NoError(t, err, "without prices the threshold alone decides")
+
+	clock := &coldClock{now: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}
+	cold, in := heldOver(t, WithClock(clock.Now))
+	clock.now = clock.now.Add(time.Hour)
+	_, err = cold.Compress(context.Background(), in)
+	require.NoError(t, err, "a cold cache rewrites nothing extra")
+}
+
+// With prices known and the extractive summarizer, whose summary keeps the
+// user's asks and their facts, the default carries no verbatim copies of
+// earlier user messages: what a compaction keeps is read again on every
+// request. A model summarizer, no prices, or a budget the host set keeps
+// the carry.
+func TestAPricedExtractiveCompactionCarriesNoCopies(t *testing.T) {
+	s := longSession(20)
+	in := append(Clone(s[:12]), user("Also check the retry loop in internal/store/retry.go."))
+	in = append(append(in, s[12:20]...), user("Then run the whole suite."))
+	in = append(in, s[20:]...)
+	tests := []struct {
+		name    string
+		s       Summarizer
+		opts    []Option
+		carried bool
+	}{
+		{"extractive, priced", nil, []Option{WithPricing(sonnetPrices(t))}, false},
+		{"model, priced", &recorder{}, []Option{WithPricing(sonnetPrices(t))}, true},
+		{"extractive, no prices", nil, nil, true},
+		{"extractive, priced, a budget set", nil, []Option{WithPricing(sonnetPrices(t)), WithCarriedUserTokens(20_000)}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newTestCompressor(tt.s, tt.opts...)
+			assert.Equal(t, tt.carried, c.th.carry > 0)
+			res, err := c.Compress(context.Background(), in, Force())
+			require.NoError(t, err)
+			require.NoError(t, checkContracts(in, res))
+			assert.Equal(t, tt.carried, res.Carried > 0, "%+v", res)
+			if !tt.carried {
+				assert.Contains(t, res.Summary, "internal/store/retry.go", "the summary keeps the ask")
+			}
+		})
+	}
+}

@@ -49,7 +49,8 @@ func (e *BackoffError) Unwrap() error { return ErrBackoff }
 // pruning finds nothing to reclaim;
 // ErrPaused; a *BackoffError; ErrSummarizer (wrapping the summarizer's own
 // error, and ErrSummarizerAuth or ErrSummarizerQuota when those are the
-// cause); ErrNoSavings when the result would not be smaller. The caller's
+// cause); ErrNoSavings when the result would not be smaller, or with
+// prices known would not pay back its cache rewrite (see WithPricing). The caller's
 // messages are never modified, so on any error it keeps them.
 func (c *Compressor) Compress(ctx context.Context, msgs []Message, opts ...CompressOption) (*Result, error) {
 	return c.compress(ctx, msgs, nil, opts)
@@ -345,6 +346,9 @@ func (r *compaction) fold(ctx context.Context) (*Result, error) {
 	req.TargetTokens = c.factsTarget(ctx, req, summaryTarget(*p, th), th.factsCap, p.foldedTokens())
 	if room := (c.roomLeft(*p, th) - carry) / 2; r.rng == nil && req.TargetTokens > room {
 		req.TargetTokens = max(room, minSummaryTokens) // the summary, cut at twice its target, must fit too
+	}
+	if r.rng == nil && !o.Force && !c.foldWorth(*p, th, before, req.TargetTokens) {
+		return nil, fmt.Errorf("%w: the summary would not pay back writing the cached history again", ErrNoSavings)
 	}
 	r.log.Info("compaction started", "messages", len(r.work), "tokens", before,
 		"summarise_from", p.headEnd, "summarise_to", p.cut-1, "force", o.Force)

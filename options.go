@@ -64,6 +64,7 @@ type config struct {
 	tailFraction   float64
 	tailMin        int
 	carryTokens    int
+	carrySet       bool // WithCarriedUserTokens was given
 	summaryTokens  int
 	note           string
 	summarizer     Summarizer
@@ -300,14 +301,16 @@ func WithTail(fraction float64, minMessages int) Option {
 // WithCarriedUserTokens sets the budget for recent real user messages
 // carried verbatim into the compacted history. The default is 20,000 tokens
 // (Codex keeps 20k), at most a quarter of the threshold. Zero turns
-// carrying off.
+// carrying off. With prices known and the extractive summarizer, whose
+// summary keeps the user's asks, the default is none (see WithPricing);
+// a budget set here is kept.
 func WithCarriedUserTokens(tokens int) Option {
 	return option(func(c *config) {
 		if tokens < 0 {
 			c.reject("WithCarriedUserTokens", tokens, c.carryTokens)
 			return
 		}
-		c.carryTokens = tokens
+		c.carryTokens, c.carrySet = tokens, true
 	})
 }
 

@@ -18,7 +18,12 @@ import (
 // what it keeps: the compaction note goes into the summary message, so
 // the system prompt and the head are still read from the provider's cache;
 // pruning alone stands in for a summary only when that costs less per
-// request; a compaction may come early while the cache has gone cold; and
+// request; a summary that could not pay back writing the cached history
+// again before the history must shrink anyway is not made (ErrNoSavings);
+// with the extractive summarizer, whose summary keeps the user's asks, no
+// verbatim copies of earlier user messages are carried (every token kept
+// is read again on each request); a compaction may come early while the
+// cache has gone cold; and
 // a summarizer that can send the agent's own history is offered it when
 // that is cheaper than a rendered transcript (see SummaryRequest.History).
 // Result.Cost and Status.Cost are priced.

@@ -5,6 +5,7 @@
 package meter
 
 import (
+	"slices"
 	"time"
 
 	"github.com/contextkit/compact/models"
@@ -29,6 +30,10 @@ const (
 	// (issue 24, phase 1).
 	idleFraction = 0.5
 
+	// typicalSteps is how many of the latest growth steps TypicalGrowth
+	// takes the median of.
+	typicalSteps = 32
+
 	// minSpacing is the least an economy compaction lets the history grow
 	// before the next one, however cheap compacting is (a free summarizer
 	// on a model without a cache would compact at every request): about
@@ -49,13 +54,14 @@ const (
 // ready. It is not safe for concurrent use: the Compressor guards it.
 type Meter struct {
 	spend  models.Spend
-	lastAt time.Time // when the last request was reported
-	prev   int       // the last prompt reported since the last compaction; 0 after one
-	grown  int       // tokens the history grew between consecutive reports
-	steps  int       // how many such pairs
-	after  int       // the size right after the last compaction; 0 before one
-	fixed  float64   // the last model summarizer call, in base input tokens
-	seen   bool      // fixed holds an observation
+	lastAt time.Time         // when the last request was reported
+	prev   int               // the last prompt reported since the last compaction; 0 after one
+	grown  int               // tokens the history grew between consecutive reports
+	steps  int               // how many such pairs
+	recent [typicalSteps]int // the latest of those steps, a ring from steps
+	after  int               // the size right after the last compaction; 0 before one
+	fixed  float64           // the last model summarizer call, in base input tokens
+	seen   bool              // fixed holds an observation
 }
 
 // Report adds one request's usage: prompt tokens billed as t (with
@@ -65,6 +71,7 @@ func (m *Meter) Report(t models.Tokens, prompt int, at time.Time) {
 	m.lastAt = at
 	if m.prev > 0 && prompt >= m.prev {
 		m.grown += prompt - m.prev
+		m.recent[m.steps%typicalSteps] = prompt - m.prev
 		m.steps++
 	}
 	m.prev = prompt
@@ -99,6 +106,22 @@ func (m *Meter) Keep() Meter { return Meter{spend: m.spend} }
 // against DefaultGrowth while they are few.
 func (m *Meter) Growth() int {
 	return (DefaultGrowth*growthPriorWeight + m.grown) / (growthPriorWeight + m.steps)
+}
+
+// TypicalGrowth is what a typical request adds: the median of the latest
+// steps, with DefaultGrowth counted growthPriorWeight times among them.
+// One very large message moves the mean (Growth), which is what a cycle
+// costs on average, but not the median: use it where one step must not
+// decide, such as how long the history has before it must shrink.
+func (m *Meter) TypicalGrowth() int {
+	var all [typicalSteps + growthPriorWeight]int
+	n := copy(all[:], m.recent[:min(m.steps, typicalSteps)])
+	for range growthPriorWeight {
+		all[n] = DefaultGrowth
+		n++
+	}
+	slices.Sort(all[:n])
+	return all[(n-1)/2]
 }
 
 // After is the size the last compaction left, or guess before the first.

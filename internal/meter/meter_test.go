@@ -110,3 +110,31 @@ func TestKeepKeepsTheBill(t *testing.T) {
 		t.Fatalf("Keep = %+v", k)
 	}
 }
+
+// The typical growth is the median of the latest steps among the prior:
+// one huge step moves the mean but not the median.
+func TestTypicalGrowthIgnoresOneHugeStep(t *testing.T) {
+	var m Meter
+	if g := m.TypicalGrowth(); g != DefaultGrowth {
+		t.Fatalf("before any report: %d", g)
+	}
+	prompt := 1_000
+	for i, step := range []int{300, 88_000, 300, 300, 300, 300} {
+		m.Report(models.Tokens{}, prompt, t0.Add(time.Duration(i)*time.Minute))
+		prompt += step
+	}
+	m.Report(models.Tokens{}, prompt, t0.Add(time.Hour))
+	if g := m.Growth(); g < 5_000 {
+		t.Fatalf("the mean takes the huge step in: %d", g)
+	}
+	if g := m.TypicalGrowth(); g != 300 {
+		t.Fatalf("typical growth %d, want 300", g)
+	}
+	for i := range 2 * typicalSteps {
+		m.Report(models.Tokens{}, prompt, t0.Add(2*time.Hour+time.Duration(i)*time.Minute))
+		prompt += 1_000
+	}
+	if g := m.TypicalGrowth(); g != 1_000 {
+		t.Fatalf("only the latest steps count: %d", g)
+	}
+}
