@@ -261,10 +261,11 @@ func (s *Session) background(ctx context.Context, run *bgRun, isEarly bool) {
 	case ctx.Err() != nil:
 		// Close or Reset stopped it; nothing failed.
 	default:
-		// A failure, or an engine that would not compact yet: not again
-		// for a while.
+		// A failure, or an engine that would not compact yet (nothing to
+		// fold, or a fold that would not pay back its cache rewrite): not
+		// again for a while. Only a failure counts as one.
 		s.figures.bgInRow++
-		if err != nil {
+		if err != nil && !errors.Is(err, compact.ErrNoSavings) {
 			s.figures.bgFailed++
 			s.figures.bgErr = redact.String(err.Error())
 		}

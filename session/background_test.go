@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -394,4 +395,39 @@ func (e *lateEngine) Compress(ctx context.Context, msgs []compact.Message, opts 
 	e.calls++
 	opts = append(opts, func(o *compact.CompressOptions) { o.Early = false })
 	return e.Compressor.Compress(ctx, msgs, opts...)
+}
+
+// An engine that finds a compaction would not pay (ErrNoSavings, as a
+// priced Compressor says when the summary would not pay back its cache
+// rewrite) is declining, not failing: it waits before asking again, and
+// Status counts no failure.
+func TestBackgroundNoSavingsIsNoFailure(t *testing.T) {
+	noLeaks(t)
+	ctx := context.Background()
+	clock := newSimClock()
+	e := &unprofitableEngine{Compressor: newTestCompressor(&recorder{})}
+	s, err := Open(ctx, "bg", e, WithBackground(true), WithSoftMark(0.5), WithClock(clock.Now))
+	require.NoError(t, err)
+	defer func() { require.NoError(t, s.Close(ctx)) }()
+	hist := chatHistory("bg", 400)
+	n := appendUntilStarted(t, s, hist)
+	finishBackground(t, s)
+	mustAppend(t, s, hist[n:n+5]...)
+	assert.Equal(t, 1, e.calls, "asked once")
+	st := s.Status()
+	assert.Zero(t, st.BackgroundFailures, "a fold that would not pay is no failure")
+	assert.Empty(t, st.BackgroundError)
+	assert.Equal(t, clock.Now().Add(time.Second), st.RetryAt)
+	assert.True(t, equalHistory(hist[:n+5], s.Messages()), "nothing is lost")
+}
+
+// unprofitableEngine answers every compaction with ErrNoSavings.
+type unprofitableEngine struct {
+	*compact.Compressor
+	calls int // guarded by the session's slot
+}
+
+func (e *unprofitableEngine) Compress(context.Context, []compact.Message, ...compact.CompressOption) (*compact.Result, error) {
+	e.calls++
+	return nil, fmt.Errorf("%w: the summary would not pay back writing the cached history again", compact.ErrNoSavings)
 }
