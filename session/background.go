@@ -91,6 +91,7 @@ const (
 	kindForeground             // on a request path: Compress and its kin
 	kindBackground             // on the session's own goroutine
 	kindIdle                   // by CompactIfIdle
+	kindRecorded               // done elsewhere (a provider's), committed by Record
 )
 
 func (k kind) String() string {
@@ -101,6 +102,8 @@ func (k kind) String() string {
 		return "background"
 	case kindIdle:
 		return "idle"
+	case kindRecorded:
+		return "recorded"
 	}
 	return "reset"
 }
