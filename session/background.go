@@ -111,9 +111,9 @@ func (k kind) String() string {
 // figures are the counts Status reports of the session's compactions and
 // waits. Session.mu guards them.
 type figures struct {
-	foreground, background, idle int
-	waits                        Waits
-	atLimit                      AtLimit
+	foreground, background, idle, recorded int
+	waits                                  Waits
+	atLimit                                AtLimit
 	// bgFailed counts failed background compactions, bgInRow those since
 	// the last success; bgErr is the last failure, retryAt the time before
 	// which none starts.
@@ -133,6 +133,8 @@ func (f *figures) counted(k kind) {
 		f.background++
 	case kindIdle:
 		f.idle++
+	case kindRecorded:
+		f.recorded++
 	}
 }
 

@@ -38,7 +38,14 @@ import (
 // line is replaced by the next compaction, whoever does it.
 //
 // A nil res, a skipped one, and one that changes nothing (the provider
-// only cleared tool results on its side) record nothing.
+// only cleared tool results on its side) record nothing. A recorded
+// compaction counts in Status().Compactions and RecordedCompactions.
+//
+// The Result's indexes must count the session's messages: the anthropic
+// adapter's do when each request is the session's history restored onto
+// the host's blocks (see its examples/nativeloop); openaigo's
+// CompressItems counts items, which its examples/responsesloop moves to
+// messages before recording.
 func (s *Session) Record(ctx context.Context, res *compact.Result) error {
 	if res == nil || res.Skipped != "" {
 		return nil
@@ -74,7 +81,7 @@ func adopt(in []compact.Message, res *compact.Result) (*compact.Result, error) {
 	if err := compact.Validate(msgs); err != nil {
 		return nil, fmt.Errorf("%w: the result's history: %w", ErrMismatch, err)
 	}
-	at := res.SummaryIndex
+	at := max(res.SummaryIndex, -1)
 	if at >= len(msgs) || at >= 0 && !compact.IsSummary(msgs[at]) {
 		return nil, fmt.Errorf("%w: the result's message %d (its SummaryIndex) is no summary", ErrMismatch, at)
 	}
@@ -113,6 +120,11 @@ func adopt(in []compact.Message, res *compact.Result) (*compact.Result, error) {
 	out := *res
 	out.Messages = concat(msgs, compact.Clone(tail[m:]))
 	out.MessagesBefore, out.MessagesAfter = len(in), len(out.Messages)
+	if m < len(tail) {
+		if err := compact.Validate(out.Messages); err != nil {
+			return nil, fmt.Errorf("%w: the result followed by the %d messages appended after its input: %w", ErrMismatch, len(tail)-m, err)
+		}
+	}
 	return &out, nil
 }
 

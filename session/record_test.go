@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	openai "github.com/sashabaranov/go-openai"
 	"github.com/stretchr/testify/assert"
@@ -141,6 +142,8 @@ func TestRecordedCompactionRecallsAsOurOwn(t *testing.T) {
 			}
 			st := native.Status()
 			assert.Equal(t, 1, st.Compactions, "a recorded compaction counts")
+			assert.Equal(t, 1, st.RecordedCompactions, "as one done elsewhere")
+			assert.Zero(t, st.ForegroundCompactions)
 		})
 	}
 }
@@ -252,4 +255,34 @@ func TestRecordWithoutAStore(t *testing.T) {
 	require.NoError(t, s.Record(ctx, res))
 	assert.Equal(t, []compact.Message{nativeHistory()[0], providerSummary, providerReply, extra}, s.Messages())
 	require.NoError(t, s.Record(ctx, nil), "nothing to record")
+}
+
+// TestRecordWaitsForTheLeaseLikeCompress: a provider's compaction is
+// committed under the session's lease, as the session's own are: while
+// another holder has it, a session that does not wait is refused with
+// ErrBusy and nothing changes; once it is released, Record commits.
+func TestRecordWaitsForTheLeaseLikeCompress(t *testing.T) {
+	ctx := context.Background()
+	store := session.NewMemoryStore()
+	s, err := session.Open(ctx, "leased", smallEngine(), session.WithStore(store), session.WithRecall(true), session.WithWait(false))
+	require.NoError(t, err)
+	require.NoError(t, s.Append(ctx, nativeHistory()...))
+	res := nativeCompaction(s.Messages())
+	require.NoError(t, s.Append(ctx, providerSummary, providerReply))
+
+	other, err := store.Acquire(ctx, "leased", time.Minute)
+	require.NoError(t, err)
+	before := s.Messages()
+	require.ErrorIs(t, s.Record(ctx, res), session.ErrBusy, "another holder compacts this session")
+	assert.Equal(t, before, s.Messages())
+	comps, err := store.Compactions(ctx, "leased")
+	require.NoError(t, err)
+	assert.Empty(t, comps, "nothing was committed")
+
+	require.NoError(t, store.Release(ctx, "leased", other))
+	require.NoError(t, s.Record(ctx, res))
+	comps, err = store.Compactions(ctx, "leased")
+	require.NoError(t, err)
+	require.Len(t, comps, 1)
+	assert.Greater(t, comps[0].Fence, other.Fence, "committed under a lease of its own")
 }
