@@ -18,13 +18,15 @@ import (
 // the Compaction, a background compaction running cancelled (the
 // provider's supersedes it), and the same errors, ErrStale included.
 //
-// res must be a compaction of the live history as it stands: its first
-// res.MessagesBefore messages are what the provider read (their indexes
-// are res's input indexes), and the messages appended after them stay
-// after the compacted history. A provider that compacts inside a request
-// returns the history with its response (Anthropic's does): append the
-// response to the session first, then Record; the messages of res after
-// its summary that were appended since are recognised and not doubled.
+// res must be a compaction of the live history as it stands: the provider
+// read its first res.MessagesBefore messages (res's input indexes, such as
+// SummarizedFrom and the Account's, index them), and the messages appended
+// after those stay after the compacted history. A provider that compacts
+// inside a request returns the history with its response (Anthropic's
+// does): append the response to the session first, then Record; the
+// messages of res from its summary on that were appended since (the
+// compaction block and the rest of the response) are recognised and not
+// doubled.
 // When res has an Account, every message it keeps must be the live
 // history's message at its index, and every message after the summary
 // must be one it keeps or one appended since; a system prompt must be the
