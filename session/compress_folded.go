@@ -85,22 +85,18 @@ func (s *Session) settle(ctx context.Context, live []compact.Message, through in
 	return &out, folded
 }
 
-// addSystemLine ends the system prompt of out with line, or opens out with
-// a system message holding only line when it has no system prompt.
+// addSystemLine ends the system prompt of out with line. A history without
+// a system prompt gets no line: a system message of the session's own
+// would be left empty once a later compaction took the line off, and the
+// recall tools describe themselves.
 func (s *Session) addSystemLine(out *compact.Result, line string) {
-	if len(out.Messages) > 0 && out.Messages[0].Role == compact.RoleSystem {
-		before := out.Messages[0]
-		out.Messages[0] = addLine(before, line)
-		out.TokensAfter += s.counter.CountMessage(out.Messages[0]) - s.counter.CountMessage(before)
+	if len(out.Messages) == 0 || out.Messages[0].Role != compact.RoleSystem {
+		s.log.Debug("no system prompt to carry the recall line")
 		return
 	}
-	m := compact.Message{Role: compact.RoleSystem, Content: line}
-	out.Messages = append([]compact.Message{m}, out.Messages...)
-	out.MessagesAfter++
-	out.TokensAfter += s.counter.CountMessage(m)
-	if out.SummaryIndex >= 0 {
-		out.SummaryIndex++
-	}
+	before := out.Messages[0]
+	out.Messages[0] = addLine(before, line)
+	out.TokensAfter += s.counter.CountMessage(out.Messages[0]) - s.counter.CountMessage(before)
 }
 
 // restoreSystemLine gives the system prompt of msgs its recall line back

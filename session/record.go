@@ -34,10 +34,10 @@ import (
 // nothing, with an error wrapping ErrMismatch that names the index.
 //
 // With recall on (WithRecall), the line that points the model at the
-// archive goes into the system prompt (into a system message of its own
-// when the history has none): the provider's summary is its own, and a
-// provider may refuse a summary it did not write as it wrote it. The
-// line is replaced by the next compaction, whoever does it.
+// archive goes into the system prompt (a history without one gets none):
+// the provider's summary is its own, and a provider may refuse a summary
+// it did not write as it wrote it. The line is replaced by the next
+// compaction, whoever does it.
 //
 // A nil res, a skipped one, and one that changes nothing (the provider
 // only cleared tool results on its side) record nothing. A recorded

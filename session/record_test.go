@@ -286,3 +286,20 @@ func TestRecordWaitsForTheLeaseLikeCompress(t *testing.T) {
 	require.Len(t, comps, 1)
 	assert.Greater(t, comps[0].Fence, other.Fence, "committed under a lease of its own")
 }
+
+// TestRecordWithoutASystemPromptWritesNoLine: with no system prompt to
+// carry it, the recall line is written nowhere, the provider's summary
+// least of all; the archive still answers.
+func TestRecordWithoutASystemPromptWritesNoLine(t *testing.T) {
+	ctx := context.Background()
+	h := nativeHistory()[1:]
+	s := recordSession(t, session.NewMemoryStore(), "no-system", h)
+	res := &compact.Result{
+		Messages:       []compact.Message{providerSummary, providerReply},
+		MessagesBefore: len(h), SummarizedFrom: 0, SummarizedTo: len(h) - 1, SummaryIndex: 0, Summarizer: "provider:compact",
+	}
+	require.NoError(t, s.Append(ctx, providerSummary, providerReply))
+	require.NoError(t, s.Record(ctx, res))
+	assert.Equal(t, []compact.Message{providerSummary, providerReply}, s.Messages())
+	assert.Len(t, matches(t, s, nativeFact(3)), 1)
+}
