@@ -116,7 +116,7 @@ func adopt(in []compact.Message, res *compact.Result) (*compact.Result, error) {
 			}
 		}
 	}
-	if at < 0 && len(msgs) == k && len(tail) == 0 && sameRun(msgs, in) {
+	if at < 0 && len(msgs) == k && sameRun(msgs, in[:k]) {
 		return &compact.Result{Skipped: "the result changes nothing"}, nil
 	}
 	out := *res

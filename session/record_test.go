@@ -303,3 +303,24 @@ func TestRecordWithoutASystemPromptWritesNoLine(t *testing.T) {
 	assert.Equal(t, []compact.Message{providerSummary, providerReply}, s.Messages())
 	assert.Len(t, matches(t, s, nativeFact(3)), 1)
 }
+
+// TestRecordOfAClearingChangesNothing: a provider that only cleared tool
+// results on its side reports the history unchanged; recording it commits
+// nothing, whatever was appended since.
+func TestRecordOfAClearingChangesNothing(t *testing.T) {
+	ctx := context.Background()
+	store := session.NewMemoryStore()
+	s := recordSession(t, store, "cleared", nativeHistory())
+	h := s.Messages()
+	res := &compact.Result{Messages: h, MessagesBefore: len(h), SummarizedFrom: -1, SummarizedTo: -1, SummaryIndex: -1}
+	for j, m := range h {
+		res.Account = append(res.Account, compact.MessageFate{Index: j, Role: m.Role, Fate: "kept", Output: j})
+	}
+	require.NoError(t, s.Append(ctx, providerReply))
+	require.NoError(t, s.Record(ctx, res))
+	comps, err := store.Compactions(ctx, "cleared")
+	require.NoError(t, err)
+	assert.Empty(t, comps)
+	assert.Equal(t, append(h, providerReply), s.Messages())
+	assert.Zero(t, s.Status().Compactions)
+}
