@@ -91,6 +91,7 @@ const (
 	kindForeground             // on a request path: Compress and its kin
 	kindBackground             // on the session's own goroutine
 	kindIdle                   // by CompactIfIdle
+	kindRecorded               // done elsewhere (a provider's), committed by Record
 )
 
 func (k kind) String() string {
@@ -101,6 +102,8 @@ func (k kind) String() string {
 		return "background"
 	case kindIdle:
 		return "idle"
+	case kindRecorded:
+		return "recorded"
 	}
 	return "reset"
 }
@@ -108,9 +111,9 @@ func (k kind) String() string {
 // figures are the counts Status reports of the session's compactions and
 // waits. Session.mu guards them.
 type figures struct {
-	foreground, background, idle int
-	waits                        Waits
-	atLimit                      AtLimit
+	foreground, background, idle, recorded int
+	waits                                  Waits
+	atLimit                                AtLimit
 	// bgFailed counts failed background compactions, bgInRow those since
 	// the last success; bgErr is the last failure, retryAt the time before
 	// which none starts.
@@ -130,6 +133,8 @@ func (f *figures) counted(k kind) {
 		f.background++
 	case kindIdle:
 		f.idle++
+	case kindRecorded:
+		f.recorded++
 	}
 }
 

@@ -22,9 +22,12 @@ type foldedOf struct {
 // the engine saw it without recall lines, which lines lists), and the range
 // of log records the summaries in it stand for. With recall on, every
 // summary kept from live gets its recall line back, and the new summary
-// ends with one naming what it folded.
+// ends with one naming what it folded; or, when the compaction is native
+// (a provider's, whose summary is not ours to edit), the system prompt
+// does. A system prompt's line stays only while no new summary replaces
+// the one it names.
 func (s *Session) settle(ctx context.Context, live []compact.Message, through int64, n int, res *compact.Result,
-	lines []keptLine) (*compact.Result, seqRange) {
+	lines []keptLine, native bool) (*compact.Result, seqRange) {
 	out := *res
 	out.Messages = compact.Clone(res.Messages)
 	fresh := reportedSummary(&out)
@@ -50,12 +53,13 @@ func (s *Session) settle(ctx context.Context, live []compact.Message, through in
 			// for one that does not, the zero indexes mean nothing.
 			folded = s.foldedRange(ctx, live, through, res, previous)
 		}
-		if s.recall {
+		if s.recall && !native {
 			before := out.Messages[at]
 			out.Messages[at] = addRecallLine(before, recallLine(folded.From, folded.To))
 			out.TokensAfter += s.counter.CountMessage(out.Messages[at]) - s.counter.CountMessage(before)
 		}
 	}
+	line := recallLine(folded.From, folded.To)
 	for i, m := range out.Messages {
 		if i == at || !compact.IsSummary(m) {
 			continue
@@ -70,7 +74,43 @@ func (s *Session) settle(ctx context.Context, live []compact.Message, through in
 		}
 		folded = hull(folded, kept)
 	}
+	if s.recall {
+		switch {
+		case native && at >= 0:
+			s.addSystemLine(&out, line)
+		case at < 0:
+			restoreSystemLine(out.Messages, lines)
+		}
+	}
 	return &out, folded
+}
+
+// addSystemLine ends the system prompt of out with line. A history without
+// a system prompt gets no line: a system message of the session's own
+// would be left empty once a later compaction took the line off, and the
+// recall tools describe themselves.
+func (s *Session) addSystemLine(out *compact.Result, line string) {
+	if len(out.Messages) == 0 || out.Messages[0].Role != compact.RoleSystem {
+		s.log.Debug("no system prompt to carry the recall line")
+		return
+	}
+	before := out.Messages[0]
+	out.Messages[0] = addLine(before, line)
+	out.TokensAfter += s.counter.CountMessage(out.Messages[0]) - s.counter.CountMessage(before)
+}
+
+// restoreSystemLine gives the system prompt of msgs its recall line back
+// when it is the one lines took it from.
+func restoreSystemLine(msgs []compact.Message, lines []keptLine) {
+	if len(msgs) == 0 || msgs[0].Role != compact.RoleSystem {
+		return
+	}
+	for _, k := range lines {
+		if k.original.Role == compact.RoleSystem && sameMessage(msgs[0], k.stripped) {
+			msgs[0] = k.original
+			return
+		}
+	}
 }
 
 // prevFolded returns the range the summaries of compaction n stand for, and

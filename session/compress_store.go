@@ -56,7 +56,7 @@ func (s *Session) compactStored(ctx context.Context, op string, k kind, run comp
 		s.installNewer(live, through, n)
 		return res, nil
 	}
-	res, folded := s.settle(runCtx, live, through, n, res, lines)
+	res, folded := s.settle(runCtx, live, through, n, res, lines, k == kindRecorded)
 	compacted := compact.Clone(res.Messages)
 	last, err := s.store.Commit(ctx, s.id, Compaction{
 		N: n + 1, Through: through, Live: compacted,

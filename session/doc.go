@@ -36,6 +36,11 @@
 // adds the tools to its requests and answers the model's calls with them;
 // they read only their own session's log.
 //
+// A provider may compact on its side (Anthropic inside a request, OpenAI's
+// /responses/compact): [Session.Record] makes that compaction the
+// session's, and recall works over it as over the session's own, the line
+// going into the system prompt since the provider's summary is not ours.
+//
 // # Background compaction
 //
 // A model summary takes seconds to a minute; with [WithBackground] no

@@ -53,6 +53,11 @@ var (
 	// repeated.
 	ErrStale = errors.New("session: the session's view of its history is stale")
 
+	// ErrMismatch reports a Result given to Session.Record that is not a
+	// compaction of the session's live history; the error names the
+	// message. Nothing is changed.
+	ErrMismatch = errors.New("session: the result does not match the live history")
+
 	// ErrCorrupt reports a stored row a store cannot read back; the error
 	// names the session and the row.
 	ErrCorrupt = errors.New("session: corrupt store")

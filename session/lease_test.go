@@ -93,14 +93,26 @@ func TestAHolderThatLostItsLeaseCannotSave(t *testing.T) {
 func TestRenewalKeepsALongCompactionsLease(t *testing.T) {
 	noLeaks(t)
 	ctx := context.Background()
+	// The store's clock moves only as the lease is renewed, two thirds of
+	// a TTL each time: however late the machine runs a renewal, the lease
+	// is still held when it comes, and after a few the first grant has
+	// long expired, so only the renewals can be keeping it.
+	clock := newSimClock()
 	store := NewMemoryStore()
+	store.clock = clock.Now
+	spy := &renewals{MemoryStore: store, clock: clock, renewed: make(chan struct{}, 64)}
+	const ttl = 30 * time.Millisecond
 	g := newGate(1)
-	s := newTestSession(t, "agent-1", g, WithStore(store), WithLeaseTTL(400*time.Millisecond))
+	s := newTestSession(t, "agent-1", g, WithStore(spy), WithLeaseTTL(ttl))
 	mustAppend(t, s, chatHistory("agent-1", 200)...)
 
 	done := compactAsync(ctx, s)
 	await(t, g.entered, "the summarizer")
-	time.Sleep(1200 * time.Millisecond) // several TTLs: only renewals keep it
+	start := clock.Now()
+	for i := 0; i < 4; i++ {
+		await(t, spy.renewed, "a renewal")
+	}
+	require.Greater(t, clock.Now().Sub(start), 2*ttl, "the first grant has expired by the store's clock")
 	_, err := store.Acquire(ctx, "agent-1", time.Minute)
 	require.ErrorIs(t, err, ErrBusy, "the running compaction still holds the lease")
 	close(g.release)
@@ -108,4 +120,24 @@ func TestRenewalKeepsALongCompactionsLease(t *testing.T) {
 	comps, err := store.Compactions(ctx, "agent-1")
 	require.NoError(t, err)
 	assert.Len(t, comps, 1)
+}
+
+// renewals is a MemoryStore whose clock moves two thirds of a lease's TTL
+// just before each renewal, which it announces on renewed once it holds.
+type renewals struct {
+	*MemoryStore
+	clock   *simClock
+	renewed chan struct{}
+}
+
+func (r *renewals) Renew(ctx context.Context, id string, lease Lease, ttl time.Duration) (Lease, error) {
+	r.clock.Advance(ttl * 2 / 3)
+	l, err := r.MemoryStore.Renew(ctx, id, lease, ttl)
+	if err == nil {
+		select {
+		case r.renewed <- struct{}{}:
+		default:
+		}
+	}
+	return l, err
 }

@@ -109,8 +109,23 @@ func stripRecallLine(m compact.Message) (compact.Message, bool) {
 // addRecallLine returns m, a summary, ending with line instead of any
 // recallLine it had.
 func addRecallLine(m compact.Message, line string) compact.Message {
+	return addLine(m, line)
+}
+
+// addLine returns m ending with line instead of any recallLine it had.
+func addLine(m compact.Message, line string) compact.Message {
 	rest, _, _, _ := splitRecallLine(lastText(m))
 	return withLastText(m, strings.TrimRight(rest, "\n")+recallLineSep+line)
+}
+
+// stripSystemLine returns m, a system prompt, without the recallLine it
+// ends with (a native compaction put it there), and whether it had one.
+func stripSystemLine(m compact.Message) (compact.Message, bool) {
+	rest, _, _, ok := splitRecallLine(lastText(m))
+	if !ok {
+		return m, false
+	}
+	return withLastText(m, rest), true
 }
 
 // compactFunc is what a compaction runs on the live history.
@@ -120,15 +135,19 @@ type compactFunc func(context.Context, []compact.Message) (*compact.Result, erro
 // line, and as the engine saw it, without.
 type keptLine struct{ stripped, original compact.Message }
 
-// stripRecallLines returns a copy of live in which no summary ends with a
-// recall line (a summarizer would copy it into its summary, and the lines
-// would stack), and the summaries it changed.
+// stripRecallLines returns a copy of live in which no summary, nor the
+// system prompt, ends with a recall line (a summarizer would copy it into
+// its summary, and the lines would stack), and the messages it changed.
 func stripRecallLines(live []compact.Message) ([]compact.Message, []keptLine) {
 	in := make([]compact.Message, len(live))
 	var lines []keptLine
 	for i, m := range live {
 		in[i] = m
-		if sm, ok := stripRecallLine(m); ok {
+		sm, ok := stripRecallLine(m)
+		if !ok && i == 0 && m.Role == compact.RoleSystem {
+			sm, ok = stripSystemLine(m)
+		}
+		if ok {
 			in[i] = sm
 			lines = append(lines, keptLine{sm, m})
 		}
@@ -217,6 +236,13 @@ func (s *Session) foldedRange(ctx context.Context, live []compact.Message, throu
 	from := int64(1)
 	if seqs[a] > 0 {
 		from = seqs[a]
+		if compact.IsSummary(live[a]) {
+			// A provider's summary is logged with its response, and stands
+			// for what came before it.
+			if r, ok := prev(); ok {
+				from = min(from, r.From)
+			}
+		}
 	} else if r, ok := prev(); ok {
 		from = r.From
 	} else if f, _, ok := parseRecallLine(live[a]); ok {

@@ -30,11 +30,12 @@ type Status struct {
 	Compactions  int    // compactions this Session completed
 	LastSnapshot string // id of the last snapshot saved, "" if none
 
-	// ForegroundCompactions, BackgroundCompactions and IdleCompactions
-	// split Compactions by where each ran: on a request path (Compress
-	// and its kin, which the caller waited for), on the session's own
-	// goroutine (WithBackground), or by CompactIfIdle.
-	ForegroundCompactions, BackgroundCompactions, IdleCompactions int
+	// ForegroundCompactions, BackgroundCompactions, IdleCompactions and
+	// RecordedCompactions split Compactions by where each ran: on a
+	// request path (Compress and its kin, which the caller waited for), on
+	// the session's own goroutine (WithBackground), by CompactIfIdle, or
+	// elsewhere (a provider's, committed by Record).
+	ForegroundCompactions, BackgroundCompactions, IdleCompactions, RecordedCompactions int
 	// Waits is the time request paths spent waiting for a compaction:
 	// their own, or one that was running.
 	Waits Waits
@@ -112,7 +113,7 @@ func (s *Session) Status() Status {
 		Compacting:    s.compacting, InBackground: s.bg != nil, Closed: s.closed, Compactions: s.compactions,
 		LastSnapshot:          s.lastSnapshot,
 		ForegroundCompactions: s.figures.foreground, BackgroundCompactions: s.figures.background,
-		IdleCompactions: s.figures.idle, Waits: s.figures.waits, AtLimit: s.figures.atLimit,
+		IdleCompactions: s.figures.idle, RecordedCompactions: s.figures.recorded, Waits: s.figures.waits, AtLimit: s.figures.atLimit,
 		Pace: s.req.pace.figures(), BackgroundFailures: s.figures.bgFailed, BackgroundError: s.figures.bgErr,
 	}
 	if s.bgOn {

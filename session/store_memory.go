@@ -18,6 +18,9 @@ import (
 type MemoryStore struct {
 	mu       sync.Mutex
 	sessions map[string]*memSession
+	// clock is the store's clock, time.Now unless a test sets another
+	// before the store is used.
+	clock func() time.Time
 }
 
 type memSession struct {
@@ -30,7 +33,7 @@ type memSession struct {
 
 // NewMemoryStore returns an empty MemoryStore.
 func NewMemoryStore() *MemoryStore {
-	return &MemoryStore{sessions: map[string]*memSession{}}
+	return &MemoryStore{sessions: map[string]*memSession{}, clock: time.Now}
 }
 
 // begin checks ctx and id and returns the session's state (nil when the
@@ -64,7 +67,7 @@ func (s *MemoryStore) Append(ctx context.Context, id string, msgs ...compact.Mes
 		return 0, 0, err
 	}
 	defer s.mu.Unlock()
-	now := time.Now()
+	now := s.clock()
 	for i, m := range msgs {
 		ms.log = append(ms.log, Record{Seq: int64(len(ms.log)) + 1, Message: cloneMessage(m), At: now})
 		ms.text = append(ms.text, texts[i])
@@ -144,7 +147,7 @@ func (s *MemoryStore) Commit(ctx context.Context, id string, c Compaction, lease
 		return 0, err
 	}
 	defer s.mu.Unlock()
-	now := time.Now()
+	now := s.clock()
 	if err := CheckLease(ms.lease, lease, now); err != nil {
 		return 0, fmt.Errorf("session: store: commit %q compaction %d: %w", id, c.N, err)
 	}
@@ -223,7 +226,7 @@ func (s *MemoryStore) Acquire(ctx context.Context, id string, ttl time.Duration)
 		return Lease{}, err
 	}
 	defer s.mu.Unlock()
-	now := time.Now()
+	now := s.clock()
 	if ms.lease.ID != "" && now.Before(ms.lease.Expires) {
 		return Lease{}, fmt.Errorf("session: store: acquire %q: %w", id, &LeaseHeldError{Fence: ms.lease.Fence, Expires: ms.lease.Expires})
 	}
@@ -239,7 +242,7 @@ func (s *MemoryStore) Renew(ctx context.Context, id string, lease Lease, ttl tim
 		return Lease{}, err
 	}
 	defer s.mu.Unlock()
-	now := time.Now()
+	now := s.clock()
 	if err := CheckLease(ms.lease, lease, now); err != nil {
 		return Lease{}, fmt.Errorf("session: store: renew %q: %w", id, err)
 	}

@@ -52,6 +52,13 @@ var errNilResponse = errors.New("anthropic: Record: no response")
 // next Compress compacts with the fallback, and returns the clearing's
 // Result, if any. The response is good: append it as usual.
 //
+// A host that keeps the conversation in a session.Session appends the
+// response to the session, then gives it a compaction's Result with
+// Session.Record: the session's history becomes the provider's, its log
+// keeps every turn the provider folded, and its recall line goes into the
+// system prompt, not into the block. The indexes agree when h is the
+// session's history restored onto the host's blocks (examples/nativeloop).
+//
 // Errors are Convert's for h, and a nil resp.
 func (n *NativeEngine) Record(h History, resp *sdk.Message) (*compact.Result, error) {
 	if resp == nil {

@@ -188,9 +188,9 @@ func (v *viewChecks) request(ctx context.Context, m *session.Manager, id string)
 // (none for 0) followed by the records after that compaction's Through, up
 // to one at or past through, and its token count must be the view's.
 func checkView(ctx context.Context, st session.Store, s *session.Session, through int64, n int) error {
-	view := s.Messages()
-	if want := tokens.CountMessages(tokens.Estimate{}, view); s.Tokens() != want {
-		return fmt.Errorf("the view's running count is %d tokens, its messages take %d", s.Tokens(), want)
+	view, count := consistentView(s)
+	if want := tokens.CountMessages(tokens.Estimate{}, view); count != want {
+		return fmt.Errorf("the view's running count is %d tokens, its messages take %d", count, want)
 	}
 	comps, err := st.Compactions(ctx, s.ID())
 	if err != nil {
@@ -219,6 +219,25 @@ func checkView(ctx context.Context, st session.Store, s *session.Session, throug
 	return fmt.Errorf("the view (%d messages, %d tokens) is no live history the store held since record %d and compaction %d (it holds %d records and %d compactions)",
 		len(view), s.Tokens(), through, n, len(recs), len(comps))
 }
+
+// consistentView returns s's view and its running count as they stood at
+// one moment. They are two calls, and a background compaction may install
+// its smaller history between them (a count of the compacted history
+// beside the messages of the one before it); the count taken on both sides
+// of Messages is the view's when it did not change, and a change is tried
+// again (a few times: compactions are far apart).
+func consistentView(s *session.Session) ([]compact.Message, int) {
+	for try := 1; ; try++ {
+		before := s.Tokens()
+		view := s.Messages()
+		if after := s.Tokens(); after == before || try == viewTries {
+			return view, after
+		}
+	}
+}
+
+// viewTries bounds consistentView's tries.
+const viewTries = 10
 
 func messages(recs []session.Record) []compact.Message {
 	out := make([]compact.Message, len(recs))

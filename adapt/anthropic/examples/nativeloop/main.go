@@ -7,6 +7,11 @@
 //
 //	go run ./examples/nativeloop
 //
+// A session.Session keeps the conversation: every message stays in its log
+// whoever compacts, so its recall tools find what the provider folded as
+// they find what compact's engine folds, and Session.Record makes the
+// provider's compaction the session's.
+//
 // The same code runs against the real API: drop the base URL and the
 // scripted server, and give the client a key. The server fails one
 // compaction on purpose, as the API does when compaction is unavailable.
@@ -20,6 +25,7 @@ import (
 	"io"
 	"log"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
@@ -27,6 +33,7 @@ import (
 
 	"github.com/contextkit/compact"
 	adapt "github.com/contextkit/compact/adapt/anthropic"
+	"github.com/contextkit/compact/session"
 )
 
 func main() {
@@ -55,6 +62,19 @@ func run(ctx context.Context, w io.Writer) error {
 		adapt.WithToolClearing(false),
 		adapt.WithInstructions("Summarise the task, the files read and what they held. Call no tools."))
 
+	// The Session keeps the conversation: every message in its log (a
+	// MemoryStore here; a durable store in production), whoever compacts,
+	// and the recall tools that read the log back.
+	sess, err := session.Open(ctx, "nativeloop", engine, session.WithRecall(true))
+	if err != nil {
+		return err
+	}
+	defer func() { _ = sess.Close(ctx) }()
+
+	// h is the last request with what followed it, as the API's blocks:
+	// the provider's compaction blocks live only there (the session holds
+	// their summaries), so each request is the session's history restored
+	// onto them.
 	h := adapt.History{
 		System: []anthropic.TextBlockParam{{
 			Text:         "You are a coding agent. Read the files you need with read_file, then answer.",
@@ -63,19 +83,24 @@ func run(ctx context.Context, w io.Writer) error {
 		Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(
 			"Find where the retry budget is configured in this repository and tell me its default."))},
 	}
+	if first, err := adapt.Convert(h); err != nil || sess.Append(ctx, first.Messages...) != nil {
+		return fmt.Errorf("starting the session: %v", err)
+	}
 	provider, own := 0, 0
 	for req := 1; req <= maxRequests; req++ {
 		// Before every request: compact's engine compacts only when the
 		// provider cannot (it failed lately, or the request would not fit).
-		out, res, err := adapt.Compress(ctx, engine, h)
+		res, err := sess.Compress(ctx)
 		switch {
 		case err != nil:
 			fmt.Fprintf(w, "request %d: compaction failed, sending the history as is: %v\n", req, err)
 		case res.Skipped == "":
 			own++
-			fmt.Fprintf(w, "request %d: compact's engine compacted %d turns into %d (%d -> %d tokens); fallback: %v\n",
-				req, len(h.Messages), len(out.Messages), res.TokensBefore, res.TokensAfter, res.Fallback)
-			h = out
+			fmt.Fprintf(w, "request %d: compact's engine compacted %d messages into %d (%d -> %d tokens); fallback: %v\n",
+				req, res.MessagesBefore, res.MessagesAfter, res.TokensBefore, res.TokensAfter, res.Fallback)
+		}
+		if h, err = restored(h, sess.Messages()); err != nil {
+			return fmt.Errorf("request %d: %w", req, err)
 		}
 		resp, err := client.Messages.New(ctx, anthropic.MessageNewParams{
 			Model: modelName, MaxTokens: 1024, System: h.System, Messages: h.Messages,
@@ -89,21 +114,34 @@ func run(ctx context.Context, w io.Writer) error {
 			return fmt.Errorf("request %d: %w", req, err)
 		}
 		// What the provider did, and its usage (Record calls UpdateUsage).
-		if res, err := engine.Record(h, resp); err != nil {
+		native, err := engine.Record(h, resp)
+		if err != nil {
 			return fmt.Errorf("request %d: %w", req, err)
-		} else if res != nil && res.SummaryIndex >= 0 {
-			provider++
-			fmt.Fprintf(w, "request %d: the provider compacted %d messages into its summary (%d -> %d tokens)\n",
-				req, res.SummarizedTo-res.SummarizedFrom+1, res.TokensBefore, res.TokensAfter)
-		} else if res != nil {
-			fmt.Fprintf(w, "request %d: the provider cleared %d old tool results\n", req, len(res.Pruned))
 		}
-		// The whole response goes into the history, compaction block and all.
-		h.Messages = append(h.Messages, resp.ToParam())
+		// The whole response goes into the history and the session's log,
+		// compaction block and all; then the session records the
+		// provider's compaction, so that its history is the provider's.
+		if h, err = appendTurns(ctx, sess, h, resp.ToParam()); err != nil {
+			return fmt.Errorf("request %d: %w", req, err)
+		}
+		if native != nil && native.SummaryIndex >= 0 {
+			if err := sess.Record(ctx, native); err != nil {
+				return fmt.Errorf("request %d: %w", req, err)
+			}
+			provider++
+			fmt.Fprintf(w, "request %d: the provider compacted %d messages into its summary (%d -> %d tokens); the session recorded it\n",
+				req, native.SummarizedTo-native.SummarizedFrom+1, native.TokensBefore, native.TokensAfter)
+			// The recall line goes into the system prompt: the provider's
+			// block must go back as the provider wrote it.
+			prompt := compact.Text(sess.Messages()[0])
+			fmt.Fprintf(w, "request %d: the system prompt ends: %.60s...\n", req, prompt[strings.LastIndex(prompt, "\n")+1:])
+		} else if native != nil {
+			fmt.Fprintf(w, "request %d: the provider cleared %d old tool results\n", req, len(native.Pruned))
+		}
 		if resp.StopReason != anthropic.StopReasonToolUse {
 			fmt.Fprintf(w, "request %d: answer: %s\n", req, text(resp))
 			fmt.Fprintf(w, "compactions: %d by the provider, %d by compact's engine\n", provider, own)
-			return nil
+			return recall(ctx, w, sess)
 		}
 		var results []anthropic.ContentBlockParamUnion
 		for _, b := range resp.Content {
@@ -112,9 +150,65 @@ func run(ctx context.Context, w io.Writer) error {
 				results = append(results, anthropic.NewToolResultBlock(b.ID, out, isError))
 			}
 		}
-		h.Messages = append(h.Messages, anthropic.NewUserMessage(results...))
+		if h, err = appendTurns(ctx, sess, h, anthropic.NewUserMessage(results...)); err != nil {
+			return fmt.Errorf("request %d: %w", req, err)
+		}
 	}
 	return fmt.Errorf("no answer after %d requests", maxRequests)
+}
+
+// restored is the session's history msgs as the API takes it: each message
+// h holds comes back as h's blocks (a compaction block of the provider's
+// included, byte for byte), the others are converted.
+func restored(h adapt.History, msgs []compact.Message) (adapt.History, error) {
+	conv, err := adapt.Convert(h)
+	if err != nil {
+		return adapt.History{}, err
+	}
+	return conv.Restore(msgs)
+}
+
+// appendTurns appends turns to h and their messages to the session's log,
+// and returns h with them.
+func appendTurns(ctx context.Context, sess *session.Session, h adapt.History, turns ...anthropic.MessageParam) (adapt.History, error) {
+	before, err := adapt.Convert(h)
+	if err != nil {
+		return adapt.History{}, err
+	}
+	h.Messages = append(slices.Clone(h.Messages), turns...)
+	after, err := adapt.Convert(h)
+	if err != nil {
+		return adapt.History{}, err
+	}
+	return h, sess.Append(ctx, after.Messages[len(before.Messages):]...)
+}
+
+// recall shows that what the provider folded stays readable:
+// context_search (a tool the host offers the model with s.Tools()) finds a
+// file the model read before the provider's compaction.
+func recall(ctx context.Context, w io.Writer, sess *session.Session) error {
+	for _, t := range sess.Tools() {
+		if t.Definition.Function.Name != session.ToolSearch {
+			continue
+		}
+		out, err := t.Handle(ctx, `{"query":"retry/part1.go"}`)
+		if err != nil {
+			return err
+		}
+		var found struct{ Matches []struct{ Seq int } }
+		if err := json.Unmarshal(out, &found); err != nil {
+			return err
+		}
+		if len(found.Matches) == 0 {
+			return fmt.Errorf("context_search found nothing: %s", out)
+		}
+		var seqs []int
+		for _, m := range found.Matches {
+			seqs = append(seqs, m.Seq)
+		}
+		fmt.Fprintf(w, "context_search finds part1.go, folded by the provider, at seqs %v\n", seqs)
+	}
+	return nil
 }
 
 // errorCode is the API's error_code of err, or its status.

@@ -18,4 +18,7 @@ func TestNativeLoopCompactsOnBothSidesAndFinishes(t *testing.T) {
 	assert.Contains(t, got, "fallback: true", "compact's engine compacted after the failure")
 	assert.Contains(t, got, "compactions: 1 by the provider, 1 by compact's engine")
 	assert.Contains(t, got, "DefaultBudget = 3 attempts")
+	assert.Contains(t, got, "the session recorded it", "the session took the provider's compaction")
+	assert.Contains(t, got, "the system prompt ends: [Recall: messages 2 to 29 ", "the recall line names what the provider folded, outside its block")
+	assert.Contains(t, got, "context_search finds part1.go, folded by the provider, at seqs [3 4]")
 }
