@@ -219,7 +219,7 @@ func (c *ItemConversion) changedUser(j int, m compact.Message) ([]Item, bool, er
 		}
 		parts := m.MultiContent
 		if len(parts) != len(view) {
-			if parts, ok = readAsParts(m.Content, view); !ok || len(m.MultiContent) > 0 {
+			if parts, ok = align.ReadAsParts(m.Content, view); !ok || len(m.MultiContent) > 0 {
 				return nil, false, nil
 			}
 		}
@@ -257,7 +257,7 @@ func (c *ItemConversion) changedUser(j int, m compact.Message) ([]Item, bool, er
 // configuration update) stays as it was, and a developer message with the
 // additions follows it.
 func (c *ItemConversion) extended(j int, m compact.Message) ([]Item, bool, error) {
-	extra, ok := extension(c.views[j], m)
+	extra, ok := align.Extension(c.views[j], m)
 	if !ok || m.Name != c.views[j].Name {
 		return nil, false, nil
 	}
