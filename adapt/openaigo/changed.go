@@ -73,9 +73,9 @@ func sameForm(array bool, m compact.Message) (param.Opt[string], []openai.ChatCo
 		return param.NewOpt(compact.Text(m)), nil
 	}
 	var parts []openai.ChatCompletionContentPartTextParam
-	for _, p := range contentParts(m) {
+	for _, p := range align.ContentParts(m) {
 		t := p.Text
-		if isImage(p) {
+		if align.IsImage(p) {
 			t = imageText(p)
 		}
 		parts = append(parts, openai.ChatCompletionContentPartTextParam{Text: t})
@@ -153,7 +153,7 @@ func (c *Conversion) changedUser(m compact.Message, j int) (openai.ChatCompletio
 		return openai.ChatCompletionMessageParamUnion{}, false
 	}
 	origParts := orig.Content.OfArrayOfContentParts
-	view := contentParts(c.views[j])
+	view := align.ContentParts(c.views[j])
 	if len(view) != len(origParts) || len(view) < 2 {
 		return openai.ChatCompletionMessageParamUnion{}, false
 	}

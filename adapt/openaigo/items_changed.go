@@ -37,9 +37,9 @@ func (c *ItemConversion) changedOutput(j int, m compact.Message) ([]Item, error)
 			break
 		}
 		var parts []any
-		for _, p := range contentParts(m) {
+		for _, p := range align.ContentParts(m) {
 			t := p.Text
-			if isImage(p) {
+			if align.IsImage(p) {
 				t = imageText(p)
 			}
 			parts = append(parts, inputText(t))
@@ -153,9 +153,9 @@ func (c *ItemConversion) hostedTexts(s span) map[string]bool {
 // left.
 func groupText(m compact.Message, hosted map[string]bool) []Item {
 	var texts []string
-	for _, p := range contentParts(m) {
+	for _, p := range align.ContentParts(m) {
 		t := p.Text
-		if isImage(p) {
+		if align.IsImage(p) {
 			t = imageText(p)
 		}
 		if hosted[t] || isBracketedType(t) && len(m.MultiContent) == 0 {

@@ -187,7 +187,7 @@ func (c *Conversion) changedAssistant(m compact.Message, j int) segment {
 func (c *Conversion) changedUser(m compact.Message, j int) (segment, bool) {
 	p := &c.pieces[j]
 	orig := c.hist.Messages[p.turn].Content[p.from:p.to]
-	view := contentParts(c.views[j])
+	view := align.ContentParts(c.views[j])
 	if len(view) != len(orig) || len(view) < 2 {
 		return segment{}, false
 	}
