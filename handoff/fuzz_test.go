@@ -6,8 +6,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/contextkit/compact/internal/msg"
+	"github.com/contextkit/compact/internal/msgtest"
 	"github.com/contextkit/compact/internal/secrettest"
 	"github.com/contextkit/compact/redact"
+	"github.com/stretchr/testify/require"
 )
 
 // packetSections are the only headings a packet may have outside its code
@@ -85,29 +87,17 @@ func FuzzHandoffPacket(f *testing.F) {
 		plantSecret(&in, secret, where)
 
 		p := Build(in)
-		if strings.Count(p, core) > strings.Count(note, core) {
-			t.Fatalf("secret %q (planted at %d) survived in the packet:\n%s", core, where%9, p)
-		}
-		if r := redact.String(p); r != p {
-			t.Fatalf("the packet still holds something Redact removes:\n%s\n---- redacted:\n%s", p, r)
-		}
+		require.LessOrEqual(t, strings.Count(p, core), strings.Count(note, core), "secret %q (planted at %d) survived in the packet:\n%s", core, where%9, p)
+		r := redact.String(p)
+		require.True(t, r == p, "the packet still holds something Redact removes: %s", msgtest.Difference(p, r))
 		limit, _, _ := packetLimits(in.MaxBytes, 0, 0)
-		if len(p) > limit {
-			t.Fatalf("packet of %d bytes over its bound %d", len(p), limit)
-		}
-		if !utf8.ValidString(p) || redact.StripControl(p) != p {
-			t.Fatalf("packet holds invalid UTF-8 or control characters: %q", p)
-		}
+		require.LessOrEqual(t, len(p), limit, "the packet is over its bound")
+		require.True(t, utf8.ValidString(p) && redact.StripControl(p) == p, "packet holds invalid UTF-8 or control characters: %q", p)
 		for _, h := range packetHeadings(p) {
-			if !packetSections[h] && !strings.HasPrefix(h, "### ") {
-				t.Fatalf("forged heading %q in:\n%s", h, p)
-			}
+			require.True(t, packetSections[h] || strings.HasPrefix(h, "### "), "forged heading %q in:\n%s", h, p)
 		}
-		if !strings.Contains(p, packetCutLine) && !strings.HasSuffix(p, rules) {
-			t.Fatalf("packet does not end with its rules:\n%s", p)
-		}
-		if again := Build(in); again != p {
-			t.Fatal("Build is not deterministic")
-		}
+		require.True(t, strings.Contains(p, packetCutLine) || strings.HasSuffix(p, rules), "packet does not end with its rules:\n%s", p)
+		again := Build(in)
+		require.True(t, again == p, "Build is not deterministic: %s", msgtest.Difference(p, again))
 	})
 }

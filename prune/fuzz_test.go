@@ -6,6 +6,7 @@ import (
 
 	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/internal/msgtest"
+	"github.com/stretchr/testify/require"
 )
 
 // fuzzPruneOptions picks Prune's settings from data.
@@ -53,12 +54,8 @@ func FuzzPrune(f *testing.F) {
 		opts := fuzzPruneOptions(data, len(in))
 		before := msg.Clone(in)
 		res := Apply(in, opts...)
-		if !reflect.DeepEqual(before, in) {
-			t.Fatal("input modified")
-		}
-		if err := checkPrune(in, res, opts...); err != nil {
-			t.Fatalf("%v\nin: %s", err, roles(in))
-		}
+		require.True(t, reflect.DeepEqual(before, in), "input modified")
+		require.NoError(t, checkPrune(in, res, opts...), "\nin: %s", roles(in))
 		for i := range res.Messages {
 			res.Messages[i].Content += "!"
 			for k := range res.Messages[i].MultiContent {
@@ -68,8 +65,6 @@ func FuzzPrune(f *testing.F) {
 				res.Messages[i].ToolCalls[k].Function.Arguments += "!"
 			}
 		}
-		if !reflect.DeepEqual(before, in) {
-			t.Fatal("the result shares memory with the input")
-		}
+		require.True(t, reflect.DeepEqual(before, in), "the result shares memory with the input")
 	})
 }

@@ -2,10 +2,9 @@ package redact
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
 )
 
 func TestJSONSpansFindTheJSONInsideText(t *testing.T) {
@@ -30,7 +29,9 @@ func TestJSONSpansFindTheJSONInsideText(t *testing.T) {
 			for _, sp := range jsonSpans(tt.in) {
 				got = append(got, tt.in[sp.start:sp.end])
 			}
-			assert.Equal(t, tt.want, got)
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
 		})
 	}
 }
@@ -45,8 +46,12 @@ func checkStringForms(t *testing.T, tests []stringForm) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := String(tt.in)
-			assert.Equal(t, tt.want, got)
-			assert.Equal(t, got, String(got), "not idempotent")
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
+			if String(got) != got {
+				t.Errorf("not idempotent: got %v, want %v", String(got), got)
+			}
 		})
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/contextkit/compact/internal/secrettest"
-	"github.com/stretchr/testify/assert"
 )
 
 func TestJSONExactForms(t *testing.T) {
@@ -74,10 +73,16 @@ func TestJSONExactForms(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := JSON(tt.in)
-			assert.Equal(t, tt.want, got)
-			assert.Equal(t, got, JSON(got), "not idempotent")
+			if got != tt.want {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
+			if JSON(got) != got {
+				t.Errorf("not idempotent: got %v, want %v", JSON(got), got)
+			}
 			if json.Valid([]byte(tt.in)) {
-				assert.True(t, json.Valid([]byte(got)), "invalid JSON: %s", got)
+				if !json.Valid([]byte(got)) {
+					t.Errorf("invalid JSON: %s", got)
+				}
 			}
 		})
 	}
@@ -86,9 +91,13 @@ func TestJSONExactForms(t *testing.T) {
 func TestJSONLeavesLookAlikesAlone(t *testing.T) {
 	for _, tt := range secrettest.LookAlikes {
 		t.Run(tt.Name, func(t *testing.T) {
-			assert.Equal(t, tt.In, JSON(tt.In))
+			if JSON(tt.In) != tt.In {
+				t.Errorf("got %v, want %v", JSON(tt.In), tt.In)
+			}
 			wrapped := jsonObject(t, "stdout", tt.In, "command", "cat "+tt.Name)
-			assert.Equal(t, wrapped, JSON(wrapped))
+			if JSON(wrapped) != wrapped {
+				t.Errorf("got %v, want %v", JSON(wrapped), wrapped)
+			}
 		})
 	}
 }
@@ -100,11 +109,19 @@ func TestJSONCases(t *testing.T) {
 		t.Run(tt.Name, func(t *testing.T) {
 			in := jsonObject(t, "command", tt.In, "note", "after")
 			got := JSON(in)
-			assert.True(t, json.Valid([]byte(got)), "invalid JSON: %s", got)
+			if !json.Valid([]byte(got)) {
+				t.Errorf("invalid JSON: %s", got)
+			}
 			var v map[string]string
-			assert.NoError(t, json.Unmarshal([]byte(got), &v))
-			assert.Equal(t, "after", v["note"])
-			assert.Equal(t, String(tt.In), v["command"], "a JSON string is redacted as its text is")
+			if err := json.Unmarshal([]byte(got), &v); err != nil {
+				t.Error(err)
+			}
+			if v["note"] != "after" {
+				t.Errorf("got %v, want %v", v["note"], "after")
+			}
+			if v["command"] != String(tt.In) {
+				t.Errorf("a JSON string is redacted as its text is: got %v, want %v", v["command"], String(tt.In))
+			}
 		})
 	}
 }
@@ -112,19 +129,26 @@ func TestJSONCases(t *testing.T) {
 func TestJSONFuncExtendsTheRules(t *testing.T) {
 	internal := func(s string) string { return strings.ReplaceAll(String(s), "corp-4471", Marker) }
 	got := JSONFunc(`{"ticket": "corp-4471", "password": "hunter22", "note": "ok"}`, internal)
-	assert.Equal(t, `{"ticket": "[REDACTED]", "password": "[REDACTED]", "note": "ok"}`, got)
+	if got != `{"ticket": "[REDACTED]", "password": "[REDACTED]", "note": "ok"}` {
+		t.Errorf("got %v, want %v", got, `{"ticket": "[REDACTED]", "password": "[REDACTED]", "note": "ok"}`)
+	}
 	// A value under a secret name goes even when f keeps everything.
 	keep := func(s string) string { return s }
-	assert.Equal(t, `{"token": "[REDACTED]", "x": "token=abc"}`, JSONFunc(`{"token": "abc", "x": "token=abc"}`, keep))
+	if JSONFunc(`{"token": "abc", "x": "token=abc"}`, keep) != `{"token": "[REDACTED]", "x": "token=abc"}` {
+		t.Errorf("got %v, want %v", JSONFunc(`{"token": "abc", "x": "token=abc"}`, keep), `{"token": "[REDACTED]", "x": "token=abc"}`)
+	}
 }
 
 func TestShapeIndexFits(t *testing.T) {
 	// The index stores 1 + a group number in a byte.
-	assert.Less(t, len(shapeIndex.groups), 255)
+	if len(shapeIndex.groups) >= 255 {
+		t.Errorf("%v is not below %v", len(shapeIndex.groups), 255)
+	}
 	for i, k := range keyShapes {
 		for _, earlier := range keyShapes[:i] {
-			assert.False(t, strings.HasPrefix(k.prefix, earlier.prefix) && k.prefix != earlier.prefix && k.valid == nil && earlier.valid == nil,
-				"%q comes after the shorter prefix %q it starts with", k.prefix, earlier.prefix)
+			if strings.HasPrefix(k.prefix, earlier.prefix) && k.prefix != earlier.prefix && k.valid == nil && earlier.valid == nil {
+				t.Errorf("%q comes after the shorter prefix %q it starts with", k.prefix, earlier.prefix)
+			}
 		}
 	}
 }
@@ -249,5 +273,7 @@ func TestRunCacheHoldsEveryBodyClass(t *testing.T) {
 	for _, k := range keyShapes {
 		classes[k.body] = true
 	}
-	assert.LessOrEqual(t, len(classes), maxCachedClasses, "a class past the cache is measured again at every candidate")
+	if len(classes) > maxCachedClasses {
+		t.Errorf("a class past the cache is measured again at every candidate: %v is above %v", len(classes), maxCachedClasses)
+	}
 }

@@ -6,22 +6,28 @@ import (
 	"testing"
 
 	"github.com/contextkit/compact/internal/secrettest"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 func TestRedactRemovesSecretsAndKeepsTheirKind(t *testing.T) {
 	for _, tt := range secrettest.Cases {
 		t.Run(tt.Name, func(t *testing.T) {
 			got := String(tt.In)
-			assert.Contains(t, got, Marker)
+			if !strings.Contains(got, Marker) {
+				t.Errorf("%q does not contain %q", got, Marker)
+			}
 			for _, g := range tt.Gone {
-				assert.NotContains(t, got, g, "secret survived")
+				if strings.Contains(got, g) {
+					t.Errorf("secret survived: %q contains %q", got, g)
+				}
 			}
 			for _, k := range tt.Kept {
-				assert.Contains(t, got, k, "context lost")
+				if !strings.Contains(got, k) {
+					t.Errorf("context lost: %q does not contain %q", got, k)
+				}
 			}
-			assert.Equal(t, got, String(got), "not idempotent")
+			if String(got) != got {
+				t.Errorf("not idempotent: got %v, want %v", String(got), got)
+			}
 		})
 	}
 }
@@ -29,7 +35,9 @@ func TestRedactRemovesSecretsAndKeepsTheirKind(t *testing.T) {
 func TestRedactLeavesLookAlikesAlone(t *testing.T) {
 	for _, tt := range secrettest.LookAlikes {
 		t.Run(tt.Name, func(t *testing.T) {
-			assert.Equal(t, tt.In, String(tt.In))
+			if String(tt.In) != tt.In {
+				t.Errorf("got %v, want %v", String(tt.In), tt.In)
+			}
 		})
 	}
 }
@@ -46,14 +54,20 @@ func TestRedactExactForms(t *testing.T) {
 		{"", ""},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, String(tt.in), "String(%q)", tt.in)
+		if String(tt.in) != tt.want {
+			t.Errorf("String(%q): got %v, want %v", tt.in, String(tt.in), tt.want)
+		}
 	}
 }
 
 func TestRedactCorpusSizes(t *testing.T) {
 	// The corpus is the specification: keep it broad.
-	assert.GreaterOrEqual(t, len(secrettest.Cases), 40)
-	assert.GreaterOrEqual(t, len(secrettest.LookAlikes), 20)
+	if len(secrettest.Cases) < 40 {
+		t.Errorf("%v is below %v", len(secrettest.Cases), 40)
+	}
+	if len(secrettest.LookAlikes) < 20 {
+		t.Errorf("%v is below %v", len(secrettest.LookAlikes), 20)
+	}
 }
 
 // Tool arguments are JSON: a secret inside a JSON string must go without
@@ -62,7 +76,9 @@ func TestRedactKeepsJSONValid(t *testing.T) {
 	// JSON text is read as JSON: a string that loses a secret is written
 	// again, without HTML escapes.
 	got := String(`{"q": "a?x=1\u0026token=abc123", "cmd": "echo Authorization: Bearer abc123"}`)
-	assert.Equal(t, `{"q": "a?x=1&token=[REDACTED]", "cmd": "echo Authorization: Bearer [REDACTED]"}`, got)
+	if got != `{"q": "a?x=1&token=[REDACTED]", "cmd": "echo Authorization: Bearer [REDACTED]"}` {
+		t.Errorf("got %v, want %v", got, `{"q": "a?x=1&token=[REDACTED]", "cmd": "echo Authorization: Bearer [REDACTED]"}`)
+	}
 
 	for _, tt := range secrettest.Cases {
 		t.Run(tt.Name, func(t *testing.T) {
@@ -72,13 +88,21 @@ func TestRedactKeepsJSONValid(t *testing.T) {
 			var buf strings.Builder
 			enc := json.NewEncoder(&buf)
 			enc.SetEscapeHTML(false) // as models write arguments
-			require.NoError(t, enc.Encode(map[string]string{"command": tt.In, "note": "after"}))
+			if err := enc.Encode(map[string]string{"command": tt.In, "note": "after"}); err != nil {
+				t.Fatal(err)
+			}
 			got := String(buf.String())
-			assert.True(t, json.Valid([]byte(got)), "invalid JSON: %s", got)
-			assert.Contains(t, got, `"note":"after"`)
+			if !json.Valid([]byte(got)) {
+				t.Errorf("invalid JSON: %s", got)
+			}
+			if !strings.Contains(got, `"note":"after"`) {
+				t.Errorf("%q does not contain %q", got, `"note":"after"`)
+			}
 			for _, g := range tt.Gone {
 				ge, _ := json.Marshal(g)
-				assert.NotContains(t, got, strings.Trim(string(ge), `"`), "secret survived")
+				if strings.Contains(got, strings.Trim(string(ge), `"`)) {
+					t.Errorf("secret survived: %q contains %q", got, strings.Trim(string(ge), `"`))
+				}
 			}
 		})
 	}
@@ -94,7 +118,11 @@ func TestRedactLongLinesOfTriggers(t *testing.T) {
 		strings.Repeat("curl -u a:b ", 500),
 	} {
 		out := String(s)
-		assert.Equal(t, out, String(out))
+		if String(out) != out {
+			t.Errorf("got %v, want %v", String(out), out)
+		}
 	}
-	assert.Equal(t, strings.Repeat("curl -u a:[REDACTED] ", 3), String(strings.Repeat("curl -u a:b ", 3)))
+	if String(strings.Repeat("curl -u a:b ", 3)) != strings.Repeat("curl -u a:[REDACTED] ", 3) {
+		t.Errorf("got %v, want %v", String(strings.Repeat("curl -u a:b ", 3)), strings.Repeat("curl -u a:[REDACTED] ", 3))
+	}
 }

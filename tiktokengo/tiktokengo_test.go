@@ -81,12 +81,8 @@ func TestNoNetworkIsNeeded(t *testing.T) {
 	if os.Getenv("TIKTOKENGO_TEST_OFFLINE_CHILD") == "1" {
 		for _, enc := range []string{tokens.EncodingO200KBase, tokens.EncodingCL100KBase} {
 			c, err := New(enc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if n := c.CountText("hello world"); n != 2 {
-				t.Fatalf("%s: hello world counted %d", enc, n)
-			}
+			require.NoError(t, err)
+			require.Equal(t, 2, c.CountText("hello world"), "%s: hello world", enc)
 		}
 		return
 	}
@@ -148,9 +144,7 @@ func TestNeverUsesTiktokensGlobalLoader(t *testing.T) {
 			if sel, ok := n.(*ast.SelectorExpr); ok {
 				if id, ok := sel.X.(*ast.Ident); ok && id.Name == tiktokenName {
 					uses++
-					if forbidden[sel.Sel.Name] {
-						t.Errorf("%s: uses tiktoken.%s", fset.Position(sel.Pos()), sel.Sel.Name)
-					}
+					assert.False(t, forbidden[sel.Sel.Name], "%s: uses tiktoken.%s", fset.Position(sel.Pos()), sel.Sel.Name)
 				}
 			}
 			return true

@@ -263,12 +263,8 @@ func TestNoNetworkIsNeeded(t *testing.T) {
 	if os.Getenv("COMPACT_TEST_OFFLINE_CHILD") == "1" {
 		for _, model := range []string{"gpt-4o", "gpt-4"} {
 			c, err := ForModel(model)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if n := c.CountText("hello world"); n != 2 {
-				t.Fatalf("%s: hello world counted %d", model, n)
-			}
+			require.NoError(t, err)
+			require.Equal(t, 2, c.CountText("hello world"), "%s: hello world", model)
 		}
 		return
 	}
@@ -315,9 +311,7 @@ func TestLinksNoOtherTokenizer(t *testing.T) {
 		require.NoError(t, err)
 		for _, imp := range f.Imports {
 			for _, path := range forbidden {
-				if strings.HasPrefix(strings.Trim(imp.Path.Value, `"`), path) {
-					t.Errorf("%s imports %s", name, imp.Path.Value)
-				}
+				assert.False(t, strings.HasPrefix(strings.Trim(imp.Path.Value, `"`), path), "%s imports %s", name, imp.Path.Value)
 			}
 		}
 		checked++
@@ -347,18 +341,11 @@ func FuzzCountText(f *testing.F) {
 	f.Fuzz(func(t *testing.T, a, b string) {
 		for _, c := range []Counter{o200k, cl100k} {
 			na, nb, nab := c.CountText(a), c.CountText(b), c.CountText(a+b)
-			if na < 0 || nb < 0 || nab < 0 {
-				t.Fatalf("negative count: %d %d %d", na, nb, nab)
-			}
-			if again := c.CountText(a); again != na {
-				t.Fatalf("CountText(%q) = %d, then %d", a, na, again)
-			}
-			if d := nab - (na + nb); d < -concatSlack || d > concatSlack {
-				t.Fatalf("CountText(a+b) = %d, CountText(a)+CountText(b) = %d+%d: differ by %d\na=%q\nb=%q", nab, na, nb, d, a, b)
-			}
-			if (a == "") != (na == 0) {
-				t.Fatalf("CountText(%q) = %d: only empty text counts nothing", a, na)
-			}
+			require.False(t, na < 0 || nb < 0 || nab < 0, "negative count: %d %d %d", na, nb, nab)
+			require.Equal(t, na, c.CountText(a), "CountText(%q) a second time", a)
+			d := nab - (na + nb)
+			require.False(t, d < -concatSlack || d > concatSlack, "CountText(a+b) = %d, CountText(a)+CountText(b) = %d+%d: differ by %d\na=%q\nb=%q", nab, na, nb, d, a, b)
+			require.Equal(t, a == "", na == 0, "CountText(%q) = %d: only empty text counts nothing", a, na)
 		}
 	})
 }
@@ -382,19 +369,11 @@ func FuzzCountMessage(f *testing.F) {
 		}
 		want := cloneMessage(m)
 		n := plain.CountMessage(m)
-		if n < tokensPerMessage {
-			t.Fatalf("count %d is below the framing", n)
-		}
+		require.GreaterOrEqual(t, n, tokensPerMessage, "the count is below the framing")
 		for i := 0; i < 2; i++ {
-			if got := memo.CountMessage(m); got != n {
-				t.Fatalf("memoised count %d, unmemoised %d", got, n)
-			}
+			require.Equal(t, n, memo.CountMessage(m), "memoised count against unmemoised")
 		}
-		if e := (Estimate{}).CountMessage(m); e < tokensPerMessage {
-			t.Fatalf("estimate %d is below the framing", e)
-		}
-		if !reflect.DeepEqual(want, m) {
-			t.Fatalf("message modified: %+v, was %+v", m, want)
-		}
+		require.GreaterOrEqual(t, (Estimate{}).CountMessage(m), tokensPerMessage, "the estimate is below the framing")
+		require.True(t, reflect.DeepEqual(want, m), "message modified: %+v, was %+v", m, want)
 	})
 }

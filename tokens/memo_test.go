@@ -51,7 +51,7 @@ func TestMemoDistinguishesEveryCountedField(t *testing.T) {
 	for i, m := range distinct {
 		k := c.hash(m)
 		if j, ok := seen[k]; ok {
-			t.Errorf("messages %d and %d share a memo key: %+v, %+v", j, i, distinct[j], m)
+			assert.Failf(t, "two messages share a memo key", "messages %d and %d: %+v, %+v", j, i, distinct[j], m)
 		}
 		seen[k] = i
 		assert.Equal(t, k, c.hash(cloneMessage(m)), "a copy of message %d has the same key", i)
@@ -161,8 +161,7 @@ func TestCountingIsSafeForConcurrentUse(t *testing.T) {
 			defer wg.Done()
 			for i := range msgs {
 				j := (i + g*25) % len(msgs)
-				if got := c.CountMessage(msgs[j]); got != want[j] {
-					t.Errorf("goroutine %d: message %d counted %d, want %d", g, j, got, want[j])
+				if !assert.Equal(t, want[j], c.CountMessage(msgs[j]), "goroutine %d: message %d", g, j) {
 					return
 				}
 				tally.Add(msgs[j])

@@ -132,9 +132,8 @@ func split(tb testing.TB, encoding, s string) []string {
 func checkSplit(t *testing.T, enc string, re *regexp2.Regexp, what, s string) {
 	t.Helper()
 	got := split(t, enc, s)
-	if want := regexpPieces(t, re, s); !assert.ObjectsAreEqual(want, got) && !(len(want) == 0 && len(got) == 0) {
-		t.Fatalf("%s %s: %.200q\n got %.300q\nwant %.300q", enc, what, s, got, want)
-	}
+	want := regexpPieces(t, re, s)
+	require.True(t, assert.ObjectsAreEqual(want, got) || len(want) == 0 && len(got) == 0, "%s %s: %.200q\n got %.300q\nwant %.300q", enc, what, s, got, want)
 }
 
 // TestSplitMatchesTiktokenGosPatterns checks the scanners piece for piece
@@ -304,7 +303,7 @@ func TestCountsMatchTiktokenGoOnTranscripts(t *testing.T) {
 						require.Equal(t, oracleCount(enc, s), oursCount(enc, s), "%s %s message %d: %.80q", enc, name, i, s)
 					}
 				}
-				t.Fatalf("%s message %d: counts %s, recorded %s", name, i, got, want)
+				require.Equal(t, want, got, "%s message %d: counts against the recorded ones", name, i)
 			}
 			nTexts += len(texts(m))
 		}
@@ -396,9 +395,7 @@ func TestCountsMatchTiktokenGoOnRandomText(t *testing.T) {
 				a, b := hard[names[rng.Intn(len(names))]], hard[names[rng.Intn(len(names))]]
 				s = a[:rng.Intn(min(len(a), 200))] + s + b[len(b)-rng.Intn(min(len(b), 200)):]
 			}
-			if got, want := ours.CountText(s), oracle.CountText(s); got != want {
-				t.Fatalf("%s: %q counted %d, tiktoken-go %d", enc, s, got, want)
-			}
+			require.Equal(t, oracle.CountText(s), ours.CountText(s), "%s: %.300q counted against tiktoken-go", enc, s)
 		}
 	}
 }
@@ -415,9 +412,7 @@ func TestRankTablesMatchTheLoader(t *testing.T) {
 		ranks := e.Tokens()
 		require.Len(t, ranks, len(want), enc)
 		for tok, rank := range want {
-			if ranks[rank] != tok {
-				t.Fatalf("%s: rank %d is %q, want %q", enc, rank, ranks[rank], tok)
-			}
+			require.Equal(t, tok, ranks[rank], "%s: rank %d", enc, rank)
 		}
 	}
 }
@@ -446,9 +441,7 @@ func FuzzCountTextMatchesTiktokenGo(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		s = s[:min(len(s), 4<<10)]
 		for _, p := range pairs {
-			if got, want := p.ours.CountText(s), p.oracle.CountText(s); got != want {
-				t.Fatalf("%s: %q counted %d, tiktoken-go %d", p.ours.Encoding(), s, got, want)
-			}
+			require.Equal(t, p.oracle.CountText(s), p.ours.CountText(s), "%s: %.300q counted against tiktoken-go", p.ours.Encoding(), s)
 		}
 	})
 }

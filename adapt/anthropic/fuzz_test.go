@@ -3,13 +3,14 @@ package anthropic
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/msgtest"
+	"github.com/stretchr/testify/require"
 )
 
 // FuzzConvertRoundTrip feeds request bodies through Convert and Restore:
@@ -32,26 +33,16 @@ func FuzzConvertRoundTrip(f *testing.F) {
 		}
 		conv, err := Convert(h)
 		if err != nil {
-			if !errors.Is(err, compact.ErrInvalidHistory) {
-				t.Fatalf("Convert: %v does not wrap ErrInvalidHistory", err)
-			}
+			require.ErrorIs(t, err, compact.ErrInvalidHistory, "Convert")
 			return
 		}
 		_ = compact.Validate(conv.Messages)
 		got, err := conv.Restore(conv.Messages)
-		if err != nil {
-			t.Fatalf("Restore of the conversion itself: %v", err)
-		}
+		require.NoError(t, err, "Restore of the conversion itself")
 		after, err := json.Marshal(wire(got))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(before) != string(after) {
-			t.Fatalf("round trip changed the body:\n%s\n%s", before, after)
-		}
-		if !reflect.DeepEqual(h, got) {
-			t.Fatal("round trip gave back a different value with the same encoding")
-		}
+		require.NoError(t, err)
+		require.True(t, string(before) == string(after), "round trip changed the body: %s", msgtest.Difference(before, after))
+		require.True(t, reflect.DeepEqual(h, got), "round trip gave back a different value with the same encoding")
 	})
 }
 
@@ -69,20 +60,12 @@ func FuzzCompress(f *testing.F) {
 		h := History(w)
 		out, res, err := Compress(context.Background(), compact.New(compact.WithContextWindow(400)), h, compact.Force())
 		if err != nil {
-			if errors.Is(err, ErrShape) {
-				t.Fatalf("a valid history compacted into an invalid one: %v", err)
-			}
+			require.NotErrorIs(t, err, ErrShape, "a valid history compacted into an invalid one")
 			return
 		}
-		if err := compact.Validate(res.Messages); err != nil {
-			t.Fatalf("engine output: %v", err)
-		}
-		if err := Validate(out); err != nil {
-			t.Fatalf("restored output: %v", err)
-		}
-		if !reflect.DeepEqual(h.Messages[len(h.Messages)-1], out.Messages[len(out.Messages)-1]) {
-			t.Fatal("the last turn changed")
-		}
+		require.NoError(t, compact.Validate(res.Messages), "engine output")
+		require.NoError(t, Validate(out), "restored output")
+		require.True(t, reflect.DeepEqual(h.Messages[len(h.Messages)-1], out.Messages[len(out.Messages)-1]), "the last turn changed")
 	})
 }
 
@@ -105,29 +88,19 @@ func FuzzFromMessages(f *testing.F) {
 		}
 		h, err := FromMessages(msgs)
 		if err != nil {
-			if !errors.Is(err, compact.ErrInvalidHistory) {
-				t.Fatalf("FromMessages: %v does not wrap ErrInvalidHistory", err)
-			}
+			require.ErrorIs(t, err, compact.ErrInvalidHistory, "FromMessages")
 			return
 		}
 		if compact.Validate(msgs) == nil && !lateSystem(msgs) && !halfAnswered(msgs) && len(h.Messages) > 0 {
-			if err := Validate(h); err != nil {
-				t.Fatalf("a valid history converted into an invalid one: %v", err)
-			}
+			require.NoError(t, Validate(h), "a valid history converted into an invalid one")
 		}
 		conv, err := Convert(h)
-		if err != nil {
-			t.Fatalf("Convert of FromMessages' output: %v", err)
-		}
+		require.NoError(t, err, "Convert of FromMessages' output")
 		again, err := FromMessages(conv.Messages)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		a, _ := json.Marshal(wire(h))
 		b, _ := json.Marshal(wire(again))
-		if string(a) != string(b) {
-			t.Fatalf("converting FromMessages' output and back changed it:\n%s\n%s", a, b)
-		}
+		require.True(t, string(a) == string(b), "converting FromMessages' output and back changed it: %s", msgtest.Difference(a, b))
 	})
 }
 

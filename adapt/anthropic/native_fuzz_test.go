@@ -2,7 +2,6 @@ package anthropic
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -11,8 +10,10 @@ import (
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	openai "github.com/sashabaranov/go-openai"
+	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/msgtest"
 )
 
 // FuzzClearedResults checks the reading of a clearing the provider
@@ -49,33 +50,23 @@ func FuzzClearedResults(f *testing.F) {
 		}
 		before := compact.Clone(views)
 		got := clearedResults(views, n, exclude)
-		if !reflect.DeepEqual(before, views) {
-			t.Fatal("the views changed")
-		}
-		if len(got) > max(n, 0) {
-			t.Fatalf("%d results for %d cleared", len(got), n)
-		}
+		require.True(t, reflect.DeepEqual(before, views), "the views changed")
+		require.LessOrEqual(t, len(got), max(n, 0), "more results than the %d cleared", n)
 		names := toolNames(views)
 		eligible := func(j int) bool {
 			return views[j].Role == compact.RoleTool && !slices.Contains(exclude, names[views[j].ToolCallID])
 		}
 		next := 0
 		for _, j := range got {
-			if !eligible(j) {
-				t.Fatalf("message %d is not a result the provider could clear", j)
-			}
+			require.True(t, eligible(j), "message %d is not a result the provider could clear", j)
 			for ; next < j; next++ {
-				if eligible(next) {
-					t.Fatalf("result %d was passed over for the newer %d", next, j)
-				}
+				require.False(t, eligible(next), "result %d was passed over for the newer %d", next, j)
 			}
 			next = j + 1
 		}
 		if len(got) < n {
 			for ; next < len(views); next++ {
-				if eligible(next) {
-					t.Fatalf("result %d was left although the provider cleared %d", next, n)
-				}
+				require.False(t, eligible(next), "result %d was left although the provider cleared %d", next, n)
 			}
 		}
 	})
@@ -105,34 +96,23 @@ func FuzzCompressAfterTheProvidersCompaction(f *testing.F) {
 			providerTurn(t, providerSummary, "Reading the rest."))
 		h.Messages = append(h.Messages, readingRounds("b", int(after%12))...)
 		h.Messages = append(h.Messages, sdk.NewUserMessage(sdk.NewTextBlock("Which are left?")))
-		if err := Validate(h); err != nil {
-			t.Fatalf("the fuzzed history: %v", err)
-		}
-		sent := encode(t, h)
+		require.NoError(t, Validate(h), "the fuzzed history")
+		sent := string(encode(t, h))
 		conv, err := Convert(h)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		var opts []compact.CompressOption
 		if force {
 			opts = append(opts, compact.Force())
 		}
 		out, res, err := Compress(context.Background(), compact.New(compact.WithContextWindow(int(window)+200)), h, opts...)
-		if string(encode(t, h)) != string(sent) {
-			t.Fatal("the input changed")
-		}
+		now := string(encode(t, h))
+		require.True(t, now == sent, "the input changed: %s", msgtest.Difference(sent, now))
 		if err != nil {
-			if errors.Is(err, ErrShape) {
-				t.Fatalf("a valid history compacted into an invalid one: %v", err)
-			}
+			require.NotErrorIs(t, err, ErrShape, "a valid history compacted into an invalid one")
 			return
 		}
-		if err := Validate(out); err != nil {
-			t.Fatalf("restored output: %v", err)
-		}
-		if !reflect.DeepEqual(h.Messages[len(h.Messages)-1], out.Messages[len(out.Messages)-1]) {
-			t.Fatal("the last turn changed")
-		}
+		require.NoError(t, Validate(out), "restored output")
+		require.True(t, reflect.DeepEqual(h.Messages[len(h.Messages)-1], out.Messages[len(out.Messages)-1]), "the last turn changed")
 		if res.Skipped != "" {
 			return
 		}
@@ -141,26 +121,18 @@ func FuzzCompressAfterTheProvidersCompaction(f *testing.F) {
 			for b, block := range turnBlocks(m) {
 				if s, ok := readCompaction(block); ok {
 					blocks++
-					if s != providerSummary || k != 0 || b != 0 {
-						t.Fatalf("turn %d block %d: a compaction block that is not the newest, opening the history", k, b)
-					}
+					require.False(t, s != providerSummary || k != 0 || b != 0, "turn %d block %d: a compaction block that is not the newest, opening the history", k, b)
 				}
 				if block.OfText != nil && strings.Contains(block.OfText.Text, "[Context handoff]") {
 					summaries++
 				}
 			}
 		}
-		if blocks+summaries > 1 {
-			t.Fatalf("%d provider blocks and %d summaries of compact's", blocks, summaries)
-		}
+		require.LessOrEqual(t, blocks+summaries, 1, "%d provider blocks and %d summaries of compact's", blocks, summaries)
 		if res.Account != nil {
-			if len(res.Account) != len(conv.Messages) {
-				t.Fatalf("%d fates for %d messages", len(res.Account), len(conv.Messages))
-			}
+			require.Equal(t, len(conv.Messages), len(res.Account), "a fate for every message")
 			for j, f := range res.Account {
-				if f.Index != j {
-					t.Fatalf("fate %d is message %d's", j, f.Index)
-				}
+				require.Equal(t, j, f.Index, "fate %d", j)
 			}
 		}
 	})

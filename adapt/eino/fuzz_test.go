@@ -3,15 +3,16 @@ package eino
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/cloudwego/eino/schema"
+	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/msgtest"
 )
 
 // FuzzConvertRoundTrip feeds eino histories (as JSON) through Convert and
@@ -33,26 +34,16 @@ func FuzzConvertRoundTrip(f *testing.F) {
 		}
 		conv, err := Convert(msgs)
 		if err != nil {
-			if !errors.Is(err, compact.ErrInvalidHistory) {
-				t.Fatalf("Convert: %v does not wrap ErrInvalidHistory", err)
-			}
+			require.ErrorIs(t, err, compact.ErrInvalidHistory, "Convert")
 			return
 		}
 		_ = compact.Validate(conv.Messages)
 		got, err := conv.Restore(conv.Messages)
-		if err != nil {
-			t.Fatalf("Restore of the conversion itself: %v", err)
-		}
+		require.NoError(t, err, "Restore of the conversion itself")
 		after, err := json.Marshal(got)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(before) != string(after) {
-			t.Fatalf("round trip changed the history:\n%s\n%s", before, after)
-		}
-		if !reflect.DeepEqual(msgs, got) {
-			t.Fatal("round trip gave back different values with the same encoding")
-		}
+		require.NoError(t, err)
+		require.True(t, string(before) == string(after), "round trip changed the history: %s", msgtest.Difference(before, after))
+		require.True(t, reflect.DeepEqual(msgs, got), "round trip gave back different values with the same encoding")
 	})
 }
 
@@ -73,24 +64,17 @@ func FuzzCompress(f *testing.F) {
 			return
 		}
 		out, res, err := Compress(context.Background(), compact.New(compact.WithContextWindow(400)), msgs, compact.Force())
-		if after, _ := json.Marshal(msgs); string(after) != string(before) {
-			t.Fatal("Compress modified its input")
-		}
+		now, _ := json.Marshal(msgs)
+		require.True(t, string(now) == string(before), "Compress modified its input: %s", msgtest.Difference(before, now))
 		if err != nil {
 			return
 		}
-		if err := compact.Validate(res.Messages); err != nil {
-			t.Fatalf("engine output: %v", err)
-		}
-		if err := Validate(out); err != nil {
-			t.Fatalf("restored output: %v", err)
-		}
-		if conv, err := Convert(out); err != nil || !reflect.DeepEqual(conv.Messages, res.Messages) {
-			t.Fatalf("the restored history does not read as the engine's output (%v)", err)
-		}
-		if !reflect.DeepEqual(msgs[len(msgs)-1], out[len(out)-1]) {
-			t.Fatal("the last message changed")
-		}
+		require.NoError(t, compact.Validate(res.Messages), "engine output")
+		require.NoError(t, Validate(out), "restored output")
+		conv, err := Convert(out)
+		require.NoError(t, err, "the restored history does not convert")
+		require.True(t, reflect.DeepEqual(conv.Messages, res.Messages), "the restored history does not read as the engine's output")
+		require.True(t, reflect.DeepEqual(msgs[len(msgs)-1], out[len(out)-1]), "the last message changed")
 	})
 }
 
@@ -111,23 +95,15 @@ func FuzzFromMessages(f *testing.F) {
 		}
 		out, err := FromMessages(msgs)
 		if err != nil {
-			if !errors.Is(err, compact.ErrInvalidHistory) {
-				t.Fatalf("FromMessages: %v does not wrap ErrInvalidHistory", err)
-			}
+			require.ErrorIs(t, err, compact.ErrInvalidHistory, "FromMessages")
 			return
 		}
 		conv, err := Convert(out)
-		if err != nil {
-			t.Fatalf("Convert of FromMessages' output: %v", err)
-		}
+		require.NoError(t, err, "Convert of FromMessages' output")
 		again, err := FromMessages(conv.Messages)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		a, _ := json.Marshal(out)
 		b, _ := json.Marshal(again)
-		if string(a) != string(b) {
-			t.Fatalf("converting FromMessages' output and back changed it:\n%s\n%s", a, b)
-		}
+		require.True(t, string(a) == string(b), "converting FromMessages' output and back changed it: %s", msgtest.Difference(a, b))
 	})
 }

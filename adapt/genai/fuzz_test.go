@@ -3,7 +3,6 @@ package genai
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/internal/msgtest"
+	"github.com/stretchr/testify/require"
 )
 
 // FuzzConvertRoundTrip feeds request bodies through Convert and Restore:
@@ -33,29 +33,17 @@ func FuzzConvertRoundTrip(f *testing.F) {
 		}
 		conv, err := Convert(h)
 		if err != nil {
-			if !errors.Is(err, compact.ErrInvalidHistory) {
-				t.Fatalf("Convert: %v does not wrap ErrInvalidHistory", err)
-			}
+			require.ErrorIs(t, err, compact.ErrInvalidHistory, "Convert")
 			return
 		}
 		got, err := conv.Restore(conv.Messages)
-		if err != nil {
-			t.Fatalf("Restore of the conversion itself: %v", err)
-		}
+		require.NoError(t, err, "Restore of the conversion itself")
 		after, err := json.Marshal(toWire(got))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(before) != string(after) {
-			t.Fatalf("round trip changed the body:\n%s\n%s", before, after)
-		}
-		if !reflect.DeepEqual(h, got) {
-			t.Fatal("round trip gave back a different value with the same encoding")
-		}
+		require.NoError(t, err)
+		require.True(t, string(before) == string(after), "round trip changed the body: %s", msgtest.Difference(before, after))
+		require.True(t, reflect.DeepEqual(h, got), "round trip gave back a different value with the same encoding")
 		if Validate(h) == nil {
-			if err := compact.Validate(conv.Messages); err != nil {
-				t.Fatalf("a history with the API's shape converted into an invalid chat history: %v", err)
-			}
+			require.NoError(t, compact.Validate(conv.Messages), "a history with the API's shape converted into an invalid chat history")
 		}
 	})
 }
@@ -74,20 +62,12 @@ func FuzzCompress(f *testing.F) {
 		h := fromWire(w)
 		out, res, err := Compress(context.Background(), compact.New(compact.WithContextWindow(400)), h, compact.Force())
 		if err != nil {
-			if errors.Is(err, ErrShape) {
-				t.Fatalf("a valid history compacted into an invalid one: %v", err)
-			}
+			require.NotErrorIs(t, err, ErrShape, "a valid history compacted into an invalid one")
 			return
 		}
-		if err := compact.Validate(res.Messages); err != nil {
-			t.Fatalf("engine output: %v", err)
-		}
-		if err := Validate(out); err != nil {
-			t.Fatalf("restored output: %v", err)
-		}
-		if !reflect.DeepEqual(h.Contents[len(h.Contents)-1], out.Contents[len(out.Contents)-1]) {
-			t.Fatal("the last content changed")
-		}
+		require.NoError(t, compact.Validate(res.Messages), "engine output")
+		require.NoError(t, Validate(out), "restored output")
+		require.True(t, reflect.DeepEqual(h.Contents[len(h.Contents)-1], out.Contents[len(out.Contents)-1]), "the last content changed")
 	})
 }
 
@@ -110,29 +90,19 @@ func FuzzFromMessages(f *testing.F) {
 		}
 		h, err := FromMessages(msgs)
 		if err != nil {
-			if !errors.Is(err, compact.ErrInvalidHistory) {
-				t.Fatalf("FromMessages: %v does not wrap ErrInvalidHistory", err)
-			}
+			require.ErrorIs(t, err, compact.ErrInvalidHistory, "FromMessages")
 			return
 		}
 		if compact.Validate(msgs) == nil && !msgtest.HalfAnswered(msgs) && !unnamedCall(msgs) && len(h.Contents) > 0 {
-			if err := Validate(h); err != nil {
-				t.Fatalf("a valid history converted into an invalid one: %v", err)
-			}
+			require.NoError(t, Validate(h), "a valid history converted into an invalid one")
 		}
 		conv, err := Convert(h)
-		if err != nil {
-			t.Fatalf("Convert of FromMessages' output: %v", err)
-		}
+		require.NoError(t, err, "Convert of FromMessages' output")
 		again, err := FromMessages(conv.Messages)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		a, _ := json.Marshal(toWire(h))
 		b, _ := json.Marshal(toWire(again))
-		if string(a) != string(b) {
-			t.Fatalf("converting FromMessages' output and back changed it:\n%s\n%s", a, b)
-		}
+		require.True(t, string(a) == string(b), "converting FromMessages' output and back changed it: %s", msgtest.Difference(a, b))
 	})
 }
 

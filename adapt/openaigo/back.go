@@ -8,26 +8,11 @@ import (
 	goopenai "github.com/sashabaranov/go-openai"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/align"
 )
 
 // This file turns a message with no original behind it (one the engine
 // wrote, or one from a go-openai history) into the SDK's message.
-
-// contentParts returns m's content as parts: MultiContent, or Content as one
-// text part, or nothing.
-func contentParts(m compact.Message) []goopenai.ChatMessagePart {
-	if len(m.MultiContent) > 0 {
-		return m.MultiContent
-	}
-	if m.Content == "" {
-		return nil
-	}
-	return []goopenai.ChatMessagePart{textPart(m.Content)}
-}
-
-func isImage(p goopenai.ChatMessagePart) bool {
-	return p.ImageURL != nil || p.Type == goopenai.ChatMessagePartTypeImageURL
-}
 
 // imageText is the text an image becomes where only text may go.
 func imageText(p goopenai.ChatMessagePart) string {
@@ -42,7 +27,7 @@ func textOnly(m compact.Message) []openai.ChatCompletionContentPartTextParam {
 	var out []openai.ChatCompletionContentPartTextParam
 	for _, p := range m.MultiContent {
 		t := p.Text
-		if isImage(p) {
+		if align.IsImage(p) {
 			t = imageText(p)
 		}
 		out = append(out, openai.ChatCompletionContentPartTextParam{Text: t})
@@ -52,7 +37,7 @@ func textOnly(m compact.Message) []openai.ChatCompletionContentPartTextParam {
 
 // userContentPart is a content part of a user message.
 func userContentPart(p goopenai.ChatMessagePart) openai.ChatCompletionContentPartUnionParam {
-	if isImage(p) {
+	if align.IsImage(p) {
 		img := openai.ChatCompletionContentPartImageImageURLParam{}
 		if p.ImageURL != nil {
 			img.URL, img.Detail = p.ImageURL.URL, string(p.ImageURL.Detail)

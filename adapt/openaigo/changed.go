@@ -73,9 +73,9 @@ func sameForm(array bool, m compact.Message) (param.Opt[string], []openai.ChatCo
 		return param.NewOpt(compact.Text(m)), nil
 	}
 	var parts []openai.ChatCompletionContentPartTextParam
-	for _, p := range contentParts(m) {
+	for _, p := range align.ContentParts(m) {
 		t := p.Text
-		if isImage(p) {
+		if align.IsImage(p) {
 			t = imageText(p)
 		}
 		parts = append(parts, openai.ChatCompletionContentPartTextParam{Text: t})
@@ -153,16 +153,13 @@ func (c *Conversion) changedUser(m compact.Message, j int) (openai.ChatCompletio
 		return openai.ChatCompletionMessageParamUnion{}, false
 	}
 	origParts := orig.Content.OfArrayOfContentParts
-	view := contentParts(c.views[j])
+	view := align.ContentParts(c.views[j])
 	if len(view) != len(origParts) || len(view) < 2 {
 		return openai.ChatCompletionMessageParamUnion{}, false
 	}
-	parts := m.MultiContent
-	if len(parts) != len(view) {
-		var ok bool
-		if parts, ok = readAsParts(m.Content, view); !ok || len(m.MultiContent) > 0 {
-			return openai.ChatCompletionMessageParamUnion{}, false
-		}
+	parts, ok := align.EditedParts(c.views[j], m)
+	if !ok {
+		return openai.ChatCompletionMessageParamUnion{}, false
 	}
 	u := *orig
 	u.Content.OfArrayOfContentParts = make([]openai.ChatCompletionContentPartUnionParam, 0, len(parts))
@@ -184,39 +181,11 @@ func (c *Conversion) changedUser(m compact.Message, j int) (openai.ChatCompletio
 	return openai.ChatCompletionMessageParamUnion{OfUser: &u}, true
 }
 
-// readAsParts reads s as view's parts joined by newlines, where a text
-// part is there as it was and any other part is one line of text. It
-// returns the parts read, the unchanged ones as view's own.
-func readAsParts(s string, view []goopenai.ChatMessagePart) ([]goopenai.ChatMessagePart, bool) {
-	out := make([]goopenai.ChatMessagePart, 0, len(view))
-	rest := s
-	for i, v := range view {
-		if i > 0 {
-			var ok bool
-			if rest, ok = strings.CutPrefix(rest, "\n"); !ok {
-				return nil, false
-			}
-		}
-		if !isImage(v) {
-			var ok bool
-			if rest, ok = strings.CutPrefix(rest, v.Text); !ok {
-				return nil, false
-			}
-			out = append(out, v)
-			continue
-		}
-		line, _, _ := strings.Cut(rest, "\n")
-		rest = rest[len(line):]
-		out = append(out, textPart(line))
-	}
-	return out, rest == ""
-}
-
 // extended is a system or developer message that is input message j with
 // text added at its end (as the Compressor adds its note): the original
 // with the longer string, or with its parts and the added ones.
 func (c *Conversion) extended(m compact.Message, j int) (openai.ChatCompletionMessageParamUnion, bool) {
-	extra, ok := extension(c.views[j], m)
+	extra, ok := align.Extension(c.views[j], m)
 	if !ok || m.Name != c.views[j].Name {
 		return openai.ChatCompletionMessageParamUnion{}, false
 	}
@@ -251,45 +220,4 @@ func appendText(parts []openai.ChatCompletionContentPartTextParam, texts []strin
 		out = append(out, openai.ChatCompletionContentPartTextParam{Text: t})
 	}
 	return out
-}
-
-// extension reports whether m is v with text added at its end, and
-// returns the additions: the rest of v's last part without the newlines
-// that start it, and any parts after it. Blank additions are left out.
-func extension(v, m compact.Message) ([]string, bool) {
-	vp, ok1 := partTexts(v)
-	mp, ok2 := partTexts(m)
-	n := len(vp)
-	if !ok1 || !ok2 || n == 0 || len(mp) < n {
-		return nil, false
-	}
-	for i := 0; i < n-1; i++ {
-		if vp[i] != mp[i] {
-			return nil, false
-		}
-	}
-	rest, ok := strings.CutPrefix(mp[n-1], vp[n-1])
-	if !ok {
-		return nil, false
-	}
-	var extra []string
-	for _, s := range append([]string{strings.TrimLeft(rest, "\n")}, mp[n:]...) {
-		if strings.TrimSpace(s) != "" {
-			extra = append(extra, s)
-		}
-	}
-	return extra, true
-}
-
-// partTexts is m's content as the texts of its parts; false when a part is
-// not text.
-func partTexts(m compact.Message) ([]string, bool) {
-	var out []string
-	for _, p := range contentParts(m) {
-		if isImage(p) {
-			return nil, false
-		}
-		out = append(out, p.Text)
-	}
-	return out, true
 }

@@ -3,15 +3,16 @@ package openaigo
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/openai/openai-go/v3"
+	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/msgtest"
 )
 
 // seedTranscripts adds the root module's own transcripts to f's corpus.
@@ -41,26 +42,16 @@ func FuzzConvertRoundTrip(f *testing.F) {
 		}
 		conv, err := Convert(msgs)
 		if err != nil {
-			if !errors.Is(err, compact.ErrInvalidHistory) {
-				t.Fatalf("Convert: %v does not wrap ErrInvalidHistory", err)
-			}
+			require.ErrorIs(t, err, compact.ErrInvalidHistory, "Convert")
 			return
 		}
 		_ = compact.Validate(conv.Messages)
 		got, err := conv.Restore(conv.Messages)
-		if err != nil {
-			t.Fatalf("Restore of the conversion itself: %v", err)
-		}
+		require.NoError(t, err, "Restore of the conversion itself")
 		after, err := json.Marshal(got)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(before) != string(after) {
-			t.Fatalf("round trip changed the body:\n%s\n%s", before, after)
-		}
-		if !reflect.DeepEqual(msgs, got) {
-			t.Fatal("round trip gave back a different value with the same encoding")
-		}
+		require.NoError(t, err)
+		require.True(t, string(before) == string(after), "round trip changed the body: %s", msgtest.Difference(before, after))
+		require.True(t, reflect.DeepEqual(msgs, got), "round trip gave back a different value with the same encoding")
 	})
 }
 
@@ -79,15 +70,9 @@ func FuzzCompress(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if err := compact.Validate(res.Messages); err != nil {
-			t.Fatalf("engine output: %v", err)
-		}
-		if err := Validate(out); err != nil {
-			t.Fatalf("restored output: %v", err)
-		}
-		if !reflect.DeepEqual(msgs[len(msgs)-1], out[len(out)-1]) {
-			t.Fatal("the last message changed")
-		}
+		require.NoError(t, compact.Validate(res.Messages), "engine output")
+		require.NoError(t, Validate(out), "restored output")
+		require.True(t, reflect.DeepEqual(msgs[len(msgs)-1], out[len(out)-1]), "the last message changed")
 	})
 }
 
@@ -104,28 +89,18 @@ func FuzzFromMessages(f *testing.F) {
 		}
 		out, err := FromMessages(msgs)
 		if err != nil {
-			if !errors.Is(err, compact.ErrInvalidHistory) {
-				t.Fatalf("FromMessages: %v does not wrap ErrInvalidHistory", err)
-			}
+			require.ErrorIs(t, err, compact.ErrInvalidHistory, "FromMessages")
 			return
 		}
 		if compact.Validate(msgs) == nil {
-			if err := Validate(out); err != nil {
-				t.Fatalf("a valid history converted into an invalid one: %v", err)
-			}
+			require.NoError(t, Validate(out), "a valid history converted into an invalid one")
 		}
 		conv, err := Convert(out)
-		if err != nil {
-			t.Fatalf("Convert of FromMessages' output: %v", err)
-		}
+		require.NoError(t, err, "Convert of FromMessages' output")
 		again, err := FromMessages(conv.Messages)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		a, _ := json.Marshal(out)
 		b, _ := json.Marshal(again)
-		if string(a) != string(b) {
-			t.Fatalf("converting FromMessages' output and back changed it:\n%s\n%s", a, b)
-		}
+		require.True(t, string(a) == string(b), "converting FromMessages' output and back changed it: %s", msgtest.Difference(a, b))
 	})
 }

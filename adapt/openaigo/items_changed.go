@@ -37,9 +37,9 @@ func (c *ItemConversion) changedOutput(j int, m compact.Message) ([]Item, error)
 			break
 		}
 		var parts []any
-		for _, p := range contentParts(m) {
+		for _, p := range align.ContentParts(m) {
 			t := p.Text
-			if isImage(p) {
+			if align.IsImage(p) {
 				t = imageText(p)
 			}
 			parts = append(parts, inputText(t))
@@ -153,9 +153,9 @@ func (c *ItemConversion) hostedTexts(s span) map[string]bool {
 // left.
 func groupText(m compact.Message, hosted map[string]bool) []Item {
 	var texts []string
-	for _, p := range contentParts(m) {
+	for _, p := range align.ContentParts(m) {
 		t := p.Text
-		if isImage(p) {
+		if align.IsImage(p) {
 			t = imageText(p)
 		}
 		if hosted[t] || isBracketedType(t) && len(m.MultiContent) == 0 {
@@ -219,7 +219,7 @@ func (c *ItemConversion) changedUser(j int, m compact.Message) ([]Item, bool, er
 		}
 		parts := m.MultiContent
 		if len(parts) != len(view) {
-			if parts, ok = readAsParts(m.Content, view); !ok || len(m.MultiContent) > 0 {
+			if parts, ok = align.ReadAsParts(m.Content, view); !ok || len(m.MultiContent) > 0 {
 				return nil, false, nil
 			}
 		}
@@ -257,7 +257,7 @@ func (c *ItemConversion) changedUser(j int, m compact.Message) ([]Item, bool, er
 // configuration update) stays as it was, and a developer message with the
 // additions follows it.
 func (c *ItemConversion) extended(j int, m compact.Message) ([]Item, bool, error) {
-	extra, ok := extension(c.views[j], m)
+	extra, ok := align.Extension(c.views[j], m)
 	if !ok || m.Name != c.views[j].Name {
 		return nil, false, nil
 	}

@@ -3,13 +3,14 @@ package openaigo
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/msgtest"
+	"github.com/stretchr/testify/require"
 )
 
 // seedItems adds Responses histories to f's corpus: every item type, the
@@ -54,31 +55,19 @@ func FuzzConvertItemsRoundTrip(f *testing.F) {
 		if err != nil {
 			return // the SDK cannot encode it either
 		}
-		if !sameJSON(before, body) {
-			t.Fatalf("DecodeItems changed the items:\n%s\n%s", body, before)
-		}
+		require.True(t, sameJSON(before, body), "DecodeItems changed the items: %s", msgtest.Difference(body, before))
 		conv, err := ConvertItems(items)
 		if err != nil {
-			if !errors.Is(err, compact.ErrInvalidHistory) {
-				t.Fatalf("ConvertItems: %v does not wrap ErrInvalidHistory", err)
-			}
+			require.ErrorIs(t, err, compact.ErrInvalidHistory, "ConvertItems")
 			return
 		}
 		_ = ValidateItems(items)
 		got, err := conv.Restore(conv.Messages)
-		if err != nil {
-			t.Fatalf("Restore of the conversion itself: %v", err)
-		}
+		require.NoError(t, err, "Restore of the conversion itself")
 		after, err := json.Marshal(got)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(before) != string(after) {
-			t.Fatalf("round trip changed the items:\n%s\n%s", before, after)
-		}
-		if !reflect.DeepEqual(items, got) {
-			t.Fatal("round trip gave back different values with the same encoding")
-		}
+		require.NoError(t, err)
+		require.True(t, string(before) == string(after), "round trip changed the items: %s", msgtest.Difference(before, after))
+		require.True(t, reflect.DeepEqual(items, got), "round trip gave back different values with the same encoding")
 	})
 }
 
@@ -94,22 +83,15 @@ func FuzzCompressItems(f *testing.F) {
 		}
 		before, _ := json.Marshal(items)
 		out, _, err := CompressItems(context.Background(), compact.New(compact.WithContextWindow(400)), items, compact.Force())
-		if after, _ := json.Marshal(items); string(after) != string(before) {
-			t.Fatal("the input was modified")
-		}
+		now, _ := json.Marshal(items)
+		require.True(t, string(now) == string(before), "the input was modified: %s", msgtest.Difference(before, now))
 		if err != nil {
 			return
 		}
-		if err := ValidateItems(out); err != nil {
-			t.Fatalf("the compacted history is not a valid request: %v", err)
-		}
-		if !reflect.DeepEqual(items[len(items)-1], out[len(out)-1]) {
-			t.Fatal("the last item changed")
-		}
+		require.NoError(t, ValidateItems(out), "the compacted history is not a valid request")
+		require.True(t, reflect.DeepEqual(items[len(items)-1], out[len(out)-1]), "the last item changed")
 		for _, u := range out {
-			if u.OfReasoning != nil && indexOf(items, u) < 0 {
-				t.Fatal("a reasoning item the input did not have")
-			}
+			require.False(t, u.OfReasoning != nil && indexOf(items, u) < 0, "a reasoning item the input did not have")
 		}
 	})
 }
@@ -127,28 +109,20 @@ func FuzzItemsFromMessages(f *testing.F) {
 		}
 		out, err := ItemsFromMessages(msgs)
 		if err != nil {
-			if !errors.Is(err, compact.ErrInvalidHistory) {
-				t.Fatalf("ItemsFromMessages: %v does not wrap ErrInvalidHistory", err)
-			}
+			require.ErrorIs(t, err, compact.ErrInvalidHistory, "ItemsFromMessages")
 			return
 		}
 		if compact.Validate(msgs) == nil {
-			if err := ValidateItems(out); err != nil && !errors.As(err, new(*ItemError)) {
-				t.Fatalf("a valid history converted into one that does not convert: %v", err)
+			if err := ValidateItems(out); err != nil {
+				require.ErrorAs(t, err, new(*ItemError), "a valid history converted into one that does not convert")
 			}
 		}
 		conv, err := ConvertItems(out)
-		if err != nil {
-			t.Fatalf("ConvertItems of ItemsFromMessages' output: %v", err)
-		}
+		require.NoError(t, err, "ConvertItems of ItemsFromMessages' output")
 		again, err := ItemsFromMessages(conv.Messages)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		a, _ := json.Marshal(out)
 		b, _ := json.Marshal(again)
-		if string(a) != string(b) {
-			t.Fatalf("converting ItemsFromMessages' output and back changed it:\n%s\n%s", a, b)
-		}
+		require.True(t, string(a) == string(b), "converting ItemsFromMessages' output and back changed it: %s", msgtest.Difference(a, b))
 	})
 }

@@ -9,6 +9,7 @@ import (
 	goopenai "github.com/sashabaranov/go-openai"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/align"
 )
 
 // This file turns a message with no original items behind it (one the
@@ -33,7 +34,7 @@ const filePrefix = "file:"
 // partJSON is a content part as the API reads it: a text part, or, where
 // images may go (images is true), an image part.
 func partJSON(p goopenai.ChatMessagePart, images bool) map[string]any {
-	if !isImage(p) {
+	if !align.IsImage(p) {
 		return inputText(p.Text)
 	}
 	if !images || p.ImageURL == nil {
@@ -57,7 +58,7 @@ func inputParts(m compact.Message, images bool) responses.ResponseInputMessageCo
 	out := make(responses.ResponseInputMessageContentListParam, 0, len(m.MultiContent))
 	for _, p := range m.MultiContent {
 		switch {
-		case !isImage(p):
+		case !align.IsImage(p):
 			out = append(out, responses.ResponseInputContentParamOfInputText(p.Text))
 		case images && p.ImageURL != nil:
 			img := partJSON(p, true)
@@ -139,7 +140,7 @@ func (r *restorer) newOutput(m compact.Message) Item {
 	list := make(responses.ResponseFunctionCallOutputItemListParam, 0, len(m.MultiContent))
 	for _, p := range m.MultiContent {
 		t := p.Text
-		if isImage(p) {
+		if align.IsImage(p) {
 			t = imageText(p)
 		}
 		list = append(list, responses.ResponseFunctionCallOutputItemUnionParam{

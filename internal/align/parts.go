@@ -47,11 +47,13 @@ func EditedParts(view, m compact.Message) (parts []openai.ChatMessagePart, ok bo
 	if len(m.MultiContent) > 0 {
 		return nil, false
 	}
-	return readAsParts(m.Content, vp)
+	return ReadAsParts(m.Content, vp)
 }
 
-// readAsParts reads s as view's parts joined by newlines; see EditedParts.
-func readAsParts(s string, view []openai.ChatMessagePart) ([]openai.ChatMessagePart, bool) {
+// ReadAsParts reads s as view's parts joined by newlines, where a text part
+// is there as it was and any other part is one line of text; see
+// EditedParts.
+func ReadAsParts(s string, view []openai.ChatMessagePart) ([]openai.ChatMessagePart, bool) {
 	out := make([]openai.ChatMessagePart, 0, len(view))
 	rest := s
 	for i, v := range view {

@@ -3,12 +3,13 @@ package extractive
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/contextkit/compact/internal/msg"
+	"github.com/contextkit/compact/internal/msgtest"
+	"github.com/stretchr/testify/require"
 )
 
 // FuzzExtractive asserts the Summarizer contract on random histories: no
@@ -37,33 +38,21 @@ func FuzzExtractive(f *testing.F) {
 		out, err := s.Summarize(context.Background(), req)
 		empty := len(turns) == 0 && strings.TrimSpace(msg.StripSummaryPrefix(prev)) == ""
 		if empty {
-			if !errors.Is(err, ErrNothing) {
-				t.Fatalf("no input: err = %v, want ErrNothing", err)
-			}
+			require.ErrorIs(t, err, ErrNothing, "no input")
 			return
 		}
-		if err != nil {
-			t.Fatalf("Summarize: %v", err)
-		}
-		if !equalHistory(before, turns) {
-			t.Fatal("the turns were modified")
-		}
-		if strings.TrimSpace(out) == "" {
-			t.Fatal("empty summary for non-empty input")
-		}
-		if !utf8.ValidString(out) {
-			t.Fatalf("invalid UTF-8: %q", out)
-		}
-		if again, _ := s.Summarize(context.Background(), req); again != out {
-			t.Fatalf("not deterministic:\n%s\n---\n%s", out, again)
-		}
+		require.NoError(t, err, "Summarize")
+		require.True(t, equalHistory(before, turns), "the turns were modified")
+		require.NotEmpty(t, strings.TrimSpace(out), "empty summary for non-empty input")
+		require.True(t, utf8.ValidString(out), "invalid UTF-8: %s", msgtest.Excerpt(out))
+		again, _ := s.Summarize(context.Background(), req)
+		require.True(t, again == out, "not deterministic: %s", msgtest.Difference(out, again))
 		limit := target
 		if limit <= 0 {
 			limit = defaultTarget
 		}
 		limit = max(limit, minTarget)
-		if n := (len(out) + bytesPerToken - 1) / bytesPerToken; n > limit {
-			t.Fatalf("%d tokens over the target %d:\n%s", n, limit, out)
-		}
+		n := (len(out) + bytesPerToken - 1) / bytesPerToken
+		require.LessOrEqual(t, n, limit, "tokens over the target in %s", msgtest.Excerpt(out))
 	})
 }

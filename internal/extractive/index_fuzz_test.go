@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/contextkit/compact/internal/msgtest"
+	"github.com/stretchr/testify/require"
 )
 
 // FuzzFactsIndexReadsBack asserts that an extractive summary, facts index
@@ -31,19 +34,13 @@ func FuzzFactsIndexReadsBack(f *testing.F) {
 			tcall("f4", value, `{"`+strings.ReplaceAll(value, `"`, "")+`_id":"A1"}`), result("f4", "Error: "+value))
 		const room = 100_000
 		out, err := s.Summarize(context.Background(), Request{Turns: turns, TargetTokens: room})
-		if err != nil {
-			t.Fatalf("Summarize: %v", err)
-		}
-		if _, ok := parseExtractive(out); !ok {
-			t.Fatalf("the summary does not read back:\n%s", out)
-		}
+		require.NoError(t, err, "Summarize")
+		_, ok := parseExtractive(out)
+		require.True(t, ok, "the summary does not read back: %s", msgtest.Excerpt(out))
 		again, err := s.Summarize(context.Background(), Request{PreviousSummary: out, TargetTokens: room})
-		if err != nil {
-			t.Fatalf("Summarize again: %v", err)
-		}
-		if a, b := indexPart(out), indexPart(again); a != b {
-			t.Fatalf("the round trip changed the facts index:\n%s\n---\n%s", a, b)
-		}
+		require.NoError(t, err, "Summarize again")
+		a, b := indexPart(out), indexPart(again)
+		require.True(t, a == b, "the round trip changed the facts index: %s", msgtest.Difference(a, b))
 	})
 }
 

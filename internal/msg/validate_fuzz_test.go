@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/contextkit/compact/internal/msg"
+	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact/internal/msgtest"
 )
@@ -20,17 +21,11 @@ func FuzzValidate(f *testing.F) {
 		before := msg.Clone(msgs)
 		err := msg.Validate(msgs)
 		ps := msg.Problems(msgs)
-		if (err == nil) != (len(ps) == 0) {
-			t.Fatalf("Validate = %v but Problems has %d entries", err, len(ps))
-		}
+		require.Equal(t, err == nil, len(ps) == 0, "Validate = %v but Problems has %d entries", err, len(ps))
 		for _, p := range ps {
-			if p.Index < 0 || p.Index >= len(msgs) {
-				t.Fatalf("problem names message %d of %d", p.Index, len(msgs))
-			}
+			require.False(t, p.Index < 0 || p.Index >= len(msgs), "problem names message %d of %d", p.Index, len(msgs))
 		}
-		if !reflect.DeepEqual(before, msgs) {
-			t.Fatal("Validate modified its input")
-		}
+		require.True(t, reflect.DeepEqual(before, msgs), "Validate modified its input")
 	})
 }
 
@@ -44,13 +39,9 @@ func FuzzRepairToolPairs(f *testing.F) {
 		msgs := msgtest.Random(data)
 		before := msg.Clone(msgs)
 		got, repairs := msg.RepairToolPairs(msgs)
-		if !reflect.DeepEqual(before, msgs) {
-			t.Fatal("RepairToolPairs modified its input")
-		}
+		require.True(t, reflect.DeepEqual(before, msgs), "RepairToolPairs modified its input")
 		for _, p := range msg.Problems(got) {
-			if p.Rule != msg.RuleUnknownRole && p.Rule != msg.RuleBothContents {
-				t.Fatalf("repaired history still breaks %v: %v\nroles in:  %s\nroles out: %s", p.Rule, p, msgtest.Roles(msgs), msgtest.Roles(got))
-			}
+			require.False(t, p.Rule != msg.RuleUnknownRole && p.Rule != msg.RuleBothContents, "repaired history still breaks %v: %v\nroles in:  %s\nroles out: %s", p.Rule, p, msgtest.Roles(msgs), msgtest.Roles(got))
 		}
 		dropped, merged := 0, 0
 		for _, r := range repairs {
@@ -61,23 +52,16 @@ func FuzzRepairToolPairs(f *testing.F) {
 				merged++
 			}
 		}
-		if len(got) != len(msgs)-dropped-merged {
-			t.Fatalf("%d messages in, %d out, but %d drops and %d merges reported", len(msgs), len(got), dropped, merged)
-		}
-		if len(repairs) == 0 && !reflect.DeepEqual(msgs, got) {
-			t.Fatal("history changed without a reported repair")
-		}
+		require.Equal(t, len(msgs)-dropped-merged, len(got), "%d messages in, but %d drops and %d merges reported", len(msgs), dropped, merged)
+		require.False(t, len(repairs) == 0 && !reflect.DeepEqual(msgs, got), "history changed without a reported repair")
 		// Every user and assistant text survives (merges join, never drop).
 		all := msgtest.JoinedText(got)
 		for _, m := range msgs {
-			if (m.Role == msg.RoleUser || m.Role == msg.RoleAssistant) && !strings.Contains(all, msg.Text(m)) {
-				t.Fatalf("text %q of a %s turn was lost", msg.Text(m), m.Role)
-			}
+			require.False(t, (m.Role == msg.RoleUser || m.Role == msg.RoleAssistant) && !strings.Contains(all, msg.Text(m)), "text %q of a %s turn was lost", msg.Text(m), m.Role)
 		}
 		again, more := msg.RepairToolPairs(got)
-		if len(more) != 0 || !reflect.DeepEqual(again, got) {
-			t.Fatalf("repair is not idempotent: %v", more)
-		}
+		require.Empty(t, more, "repair is not idempotent")
+		require.True(t, reflect.DeepEqual(again, got), "repair is not idempotent")
 	})
 }
 
@@ -101,14 +85,10 @@ func FuzzJoin(f *testing.F) {
 		parts = append(parts, msgs[start:])
 		before := msg.Clone(msgs)
 		got := msg.Join(parts...)
-		if !reflect.DeepEqual(before, msgs) {
-			t.Fatal("Join modified its input")
-		}
+		require.True(t, reflect.DeepEqual(before, msgs), "Join modified its input")
 		all := msgtest.JoinedText(got)
 		for _, m := range msgs {
-			if !strings.Contains(all, msg.Text(m)) {
-				t.Fatalf("text %q lost at a seam", msg.Text(m))
-			}
+			require.True(t, strings.Contains(all, msg.Text(m)), "text %q lost at a seam", msg.Text(m))
 		}
 		// A seam inside a part may clash (the input had it); a seam at a join
 		// point may not. Count msg.Clashes: the output has no more than the parts
@@ -117,11 +97,8 @@ func FuzzJoin(f *testing.F) {
 		for _, p := range parts {
 			inside += msgtest.Clashes(p)
 		}
-		if c := msgtest.Clashes(got); c > inside {
-			t.Fatalf("join created %d clashing seams (parts had %d)\nroles: %s", c-inside, inside, msgtest.Roles(got))
-		}
-		if !msgtest.Equal(msg.Join(msgs), msgs) {
-			t.Fatal("joining one part must return it unchanged")
-		}
+		c := msgtest.Clashes(got)
+		require.LessOrEqual(t, c, inside, "join created clashing seams\nroles: %s", msgtest.Roles(got))
+		require.True(t, msgtest.Equal(msg.Join(msgs), msgs), "joining one part must return it unchanged")
 	})
 }

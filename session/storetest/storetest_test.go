@@ -8,6 +8,7 @@ import (
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/session"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // The suite must catch a broken store: each store below breaks one rule.
@@ -101,7 +102,7 @@ func TestRulesCatchBrokenStores(t *testing.T) {
 					return
 				}
 			}
-			t.Fatalf("no rule %q", tt.rule)
+			require.Failf(t, "no such rule", "%q", tt.rule)
 		})
 	}
 }

@@ -8,30 +8,19 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/align"
 )
 
 // This file turns a message with no original blocks (one the engine wrote,
 // or one from a plain OpenAI-style history) into blocks.
-
-// contentParts returns m's content as parts: MultiContent, or Content as one
-// text part, or nothing.
-func contentParts(m compact.Message) []openai.ChatMessagePart {
-	if len(m.MultiContent) > 0 {
-		return m.MultiContent
-	}
-	if m.Content == "" {
-		return nil
-	}
-	return []openai.ChatMessagePart{textPart(m.Content)}
-}
 
 // contentBlocks returns m's content as text and image blocks. Parts with no
 // visible text are left out: the API refuses an empty text block. With
 // images false, an image becomes a text placeholder.
 func contentBlocks(m compact.Message, images bool) []sdk.ContentBlockParamUnion {
 	var out []sdk.ContentBlockParamUnion
-	for _, p := range contentParts(m) {
-		if p.ImageURL != nil || p.Type == openai.ChatMessagePartTypeImageURL {
+	for _, p := range align.ContentParts(m) {
+		if align.IsImage(p) {
 			url := ""
 			if p.ImageURL != nil {
 				url = p.ImageURL.URL

@@ -94,7 +94,7 @@ func (c *Conversion) changedSegment(m compact.Message, sub int, leading bool, us
 		if leading {
 			s := segment{top: true, sys: systemBlocks(m)}
 			if len(c.pieces) > 0 && c.pieces[0].turn == systemTurn && !used[0] {
-				if extra, ok := extension(c.views[0], m); ok {
+				if extra, ok := align.Extension(c.views[0], m); ok {
 					used[0] = true
 					s.sys = slices.Clone(c.hist.System)
 					for _, t := range extra {
@@ -187,16 +187,13 @@ func (c *Conversion) changedAssistant(m compact.Message, j int) segment {
 func (c *Conversion) changedUser(m compact.Message, j int) (segment, bool) {
 	p := &c.pieces[j]
 	orig := c.hist.Messages[p.turn].Content[p.from:p.to]
-	view := contentParts(c.views[j])
+	view := align.ContentParts(c.views[j])
 	if len(view) != len(orig) || len(view) < 2 {
 		return segment{}, false
 	}
-	parts := m.MultiContent
-	if len(parts) != len(view) {
-		var ok bool
-		if parts, ok = readAsParts(m.Content, view); !ok || len(m.MultiContent) > 0 {
-			return segment{}, false
-		}
+	parts, ok := align.EditedParts(c.views[j], m)
+	if !ok {
+		return segment{}, false
 	}
 	var blocks []sdk.ContentBlockParamUnion
 	kept := false
@@ -214,34 +211,6 @@ func (c *Conversion) changedUser(m compact.Message, j int) (segment, bool) {
 	return segment{role: sdk.MessageParamRoleUser, blocks: blocks, origin: p}, true
 }
 
-// readAsParts reads s as view's parts joined by newlines, where a text
-// part is there as it was and any other part is one line of text. It
-// returns the parts read, the unchanged ones as view's own.
-func readAsParts(s string, view []openai.ChatMessagePart) ([]openai.ChatMessagePart, bool) {
-	out := make([]openai.ChatMessagePart, 0, len(view))
-	rest := s
-	for i, v := range view {
-		if i > 0 {
-			var ok bool
-			if rest, ok = strings.CutPrefix(rest, "\n"); !ok {
-				return nil, false
-			}
-		}
-		if v.ImageURL == nil && v.Type != openai.ChatMessagePartTypeImageURL {
-			var ok bool
-			if rest, ok = strings.CutPrefix(rest, v.Text); !ok {
-				return nil, false
-			}
-			out = append(out, v)
-			continue
-		}
-		line, _, _ := strings.Cut(rest, "\n")
-		rest = rest[len(line):]
-		out = append(out, textPart(line))
-	}
-	return out, rest == ""
-}
-
 // updatedToolUse is tool_use block b with the name and arguments of tc; an
 // input whose arguments did not change stays the original value.
 func updatedToolUse(b sdk.ContentBlockParamUnion, tc openai.ToolCall) sdk.ContentBlockParamUnion {
@@ -252,46 +221,4 @@ func updatedToolUse(b sdk.ContentBlockParamUnion, tc openai.ToolCall) sdk.Conten
 	u.Name = tc.Function.Name
 	b.OfToolUse = &u
 	return b
-}
-
-// extension reports whether m is v with text added at its end (as the
-// Compressor adds its note to a system prompt), and returns the additions:
-// the rest of v's last part without the newlines that start it, and any
-// parts after it. Blank additions are left out.
-func extension(v, m compact.Message) ([]string, bool) {
-	vp, ok1 := partTexts(v)
-	mp, ok2 := partTexts(m)
-	n := len(vp)
-	if !ok1 || !ok2 || n == 0 || len(mp) < n {
-		return nil, false
-	}
-	for i := 0; i < n-1; i++ {
-		if vp[i] != mp[i] {
-			return nil, false
-		}
-	}
-	rest, ok := strings.CutPrefix(mp[n-1], vp[n-1])
-	if !ok {
-		return nil, false
-	}
-	var extra []string
-	for _, s := range append([]string{strings.TrimLeft(rest, "\n")}, mp[n:]...) {
-		if strings.TrimSpace(s) != "" {
-			extra = append(extra, s)
-		}
-	}
-	return extra, true
-}
-
-// partTexts is m's content as the texts of its parts; false when a part is
-// not text.
-func partTexts(m compact.Message) ([]string, bool) {
-	var out []string
-	for _, p := range contentParts(m) {
-		if p.ImageURL != nil || p.Type == openai.ChatMessagePartTypeImageURL {
-			return nil, false
-		}
-		out = append(out, p.Text)
-	}
-	return out, true
 }

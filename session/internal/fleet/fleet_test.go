@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -22,7 +23,6 @@ import (
 	"github.com/contextkit/compact/session/sqlitestore"
 	"github.com/contextkit/compact/session/storetest"
 	"github.com/jackc/pgx/v5"
-	"github.com/stretchr/testify/require"
 )
 
 // workers is how many processes share the store; the last is killed.
@@ -31,7 +31,9 @@ const workers = 4
 func TestFleetSQLite(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "fleet.db")
 	st, closeStore, err := openStore(context.Background(), "sqlite", path, "")
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer closeStore()
 	runFleet(t, st, "sqlite", path, "", false)
 }
@@ -42,7 +44,9 @@ func TestFleetSQLite(t *testing.T) {
 func TestFleetSQLiteBackground(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "fleet.db")
 	st, closeStore, err := openStore(context.Background(), "sqlite", path, "")
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer closeStore()
 	runFleet(t, st, "sqlite", path, "", true)
 }
@@ -57,7 +61,9 @@ func TestFleetPostgres(t *testing.T) {
 	}
 	schema := fmt.Sprintf("fleet_%d", time.Now().UnixNano())
 	st, closeStore, err := openStore(context.Background(), "postgres", dsn, schema)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer closeStore()
 	defer func() {
 		conn, err := pgx.Connect(context.Background(), dsn)
@@ -124,7 +130,9 @@ func runFleet(t *testing.T, st session.Store, kind, target, schema string, backg
 			w.cmd.Env = append(w.cmd.Env, envBackground+"=1")
 		}
 		w.cmd.Stdout, w.cmd.Stderr = &w.out, &w.out
-		require.NoError(t, w.cmd.Start())
+		if err := w.cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
 		go func() { w.done <- w.cmd.Wait() }()
 		ws = append(ws, w)
 	}
@@ -132,10 +140,14 @@ func runFleet(t *testing.T, st session.Store, kind, target, schema string, backg
 
 	// Kill the victim as soon as it is mid-compaction.
 	victimSession, victimFence, where := awaitMarker(t, marker, victim)
-	require.NoError(t, victim.cmd.Process.Kill())
+	if err := victim.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
 	<-victim.done
 	if background {
-		require.Equal(t, "background", where, "the victim was killed in the middle of a background compaction")
+		if where != "background" {
+			t.Fatalf("the victim was killed in the middle of a background compaction: got %v, want %v", where, "background")
+		}
 	}
 	t.Logf("killed worker %d (SIGKILL) while it compacted %s (%s) under fence %d", workers-1, victimSession, where, victimFence)
 
@@ -165,7 +177,9 @@ func awaitMarker(t *testing.T, marker string, victim *worker) (string, int64, st
 			var id, where string
 			var fence int64
 			_, err := fmt.Sscanf(string(b), "%s %d %s", &id, &fence, &where)
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			return id, fence, where
 		}
 		select {
@@ -182,16 +196,22 @@ func awaitMarker(t *testing.T, marker string, victim *worker) (string, int64, st
 // victim's lease to lapse, and returns how long that took.
 func takeOver(t *testing.T, st session.Store, id string, victimFence int64, events string) time.Duration {
 	f, err := os.Create(events)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer f.Close()
 	w := &watched{Store: st, leaser: st.(session.Leaser), rec: &recorder{f: f}, start: map[string]event{}, committed: map[string]int{}}
 	s, err := session.Open(context.Background(), id, engine(func() {}), session.WithStore(w), session.WithLeaseTTL(leaseTTL))
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	for i := 0; i < 12; i++ {
 		content := fmt.Sprintf("w%d g0 %s n%d %s", workers, id, i, filler)
-		require.NoError(t, s.Append(ctx, compact.Message{Role: role(i), Content: content}))
+		if err := s.Append(ctx, compact.Message{Role: role(i), Content: content}); err != nil {
+			t.Fatal(err)
+		}
 		w.rec.record(event{Kind: "append", Session: id, Content: content})
 	}
 	start := time.Now()
@@ -200,8 +220,12 @@ func takeOver(t *testing.T, st session.Store, id string, victimFence int64, even
 		t.Logf("the engine declined to compact %s again: %v", id, err)
 		err = nil
 	}
-	require.NoError(t, err, "a session whose compacting process died is compacted again after its lease lapses")
-	require.Greater(t, w.fence(id), victimFence, "this process took the lease the victim held")
+	if err != nil {
+		t.Fatalf("a session whose compacting process died is compacted again after its lease lapses: %v", err)
+	}
+	if w.fence(id) <= victimFence {
+		t.Fatalf("this process took the lease the victim held: %v is not above %v", w.fence(id), victimFence)
+	}
 	return time.Since(start).Round(time.Millisecond)
 }
 
@@ -211,7 +235,9 @@ func readEvents(t *testing.T, files []string) []event {
 	var all []event
 	for _, name := range files {
 		f, err := os.Open(name)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		sc := bufio.NewScanner(f)
 		sc.Buffer(make([]byte, 1<<20), 1<<20)
 		for sc.Scan() {
@@ -220,7 +246,9 @@ func readEvents(t *testing.T, files []string) []event {
 				all = append(all, e)
 			}
 		}
-		require.NoError(t, sc.Err())
+		if err := sc.Err(); err != nil {
+			t.Fatal(err)
+		}
 		f.Close()
 	}
 	return all
@@ -257,12 +285,16 @@ func check(t *testing.T, st session.Store, sessions int, events []event, backgro
 	for i := 0; i < sessions; i++ {
 		id := fmt.Sprintf("fleet-%d", i)
 		recs, err := st.Read(ctx, id, 1, 0)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		messages += len(recs)
 		seen := map[string]bool{}
 		next := map[string]int{} // by writer "w g"
 		for j, r := range recs {
-			require.EqualValues(t, j+1, r.Seq, "%s: records are numbered densely", id)
+			if r.Seq != int64(j+1) {
+				t.Fatalf("%s: records are numbered densely: got %v, want %v", id, r.Seq, j+1)
+			}
 			c := r.Message.Content
 			if seen[c] {
 				duplicated++
@@ -290,14 +322,24 @@ func check(t *testing.T, st session.Store, sessions int, events []event, backgro
 		}
 
 		comps, err := st.Compactions(ctx, id)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		compactions += len(comps)
 		var prev session.Compaction
 		for _, c := range comps {
-			require.Equal(t, prev.N+1, c.N, "%s: compactions are numbered densely", id)
-			require.Equal(t, prev.Through+1, c.From, "%s compaction %d", id, c.N)
-			require.GreaterOrEqual(t, c.Through, prev.Through, "%s compaction %d", id, c.N)
-			require.Greater(t, c.Fence, prev.Fence, "%s compaction %d: fences grow", id, c.N)
+			if c.N != prev.N+1 {
+				t.Fatalf("%s: compactions are numbered densely: got %v, want %v", id, c.N, prev.N+1)
+			}
+			if c.From != prev.Through+1 {
+				t.Fatalf("%s compaction %d: got %v, want %v", id, c.N, c.From, prev.Through+1)
+			}
+			if c.Through < prev.Through {
+				t.Fatalf("%s compaction %d: %v is below %v", id, c.N, c.Through, prev.Through)
+			}
+			if c.Fence <= prev.Fence {
+				t.Fatalf("%s compaction %d: fences grow: %v is not above %v", id, c.N, c.Fence, prev.Fence)
+			}
 			prev = c
 		}
 		ws := windows[id]
@@ -310,14 +352,24 @@ func check(t *testing.T, st session.Store, sessions int, events []event, backgro
 			}
 		}
 		for _, w := range ws {
-			require.LessOrEqual(t, w.N, len(comps), "%s: a recorded compaction is in the store", id)
-			require.Equal(t, w.Fence, comps[w.N-1].Fence, "%s compaction %d was committed under the fence recorded", id, w.N)
+			if w.N > len(comps) {
+				t.Fatalf("%s: a recorded compaction is in the store: %v is above %v", id, w.N, len(comps))
+			}
+			if comps[w.N-1].Fence != w.Fence {
+				t.Fatalf("%s compaction %d was committed under the fence recorded: got %v, want %v", id, w.N, comps[w.N-1].Fence, w.Fence)
+			}
 		}
 
 		live, through, n, err := st.Live(ctx, id)
-		require.NoError(t, err)
-		require.Equal(t, len(comps), n)
-		require.EqualValues(t, len(recs), through)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n != len(comps) {
+			t.Fatalf("%s: Live counts %d compactions, the store holds %d", id, n, len(comps))
+		}
+		if through != int64(len(recs)) {
+			t.Fatalf("%s: Live is through record %d of %d", id, through, len(recs))
+		}
 		var want []compact.Message
 		if n > 0 {
 			want = append(want, comps[n-1].Live...)
@@ -329,22 +381,36 @@ func check(t *testing.T, st session.Store, sessions int, events []event, backgro
 				want = append(want, r.Message)
 			}
 		}
-		require.Equal(t, contents(want), contents(live), "%s: the live history is derived from the log", id)
-		require.NoError(t, storetest.Audit(ctx, st, id), "every record a compaction covers is folded or carried")
+		if !reflect.DeepEqual(contents(live), contents(want)) {
+			t.Fatalf("%s: the live history (%d messages) is not the one derived from the log (%d)", id, len(live), len(want))
+		}
+		if err := storetest.Audit(ctx, st, id); err != nil {
+			t.Fatalf("every record a compaction covers is folded or carried: %v", err)
+		}
 	}
 	t.Logf("%d sessions, %d messages, %d compactions: %d lost, %d duplicated, %d reordered, %d overlapping",
 		sessions, messages, compactions, lost, duplicated, reordered, overlaps)
 	t.Logf("the surviving workers' calls: %d succeeded, each leaving its session's view equal to the store's; "+
 		"%d said their view was stale (ErrStale); %d failed (a store fault in %d, a passed deadline, a lost lease)",
 		views.Checked, views.Stale, views.Failed, flakyOdds)
-	require.Positive(t, compactions)
-	require.Positive(t, views.Checked)
+	if compactions <= 0 {
+		t.Fatalf("%d compactions", compactions)
+	}
+	if views.Checked <= 0 {
+		t.Fatalf("%d views checked", views.Checked)
+	}
 	if background {
 		t.Logf("the surviving workers handed out %d requests, %d over the window; they compacted %d times in the background",
 			views.Requests, views.Over, views.Background)
-		require.Positive(t, views.Requests)
-		require.Positive(t, views.Background)
-		require.Zero(t, views.Over, "no request over the window")
+		if views.Requests <= 0 {
+			t.Fatalf("%d requests", views.Requests)
+		}
+		if views.Background <= 0 {
+			t.Fatalf("%d background compactions", views.Background)
+		}
+		if views.Over != 0 {
+			t.Fatalf("%d requests over the window", views.Over)
+		}
 	}
 }
 

@@ -185,9 +185,7 @@ func TestRankTablesAreTheEmbeddedEncodings(t *testing.T) {
 			if len(tok) == 1 {
 				continue
 			}
-			if got := tab.rank(tok); got != r {
-				t.Fatalf("%s: token %q has rank %d, found %d", tt.encoding, tok, r, got)
-			}
+			require.Equal(t, r, tab.rank(tok), "%s: the rank of token %q", tt.encoding, tok)
 		}
 		for _, s := range []string{"", "zz\x00\x01", strings.Repeat("q", 129), "\xff\xfe\xfd"} {
 			assert.False(t, len(s) > 1 && tab.rank(s) != noRank, "%s: %q is no token", tt.encoding, s)

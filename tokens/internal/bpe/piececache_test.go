@@ -62,8 +62,7 @@ func TestPieceCacheIsSafeForConcurrentUse(t *testing.T) {
 					c.put(pieces[i], h, countOf(i))
 					continue
 				}
-				if n, ok := c.get(pieces[i], h); ok && n != countOf(i) {
-					t.Errorf("%q: cached %d, want %d", pieces[i], n, countOf(i))
+				if n, ok := c.get(pieces[i], h); ok && !assert.Equal(t, countOf(i), n, "%q: cached", pieces[i]) {
 					return
 				}
 			}
