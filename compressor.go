@@ -29,6 +29,13 @@ type Compressor struct {
 	// it.
 	own *modelCounter
 
+	// The parts behind interfaces (see compressor_parts.go).
+	prompts  promptRenderer
+	facts    factsSizer
+	handoffs handoffWriter
+	scrub    scrubber
+	pruner   pruner
+
 	mu    sync.Mutex // guards everything below
 	model string
 	setup modelSetup // what the model table says of model
@@ -91,7 +98,8 @@ func New(opts ...Option) *Compressor {
 	if cfg.summarizer == nil {
 		cfg.summarizer = cfg.fallback
 	}
-	c := &Compressor{cfg: cfg, run: make(chan struct{}, 1), model: cfg.model, win: cfg.window, own: own, setup: setup}
+	c := &Compressor{cfg: cfg, run: make(chan struct{}, 1), model: cfg.model, win: cfg.window, own: own, setup: setup,
+		prompts: &blockMemo{msg.NewTextMemo(blockMemoBytes)}, facts: extractiveFacts{}, handoffs: packetWriter{pol: cfg.handoff, note: cfg.note}, scrub: redactScrubber{}, pruner: rulePruner{}}
 	c.retuneLocked()
 	return c
 }

@@ -355,7 +355,7 @@ func (r *compaction) fold(ctx context.Context) (*Result, error) {
 	}
 	body, name, fallback, err := c.runSummarizer(ctx, req, o.Force || before > th.usable)
 	if err != nil {
-		r.log.Warn("compaction failed", "err", errText(err))
+		r.log.Warn("compaction failed", "err", c.errText(err))
 		return nil, err
 	}
 	if ran := c.cfg.summarizer; fallback != "" {
@@ -454,7 +454,7 @@ func (c *Compressor) runSummarizer(ctx context.Context, req SummaryRequest, forc
 		if c.cfg.policy != FallbackExtractive || errors.Is(err, ErrSummarizerAuth) || errors.Is(err, ErrSummarizerQuota) {
 			return "", "", "", wrapSummarizerErr(err)
 		}
-		fallback = "summarizer failed: " + errText(err)
+		fallback = "summarizer failed: " + c.errText(err)
 	}
 	body, err = c.callSummarizer(ctx, c.cfg.fallback, req)
 	if err == nil && strings.TrimSpace(body) == "" {
@@ -478,7 +478,7 @@ func (c *Compressor) fail(err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.st.failures++
-	c.st.lastError = errText(err)
+	c.st.lastError = c.errText(err)
 	if n := len(c.cfg.backoff); n > 0 {
 		c.st.backoffUntil = c.cfg.now().Add(c.cfg.backoff[min(c.st.failures, n)-1])
 	}
