@@ -297,6 +297,9 @@ func (c *Compressor) takeIn(msgs []Message, ranged bool) ([]Message, []Repair, e
 // each one breaking the provider's prompt cache. It returns nil, nil when
 // the turns must be summarised.
 func (r *compaction) pruneAlone() (*Result, error) {
+	if r.o.Force && r.p.hasContent() {
+		return nil, nil // a forced compaction summarises whatever pruning finds
+	}
 	pr := r.c.prune(r.work, r.p, r.th)
 	if !pr.Committed {
 		return nil, nil
