@@ -116,8 +116,9 @@ type digest struct {
 	state     string // the last visible assistant text
 	earlier   string // a previous summary kept verbatim
 	seq       int
-	focus     string // lower-cased
-	factsOnly bool   // collect the index's facts alone: no asks, prose or mere mentions
+	focus     string        // lower-cased
+	factsOnly bool          // collect the index's facts alone: no asks, prose or mere mentions
+	views     *msg.TextMemo // remembers the redacted texts scanView reads (nil: none)
 	turns     int
 	roles     [4]int // user, assistant, tool, other: for a summary of last resort
 }
@@ -197,7 +198,7 @@ func (d *digest) scan(ctx context.Context, turns []Message) error {
 			// Sizing the facts index (factsTokens) writes nothing out, so
 			// it reads the text as it is: redaction changes the size by a
 			// few bytes a secret, and was most of the sizing's time.
-			m = scanView(m)
+			m = scanView(m, d.views)
 		}
 		d.turns++
 		switch m.Role {

@@ -16,6 +16,7 @@ import (
 type Summarizer struct {
 	limits Limits
 	count  func(string) int
+	views  *msg.TextMemo // the redacted texts its scans read (nil: none)
 }
 
 // defaultLimits bound each list for a summary of
@@ -69,8 +70,12 @@ type Request struct {
 // their defaults) and measuring its summary with count (nil: one token per
 // four bytes).
 func New(limits Limits, count func(string) int) *Summarizer {
-	return &Summarizer{limits: limits, count: count}
+	return &Summarizer{limits: limits, count: count, views: msg.NewTextMemo(viewMemoBytes)}
 }
+
+// viewMemoBytes bounds a generation of a Summarizer's memo of redacted
+// texts: a 200k-token history is about 1 MB of text.
+const viewMemoBytes = 2 << 20
 
 // ErrNothing reports a request with no turns and no previous summary.
 var ErrNothing = errors.New("compact: extractive summary: no turns and no previous summary")
@@ -137,7 +142,7 @@ func (s *Summarizer) Summarize(ctx context.Context, req Request) (string, error)
 		target = defaultTarget
 	}
 	target = max(target, minTarget)
-	d := &digest{focus: strings.ToLower(strings.TrimSpace(req.Focus))}
+	d := &digest{focus: strings.ToLower(strings.TrimSpace(req.Focus)), views: s.views}
 	if err := d.scan(ctx, req.Turns); err != nil {
 		return "", err
 	}

@@ -36,7 +36,25 @@ func (tm *TextMemo) Get(m Message, extra string, derive func() string) string {
 	if tm == nil {
 		return derive()
 	}
-	key := tm.hash(m, extra)
+	return tm.get(tm.hash(m, extra), derive)
+}
+
+// GetString returns the text derived from s, calling derive to make it
+// when the memo does not hold it. derive must depend on nothing but s.
+func (tm *TextMemo) GetString(s string, derive func() string) string {
+	if tm == nil || s == "" {
+		return derive()
+	}
+	var h maphash.Hash
+	h.SetSeed(tm.seed)
+	_, _ = h.WriteString(s)
+	return tm.get(h.Sum64()^stringKeyMark, derive)
+}
+
+// stringKeyMark sets GetString's keys apart from Get's.
+const stringKeyMark = 0x9e3779b97f4a7c15
+
+func (tm *TextMemo) get(key uint64, derive func() string) string {
 	tm.mu.Lock()
 	s, ok := tm.cur[key]
 	if !ok {
