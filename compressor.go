@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/contextkit/compact/internal/extractive"
 	"github.com/contextkit/compact/internal/meter"
 	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/prune"
@@ -99,7 +100,7 @@ func New(opts ...Option) *Compressor {
 		cfg.summarizer = cfg.fallback
 	}
 	c := &Compressor{cfg: cfg, run: make(chan struct{}, 1), model: cfg.model, win: cfg.window, own: own, setup: setup,
-		prompts: &blockMemo{msg.NewTextMemo(blockMemoBytes)}, facts: extractiveFacts{}, handoffs: packetWriter{pol: cfg.handoff, note: cfg.note}, scrub: redactScrubber{}, pruner: rulePruner{}}
+		prompts: &blockMemo{msg.NewTextMemo(blockMemoBytes)}, facts: extractiveFacts{extractive.NewScanMemo()}, handoffs: packetWriter{pol: cfg.handoff, note: cfg.note}, scrub: redactScrubber{}, pruner: rulePruner{}}
 	c.retuneLocked()
 	return c
 }

@@ -34,13 +34,13 @@ type (
 // The parts New fills in: the extractive summarizer's facts index, the
 // redact package and the prune package.
 type (
-	extractiveFacts struct{}
+	extractiveFacts struct{ memo *extractive.ScanMemo }
 	redactScrubber  struct{}
 	rulePruner      struct{}
 )
 
-func (extractiveFacts) factsRoom(ctx context.Context, req SummaryRequest, limit int) int {
-	return extractive.FactsRoom(ctx, extractiveRequest(req), limit)
+func (f extractiveFacts) factsRoom(ctx context.Context, req SummaryRequest, limit int) int {
+	return extractive.FactsRoomMemo(ctx, extractiveRequest(req), limit, f.memo)
 }
 
 func (redactScrubber) scrub(s string) string { return redact.String(s) }

@@ -17,6 +17,7 @@ type Summarizer struct {
 	limits Limits
 	count  func(string) int
 	views  *msg.TextMemo // the redacted texts its scans read (nil: none)
+	scans  *ScanMemo     // where its last scan stopped (nil: none)
 }
 
 // defaultLimits bound each list for a summary of
@@ -70,7 +71,7 @@ type Request struct {
 // their defaults) and measuring its summary with count (nil: one token per
 // four bytes).
 func New(limits Limits, count func(string) int) *Summarizer {
-	return &Summarizer{limits: limits, count: count, views: msg.NewTextMemo(viewMemoBytes)}
+	return &Summarizer{limits: limits, count: count, views: msg.NewTextMemo(viewMemoBytes), scans: NewScanMemo()}
 }
 
 // viewMemoBytes bounds a generation of a Summarizer's memo of redacted
@@ -143,7 +144,7 @@ func (s *Summarizer) Summarize(ctx context.Context, req Request) (string, error)
 	}
 	target = max(target, minTarget)
 	d := &digest{focus: strings.ToLower(strings.TrimSpace(req.Focus)), views: s.views}
-	if err := d.scan(ctx, req.Turns); err != nil {
+	if err := d.scanWith(ctx, req.Turns, s.scans); err != nil {
 		return "", err
 	}
 	d.mergePrevious(prev, len(req.Turns) > 0)
