@@ -8,9 +8,9 @@ import "github.com/contextkit/compact/internal/msg"
 // its new messages. A nil *blockMemo remembers nothing.
 type blockMemo struct{ m *msg.TextMemo }
 
-// blockMemoBytes bounds a generation of a Compressor's memo: a 200k-token
-// history renders to about 1 MB with the default caps.
-const blockMemoBytes = 2 << 20
+// blockMemoBytes bounds a generation of a Compressor's memo: a 260k-token
+// history renders to about 0.5 MB with the default caps.
+const blockMemoBytes = 1 << 20
 
 // block returns m rendered as RenderTurns renders it with o.
 func (bm *blockMemo) block(m Message, toolName string, o RenderOptions) string {

@@ -75,7 +75,7 @@ func New(limits Limits, count func(string) int) *Summarizer {
 }
 
 // viewMemoBytes bounds a generation of a Summarizer's memo of redacted
-// texts: a 200k-token history is about 1 MB of text.
+// texts: a 260k-token history holds about 0.8 MB of text.
 const viewMemoBytes = 2 << 20
 
 // ErrNothing reports a request with no turns and no previous summary.
