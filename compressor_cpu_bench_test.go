@@ -61,10 +61,10 @@ func validPrefix(b *testing.B, history []Message, n int) []Message {
 // (issue 22): a fresh Compressor with a fresh exact counter, warmed by
 // ShouldCompressMessages, then one forced compaction of joined567. With
 // the instant summarizer it is the engine alone; with the extractive one,
-// the default's whole cost. Setting up each iteration is not timed.
+// the default's whole cost. The -grown runs are the second compaction of
+// a grown history (see below). Setting up each iteration is not timed.
 // cpu-ns/op is the process's CPU time in the timed part, which a loaded
-// machine inflates less than the wall time. The
-// -grown runs are the second compaction of a grown history (see below).
+// machine inflates less than the wall time.
 //
 //	go test -run '^$' -bench EngineCPU -benchmem -benchtime 20x -count 5
 func BenchmarkEngineCPU(b *testing.B) {
