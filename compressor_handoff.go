@@ -104,13 +104,13 @@ func (c *Compressor) dueHandoff(log *slog.Logger, in []Message, o CompressOption
 // Status, and nothing is left behind.
 func (c *Compressor) finishHandoff(ctx context.Context, log *slog.Logger, job *handoffJob) *handoff.Report {
 	pol := c.cfg.handoff
-	r, err := c.writeHandoff(ctx, job)
+	r, err := c.handoffs.write(ctx, job)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.st.handoff.writing = false
 	if err != nil {
-		c.st.handoff.lastErr = errText(err)
-		log.Warn("handoff failed, compacted as usual", "mode", pol.Mode.String(), "err", errText(err))
+		c.st.handoff.lastErr = c.errText(err)
+		log.Warn("handoff failed, compacted as usual", "mode", pol.Mode.String(), "err", c.errText(err))
 		return nil
 	}
 	c.st.handoff.done++
@@ -123,14 +123,21 @@ func (c *Compressor) finishHandoff(ctx context.Context, log *slog.Logger, job *h
 	return r
 }
 
-// writeHandoff builds, checks and writes job's packet. Any error leaves
-// nothing behind.
-func (c *Compressor) writeHandoff(ctx context.Context, job *handoffJob) (*handoff.Report, error) {
-	pol := c.cfg.handoff
+// packetWriter is the handoffWriter of a Compressor: the policy, and the
+// compaction note a continuation's system prompt loses.
+type packetWriter struct {
+	pol  handoff.Policy
+	note string
+}
+
+// write builds, checks and writes job's packet. Any error leaves nothing
+// behind.
+func (w packetWriter) write(ctx context.Context, job *handoffJob) (*handoff.Report, error) {
+	pol := w.pol
 	packet := handoff.Build(job.input)
 	r := &handoff.Report{Mode: pol.Mode, Packet: packet, SessionID: job.session}
 	if pol.Mode == handoff.FreshSession {
-		cont, err := handoff.Continuation(job.in, c.cfg.note, packet)
+		cont, err := handoff.Continuation(job.in, w.note, packet)
 		if err != nil {
 			return nil, err
 		}
