@@ -2,10 +2,8 @@ package compact
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"strconv"
 
 	"github.com/contextkit/compact/handoff"
@@ -89,7 +87,7 @@ func (c *Compressor) dueHandoff(log *slog.Logger, in []Message, o CompressOption
 	input := handoff.Input{
 		SessionID: o.SessionID, ParentSessionID: o.ParentSessionID, Model: c.model,
 		Compactions: count, Tokens: res.TokensBefore, Created: c.cfg.now(),
-		OpenTasks: o.OpenTasks, Messages: withIncoming(in, o.Incoming),
+		OpenTasks: o.OpenTasks, Messages: msg.WithIncoming(in, o.Incoming),
 		MaxBytes: pol.MaxBytes, MaxMessages: pol.MaxMessages, MessageBytes: pol.MessageBytes,
 	}
 	if res.SummaryIndex >= 0 && res.SummaryIndex < len(res.Messages) {
@@ -130,55 +128,10 @@ type packetWriter struct {
 	note string
 }
 
-// write builds, checks and writes job's packet. Any error leaves nothing
-// behind.
+// write builds, checks and writes job's packet (see handoff.Deliver).
 func (w packetWriter) write(ctx context.Context, job *handoffJob) (*handoff.Report, error) {
-	pol := w.pol
-	packet := handoff.Build(job.input)
-	r := &handoff.Report{Mode: pol.Mode, Packet: packet, SessionID: job.session}
-	if pol.Mode == handoff.FreshSession {
-		cont, err := handoff.Continuation(job.in, w.note, packet)
-		if err != nil {
-			return nil, err
-		}
-		r.Continuation = cont
-	}
-	path, err := handoff.Write(pol.Root, pol.Dir, handoff.FileName(job.session, job.input.Created, strconv.Itoa(job.n)), []byte(packet))
-	if err != nil {
-		return nil, errors.Join(err, removePacket(path))
-	}
-	r.Path = path
-	if pol.Mode == handoff.FreshSession && pol.Start != nil {
-		given := *r
-		given.Continuation = Clone(r.Continuation)
-		id, err := pol.Start(ctx, given)
-		if err != nil {
-			return nil, errors.Join(fmt.Errorf("compact: handoff: starting the continuation: %w", err), removePacket(path))
-		}
-		r.ContinuationID = id
-	}
-	return r, nil
-}
-
-// removePacket removes a packet a failed handoff wrote ("" for none).
-func removePacket(path string) error {
-	if path == "" {
-		return nil
-	}
-	if err := os.Remove(path); err != nil {
-		return fmt.Errorf("compact: handoff: removing the abandoned packet: %w", err)
-	}
-	return nil
-}
-
-// withIncoming returns msgs followed by incoming, if any, without touching
-// msgs.
-func withIncoming(msgs []Message, incoming *Message) []Message {
-	if incoming == nil {
-		return msgs
-	}
-	out := make([]Message, 0, len(msgs)+1)
-	return append(append(out, msgs...), *incoming)
+	name := handoff.FileName(job.session, job.input.Created, strconv.Itoa(job.n))
+	return handoff.Deliver(ctx, w.pol, job.input, job.in, w.note, job.session, name)
 }
 
 // ManualHandoffPacket writes a packet of msgs now, with the operator's note,
@@ -196,19 +149,21 @@ func (c *Compressor) ManualHandoffPacket(msgs []Message, note string, opts ...Co
 	c.mu.Lock()
 	model, count := c.model, c.st.compressions
 	c.mu.Unlock()
-	all := withIncoming(msgs, o.Incoming)
+	all := msg.WithIncoming(msgs, o.Incoming)
 	input := handoff.Input{
 		SessionID: o.SessionID, ParentSessionID: o.ParentSessionID, Model: model,
 		Compactions: count, Tokens: c.count(all), Created: c.cfg.now(), Note: note,
 		Summary: latestSummary(msgs), Messages: all, OpenTasks: o.OpenTasks,
 		MaxBytes: pol.MaxBytes, MaxMessages: pol.MaxMessages, MessageBytes: pol.MessageBytes,
 	}
-	packet := handoff.Build(input)
-	path, err := handoff.Write(pol.Root, pol.Dir, handoff.FileName(o.SessionID, input.Created, "manual"), []byte(packet))
+	pol.Mode = handoff.PromptUser // no continuation, so no Start and no ctx
+	r, err := handoff.Deliver(context.Background(), pol, input, nil, "", o.SessionID,
+		handoff.FileName(o.SessionID, input.Created, "manual"))
 	if err != nil {
-		return nil, errors.Join(err, removePacket(path))
+		return nil, err
 	}
-	return &handoff.Report{Mode: handoff.PromptUser, Manual: true, Path: path, Packet: packet, SessionID: o.SessionID}, nil
+	r.Manual = true
+	return r, nil
 }
 
 // latestSummary is the body of the last summary in msgs, or "".
