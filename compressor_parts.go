@@ -11,14 +11,10 @@ import (
 
 // The work a compaction hands off sits behind these interfaces, which New
 // fills in, so the engine depends on what they answer, not on how: the
-// prompt a model summarizer is sent (byte for byte as SummaryPrompt
-// renders it; its bill is estimated from it), the facts index of a range
+// facts index of a range
 // (see extractive.FactsRoom), a handoff packet written (any error leaves
 // nothing behind), an error's text redacted (see errText), and pruning.
 type (
-	promptRenderer interface {
-		prompt(req SummaryRequest) (instructions, material string)
-	}
 	factsSizer interface {
 		factsRoom(ctx context.Context, req SummaryRequest, limit int) int
 	}
