@@ -1,10 +1,7 @@
 package compact
 
 import (
-	"strings"
-
 	"github.com/contextkit/compact/internal/msg"
-	"github.com/contextkit/compact/internal/promptsize"
 	"github.com/contextkit/compact/models"
 	"github.com/contextkit/compact/tokens"
 )
@@ -239,14 +236,7 @@ func (c *Compressor) summaryTokens(req SummaryRequest, body string, cached int) 
 		out.CacheWrite = n - out.CacheRead
 		return out
 	}
-	instructions := req.Prompt
-	if strings.TrimSpace(instructions) == "" {
-		instructions = DefaultSummaryInstructions
-	}
-	out.Uncached = promptsize.Prompt(c.cfg.counter, promptsize.Request{Instructions: instructions,
-		Previous: msg.StripSummaryPrefix(req.PreviousSummary), Focus: req.Focus, Turns: req.Turns, Target: req.TargetTokens},
-		promptsize.Caps{Message: defaultMaxMessageChars, Arguments: defaultMaxArgumentChars, Total: defaultMaxChars,
-			GapMarker: gapMarkerMax, Separator: blockSep})
+	out.Uncached = c.prompts.promptTokens(c.cfg.counter, req)
 	return out
 }
 
