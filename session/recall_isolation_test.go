@@ -187,6 +187,6 @@ func callTool(t testing.TB, s *session.Session, name, args string) map[string]an
 			return v
 		}
 	}
-	t.Fatalf("no tool %s", name)
+	require.Failf(t, "no such tool", "%s", name)
 	return nil
 }
