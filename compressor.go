@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/contextkit/compact/internal/extractive"
 	"github.com/contextkit/compact/internal/meter"
 	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/prune"
@@ -28,6 +29,13 @@ type Compressor struct {
 	// host set one): SwitchModel swaps its encoding, UpdateUsage calibrates
 	// it.
 	own *modelCounter
+
+	// The parts behind interfaces (see compressor_parts.go).
+	prompts  promptRenderer
+	facts    factsSizer
+	handoffs handoffWriter
+	scrub    scrubber
+	pruner   pruner
 
 	mu    sync.Mutex // guards everything below
 	model string
@@ -91,7 +99,8 @@ func New(opts ...Option) *Compressor {
 	if cfg.summarizer == nil {
 		cfg.summarizer = cfg.fallback
 	}
-	c := &Compressor{cfg: cfg, run: make(chan struct{}, 1), model: cfg.model, win: cfg.window, own: own, setup: setup}
+	c := &Compressor{cfg: cfg, run: make(chan struct{}, 1), model: cfg.model, win: cfg.window, own: own, setup: setup,
+		prompts: &blockMemo{msg.NewTextMemo(blockMemoBytes)}, facts: extractiveFacts{extractive.NewScanMemo()}, handoffs: packetWriter{pol: cfg.handoff, note: cfg.note}, scrub: redactScrubber{}, pruner: rulePruner{}}
 	c.retuneLocked()
 	return c
 }

@@ -234,7 +234,7 @@ func (c *Compressor) summaryTokens(req SummaryRequest, body string, cached int) 
 		out.CacheWrite = n - out.CacheRead
 		return out
 	}
-	instructions, material := SummaryPrompt(req)
+	instructions, material := c.prompts.prompt(req)
 	out.Uncached = tokens.CountMessages(c.cfg.counter, []Message{
 		{Role: RoleSystem, Content: instructions}, {Role: RoleUser, Content: material}})
 	return out

@@ -1,10 +1,6 @@
 package compact
 
-import (
-	"context"
-
-	"github.com/contextkit/compact/internal/extractive"
-)
+import "context"
 
 // This file lets the summary's budget grow for a range dense in facts: a
 // range of many short tool calls can hold more identifiers, paths and
@@ -28,6 +24,6 @@ func (c *Compressor) factsTarget(ctx context.Context, req SummaryRequest, base, 
 	if limit <= base {
 		return base
 	}
-	grown := extractive.FactsRoom(ctx, extractiveRequest(req), limit)
+	grown := c.facts.factsRoom(ctx, req, limit)
 	return max(base, min(grown, limit))
 }

@@ -2,10 +2,8 @@ package compact
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"strconv"
 
 	"github.com/contextkit/compact/handoff"
@@ -89,7 +87,7 @@ func (c *Compressor) dueHandoff(log *slog.Logger, in []Message, o CompressOption
 	input := handoff.Input{
 		SessionID: o.SessionID, ParentSessionID: o.ParentSessionID, Model: c.model,
 		Compactions: count, Tokens: res.TokensBefore, Created: c.cfg.now(),
-		OpenTasks: o.OpenTasks, Messages: withIncoming(in, o.Incoming),
+		OpenTasks: o.OpenTasks, Messages: msg.WithIncoming(in, o.Incoming),
 		MaxBytes: pol.MaxBytes, MaxMessages: pol.MaxMessages, MessageBytes: pol.MessageBytes,
 	}
 	if res.SummaryIndex >= 0 && res.SummaryIndex < len(res.Messages) {
@@ -104,13 +102,13 @@ func (c *Compressor) dueHandoff(log *slog.Logger, in []Message, o CompressOption
 // Status, and nothing is left behind.
 func (c *Compressor) finishHandoff(ctx context.Context, log *slog.Logger, job *handoffJob) *handoff.Report {
 	pol := c.cfg.handoff
-	r, err := c.writeHandoff(ctx, job)
+	r, err := c.handoffs.write(ctx, job)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.st.handoff.writing = false
 	if err != nil {
-		c.st.handoff.lastErr = errText(err)
-		log.Warn("handoff failed, compacted as usual", "mode", pol.Mode.String(), "err", errText(err))
+		c.st.handoff.lastErr = c.errText(err)
+		log.Warn("handoff failed, compacted as usual", "mode", pol.Mode.String(), "err", c.errText(err))
 		return nil
 	}
 	c.st.handoff.done++
@@ -123,55 +121,17 @@ func (c *Compressor) finishHandoff(ctx context.Context, log *slog.Logger, job *h
 	return r
 }
 
-// writeHandoff builds, checks and writes job's packet. Any error leaves
-// nothing behind.
-func (c *Compressor) writeHandoff(ctx context.Context, job *handoffJob) (*handoff.Report, error) {
-	pol := c.cfg.handoff
-	packet := handoff.Build(job.input)
-	r := &handoff.Report{Mode: pol.Mode, Packet: packet, SessionID: job.session}
-	if pol.Mode == handoff.FreshSession {
-		cont, err := handoff.Continuation(job.in, c.cfg.note, packet)
-		if err != nil {
-			return nil, err
-		}
-		r.Continuation = cont
-	}
-	path, err := handoff.Write(pol.Root, pol.Dir, handoff.FileName(job.session, job.input.Created, strconv.Itoa(job.n)), []byte(packet))
-	if err != nil {
-		return nil, errors.Join(err, removePacket(path))
-	}
-	r.Path = path
-	if pol.Mode == handoff.FreshSession && pol.Start != nil {
-		given := *r
-		given.Continuation = Clone(r.Continuation)
-		id, err := pol.Start(ctx, given)
-		if err != nil {
-			return nil, errors.Join(fmt.Errorf("compact: handoff: starting the continuation: %w", err), removePacket(path))
-		}
-		r.ContinuationID = id
-	}
-	return r, nil
+// packetWriter is the handoffWriter of a Compressor: the policy, and the
+// compaction note a continuation's system prompt loses.
+type packetWriter struct {
+	pol  handoff.Policy
+	note string
 }
 
-// removePacket removes a packet a failed handoff wrote ("" for none).
-func removePacket(path string) error {
-	if path == "" {
-		return nil
-	}
-	if err := os.Remove(path); err != nil {
-		return fmt.Errorf("compact: handoff: removing the abandoned packet: %w", err)
-	}
-	return nil
-}
-
-// withIncoming returns msgs followed by incoming, if any, without touching
-// msgs.
-func withIncoming(msgs []Message, incoming *Message) []Message {
-	if incoming == nil {
-		return msgs
-	}
-	out := make([]Message, 0, len(msgs)+1)
-	return append(append(out, msgs...), *incoming)
+// write builds, checks and writes job's packet (see handoff.Deliver).
+func (w packetWriter) write(ctx context.Context, job *handoffJob) (*handoff.Report, error) {
+	name := handoff.FileName(job.session, job.input.Created, strconv.Itoa(job.n))
+	return handoff.Deliver(ctx, w.pol, job.input, job.in, w.note, job.session, name)
 }
 
 // ManualHandoffPacket writes a packet of msgs now, with the operator's note,
@@ -189,19 +149,21 @@ func (c *Compressor) ManualHandoffPacket(msgs []Message, note string, opts ...Co
 	c.mu.Lock()
 	model, count := c.model, c.st.compressions
 	c.mu.Unlock()
-	all := withIncoming(msgs, o.Incoming)
+	all := msg.WithIncoming(msgs, o.Incoming)
 	input := handoff.Input{
 		SessionID: o.SessionID, ParentSessionID: o.ParentSessionID, Model: model,
 		Compactions: count, Tokens: c.count(all), Created: c.cfg.now(), Note: note,
 		Summary: latestSummary(msgs), Messages: all, OpenTasks: o.OpenTasks,
 		MaxBytes: pol.MaxBytes, MaxMessages: pol.MaxMessages, MessageBytes: pol.MessageBytes,
 	}
-	packet := handoff.Build(input)
-	path, err := handoff.Write(pol.Root, pol.Dir, handoff.FileName(o.SessionID, input.Created, "manual"), []byte(packet))
+	pol.Mode = handoff.PromptUser // no continuation, so no Start and no ctx
+	r, err := handoff.Deliver(context.Background(), pol, input, nil, "", o.SessionID,
+		handoff.FileName(o.SessionID, input.Created, "manual"))
 	if err != nil {
-		return nil, errors.Join(err, removePacket(path))
+		return nil, err
 	}
-	return &handoff.Report{Mode: handoff.PromptUser, Manual: true, Path: path, Packet: packet, SessionID: o.SessionID}, nil
+	r.Manual = true
+	return r, nil
 }
 
 // latestSummary is the body of the last summary in msgs, or "".

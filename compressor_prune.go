@@ -27,7 +27,7 @@ func (c *Compressor) prune(work []Message, p plan, th thresholds) *prune.Result 
 	if !c.cfg.pruning {
 		return &prune.Result{}
 	}
-	return prune.Apply(work, c.pruneOptions(p, th)...)
+	return c.pruner.apply(work, c.pruneOptions(p, th)...)
 }
 
 // pruneTail runs the pressure pass alone on p's tail, for a compaction that
@@ -38,7 +38,7 @@ func (c *Compressor) pruneTail(p *plan, th thresholds) []prune.Change {
 	if !c.cfg.pruning || th.economy {
 		return nil
 	}
-	pr := prune.Apply(p.msgs, c.pruneOptions(*p, th, prune.WithKinds(prune.Demoted), prune.WithClearAtLeast(0))...)
+	pr := c.pruner.apply(p.msgs, c.pruneOptions(*p, th, prune.WithKinds(prune.Demoted), prune.WithClearAtLeast(0))...)
 	if !pr.Committed {
 		return nil
 	}

@@ -298,6 +298,9 @@ func (c *Compressor) takeIn(msgs []Message, ranged bool) ([]Message, []Repair, e
 // each one breaking the provider's prompt cache. It returns nil, nil when
 // the turns must be summarised.
 func (r *compaction) pruneAlone() (*Result, error) {
+	if r.o.Force && r.p.hasContent() {
+		return nil, nil // a forced compaction summarises whatever pruning finds
+	}
 	pr := r.c.prune(r.work, r.p, r.th)
 	if !pr.Committed {
 		return nil, nil
@@ -359,7 +362,7 @@ func (r *compaction) fold(ctx context.Context) (*Result, error) {
 	}
 	body, name, fallback, err := c.runSummarizer(ctx, req, o.Force || before > th.usable)
 	if err != nil {
-		r.log.Warn("compaction failed", "err", errText(err))
+		r.log.Warn("compaction failed", "err", c.errText(err))
 		return nil, err
 	}
 	if ran := c.cfg.summarizer; fallback != "" {
@@ -458,7 +461,7 @@ func (c *Compressor) runSummarizer(ctx context.Context, req SummaryRequest, forc
 		if c.cfg.policy != FallbackExtractive || errors.Is(err, ErrSummarizerAuth) || errors.Is(err, ErrSummarizerQuota) {
 			return "", "", "", wrapSummarizerErr(err)
 		}
-		fallback = "summarizer failed: " + errText(err)
+		fallback = "summarizer failed: " + c.errText(err)
 	}
 	body, err = c.callSummarizer(ctx, c.cfg.fallback, req)
 	if err == nil && strings.TrimSpace(body) == "" {
@@ -482,7 +485,7 @@ func (c *Compressor) fail(err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.st.failures++
-	c.st.lastError = errText(err)
+	c.st.lastError = c.errText(err)
 	if n := len(c.cfg.backoff); n > 0 {
 		c.st.backoffUntil = c.cfg.now().Add(c.cfg.backoff[min(c.st.failures, n)-1])
 	}

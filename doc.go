@@ -144,24 +144,6 @@
 //
 // # Layout
 //
-// The root holds what every caller needs: the contracts ([ContextEngine],
-// [Summarizer]), the guards over messages, the options, the Compressor and
-// partial compaction. Its files are layered, each using only its own layer
-// and those below: messages, guards, errors, the Summarizer contract and
-// rendering (message.go, validate.go, errors*.go, summarizer.go,
-// render*.go); what an engine reports (engine.go); the options
-// (options.go); the Compressor and the extractive default
-// (compressor*.go, extractive.go); and partial compaction (partial*.go),
-// which drives any engine. A test checks the layers on types.
-//
-// Below the root, each a package of its own: tokens (counting, with its BPE
-// engine and rank tables in tokens/internal), prune (the cheap tier),
-// handoff (packets and their safe writes), redact (secrets and terminal
-// control), models (windows, tokenizers and prices of model families, and
-// the billing arithmetic), and internal/msg, internal/textcut,
-// internal/extractive and internal/meter (message shape, text cutting, the
-// extractive summarizer, a conversation's bill). Above it: session (identity,
-// one compaction at a time, stores), openaicompat (a Summarizer for any
-// OpenAI-compatible endpoint), compacttest (conformance kits) and the
-// adapters. A package never imports one above it; a test checks the graph.
+// ARCHITECTURE.md in the repository maps the packages, their layers and
+// the tests that keep them.
 package compact

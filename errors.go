@@ -1,6 +1,10 @@
 package compact
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/contextkit/compact/redact"
+)
 
 // The sentinel errors below are what callers branch on. Every error the
 // package returns either is one of them or wraps one, so errors.Is works
@@ -48,3 +52,9 @@ var (
 	// compaction, a model switch or usage dropping lifts the pause.
 	ErrPaused = errors.New("compact: automatic compaction paused")
 )
+
+// errText is an error's message as it may leave the process, in a log line
+// or in a Status or Result field a host shows: an error can quote what the
+// conversation held (a summarizer's reply, a tool call id, a path), so it is
+// redacted.
+func errText(err error) string { return redact.String(err.Error()) }

@@ -111,3 +111,7 @@ func (s *extractiveSummarizer) Summarize(ctx context.Context, req SummaryRequest
 func extractiveRequest(req SummaryRequest) extractive.Request {
 	return extractive.Request{Turns: req.Turns, PreviousSummary: req.PreviousSummary, Focus: req.Focus, TargetTokens: req.TargetTokens}
 }
+
+// defaultSummarizer is the summarizer a Compressor uses when none is given,
+// and its fallback: the extractive summarizer, deterministic and offline.
+func defaultSummarizer() Summarizer { return NewExtractiveSummarizer() }

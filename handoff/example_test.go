@@ -1,6 +1,7 @@
 package handoff_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -112,4 +113,23 @@ func ExamplePolicy_Resolve() {
 	// Output:
 	// 2 1 8192 8 2048
 	// [MaxBytes(4096): below 8192, 8192 kept]
+}
+
+// Deliver writes a packet under the policy's root; in FreshSession mode it
+// also builds the continuation a new session starts from.
+func ExampleDeliver() {
+	root, _ := os.MkdirTemp("", "handoff")
+	defer os.RemoveAll(root)
+	history := []handoff.Message{
+		{Role: "system", Content: "You are a coding agent."},
+		{Role: "user", Content: "Fix the importer."},
+	}
+	p := handoff.Policy{Mode: handoff.FreshSession, Root: root, Dir: "handoffs"}
+	r, err := handoff.Deliver(context.Background(), p, handoff.Input{SessionID: "s1", Messages: history}, history, "", "s1", "s1-1.md")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(filepath.Base(r.Path), len(r.Continuation), r.Continuation[0].Content)
+	// Output: s1-1.md 2 You are a coding agent.
 }

@@ -21,8 +21,14 @@ const factBytesPerToken = 3
 // it with nothing left out but the paths only mentioned in prose or output
 // (the first an index gives up), at factBytesPerToken.
 func FactsRoom(ctx context.Context, req Request, target int) int {
+	return FactsRoomMemo(ctx, req, target, nil)
+}
+
+// FactsRoomMemo is FactsRoom resuming the scan where memo's last stopped
+// (see ScanMemo); a nil memo remembers nothing.
+func FactsRoomMemo(ctx context.Context, req Request, target int, memo *ScanMemo) int {
 	d := &digest{factsOnly: true}
-	if d.scan(ctx, req.Turns) != nil {
+	if d.scanWith(ctx, req.Turns, memo) != nil {
 		return 0
 	}
 	d.mergePrevious(strings.TrimSpace(msg.StripSummaryPrefix(req.PreviousSummary)), len(req.Turns) > 0)

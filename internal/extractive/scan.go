@@ -116,8 +116,9 @@ type digest struct {
 	state     string // the last visible assistant text
 	earlier   string // a previous summary kept verbatim
 	seq       int
-	focus     string // lower-cased
-	factsOnly bool   // collect the index's facts alone: no asks, prose or mere mentions
+	focus     string        // lower-cased
+	factsOnly bool          // collect the index's facts alone: no asks, prose or mere mentions
+	views     *msg.TextMemo // remembers the redacted texts scanView reads (nil: none)
 	turns     int
 	roles     [4]int // user, assistant, tool, other: for a summary of last resort
 }
@@ -183,11 +184,22 @@ const (
 // history notices cancellation without paying for a check per message.
 const ctxCheckEvery = 256
 
-// scan walks turns in order.
-func (d *digest) scan(ctx context.Context, turns []Message) error {
+// scanWith walks turns in order, resuming where memo's last scan stopped
+// when turns begin with the turns it walked, and leaves memo the state
+// after them.
+func (d *digest) scanWith(ctx context.Context, turns []Message, memo *ScanMemo) error {
 	var calls []*callRecord
 	open := map[string]int{}
-	for i, m := range turns {
+	start := 0
+	var th *turnHasher
+	if memo != nil {
+		th = memo.start(d)
+		if st := memo.resume(d, turns, th); st != nil {
+			*d, calls, open, start = *st.d, st.calls, st.open, st.n
+		}
+	}
+	for i := start; i < len(turns); i++ {
+		m := turns[i]
 		if i%ctxCheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
 				return fmt.Errorf("compact: extractive summary stopped at message %d: %w", i, err)
@@ -197,7 +209,7 @@ func (d *digest) scan(ctx context.Context, turns []Message) error {
 			// Sizing the facts index (factsTokens) writes nothing out, so
 			// it reads the text as it is: redaction changes the size by a
 			// few bytes a secret, and was most of the sizing's time.
-			m = scanView(m)
+			m = scanView(m, d.views)
 		}
 		d.turns++
 		switch m.Role {
@@ -224,6 +236,12 @@ func (d *digest) scan(ctx context.Context, turns []Message) error {
 		default:
 			d.roles[3]++
 		}
+	}
+	if memo != nil {
+		for _, m := range turns[start:] {
+			th.add(m)
+		}
+		memo.keep(&scanState{key: th.h.Sum64(), n: len(turns), d: d, calls: calls, open: open})
 	}
 	for _, c := range calls {
 		if !c.answered {

@@ -16,6 +16,8 @@ import (
 type Summarizer struct {
 	limits Limits
 	count  func(string) int
+	views  *msg.TextMemo // the redacted texts its scans read (nil: none)
+	scans  *ScanMemo     // where its last scan stopped (nil: none)
 }
 
 // defaultLimits bound each list for a summary of
@@ -69,8 +71,12 @@ type Request struct {
 // their defaults) and measuring its summary with count (nil: one token per
 // four bytes).
 func New(limits Limits, count func(string) int) *Summarizer {
-	return &Summarizer{limits: limits, count: count}
+	return &Summarizer{limits: limits, count: count, views: msg.NewTextMemo(viewMemoBytes), scans: NewScanMemo()}
 }
+
+// viewMemoBytes bounds a generation of a Summarizer's memo of redacted
+// texts: a 260k-token history holds about 0.8 MB of text.
+const viewMemoBytes = 2 << 20
 
 // ErrNothing reports a request with no turns and no previous summary.
 var ErrNothing = errors.New("compact: extractive summary: no turns and no previous summary")
@@ -137,8 +143,8 @@ func (s *Summarizer) Summarize(ctx context.Context, req Request) (string, error)
 		target = defaultTarget
 	}
 	target = max(target, minTarget)
-	d := &digest{focus: strings.ToLower(strings.TrimSpace(req.Focus))}
-	if err := d.scan(ctx, req.Turns); err != nil {
+	d := &digest{focus: strings.ToLower(strings.TrimSpace(req.Focus)), views: s.views}
+	if err := d.scanWith(ctx, req.Turns, s.scans); err != nil {
 		return "", err
 	}
 	d.mergePrevious(prev, len(req.Turns) > 0)

@@ -5,6 +5,7 @@ import (
 
 	openai "github.com/sashabaranov/go-openai"
 
+	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/internal/textcut"
 	"github.com/contextkit/compact/redact"
 )
@@ -18,26 +19,33 @@ import (
 // and tool-call arguments redacted (JSON as JSON), so that nothing picked
 // out of it (a path, an error line, a sentence) can be a piece of a secret
 // cut from the context that said secret ("Bearer abc/x.py" is no path). m
-// is left alone: the copy shares nothing that is changed.
-func scanView(m Message) Message {
+// is left alone: the copy shares nothing that is changed. Each text's
+// redaction is remembered in views (nil remembers nothing).
+func scanView(m Message, views *msg.TextMemo) Message {
+	clean := func(s string) string {
+		if s == "" {
+			return s
+		}
+		return views.GetString(s, func() string { return redact.JSON(s) })
+	}
 	out := m
-	out.Content = redact.JSON(m.Content)
-	out.Refusal = redact.JSON(m.Refusal)
+	out.Content = clean(m.Content)
+	out.Refusal = clean(m.Refusal)
 	if len(m.MultiContent) > 0 {
 		out.MultiContent = append([]openai.ChatMessagePart(nil), m.MultiContent...)
 		for i := range out.MultiContent {
-			out.MultiContent[i].Text = redact.JSON(out.MultiContent[i].Text)
+			out.MultiContent[i].Text = clean(out.MultiContent[i].Text)
 		}
 	}
 	if len(m.ToolCalls) > 0 {
 		out.ToolCalls = append([]openai.ToolCall(nil), m.ToolCalls...)
 		for i := range out.ToolCalls {
-			out.ToolCalls[i].Function.Arguments = redact.JSON(out.ToolCalls[i].Function.Arguments)
+			out.ToolCalls[i].Function.Arguments = clean(out.ToolCalls[i].Function.Arguments)
 		}
 	}
 	if m.FunctionCall != nil {
 		fc := *m.FunctionCall
-		fc.Arguments = redact.JSON(fc.Arguments)
+		fc.Arguments = clean(fc.Arguments)
 		out.FunctionCall = &fc
 	}
 	return out

@@ -248,3 +248,13 @@ func EqualMessage(a, b Message) bool {
 	}
 	return true
 }
+
+// WithIncoming returns msgs followed by incoming, if any, without touching
+// msgs.
+func WithIncoming(msgs []Message, incoming *Message) []Message {
+	if incoming == nil {
+		return msgs
+	}
+	out := make([]Message, 0, len(msgs)+1)
+	return append(append(out, msgs...), *incoming)
+}
