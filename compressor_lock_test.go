@@ -37,7 +37,7 @@ func waitOrFail[T any](t *testing.T, ch <-chan T, what string) T {
 	case v := <-ch:
 		return v
 	case <-time.After(30 * time.Second):
-		t.Fatalf("%s never happened", what)
+		require.Failf(t, "never happened", "%s", what)
 		panic("unreachable")
 	}
 }
@@ -66,7 +66,7 @@ func TestCompressGivesUpWaitingWhenItsContextEnds(t *testing.T) {
 	assert.True(t, errors.Is(err, context.DeadlineExceeded), "got %v", err)
 	select {
 	case <-first:
-		t.Fatal("the first compaction finished before its summarizer answered")
+		require.Fail(t, "the first compaction finished before its summarizer answered")
 	default:
 	}
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/internal/msgtest"
+	"github.com/stretchr/testify/require"
 )
 
 // checkContracts asserts the DESIGN.md contracts on one compaction of in
@@ -167,29 +168,18 @@ func TestCompressPropertiesOnTranscripts(t *testing.T) {
 				if errors.Is(err, ErrNothingToCompress) || errors.Is(err, ErrNoSavings) {
 					t.Skip(err)
 				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := checkContracts(in, res); err != nil {
-					t.Fatalf("first pass: %v", err)
-				}
-				if !reflect.DeepEqual(before, in) {
-					t.Fatal("input modified")
-				}
+				require.NoError(t, err)
+				require.NoError(t, checkContracts(in, res), "first pass")
+				require.True(t, reflect.DeepEqual(before, in), "input modified")
 				again, err := New(WithContextWindow(window), WithTokenCounter(byteCounter{})).Compress(context.Background(), in, Force())
-				if err != nil || !reflect.DeepEqual(again.Messages, res.Messages) {
-					t.Fatalf("not deterministic (err %v)", err)
-				}
+				require.NoError(t, err, "not deterministic")
+				require.True(t, reflect.DeepEqual(again.Messages, res.Messages), "not deterministic")
 				second, err := c.Compress(context.Background(), res.Messages, Force())
 				if errors.Is(err, ErrNothingToCompress) || errors.Is(err, ErrNoSavings) {
 					return
 				}
-				if err != nil {
-					t.Fatalf("second pass: %v", err)
-				}
-				if err := checkContracts(res.Messages, second); err != nil {
-					t.Fatalf("second pass: %v", err)
-				}
+				require.NoError(t, err, "second pass")
+				require.NoError(t, checkContracts(res.Messages, second), "second pass")
 			})
 		}
 	}
@@ -226,16 +216,10 @@ func compressAndCheck(t *testing.T, c *Compressor, in []Message, opts ...Compres
 	t.Helper()
 	before := Clone(in)
 	res, err := c.Compress(context.Background(), in, opts...)
-	if !reflect.DeepEqual(before, in) {
-		t.Fatal("input modified")
-	}
+	require.True(t, reflect.DeepEqual(before, in), "input modified")
 	if err != nil {
-		if !errors.Is(err, ErrNothingToCompress) && !errors.Is(err, ErrNoSavings) {
-			t.Fatalf("unexpected error: %v", err)
-		}
+		require.True(t, errors.Is(err, ErrNothingToCompress) || errors.Is(err, ErrNoSavings), "unexpected error: %v", err)
 		return
 	}
-	if err := checkContracts(in, res); err != nil {
-		t.Fatalf("%v\nin:  %s\nout: %s", err, roles(in), roles(res.Messages))
-	}
+	require.NoError(t, checkContracts(in, res), "in:  %s\nout: %s", roles(in), roles(res.Messages))
 }

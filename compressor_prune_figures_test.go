@@ -10,6 +10,7 @@ import (
 	"github.com/contextkit/compact/internal/sharedtest"
 	"github.com/contextkit/compact/prune"
 	"github.com/contextkit/compact/tokens"
+	"github.com/stretchr/testify/require"
 )
 
 // pruneFigures turns on TestPruneFigures, which measures pruning on the
@@ -69,9 +70,7 @@ func TestPruneFigures(t *testing.T) {
 		t.Skip("run with -prune.figures")
 	}
 	tc, err := tokens.ForModel("gpt-4o")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, toolsOnly := range []bool{false, true} {
 		msgs := msgtest.SharedChain(t, toolsOnly)
 		if msgs == nil {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/contextkit/compact/internal/msgtest"
 	"github.com/contextkit/compact/tokens"
+	"github.com/stretchr/testify/require"
 )
 
 // The builders and transcripts every package's tests share (see msgtest).
@@ -48,8 +49,6 @@ const maxFuzzMessages = msgtest.MaxFuzzMessages
 func newCounter(tb testing.TB, encoding string) *tokens.Exact {
 	tb.Helper()
 	c, err := tokens.ForEncoding(encoding)
-	if err != nil {
-		tb.Fatal(err)
-	}
+	require.NoError(tb, err)
 	return c
 }

@@ -207,9 +207,7 @@ func TestLayersAreUsedOnlyDownward(t *testing.T) {
 		}
 		from := filepath.Base(c.fset.Position(at).Filename)
 		decl := filepath.Base(c.fset.Position(obj.Pos()).Filename)
-		if layerOf(decl) > layerOf(from) {
-			t.Errorf("%s (layer %d) uses %s from %s (layer %d)", from, layerOf(from), obj.Name(), decl, layerOf(decl))
-		}
+		assert.LessOrEqual(t, layerOf(decl), layerOf(from), "%s (layer %d) uses %s from %s (layer %d)", from, layerOf(from), obj.Name(), decl, layerOf(decl))
 	}
 	used := 0
 	for id, obj := range c.info.Uses {
@@ -314,9 +312,7 @@ func TestPackagesImportOnlyDownward(t *testing.T) {
 		from, ranked := rankOf(dir)
 		for dep := range deps {
 			to, _ := rankOf(dep)
-			if to >= from && (ranked || to > from) {
-				t.Errorf("%q (rank %d) imports %q (rank %d)", dir, from, dep, to)
-			}
+			assert.False(t, to >= from && (ranked || to > from), "%q (rank %d) imports %q (rank %d)", dir, from, dep, to)
 		}
 	}
 }

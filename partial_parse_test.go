@@ -3,7 +3,9 @@ package compact
 import (
 	"testing"
 
+	"github.com/contextkit/compact/internal/msgtest"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestParseCompressArgs(t *testing.T) {
@@ -93,14 +95,8 @@ func FuzzParseCompressArgs(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, args string) {
 		cmd := ParseCompressArgs(args)
-		if cmd.Partial && (cmd.Keep < 1 || cmd.Keep > maxKeepExchanges) {
-			t.Fatalf("%q: keep %d out of range", args, cmd.Keep)
-		}
-		if !cmd.Partial && cmd.Keep != 0 {
-			t.Fatalf("%q: a full compaction keeps %d", args, cmd.Keep)
-		}
-		if len(cmd.Focus) > len(args) {
-			t.Fatalf("%q: focus %q is longer than the input", args, cmd.Focus)
-		}
+		require.False(t, cmd.Partial && (cmd.Keep < 1 || cmd.Keep > maxKeepExchanges), "%s: keep %d out of range", msgtest.Excerpt(args), cmd.Keep)
+		require.False(t, !cmd.Partial && cmd.Keep != 0, "%s: a full compaction keeps %d", msgtest.Excerpt(args), cmd.Keep)
+		require.LessOrEqual(t, len(cmd.Focus), len(args), "%s: focus %s is longer than the input", msgtest.Excerpt(args), msgtest.Excerpt(cmd.Focus))
 	})
 }

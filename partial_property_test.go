@@ -11,6 +11,7 @@ import (
 	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/internal/msgtest"
 	"github.com/contextkit/compact/internal/sharedtest"
+	"github.com/stretchr/testify/require"
 )
 
 // checkKept asserts the contracts of a compaction that keeps tail verbatim
@@ -145,49 +146,37 @@ func TestPartialPropertiesOnTranscripts(t *testing.T) {
 					if skippable(err) {
 						continue
 					}
-					if err != nil {
-						t.Fatalf("here %d (%T): %v", keep, e, err)
-					}
-					if err := checkKept(in, tail, res); err != nil {
-						t.Fatalf("here %d (%T): %v", keep, e, err)
-					}
+					require.NoError(t, err, "here %d (%T)", keep, e)
+					require.NoError(t, checkKept(in, tail, res), "here %d (%T)", keep, e)
 					checked++
 				}
 			}
 			for _, index := range []int{len(in) / 4, len(in) / 2, 3 * len(in) / 4} {
 				if res, err := CompressFrom(context.Background(), testCompressor(), in, index); err == nil {
-					if err := checkFrom(in, index, res); err != nil {
-						t.Fatalf("from %d: %v", index, err)
-					}
+					require.NoError(t, checkFrom(in, index, res), "from %d", index)
 					checked++
-				} else if !skippable(err) {
-					t.Fatalf("from %d: %v", index, err)
+				} else {
+					require.True(t, skippable(err), "from %d: %v", index, err)
 				}
 				_, tail, err := SplitAt(in, index)
 				if err != nil {
 					continue
 				}
 				if res, err := CompressBefore(context.Background(), testCompressor(), in, index); err == nil {
-					if err := checkKept(in, tail, res); err != nil {
-						t.Fatalf("before %d: %v", index, err)
-					}
+					require.NoError(t, checkKept(in, tail, res), "before %d", index)
 					checked++
-				} else if !skippable(err) {
-					t.Fatalf("before %d: %v", index, err)
+				} else {
+					require.True(t, skippable(err), "before %d: %v", index, err)
 				}
 			}
-			if !reflect.DeepEqual(before, in) {
-				t.Fatal("input modified")
-			}
+			require.True(t, reflect.DeepEqual(before, in), "input modified")
 		})
 	}
 	t.Logf("%d partial compactions checked", checked)
 	if checked < 20 && len(sharedTranscripts(t)) == 0 {
 		sharedtest.Missing(t)
 	}
-	if checked < 20 {
-		t.Fatalf("only %d partial compactions ran; the property is barely tested", checked)
-	}
+	require.GreaterOrEqual(t, checked, 20, "partial compactions that ran; fewer and the property is barely tested")
 }
 
 // knownRoles drops the bytes that make randomHistory write a message of
@@ -244,15 +233,9 @@ func FuzzPartial(f *testing.F) {
 		}
 		check := func(what string, err, broken error) {
 			t.Helper()
-			if !reflect.DeepEqual(before, in) {
-				t.Fatalf("%s: input modified", what)
-			}
-			if err != nil && !skippable(err) {
-				t.Fatalf("%s: unexpected error: %v", what, err)
-			}
-			if err == nil && broken != nil {
-				t.Fatalf("%s: %v\nin: %s", what, broken, roles(in))
-			}
+			require.True(t, reflect.DeepEqual(before, in), "%s: input modified", what)
+			require.False(t, err != nil && !skippable(err), "%s: unexpected error: %v", what, err)
+			require.False(t, err == nil && broken != nil, "%s: %v\nin: %s", what, broken, roles(in))
 		}
 		for _, plain := range []bool{false, true} {
 			what := fmt.Sprintf("here %d (plain engine %v)", keep, plain)

@@ -178,23 +178,19 @@ func FuzzSplit(f *testing.F) {
 		keep := int(data[0] % 5)
 		head, tail, err := SplitExchanges(in, keep)
 		if err == nil {
-			if !reflect.DeepEqual(in, append(Clone(head), tail...)) || !isPlainUser(tail[0]) || !hasFoldable(head) {
-				t.Fatalf("SplitExchanges(%d) at %d: %s", keep, len(head), roles(in))
-			}
-		} else if !errors.Is(err, ErrNothingToCompress) {
-			t.Fatalf("unexpected error: %v", err)
+			require.True(t, reflect.DeepEqual(in, append(Clone(head), tail...)) && isPlainUser(tail[0]) && hasFoldable(head),
+				"SplitExchanges(%d) at %d: %s", keep, len(head), roles(in))
+		} else {
+			require.ErrorIs(t, err, ErrNothingToCompress, "unexpected error")
 		}
 		index := int(data[len(data)-1]) % len(in)
 		head, tail, err = SplitAt(in, index)
 		if err == nil {
-			if !reflect.DeepEqual(in, append(Clone(head), tail...)) || !hasFoldable(head) || isStandaloneSummary(tail[0]) {
-				t.Fatalf("SplitAt(%d) at %d: %s", index, len(head), roles(in))
-			}
-		} else if !errors.Is(err, ErrNothingToCompress) && !errors.Is(err, ErrInvalidBoundary) {
-			t.Fatalf("unexpected error: %v", err)
+			require.True(t, reflect.DeepEqual(in, append(Clone(head), tail...)) && hasFoldable(head) && !isStandaloneSummary(tail[0]),
+				"SplitAt(%d) at %d: %s", index, len(head), roles(in))
+		} else {
+			require.True(t, errors.Is(err, ErrNothingToCompress) || errors.Is(err, ErrInvalidBoundary), "unexpected error: %v", err)
 		}
-		if !reflect.DeepEqual(before, in) {
-			t.Fatal("input modified")
-		}
+		require.True(t, reflect.DeepEqual(before, in), "input modified")
 	})
 }

@@ -5,8 +5,10 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/contextkit/compact/internal/msgtest"
 	"github.com/contextkit/compact/internal/secrettest"
 	openai "github.com/sashabaranov/go-openai"
+	"github.com/stretchr/testify/require"
 )
 
 // FuzzRenderTurns: RenderTurns never panics, never exceeds its cap, returns
@@ -47,18 +49,13 @@ func FuzzRenderTurns(f *testing.F) {
 		}
 		before := Clone(msgs)
 		out := RenderTurns(msgs, opts)
-		if !equalHistory(before, msgs) {
-			t.Fatal("RenderTurns modified its input")
+		require.True(t, equalHistory(before, msgs), "RenderTurns modified its input")
+		again := RenderTurns(msgs, opts)
+		require.True(t, again == out, "RenderTurns is not deterministic: %s", msgtest.Difference(out, again))
+		if limit := opts.withDefaults().MaxChars; limit > 0 {
+			require.LessOrEqual(t, utf8.RuneCountInString(out), limit, "characters over the cap")
 		}
-		if again := RenderTurns(msgs, opts); again != out {
-			t.Fatal("RenderTurns is not deterministic")
-		}
-		if limit := opts.withDefaults().MaxChars; limit > 0 && utf8.RuneCountInString(out) > limit {
-			t.Fatalf("%d characters over a cap of %d", utf8.RuneCountInString(out), limit)
-		}
-		if utf8.ValidString(text) && !utf8.ValidString(out) {
-			t.Fatalf("invalid UTF-8 out of valid input: %q", out)
-		}
+		require.False(t, utf8.ValidString(text) && !utf8.ValidString(out), "invalid UTF-8 out of valid input: %s", msgtest.Excerpt(out))
 	})
 }
 

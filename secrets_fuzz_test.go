@@ -9,6 +9,7 @@ import (
 	"github.com/contextkit/compact/handoff"
 	"github.com/contextkit/compact/internal/msgtest"
 	"github.com/contextkit/compact/internal/secrettest"
+	"github.com/stretchr/testify/require"
 )
 
 // FuzzSecretsInArguments: a secret of any generated shape, planted anywhere
@@ -37,9 +38,7 @@ func FuzzSecretsInArguments(f *testing.F) {
 		}
 		req := SummaryRequest{Turns: msgs, TargetTokens: 800}
 		summary, err := NewExtractiveSummarizer().Summarize(ctx, req)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		_, material := SummaryPrompt(req)
 		emitted := map[string]string{
 			"RenderTurns":        RenderTurns(msgs, RenderOptions{MaxArgumentChars: int(maxArgs) - 1}),
@@ -50,9 +49,8 @@ func FuzzSecretsInArguments(f *testing.F) {
 		escaped := jsonEscape(core)
 		for name, out := range emitted {
 			for _, c := range []string{core, escaped} {
-				if strings.Count(out, c) > strings.Count(doc, c) {
-					t.Fatalf("%s: secret %q (planted at %d) survived in:\n%s", name, c, where%6, out)
-				}
+				require.LessOrEqual(t, strings.Count(out, c), strings.Count(doc, c), "%s: secret %s (planted at %d) survived in %s",
+					name, msgtest.Excerpt(c), where%6, msgtest.Around(out, c))
 			}
 		}
 	})

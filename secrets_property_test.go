@@ -10,9 +10,11 @@ import (
 	"testing"
 
 	openai "github.com/sashabaranov/go-openai"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact/handoff"
+	"github.com/contextkit/compact/internal/msgtest"
 	"github.com/contextkit/compact/internal/secrettest"
 )
 
@@ -125,7 +127,7 @@ func TestNoSecretSurvivesAnySurface(t *testing.T) {
 				}
 				for emitter, text := range emitted {
 					if p := secrettest.Leaked(text, sec.Value); p != "" {
-						t.Errorf("%s / %s: %q survived in:\n%s", s.name, emitter, p, text)
+						assert.Failf(t, "a secret survived", "%s / %s: %q survived in %s", s.name, emitter, p, msgtest.Around(text, p))
 					}
 				}
 			}
@@ -180,7 +182,7 @@ func TestNoSecretSurvivesOpenTasksOrFailures(t *testing.T) {
 
 			for surface, text := range emitted {
 				if p := secrettest.Leaked(text, sec.Value); p != "" {
-					t.Errorf("%s: %q survived in:\n%s", surface, p, text)
+					assert.Failf(t, "a secret survived", "%s: %q survived in %s", surface, p, msgtest.Around(text, p))
 				}
 			}
 		})

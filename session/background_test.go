@@ -33,7 +33,7 @@ func appendUntil(t testing.TB, s *Session, msgs []compact.Message, done func() b
 			return i + 1
 		}
 	}
-	t.Fatalf("appended all %d messages, and the condition never held", len(msgs))
+	require.Failf(t, "the condition never held", "appended all %d messages", len(msgs))
 	return 0
 }
 

@@ -226,7 +226,7 @@ func await[T any](t testing.TB, ch <-chan T, what string) T {
 	case v := <-ch:
 		return v
 	case <-timer.C:
-		t.Fatalf("gave up waiting for %s", what)
+		require.Failf(t, "gave up waiting", "for %s", what)
 		panic("unreachable")
 	}
 }

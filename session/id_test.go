@@ -3,7 +3,9 @@ package session
 import (
 	"testing"
 
+	"github.com/contextkit/compact/internal/msgtest"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestSnapshotIDs(t *testing.T) {
@@ -41,15 +43,12 @@ func FuzzSnapshotID(f *testing.F) {
 		if checkSessionID(id) == nil && seq > 0 {
 			sid := SnapshotID(id, seq)
 			gotID, gotSeq, ok := ParseSnapshotID(sid)
-			if !ok || gotID != id || gotSeq != seq {
-				t.Fatalf("ParseSnapshotID(%q) = %q, %d, %v; want %q, %d", sid, gotID, gotSeq, ok, id, seq)
-			}
-			if checkSessionID(sid) == nil {
-				t.Fatalf("snapshot id %q is accepted as a live session id", sid)
-			}
+			require.True(t, ok && gotID == id && gotSeq == seq, "ParseSnapshotID(%s) = %s, %d, %v; want %s, %d",
+				msgtest.Excerpt(sid), msgtest.Excerpt(gotID), gotSeq, ok, msgtest.Excerpt(id), seq)
+			require.Error(t, checkSessionID(sid), "snapshot id %s is accepted as a live session id", msgtest.Excerpt(sid))
 		}
-		if gotID, gotSeq, ok := ParseSnapshotID(id); ok && SnapshotID(gotID, gotSeq) != id {
-			t.Fatalf("ParseSnapshotID accepted %q, which SnapshotID writes as %q", id, SnapshotID(gotID, gotSeq))
-		}
+		gotID, gotSeq, ok := ParseSnapshotID(id)
+		require.False(t, ok && SnapshotID(gotID, gotSeq) != id, "ParseSnapshotID accepted %s, which SnapshotID writes as %s",
+			msgtest.Excerpt(id), msgtest.Excerpt(SnapshotID(gotID, gotSeq)))
 	})
 }

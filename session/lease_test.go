@@ -32,7 +32,7 @@ func TestCompressWaitsForAnotherHoldersLease(t *testing.T) {
 	done := compactAsync(ctx, patient)
 	select {
 	case o := <-done:
-		t.Fatalf("Compress did not wait for the lease: %v", o.err)
+		require.Failf(t, "Compress did not wait for the lease", "it returned %v", o.err)
 	case <-time.After(50 * time.Millisecond):
 	}
 	require.NoError(t, store.Release(ctx, "agent-1", other))

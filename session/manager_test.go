@@ -99,9 +99,8 @@ func TestManagerCompactsThirteenSessionsAtOnceWhileAppendsArrive(t *testing.T) {
 		s, ok := m.Lookup(id)
 		require.True(t, ok)
 		assert.Equal(t, id, s.ID(), "the id never changes")
-		if other, dup := engines[s.Engine()]; dup {
-			t.Errorf("%s and %s share an engine", id, other)
-		}
+		other, dup := engines[s.Engine()]
+		assert.False(t, dup, "%s and %s share an engine", id, other)
 		engines[s.Engine()] = id
 
 		msgs := s.Messages()

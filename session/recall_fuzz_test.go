@@ -8,7 +8,9 @@ import (
 	"testing"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/msgtest"
 	"github.com/contextkit/compact/tokens"
+	"github.com/stretchr/testify/require"
 )
 
 // FuzzRecallTools calls the recall tools with any arguments: every answer
@@ -43,12 +45,9 @@ func FuzzRecallTools(f *testing.F) {
 	f.Fuzz(func(t *testing.T, which uint8, args string) {
 		tool := tools[int(which)%len(tools)]
 		out, err := tool.Handle(context.Background(), args)
-		if err != nil {
-			t.Fatalf("%s(%q): the host got an error: %v", tool.Definition.Function.Name, args, err)
-		}
-		if err := checkAnswer(s.counter, budget, out); err != nil {
-			t.Fatalf("%s(%q): %v", tool.Definition.Function.Name, args, err)
-		}
+		name := tool.Definition.Function.Name
+		require.NoError(t, err, "%s(%s): the host got an error", name, msgtest.Excerpt(args))
+		require.NoError(t, checkAnswer(s.counter, budget, out), "%s(%s)", name, msgtest.Excerpt(args))
 	})
 }
 
@@ -86,23 +85,16 @@ func FuzzRecallLine(f *testing.F) {
 		m := compact.Message{Role: compact.RoleUser, Content: compact.PrefixSummary(body)}
 		with := addRecallLine(m, recallLine(from, to))
 		f, tt, ok := parseRecallLine(with)
-		if !ok || f != from || tt != to {
-			t.Fatalf("parse(add(%q, %d, %d)) = %d, %d, %v", body, from, to, f, tt, ok)
-		}
+		require.True(t, ok && f == from && tt == to, "parse(add(%s, %d, %d)) = %d, %d, %v", msgtest.Excerpt(body), from, to, f, tt, ok)
 		again := addRecallLine(with, recallLine(to, from))
-		if n := strings.Count(compact.Text(again), recallMark); n != strings.Count(compact.Text(m), recallMark)+1-countEndLine(m) {
-			t.Fatalf("adding a line twice left %d lines:\n%s", n, compact.Text(again))
-		}
+		n := strings.Count(compact.Text(again), recallMark)
+		require.Equal(t, strings.Count(compact.Text(m), recallMark)+1-countEndLine(m), n, "adding a line twice: %s", msgtest.Excerpt(compact.Text(again)))
 		stripped, ok := stripRecallLine(with)
-		if !ok || !compact.IsSummary(stripped) {
-			t.Fatalf("strip(add(%q)) failed", body)
-		}
-		if _, _, still := parseRecallLine(stripped); still && countEndLine(m) == 0 {
-			t.Fatalf("strip left a line at the end: %q", compact.Text(stripped))
-		}
-		if m.Content != with.Content && !strings.HasPrefix(with.Content, strings.TrimRight(stripped.Content, "\n")) {
-			t.Fatalf("the summary changed beyond its last line:\n%q\n%q", m.Content, stripped.Content)
-		}
+		require.True(t, ok && compact.IsSummary(stripped), "strip(add(%s)) failed", msgtest.Excerpt(body))
+		_, _, still := parseRecallLine(stripped)
+		require.False(t, still && countEndLine(m) == 0, "strip left a line at the end: %s", msgtest.Excerpt(compact.Text(stripped)))
+		require.False(t, m.Content != with.Content && !strings.HasPrefix(with.Content, strings.TrimRight(stripped.Content, "\n")),
+			"the summary changed beyond its last line: %s", msgtest.Difference(m.Content, stripped.Content))
 	})
 }
 

@@ -40,9 +40,7 @@ func openStore(tb testing.TB, name string) session.Store {
 	case "postgres":
 		dsn := os.Getenv("COMPACT_PG_DSN")
 		if dsn == "" {
-			if os.Getenv("COMPACT_REQUIRE_PG") == "1" {
-				tb.Fatal("COMPACT_REQUIRE_PG=1 but COMPACT_PG_DSN is not set")
-			}
+			require.NotEqual(tb, "1", os.Getenv("COMPACT_REQUIRE_PG"), "COMPACT_REQUIRE_PG=1 but COMPACT_PG_DSN is not set")
 			sharedtest.Skip(tb, sharedtest.NoPostgres)
 		}
 		// A schema of the run's own, dropped after: ids repeat across runs.
@@ -187,6 +185,6 @@ func callTool(t testing.TB, s *session.Session, name, args string) map[string]an
 			return v
 		}
 	}
-	t.Fatalf("no tool %s", name)
+	require.Failf(t, "no such tool", "%s", name)
 	return nil
 }

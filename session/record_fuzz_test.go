@@ -1,10 +1,10 @@
 package session
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/contextkit/compact"
+	"github.com/stretchr/testify/require"
 )
 
 // FuzzAdopt gives Record's check any indexes and account over a real
@@ -37,24 +37,16 @@ func FuzzAdopt(f *testing.F) {
 		orig := compact.Clone(res.Messages)
 		out, err := adopt(in, res)
 		if err != nil {
-			if !errors.Is(err, ErrMismatch) {
-				t.Fatalf("refused with %v, not ErrMismatch", err)
-			}
+			require.ErrorIs(t, err, ErrMismatch, "refused with another error")
 			return
 		}
-		if !sameRun(orig, res.Messages) {
-			t.Fatal("adopt modified the Result it was given")
-		}
+		require.True(t, sameRun(orig, res.Messages), "adopt modified the Result it was given")
 		if out.Skipped != "" {
 			return
 		}
-		if err := compact.Validate(out.Messages); err != nil {
-			t.Fatalf("accepted a history that is no request: %v", err)
-		}
+		require.NoError(t, compact.Validate(out.Messages), "accepted a history that is no request")
 		tail := in[res.MessagesBefore:]
 		got := out.Messages[len(out.Messages)-len(tail):]
-		if len(out.Messages) < len(tail) || !sameRun(got, tail) {
-			t.Fatalf("the %d messages appended after the input are not the history's end", len(tail))
-		}
+		require.False(t, len(out.Messages) < len(tail) || !sameRun(got, tail), "the %d messages appended after the input are not the history's end", len(tail))
 	})
 }

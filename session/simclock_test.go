@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/contextkit/compact"
+	"github.com/stretchr/testify/require"
 )
 
 // simClock is simulated time: it moves only when the test moves it, and
@@ -176,9 +177,7 @@ func (d *simDriver) replay(ctx context.Context, msgs []compact.Message) {
 
 func (d *simDriver) append(ctx context.Context, msgs ...compact.Message) {
 	d.t.Helper()
-	if err := d.s.Append(ctx, msgs...); err != nil {
-		d.t.Fatal(err)
-	}
+	require.NoError(d.t, d.s.Append(ctx, msgs...))
 	d.settle()
 }
 
@@ -195,9 +194,7 @@ func (d *simDriver) request(ctx context.Context) {
 		for waiting := true; waiting; {
 			select {
 			case err := <-done:
-				if err != nil {
-					d.t.Fatalf("request %d: %v", d.requests+1, err)
-				}
+				require.NoError(d.t, err, "request %d", d.requests+1)
 				waiting = false
 				continue
 			default:
@@ -223,7 +220,5 @@ func (d *simDriver) request(ctx context.Context) {
 	if d.usable > 0 && n > d.usable {
 		d.over++
 	}
-	if err := compact.Validate(req); err != nil {
-		d.t.Fatalf("request %d: %v", d.requests, err)
-	}
+	require.NoError(d.t, compact.Validate(req), "request %d", d.requests)
 }

@@ -166,8 +166,7 @@ func appendRetrying(t *testing.T, ctx context.Context, s *Session, msgs ...compa
 		if err == nil {
 			return
 		}
-		if !errors.Is(err, errWriteFailed) {
-			t.Errorf("session %s: append: %v", s.ID(), err)
+		if !assert.ErrorIs(t, err, errWriteFailed, "session %s: append", s.ID()) {
 			return
 		}
 	}
@@ -191,7 +190,7 @@ func request(t *testing.T, ctx context.Context, s *Session, tally *stressTally, 
 			req.retries.Add(1)
 		default:
 			tally.unexpected.Add(1)
-			t.Errorf("session %s: compress: %v", s.ID(), err)
+			assert.Failf(t, "unexpected error", "session %s: compress: %v", s.ID(), err)
 			return
 		}
 	}
@@ -201,12 +200,10 @@ func request(t *testing.T, ctx context.Context, s *Session, tally *stressTally, 
 	}
 	out := s.Messages()
 	req.requests.Add(1)
-	if s.countAll(out) > s.Status().HardLimit {
+	if !assert.LessOrEqual(t, s.countAll(out), s.Status().HardLimit, "session %s: a request's tokens are over the window", s.ID()) {
 		req.over.Add(1)
-		t.Errorf("session %s: a request of %d tokens is over the window of %d", s.ID(), s.countAll(out), s.Status().HardLimit)
 	}
-	if err := compact.Validate(out); err != nil {
+	if !assert.NoError(t, compact.Validate(out), "session %s: the request is not valid", s.ID()) {
 		tally.unexpected.Add(1)
-		t.Errorf("session %s: the request is not valid: %v", s.ID(), err)
 	}
 }

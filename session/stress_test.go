@@ -19,6 +19,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/msgtest"
 	"github.com/contextkit/compact/tokens"
 )
 
@@ -222,7 +223,7 @@ func TestStressConcurrentSessions(t *testing.T) {
 				tally.noSavings.Add(1)
 			default:
 				tally.unexpected.Add(1)
-				t.Errorf("session %s: unexpected error: %v", id, err)
+				assert.Failf(t, "unexpected error", "session %s: %v", id, err)
 			}
 		}
 		for w := 0; w < stressWriters; w++ {
@@ -230,12 +231,11 @@ func TestStressConcurrentSessions(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				for p := 0; p < stressPairs; p++ {
-					if err := s.Append(ctx,
+					if !assert.NoError(t, s.Append(ctx,
 						compact.Message{Role: compact.RoleUser, Content: tag(w, 2*p) + " " + padding},
 						compact.Message{Role: compact.RoleAssistant, Content: tag(w, 2*p+1) + " " + padding},
-					); err != nil {
+					), "session %s: append", id) {
 						tally.unexpected.Add(1)
-						t.Errorf("session %s: append: %v", id, err)
 					}
 					if s.ShouldCompress() {
 						_, err := s.Compress(ctx)
@@ -303,10 +303,10 @@ func checkStressSession(t *testing.T, ctx context.Context, s *Session, id string
 	live := s.Messages()
 	require.NoError(t, compact.Validate(live), "session %s", id)
 	require.NotEmpty(t, live)
-	if sp := live[0].Content; live[0].Role != compact.RoleSystem || !strings.HasPrefix(sp, stressPrompt) ||
-		strings.Count(sp, compact.CompactionNote) > 1 || len(sp) > len(stressPrompt)+len("\n\n"+compact.CompactionNote) {
-		t.Errorf("session %s: the system prompt is not the host's plus at most one note: %q", id, sp)
-	}
+	sp := live[0].Content
+	assert.False(t, live[0].Role != compact.RoleSystem || !strings.HasPrefix(sp, stressPrompt) ||
+		strings.Count(sp, compact.CompactionNote) > 1 || len(sp) > len(stressPrompt)+len("\n\n"+compact.CompactionNote),
+		"session %s: the system prompt is not the host's plus at most one note: %s", id, msgtest.Excerpt(sp))
 	seen := map[string]int{}
 	summaries := 0
 	last := map[int]int{} // writer → last verbatim item
@@ -328,18 +328,15 @@ func checkStressSession(t *testing.T, ctx context.Context, s *Session, id string
 			seen[tg[0]]++
 			if !compact.IsSummary(msg) && msg.Content != tg[0]+" "+padding {
 				tally.altered.Add(1)
-				t.Errorf("session %s: %s is not as appended: %.80q", id, tg[0], msg.Content)
+				assert.Failf(t, "a message is not as appended", "session %s: %s: %.80q", id, tg[0], msg.Content)
 			}
-			if prev, ok := last[w]; ok && item <= prev {
+			if prev, ok := last[w]; ok && !assert.Greater(t, item, prev, "session %s: writer %d's items out of order", id, w) {
 				tally.reordered.Add(1)
-				t.Errorf("session %s: writer %d's item %d comes after its item %d", id, w, item, prev)
 			}
 			last[w] = item
 		}
 	}
-	if summaries > 1 {
-		t.Errorf("session %s: %d summaries stacked", id, summaries)
-	}
+	assert.LessOrEqual(t, summaries, 1, "session %s: summaries stacked", id)
 	countEach(t, id, "live history", seen, tally)
 
 	// The archive: the store's log holds every message verbatim, once, each
@@ -348,20 +345,17 @@ func checkStressSession(t *testing.T, ctx context.Context, s *Session, id string
 	require.NoError(t, err)
 	logged, order := map[string]int{}, map[int]int{}
 	for i, r := range records {
-		if r.Seq != int64(i+1) {
-			t.Errorf("session %s: record %d numbered %d", id, i+1, r.Seq)
-		}
+		assert.Equal(t, int64(i+1), r.Seq, "session %s: record %d's number", id, i+1)
 		for _, tg := range tagRE.FindAllStringSubmatch(r.Message.Content, -1) {
 			w, _ := strconv.Atoi(tg[1])
 			item, _ := strconv.Atoi(tg[2])
 			logged[tg[0]]++
 			if r.Message.Content != tg[0]+" "+padding {
 				tally.altered.Add(1)
-				t.Errorf("session %s: record %d is not as appended: %.80q", id, r.Seq, r.Message.Content)
+				assert.Failf(t, "a record is not as appended", "session %s: record %d: %.80q", id, r.Seq, r.Message.Content)
 			}
-			if prev, ok := order[w]; ok && item <= prev {
+			if prev, ok := order[w]; ok && !assert.Greater(t, item, prev, "session %s: the log has writer %d's items out of order", id, w) {
 				tally.reordered.Add(1)
-				t.Errorf("session %s: the log has writer %d's item %d after its item %d", id, w, item, prev)
 			}
 			order[w] = item
 		}
@@ -379,11 +373,10 @@ func checkStressSession(t *testing.T, ctx context.Context, s *Session, id string
 		got, n, ok := ParseSnapshotID(sid)
 		if c.N != i+1 || !ok || got != id || n != c.N || (i > 0 && c.Fence < comps[i-1].Fence) {
 			tally.idChanges.Add(1)
-			t.Errorf("session %s: compaction %d is numbered %d, fenced %d, snapshot %q", id, i+1, c.N, c.Fence, sid)
+			assert.Failf(t, "a compaction is misnumbered", "session %s: compaction %d is numbered %d, fenced %d, snapshot %q", id, i+1, c.N, c.Fence, sid)
 		}
-		if _, err := store.Snapshot(ctx, sid); err != nil {
-			t.Errorf("session %s: snapshot %s: %v", id, sid, err)
-		}
+		_, err := store.Snapshot(ctx, sid)
+		assert.NoError(t, err, "session %s: snapshot %s", id, sid)
 	}
 	stored, _, _, err := store.Live(ctx, id)
 	require.NoError(t, err)
@@ -398,15 +391,14 @@ func countEach(t *testing.T, id, where string, seen map[string]int, tally *stres
 			switch c := seen[tag(w, item)]; {
 			case c == 0:
 				tally.lost.Add(1)
-				t.Errorf("session %s: %s lost from the %s", id, tag(w, item), where)
+				assert.Failf(t, "a message is lost", "session %s: %s lost from the %s", id, tag(w, item), where)
 			case c > 1:
 				tally.duplicated.Add(1)
-				t.Errorf("session %s: %s appears %d times in the %s", id, tag(w, item), c, where)
+				assert.Failf(t, "a message is duplicated", "session %s: %s appears %d times in the %s", id, tag(w, item), c, where)
 			}
 		}
 	}
-	if len(seen) != stressWriters*2*stressPairs {
+	if !assert.Equal(t, stressWriters*2*stressPairs, len(seen), "session %s: distinct messages in the %s", id, where) {
 		tally.duplicated.Add(1)
-		t.Errorf("session %s: %d distinct messages in the %s, want %d", id, len(seen), where, stressWriters*2*stressPairs)
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 )
 
 // A headless Chromium driven over the DevTools protocol through
@@ -46,9 +48,7 @@ func findBrowser(t *testing.T) string {
 		}
 	}
 	const why = "no Chromium on PATH (apt-get install chromium)"
-	if os.Getenv(browserEnv) == "1" {
-		t.Fatal(why + "; " + browserEnv + "=1 requires it")
-	}
+	require.NotEqual(t, "1", os.Getenv(browserEnv), why+"; "+browserEnv+"=1 requires it")
 	t.Skip(why)
 	return ""
 }
@@ -86,21 +86,15 @@ type browser struct {
 func startBrowser(t *testing.T, path string) *browser {
 	t.Helper()
 	toBrowser, send, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	recv, fromBrowser, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	args := append(append([]string(nil), browserFlags...), "--user-data-dir="+t.TempDir(), "about:blank")
 	cmd := exec.Command(path, args...)
 	cmd.ExtraFiles = []*os.File{toBrowser, fromBrowser} // fd 3 and fd 4
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, cmd.Start())
 	// The browser holds its own copies now.
 	_ = toBrowser.Close()
 	_ = fromBrowser.Close()

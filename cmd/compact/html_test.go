@@ -187,9 +187,7 @@ func BenchmarkHTMLView(b *testing.B) {
 	b.Run("command", func(b *testing.B) {
 		for b.Loop() {
 			r := runCLI(b, "", "-force", "-window", "8000", "-o", filepath.Join(dir, "out.json"), "-html", filepath.Join(dir, "view.html"), largest)
-			if r.code != exitOK {
-				b.Fatal(r.stderr)
-			}
+			require.Equal(b, exitOK, r.code, r.stderr)
 		}
 	})
 	b.Run("page", func(b *testing.B) {
@@ -202,9 +200,8 @@ func BenchmarkHTMLView(b *testing.B) {
 		require.NoError(b, err)
 		r := newReport(oc)
 		for b.Loop() {
-			if _, err := htmlPage(oc, r, "bench"); err != nil {
-				b.Fatal(err)
-			}
+			_, err := htmlPage(oc, r, "bench")
+			require.NoError(b, err)
 		}
 	})
 }

@@ -3,13 +3,15 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/contextkit/compact/internal/msgtest"
+	"github.com/stretchr/testify/require"
 )
 
 // oddInputs are inputs encoding/json reads without a word but changes on
@@ -82,18 +84,13 @@ func FuzzDecodeTranscript(f *testing.F) {
 func checkRefusal(t *testing.T, data []byte, err error) {
 	t.Helper()
 	var ie *inputError
-	if !errors.As(err, &ie) {
-		t.Fatalf("error %v (%T) is not an *inputError", err, err)
-	}
-	if msg := err.Error(); strings.ContainsAny(msg, "\n\r") || !utf8.ValidString(msg) {
-		t.Fatalf("error is not one clean line: %q", msg)
-	}
-	if ie.index >= 0 && !strings.HasPrefix(err.Error(), fmt.Sprintf("message %d", ie.index)) {
-		t.Fatalf("error %q does not start with its message", err)
-	}
+	require.ErrorAs(t, err, &ie)
+	msg := err.Error()
+	require.False(t, strings.ContainsAny(msg, "\n\r") || !utf8.ValidString(msg), "error is not one clean line: %s", msgtest.Excerpt(msg))
+	require.False(t, ie.index >= 0 && !strings.HasPrefix(msg, fmt.Sprintf("message %d", ie.index)), "error %s does not start with its message", msgtest.Excerpt(msg))
 	var elems []json.RawMessage
 	if trimmed := bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")); json.Unmarshal(trimmed, &elems) == nil &&
 		len(elems) > 0 && ie.index < 0 {
-		t.Fatalf("an array of messages refused without naming one: %v", err)
+		require.Failf(t, "an array of messages refused without naming one", "%s", msgtest.Excerpt(msg))
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/msgtest"
 	"github.com/contextkit/compact/internal/sharedtest"
 )
 
@@ -76,52 +77,31 @@ func TestEveryTranscriptRoundTrips(t *testing.T) {
 func checkRoundTrip(t testing.TB, data []byte, tr *transcript) {
 	t.Helper()
 	for i, m := range tr.msgs {
-		if !knownRoles[m.Role] {
-			t.Fatalf("message %d: role %q accepted", i, m.Role)
-		}
-		if m.Role == compact.RoleTool && m.ToolCallID == "" {
-			t.Fatalf("message %d: tool message without tool_call_id accepted", i)
-		}
+		require.True(t, knownRoles[m.Role], "message %d: role %s accepted", i, msgtest.Excerpt(m.Role))
+		require.False(t, m.Role == compact.RoleTool && m.ToolCallID == "", "message %d: tool message without tool_call_id accepted", i)
 		// An absent name reads back as absent, so the comparison below
 		// would not see it: a call without one is checked here.
 		for k, c := range m.ToolCalls {
-			if c.Function.Name == "" {
-				t.Fatalf("message %d: tool call %d without a function name accepted", i, k)
-			}
+			require.NotEmpty(t, c.Function.Name, "message %d: tool call %d without a function name accepted", i, k)
 		}
-		if m.FunctionCall != nil && m.FunctionCall.Name == "" {
-			t.Fatalf("message %d: function_call without a name accepted", i)
-		}
+		require.False(t, m.FunctionCall != nil && m.FunctionCall.Name == "", "message %d: function_call without a name accepted", i)
 	}
 	out, err := encodeMessages(tr.msgs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	again, err := decodeTranscript(out)
-	if err != nil {
-		t.Fatalf("the encoding does not read back: %v\n%s", err, out)
-	}
+	require.NoError(t, err, "the encoding does not read back: %s", msgtest.Excerpt(out))
 	a, _ := json.Marshal(tr.msgs)
 	b, _ := json.Marshal(again.msgs)
-	if len(tr.msgs) > 0 && string(a) != string(b) {
-		t.Fatalf("round trip changed the messages:\n%s\n%s", a, b)
-	}
-	if len(again.dropped) > 0 {
-		t.Fatalf("the output has fields it cannot read back: %v", again.dropped)
-	}
+	require.False(t, len(tr.msgs) > 0 && string(a) != string(b), "round trip changed the messages: %s", msgtest.Difference(a, b))
+	require.Empty(t, again.dropped, "the output has fields it cannot read back")
 	in := inputMessages(t, data, tr.format)
 	var written []any
-	if err := json.Unmarshal(out, &written); err != nil {
-		t.Fatal(err)
-	}
-	if len(in) != len(written) {
-		t.Fatalf("%d messages in, %d out", len(in), len(written))
-	}
+	require.NoError(t, json.Unmarshal(out, &written))
+	require.Equal(t, len(in), len(written), "messages in and out")
 	for i := range in {
 		want, got := withoutEmpty(in[i]), withoutEmpty(written[i])
-		if !reflect.DeepEqual(want, got) {
-			t.Fatalf("message %d changed:\n in: %#v\nout: %#v", i, want, got)
-		}
+		require.True(t, reflect.DeepEqual(want, got), "message %d changed: %s", i,
+			msgtest.Difference(fmt.Sprintf("%#v", want), fmt.Sprintf("%#v", got)))
 	}
 }
 
@@ -143,7 +123,7 @@ func inputMessages(t testing.TB, data []byte, format string) []any {
 			}
 		}
 	default:
-		t.Fatalf("unknown format %q", format)
+		require.Failf(t, "unknown format", "%q", format)
 	}
 	return msgs
 }
@@ -193,13 +173,10 @@ func losslessJSON(t testing.TB, data []byte) any {
 			i += size
 		}
 	}
-	if key, ok := duplicateKey(b.Bytes()); ok {
-		t.Fatalf("accepted input has the key %q twice in one object", key)
-	}
+	key, dup := duplicateKey(b.Bytes())
+	require.False(t, dup, "accepted input has the key %s twice in one object", msgtest.Excerpt(key))
 	var v any
-	if err := json.Unmarshal(b.Bytes(), &v); err != nil {
-		t.Fatalf("accepted input does not decode generically: %v", err)
-	}
+	require.NoError(t, json.Unmarshal(b.Bytes(), &v), "accepted input does not decode generically")
 	return v
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 )
 
@@ -37,7 +38,7 @@ func waitFor(t *testing.T, cond func() bool) {
 			return
 		}
 	}
-	t.Fatal("condition not met within a second")
+	require.Fail(t, "condition not met within a second")
 }
 
 func TestProgressOnATerminalRedrawsABar(t *testing.T) {

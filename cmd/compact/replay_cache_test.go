@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/models"
@@ -117,17 +118,14 @@ func FuzzPromptCache(f *testing.F) {
 			for _, x := range toks {
 				total += x
 			}
-			if got.CacheRead+got.CacheWrite+got.Uncached != total || got.Output != 0 {
-				t.Fatalf("billed %+v for a request of %d tokens", got, total)
-			}
+			require.True(t, got.CacheRead+got.CacheWrite+got.Uncached == total && got.Output == 0, "billed %+v for a request of %d tokens", got, total)
 			shared, run := 0, 0
 			for run < len(ks) && run < len(prev) && ks[run] == prev[run] {
 				shared += toks[run]
 				run++
 			}
-			if got.CacheRead != 0 && (got.CacheRead != shared || got.CacheRead < p.MinCachePrefix || gap > p.CacheLifetime) {
-				t.Fatalf("read %d; the shared run holds %d, the gap was %v", got.CacheRead, shared, gap)
-			}
+			require.False(t, got.CacheRead != 0 && (got.CacheRead != shared || got.CacheRead < p.MinCachePrefix || gap > p.CacheLifetime),
+				"read %d; the shared run holds %d, the gap was %v", got.CacheRead, shared, gap)
 			prev = ks
 		}
 	})

@@ -285,9 +285,7 @@ func BenchmarkReplayOfTheSharedTranscripts(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		r := runCLI(b, "", "replay", "-join", "-json", "-summary-tokens", "1500",
 			"-price", "claude-sonnet-4-5,gpt-5", "-compare", "default;-threshold 0.3;drop-oldest", dir)
-		if r.code != exitOK {
-			b.Fatal(r.stderr)
-		}
+		require.Equal(b, exitOK, r.code, r.stderr)
 	}
 }
 

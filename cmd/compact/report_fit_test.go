@@ -121,7 +121,7 @@ func TestReportAccountsForEveryMessage(t *testing.T) {
 		case "lifted":
 			assert.Equal(t, got.Lifted, i)
 		default:
-			t.Errorf("message %d: fate %q", i, m.Fate)
+			assert.Failf(t, "unknown fate", "message %d: %q", i, m.Fate)
 		}
 	}
 	assert.Positive(t, fates["folded"])

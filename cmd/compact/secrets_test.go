@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact/internal/secrettest"
@@ -79,7 +80,7 @@ func TestTheReportsHoldNoSecret(t *testing.T) {
 				for what, text := range written {
 					if p := secrettest.Leaked(text, sec.Value); p != "" {
 						i := strings.Index(text, p)
-						t.Errorf("%s: %s: %q survived in ...%s...", sec.Name, what, p, text[max(0, i-200):min(len(text), i+100)])
+						assert.Failf(t, "a secret survived", "%s: %s: %q survived in ...%s...", sec.Name, what, p, text[max(0, i-200):min(len(text), i+100)])
 					}
 				}
 			}

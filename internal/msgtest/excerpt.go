@@ -2,6 +2,7 @@ package msgtest
 
 import (
 	"fmt"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -35,6 +36,19 @@ func Difference[T ~string | ~[]byte](a, b T) string {
 	from := max(i-excerptBytes/4, 0)
 	return fmt.Sprintf("they differ at byte %d (of %d and %d):\n  %q\n  %q",
 		i, len(x), len(y), cut(x, from, from+excerptBytes), cut(y, from, from+excerptBytes))
+}
+
+// Around quotes a bounded window of s around the first place sub occurs,
+// naming that place and s's length: what a failure message prints of a
+// long output to show where something it must not hold turned up. It is
+// [Excerpt] of s when sub does not occur.
+func Around(s, sub string) string {
+	i := strings.Index(s, sub)
+	if i < 0 || len(s) <= excerptBytes {
+		return Excerpt(s)
+	}
+	from := max(i-excerptBytes/2, 0)
+	return fmt.Sprintf("at byte %d of %d: ...%q...", i, len(s), cut(s, from, from+excerptBytes))
 }
 
 // cut is s[from:to] clamped to s and widened to whole UTF-8 characters.

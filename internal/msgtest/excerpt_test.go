@@ -34,3 +34,17 @@ func TestDifferenceNamesTheFirstDifferingByteWithABoundedWindow(t *testing.T) {
 		t.Errorf("Difference(ab, abc) = %s", got)
 	}
 }
+
+func TestAroundQuotesABoundedWindowWhereTheTextOccurs(t *testing.T) {
+	long := strings.Repeat("x", 5000) + "SECRET" + strings.Repeat("y", 5000)
+	got := Around(long, "SECRET")
+	if !strings.Contains(got, "at byte 5000 of 10006") || !strings.Contains(got, "xSECRETy") || len(got) > excerptBytes+60 {
+		t.Errorf("Around of 10 KB is %d bytes: %s", len(got), got)
+	}
+	if got := Around("short", "o"); got != `"short"` {
+		t.Errorf("Around(short) = %s", got)
+	}
+	if got := Around(long, "absent"); !strings.HasSuffix(got, "... (10006 bytes)") {
+		t.Errorf("Around without the text = %.80s...", got)
+	}
+}
