@@ -395,11 +395,14 @@ func Prompt(tc tokens.Counter, r Request, caps Caps) int {
 		turns = tc.CountText("(no new turns)")
 	}
 	n += turns + tc.CountText("<conversation>\n\n</conversation>\n\n")
-	closing := "Write the handoff note now."
-	if r.Target > 0 {
-		closing = "Write the handoff note now, in about " + strconv.Itoa(r.Target) + " tokens."
+	closing := "Write the handoff note now"
+	if strings.TrimSpace(r.Previous) != "" {
+		closing = "Write the updated handoff note now"
 	}
-	return n + tc.CountText(closing)
+	if r.Target > 0 {
+		closing += ", in about " + strconv.Itoa(r.Target) + " tokens"
+	}
+	return n + tc.CountText(closing+".")
 }
 
 // section returns the tokens text adds between a pair of tags; counting

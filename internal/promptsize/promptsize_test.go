@@ -120,3 +120,19 @@ func TestEstimateOfEachKindOfMessage(t *testing.T) {
 		t.Errorf("no turns: %d tokens, want 0", n)
 	}
 }
+
+// Any history, under any caps, gets an estimate: no panic, never
+// negative, and none for no turns.
+func FuzzTurns(f *testing.F) {
+	msgtest.Seeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		turns := msgtest.Random(data)
+		for _, c := range []promptsize.Caps{caps, {Message: -1, Arguments: -1, Total: -1, Separator: "\n\n"},
+			{Message: 0, Arguments: 0, Total: 256, GapMarker: 100, Separator: "\n\n"}} {
+			n := promptsize.Turns(turns, tokens.Estimate{}, c)
+			if n < 0 || len(turns) == 0 && n != 0 {
+				t.Fatalf("%d turns under %+v: %d tokens", len(turns), c, n)
+			}
+		}
+	})
+}
