@@ -102,7 +102,7 @@ type Result struct {
 	// summarizer's call, and, with the prices known (see WithPricing), what
 	// that comes to and after how many requests it pays back. Zero when
 	// nothing was done. The summarizer's call is an estimate (zero for the
-	// extractive summarizer): the prompt SummaryPrompt would render is
+	// extractive summarizer): the prompt [SummaryPrompt] would render is
 	// sized from the messages' token counts without rendering it, within
 	// about 5% of its count on the shared transcripts.
 	Cost models.Edit
