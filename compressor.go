@@ -31,7 +31,7 @@ type Compressor struct {
 	own *modelCounter
 
 	// The parts behind interfaces (see compressor_parts.go).
-	prompts  promptRenderer
+	prompts  promptSizer
 	facts    factsSizer
 	handoffs handoffWriter
 	scrub    scrubber
@@ -100,7 +100,7 @@ func New(opts ...Option) *Compressor {
 		cfg.summarizer = cfg.fallback
 	}
 	c := &Compressor{cfg: cfg, run: make(chan struct{}, 1), model: cfg.model, win: cfg.window, own: own, setup: setup,
-		prompts: &blockMemo{msg.NewTextMemo(blockMemoBytes)}, facts: extractiveFacts{extractive.NewScanMemo()}, handoffs: packetWriter{pol: cfg.handoff, note: cfg.note}, scrub: redactScrubber{}, pruner: rulePruner{}}
+		prompts: promptEstimate{}, facts: extractiveFacts{extractive.NewScanMemo()}, handoffs: packetWriter{pol: cfg.handoff, note: cfg.note}, scrub: redactScrubber{}, pruner: rulePruner{}}
 	c.retuneLocked()
 	return c
 }

@@ -225,7 +225,9 @@ func (p plan) carriedTokens() int {
 // summaryTokens estimates what a model-backed summarizer is billed for
 // req and its reply body: History read from the cache as far as the
 // provider stored it (cached tokens) and written after that, or the
-// rendered prompt in full.
+// prompt SummaryPrompt renders in full, estimated without rendering it
+// from the messages' counts (see promptsize.Prompt; within a few percent
+// on the shared transcripts).
 func (c *Compressor) summaryTokens(req SummaryRequest, body string, cached int) models.Tokens {
 	out := models.Tokens{Output: c.cfg.counter.CountText(body)}
 	if req.History != nil {
@@ -234,9 +236,7 @@ func (c *Compressor) summaryTokens(req SummaryRequest, body string, cached int) 
 		out.CacheWrite = n - out.CacheRead
 		return out
 	}
-	instructions, material := c.prompts.prompt(req)
-	out.Uncached = tokens.CountMessages(c.cfg.counter, []Message{
-		{Role: RoleSystem, Content: instructions}, {Role: RoleUser, Content: material}})
+	out.Uncached = c.prompts.promptTokens(c.cfg.counter, req)
 	return out
 }
 

@@ -2,22 +2,26 @@ package compact
 
 import (
 	"context"
+	"strings"
 
 	"github.com/contextkit/compact/handoff"
 	"github.com/contextkit/compact/internal/extractive"
+	"github.com/contextkit/compact/internal/msg"
+	"github.com/contextkit/compact/internal/promptsize"
 	"github.com/contextkit/compact/prune"
 	"github.com/contextkit/compact/redact"
+	"github.com/contextkit/compact/tokens"
 )
 
 // The work a compaction hands off sits behind these interfaces, which New
 // fills in, so the engine depends on what they answer, not on how: the
-// prompt a model summarizer is sent (byte for byte as SummaryPrompt
-// renders it; its bill is estimated from it), the facts index of a range
+// size of the prompt SummaryPrompt would render (estimated, see
+// promptsize.Prompt), the facts index of a range
 // (see extractive.FactsRoom), a handoff packet written (any error leaves
 // nothing behind), an error's text redacted (see errText), and pruning.
 type (
-	promptRenderer interface {
-		prompt(req SummaryRequest) (instructions, material string)
+	promptSizer interface {
+		promptTokens(tc tokens.Counter, req SummaryRequest) int
 	}
 	factsSizer interface {
 		factsRoom(ctx context.Context, req SummaryRequest, limit int) int
@@ -31,13 +35,25 @@ type (
 	}
 )
 
-// The parts New fills in: the extractive summarizer's facts index, the
-// redact package and the prune package.
+// The parts New fills in: the prompt's estimate, the extractive
+// summarizer's facts index, the redact package and the prune package.
 type (
+	promptEstimate  struct{}
 	extractiveFacts struct{ memo *extractive.ScanMemo }
 	redactScrubber  struct{}
 	rulePruner      struct{}
 )
+
+func (promptEstimate) promptTokens(tc tokens.Counter, req SummaryRequest) int {
+	instructions := req.Prompt
+	if strings.TrimSpace(instructions) == "" {
+		instructions = DefaultSummaryInstructions
+	}
+	return promptsize.Prompt(tc, promptsize.Request{Instructions: instructions,
+		Previous: msg.StripSummaryPrefix(req.PreviousSummary), Focus: req.Focus, Turns: req.Turns, Target: req.TargetTokens},
+		promptsize.Caps{Message: defaultMaxMessageChars, Arguments: defaultMaxArgumentChars, Total: defaultMaxChars,
+			GapMarker: gapMarkerMax, Separator: blockSep})
+}
 
 func (f extractiveFacts) factsRoom(ctx context.Context, req SummaryRequest, limit int) int {
 	return extractive.FactsRoomMemo(ctx, extractiveRequest(req), limit, f.memo)

@@ -238,6 +238,7 @@ var ranks = map[string]int{
 	"internal/meter":              1,
 	"internal/msg":                2,
 	"internal/extractive":         3,
+	"internal/promptsize":         3,
 	"prune":                       3,
 	"handoff":                     3,
 	"":                            4, // the root

@@ -141,17 +141,11 @@ func (o RenderOptions) cleanBlock(s string) string {
 //
 // RenderTurns never modifies turns, and the same input gives the same output.
 func RenderTurns(turns []Message, opts RenderOptions) string {
-	return renderTurns(turns, opts, nil)
-}
-
-// renderTurns is RenderTurns with the blocks taken from memo, which must
-// only serve the default options (a nil memo renders every block).
-func renderTurns(turns []Message, opts RenderOptions, memo *blockMemo) string {
 	o := opts.withDefaults()
 	blocks := make([]string, len(turns))
 	names := toolNames(turns)
 	for i, m := range turns {
-		blocks[i] = memo.block(m, names[i], o)
+		blocks[i] = o.cleanBlock(renderMessage(m, names[i], o))
 	}
 	return fitBlocks(turns, blocks, o)
 }

@@ -159,12 +159,6 @@ Reply with the note only: no preamble, no closing remarks.`
 // defused so it cannot end its section early. Everything in the material is
 // redacted, part by part and again once the parts are joined.
 func SummaryPrompt(req SummaryRequest) (instructions, material string) {
-	return summaryPrompt(req, nil)
-}
-
-// summaryPrompt is SummaryPrompt with the turns' blocks taken from memo
-// (see renderTurns).
-func summaryPrompt(req SummaryRequest, memo *blockMemo) (instructions, material string) {
 	instructions = req.Prompt
 	if strings.TrimSpace(instructions) == "" {
 		instructions = DefaultSummaryInstructions
@@ -178,7 +172,7 @@ func summaryPrompt(req SummaryRequest, memo *blockMemo) (instructions, material 
 	if focus := strings.TrimSpace(redact.String(req.Focus)); focus != "" {
 		writeSection(&b, "focus", focus)
 	}
-	turns := renderTurns(req.Turns, RenderOptions{}, memo)
+	turns := RenderTurns(req.Turns, RenderOptions{})
 	if turns == "" {
 		turns = "(no new turns)"
 	}

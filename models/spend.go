@@ -17,7 +17,9 @@ type Edit struct {
 	Cleared int
 	// Summarizer is the summarizer's call as the engine estimates it: its
 	// prompt by how it is billed, and its reply as Output. Zero when no
-	// model was called.
+	// model was called. A rendered prompt is sized without being rendered,
+	// from the token counts of the messages it lays out, so it is an
+	// estimate (within about 5% on the shared transcripts), not a count.
 	Summarizer Tokens
 
 	// Equivalent is the edit's cost in base input tokens: the rewrite's

@@ -83,8 +83,9 @@ func isErrorLine(t string) bool {
 	if hasErrorLabel(t) || hasFailureWord(t) {
 		return true
 	}
+	colon := strings.IndexByte(t, ':') >= 0
 	for _, s := range errorInfixes {
-		if strings.Contains(t, s) {
+		if (colon || s[0] != ':' && s[1] != ':') && strings.Contains(t, s) {
 			return true
 		}
 	}
@@ -129,7 +130,9 @@ var errorPrefixes = [...]string{
 }
 
 // errorInfixes mark an error anywhere in an unindented line: compiler
-// diagnostics (file:1:2: error: ...), shells, Python OS errors.
+// diagnostics (file:1:2: error: ...), shells, Python OS errors. Those
+// whose first or second byte is a colon are looked for only in a line
+// that has one.
 var errorInfixes = [...]string{
 	": error:", ": error[", ": fatal error:", "): error TS", ": command not found",
 	": No such file or directory", "[Errno ", " panicked at ",

@@ -280,8 +280,14 @@ func commandWords(cmd string, add func(p string, group int)) {
 // and textPaths does not take for a path: a module (@octokit/rest), a
 // directory, a route. A closing tag (</div>) is markup, not a directory.
 func codeWords(code string, add func(p string)) {
+	if strings.IndexByte(code, '/') < 0 {
+		return // slashWord takes only words with a slash
+	}
 	code = strings.ReplaceAll(code, "</", "<")
 	for _, w := range strings.FieldsFunc(code, isCodeBreak) {
+		if strings.IndexByte(w, '/') < 0 {
+			continue
+		}
 		if p := slashWord(w); p != "" {
 			add(p)
 		}
