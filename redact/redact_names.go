@@ -19,7 +19,7 @@ import (
 // a URL query, the names that carry secrets there (key, sig, code,
 // X-Amz-Signature, ...) count as well.
 func classifyName(name string, inQuery bool) secretKind {
-	name = strings.TrimLeft(name, "-$@")
+	name = trimNameSigils(name)
 	if name == "" || len(name) > maxNameLen {
 		return notSecret
 	}
@@ -63,6 +63,16 @@ func classifyName(name string, inQuery bool) secretKind {
 		return plainSecret
 	}
 	return notSecret
+}
+
+// trimNameSigils returns name without the dashes, dollars and at signs
+// before it (strings.TrimLeft(name, "-$@"), without building a set on
+// every call: classifyName runs at every separator of a text).
+func trimNameSigils(name string) string {
+	for name != "" && (name[0] == '-' || name[0] == '$' || name[0] == '@') {
+		name = name[1:]
+	}
+	return name
 }
 
 // hasNameTrigger reports whether a lower-case name holds one of the
