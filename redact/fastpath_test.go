@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -27,7 +28,7 @@ func referenceText(s string) string {
 	s = redactEmbeddedJSON(s, referenceString)
 	s = redactPrivateKeys(s)
 	s = redactURLPasswords(s)
-	s = redactKeyShapes(s)
+	s = referenceKeyShapes(s)
 	s = redactAssignments(s)
 	s = redactFlags(s)
 	s = redactCommands(s)
@@ -36,6 +37,56 @@ func referenceText(s string) string {
 		s = r.redact(s)
 	}
 	return s
+}
+
+// referenceKeyShapes is redactKeyShapes as it was before its scan was
+// tightened: the table read at every position.
+func referenceKeyShapes(s string) string {
+	sp := splicer{src: s}
+	var runs runCache
+	for i := 0; i+1 < len(s); i++ {
+		g := shapeIndex.table[uint16(s[i])<<8|uint16(s[i+1])]
+		if g == 0 {
+			continue
+		}
+		for _, k := range shapeIndex.groups[g-1] {
+			if end, ok := keyShapes[k].redactAt(&sp, s, i, runs.of(keyShapes[k].body)); ok {
+				i = end - 1
+				break
+			}
+		}
+	}
+	return sp.String()
+}
+
+// referenceHasNameTrigger is hasNameTrigger as it was before it compared
+// in place.
+func referenceHasNameTrigger(lower []byte) bool {
+	for i, c := range lower {
+		var subs []string
+		switch c {
+		case 'p':
+			subs = []string{"pass", "pw", "pat"}
+		case 's':
+			subs = []string{"secret", "sig", "session"}
+		case 't':
+			subs = []string{"token"}
+		case 'a':
+			subs = []string{"auth"}
+		case 'c':
+			subs = []string{"cred", "cookie", "code"}
+		case 'k':
+			subs = []string{"key"}
+		case 'j':
+			subs = []string{"jwt"}
+		}
+		for _, sub := range subs {
+			if bytes.HasPrefix(lower[i:], []byte(sub)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // anchoredRules pairs each rule redactText may pass over with the test of
@@ -68,6 +119,14 @@ func checkFastPath(t *testing.T, s string) {
 			if out := r.rule(clean); out != clean {
 				t.Fatalf("%s: the anchor test passes over %.200q, which the rule changes to %.300q", r.name, clean, out)
 			}
+		}
+	}
+	if got, want := redactKeyShapes(clean), referenceKeyShapes(clean); got != want {
+		t.Fatalf("redactKeyShapes(%.200q)\n fast      %.300q\n reference %.300q", clean, got, want)
+	}
+	for _, name := range []string{s, strings.ToLower(s)} {
+		if got, want := hasNameTrigger([]byte(name)), referenceHasNameTrigger([]byte(name)); got != want {
+			t.Fatalf("hasNameTrigger(%.200q) = %v, the reference says %v", name, got, want)
 		}
 	}
 	if got, want := trimNameSigils(s), strings.TrimLeft(s, "-$@"); got != want {
