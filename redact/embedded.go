@@ -44,12 +44,11 @@ type span struct{ start, end int }
 // reading goes on where it failed.
 func jsonSpans(s string) []span {
 	var out []span
+	opens := pairFinder{s: s, a: '{', b: '['}
 	for i := 0; ; {
-		k := strings.IndexAny(s[i:], "{[")
-		if k < 0 {
+		if i = opens.next(i); i < 0 {
 			return out
 		}
-		i += k
 		r := jsonScanner{src: s}
 		end, ok := r.scan(i)
 		out = append(out, r.done...)

@@ -15,7 +15,7 @@ import (
 // every rule on every text, in the strings of the JSON inside it and in the
 // lines it joins with " ⏎ " as well, the key shapes scanned as they were.
 // The fast path must give its output, byte for byte, for every input. The
-// helpers rewritten inside the rules (separatorFinder, hasNameTrigger,
+// helpers rewritten inside the rules (pairFinder, hasNameTrigger,
 // trimNameSigils, mayBeJSON) are checked against their previous forms on
 // their own, in checkFastPath.
 func referenceString(s string) string {
@@ -92,24 +92,23 @@ func referenceHasNameTrigger(lower []byte) bool {
 	return false
 }
 
-// checkSeparatorFinder fails t when separatorFinder, asked at positions
-// that never decrease (as redactAssignments asks), does not return what
-// the byte-by-byte loop it replaced found: the first "=" or ":" at or
-// after the position.
-func checkSeparatorFinder(t *testing.T, s string) {
+// checkPairFinder fails t when pairFinder, asked at positions that never
+// decrease (as its callers ask), does not return what the loops it
+// replaced found: the first of its two bytes at or after the position.
+func checkPairFinder(t *testing.T, s string, a, b byte) {
 	t.Helper()
-	want := make([]int, len(s)+1) // want[i]: the first separator at or after i
+	want := make([]int, len(s)+1) // want[i]: the first a or b at or after i
 	want[len(s)] = -1
 	for i := len(s) - 1; i >= 0; i-- {
 		want[i] = want[i+1]
-		if s[i] == '=' || s[i] == ':' {
+		if s[i] == a || s[i] == b {
 			want[i] = i
 		}
 	}
-	f := separatorFinder{s: s}
+	f := pairFinder{s: s, a: a, b: b}
 	for i := 0; i < len(s); i += 1 + i%5 {
 		if got := f.next(i); got != want[i] {
-			t.Fatalf("separatorFinder.next(%d) in %.200q = %d, want %d", i, s, got, want[i])
+			t.Fatalf("pairFinder{%q, %q}.next(%d) in %.200q = %d, want %d", a, b, i, s, got, want[i])
 		}
 	}
 }
@@ -149,7 +148,8 @@ func checkFastPath(t *testing.T, s string) {
 	if got, want := redactKeyShapes(clean), referenceKeyShapes(clean); got != want {
 		t.Fatalf("redactKeyShapes(%.200q)\n fast      %.300q\n reference %.300q", clean, got, want)
 	}
-	checkSeparatorFinder(t, clean)
+	checkPairFinder(t, clean, '=', ':')
+	checkPairFinder(t, clean, '{', '[')
 	for _, name := range []string{s, strings.ToLower(s)} {
 		if got, want := hasNameTrigger([]byte(name)), referenceHasNameTrigger([]byte(name)); got != want {
 			t.Fatalf("hasNameTrigger(%.200q) = %v, the reference says %v", name, got, want)

@@ -21,7 +21,7 @@ const (
 // 'name' => 'v', ?name=value&..., and HTTP headers in all those forms.
 func redactAssignments(s string) string {
 	sp := splicer{src: s}
-	seps := separatorFinder{s: s}
+	seps := pairFinder{s: s, a: '=', b: ':'}
 	for i := 0; i < len(s); {
 		p := seps.next(i)
 		if p < 0 {
@@ -61,42 +61,6 @@ func redactAssignments(s string) string {
 		i = max(i, b)
 	}
 	return sp.String()
-}
-
-// separatorFinder finds, left to right, each "=" and ":" of s, searching
-// for each byte with strings.IndexByte once per occurrence: a text's
-// separators are few among its bytes.
-type separatorFinder struct {
-	s         string
-	eq, colon int // the next of each found so far, -1 when none is left
-	searched  bool
-}
-
-// next returns the index of the first "=" or ":" at or after i, or -1. i
-// never decreases from one call to the next.
-func (f *separatorFinder) next(i int) int {
-	if !f.searched || (f.eq >= 0 && f.eq < i) {
-		f.eq = indexByteFrom(f.s, '=', i)
-	}
-	if !f.searched || (f.colon >= 0 && f.colon < i) {
-		f.colon = indexByteFrom(f.s, ':', i)
-	}
-	f.searched = true
-	switch {
-	case f.eq >= 0 && (f.colon < 0 || f.eq < f.colon):
-		return f.eq
-	default:
-		return f.colon
-	}
-}
-
-// indexByteFrom returns the index of the first c in s at or after i, or
-// -1.
-func indexByteFrom(s string, c byte, i int) int {
-	if k := strings.IndexByte(s[i:], c); k >= 0 {
-		return i + k
-	}
-	return -1
 }
 
 // separatorAt reports whether the '=' or ':' at s[p] assigns (rather than
