@@ -7,8 +7,9 @@ import "strings"
 // a JSON text whole. Each is redacted string by string, decoded first, so a
 // secret behind JSON escapes (a query's "\u0026sig=", "https:\/\/",
 // "Cookie\u003a") or under a key that names it goes, and the JSON stays
-// valid. The text around them is left to the other rules.
-func redactEmbeddedJSON(s string) string {
+// valid. The text around them is left to the other rules. f redacts each
+// string: String (or, in tests, String as it ran before the fast path).
+func redactEmbeddedJSON(s string, f func(string) string) string {
 	if strings.IndexByte(s, '{') < 0 && strings.IndexByte(s, '[') < 0 {
 		return s
 	}
@@ -16,7 +17,7 @@ func redactEmbeddedJSON(s string) string {
 	last := 0
 	for _, sp := range jsonSpans(s) {
 		v := s[sp.start:sp.end] // valid JSON: jsonScanner checked it as encoding/json would
-		out := redactJSONValue(v, String, 0)
+		out := redactJSONValue(v, f, 0)
 		if out == v {
 			continue
 		}
@@ -43,12 +44,11 @@ type span struct{ start, end int }
 // reading goes on where it failed.
 func jsonSpans(s string) []span {
 	var out []span
+	opens := pairFinder{s: s, a: '{', b: '['}
 	for i := 0; ; {
-		k := strings.IndexAny(s[i:], "{[")
-		if k < 0 {
+		if i = opens.next(i); i < 0 {
 			return out
 		}
-		i += k
 		r := jsonScanner{src: s}
 		end, ok := r.scan(i)
 		out = append(out, r.done...)

@@ -83,8 +83,8 @@ func asJSON(s string) (string, bool) {
 // worth reading as JSON does: an object, an array or a string. A bare number
 // or boolean holds nothing to redact.
 func mayBeJSON(s string) bool {
-	t := strings.TrimLeft(s, " \t\r\n")
-	return t != "" && (t[0] == '{' || t[0] == '[' || t[0] == '"')
+	i := skipJSONSpace(s, 0) // strings.TrimLeft(s, " \t\r\n"), without building a set
+	return i < len(s) && (s[i] == '{' || s[i] == '[' || s[i] == '"')
 }
 
 // redactJSONLines redacts text some of whose lines are JSON values: each

@@ -84,7 +84,9 @@ func redactBenchText(b *testing.B) string {
 
 // BenchmarkString measures throughput over real transcript text (about 1.3 MB
 // when ../shared/transcripts is present) and over the same text salted with a
-// secret every few kilobytes.
+// secret every few kilobytes; then over the transcripts' 1,648 message texts
+// one by one, as a summary redacts every turn, and over the same texts with
+// their lines joined by " ⏎ ", as a summary's list items write them.
 func BenchmarkString(b *testing.B) {
 	text := redactBenchText(b)
 	var salted strings.Builder
@@ -99,6 +101,29 @@ func BenchmarkString(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
 				String(bc.text)
+			}
+		})
+	}
+	texts := sharedTexts(b)
+	joined := make([]string, len(texts))
+	for i, s := range texts {
+		joined[i] = strings.ReplaceAll(s, "\n", lineJoin)
+	}
+	for _, bc := range []struct {
+		name  string
+		texts []string
+	}{{"messages", texts}, {"joined", joined}} {
+		b.Run(bc.name, func(b *testing.B) {
+			size := 0
+			for _, s := range bc.texts {
+				size += len(s)
+			}
+			b.SetBytes(int64(size))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				for _, s := range bc.texts {
+					String(s)
+				}
 			}
 		})
 	}

@@ -21,12 +21,10 @@ const (
 // 'name' => 'v', ?name=value&..., and HTTP headers in all those forms.
 func redactAssignments(s string) string {
 	sp := splicer{src: s}
+	seps := pairFinder{s: s, a: '=', b: ':'}
 	for i := 0; i < len(s); {
-		p := i
-		for p < len(s) && s[p] != '=' && s[p] != ':' {
-			p++
-		}
-		if p == len(s) {
+		p := seps.next(i)
+		if p < 0 {
 			break
 		}
 		i = p + 1

@@ -1,9 +1,6 @@
 package redact
 
-import (
-	"bytes"
-	"strings"
-)
+import "strings"
 
 // classifyName says whether a value written under name is a secret, and how
 // to redact it. A name says secret when, read as words (OPENAI_API_KEY,
@@ -19,7 +16,7 @@ import (
 // a URL query, the names that carry secrets there (key, sig, code,
 // X-Amz-Signature, ...) count as well.
 func classifyName(name string, inQuery bool) secretKind {
-	name = strings.TrimLeft(name, "-$@")
+	name = trimNameSigils(name)
 	if name == "" || len(name) > maxNameLen {
 		return notSecret
 	}
@@ -65,36 +62,61 @@ func classifyName(name string, inQuery bool) secretKind {
 	return notSecret
 }
 
+// trimNameSigils returns name without the dashes, dollars and at signs
+// before it (strings.TrimLeft(name, "-$@"), without building a set on
+// every call: classifyName runs at every separator of a text).
+func trimNameSigils(name string) string {
+	for name != "" && (name[0] == '-' || name[0] == '$' || name[0] == '@') {
+		name = name[1:]
+	}
+	return name
+}
+
 // hasNameTrigger reports whether a lower-case name holds one of the
 // substrings every secret name holds (pass, pw, pat, secret, sig, session,
 // token, auth, cred, cookie, code, key, jwt); names without any are rejected
-// before being split into words.
+// before being split into words. It runs at every separator of a text, so
+// it compares in place, building nothing.
 func hasNameTrigger(lower []byte) bool {
 	for i, c := range lower {
-		var subs []string
+		r := lower[i:]
 		switch c {
 		case 'p':
-			subs = []string{"pass", "pw", "pat"}
+			if hasBytePrefix(r, "pass") || hasBytePrefix(r, "pw") || hasBytePrefix(r, "pat") {
+				return true
+			}
 		case 's':
-			subs = []string{"secret", "sig", "session"}
+			if hasBytePrefix(r, "secret") || hasBytePrefix(r, "sig") || hasBytePrefix(r, "session") {
+				return true
+			}
 		case 't':
-			subs = []string{"token"}
+			if hasBytePrefix(r, "token") {
+				return true
+			}
 		case 'a':
-			subs = []string{"auth"}
+			if hasBytePrefix(r, "auth") {
+				return true
+			}
 		case 'c':
-			subs = []string{"cred", "cookie", "code"}
+			if hasBytePrefix(r, "cred") || hasBytePrefix(r, "cookie") || hasBytePrefix(r, "code") {
+				return true
+			}
 		case 'k':
-			subs = []string{"key"}
+			if hasBytePrefix(r, "key") {
+				return true
+			}
 		case 'j':
-			subs = []string{"jwt"}
-		}
-		for _, sub := range subs {
-			if bytes.HasPrefix(lower[i:], []byte(sub)) {
+			if hasBytePrefix(r, "jwt") {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// hasBytePrefix reports whether b starts with p.
+func hasBytePrefix(b []byte, p string) bool {
+	return len(b) >= len(p) && string(b[:len(p)]) == p
 }
 
 // splitWords splits a name into lower-case words at punctuation and at

@@ -111,11 +111,17 @@ var bearerClass = newClass(alnumChars, "._~+/=-")
 func redactKeyShapes(s string) string {
 	sp := splicer{src: s}
 	var runs runCache
+	table := &shapeIndex.table
 	for i := 0; i+1 < len(s); i++ {
-		g := shapeIndex.table[uint16(s[i])<<8|uint16(s[i+1])]
-		if g == 0 {
-			continue
+		// The loop of the rule, and of most of String's time: kept tight,
+		// the table read through a local so no iteration reloads it.
+		for i+1 < len(s) && table[uint16(s[i])<<8|uint16(s[i+1])] == 0 {
+			i++
 		}
+		if i+1 >= len(s) {
+			break
+		}
+		g := table[uint16(s[i])<<8|uint16(s[i+1])]
 		for _, k := range shapeIndex.groups[g-1] {
 			if end, ok := keyShapes[k].redactAt(&sp, s, i, runs.of(keyShapes[k].body)); ok {
 				i = end - 1

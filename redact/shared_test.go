@@ -117,3 +117,25 @@ func removed(in, out string) []string {
 	}
 	return res
 }
+
+// sharedTexts returns every text redaction reads in the shared transcripts:
+// each message's content (or the text of its parts) and each tool call's
+// arguments, in file order. It skips tb when the transcripts are missing.
+func sharedTexts(tb testing.TB) []string {
+	tb.Helper()
+	var out []string
+	for _, f := range sharedtest.Files(tb) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		var msgs []sharedMessage
+		if err := json.Unmarshal(data, &msgs); err != nil {
+			tb.Fatalf("%s: %v", f, err)
+		}
+		for _, m := range msgs {
+			out = append(out, m.texts()...)
+		}
+	}
+	return out
+}

@@ -1,0 +1,244 @@
+package redact
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/contextkit/compact/internal/secrettest"
+)
+
+// referenceString is String as it ran before its fast path (anchors.go):
+// every rule on every text, in the strings of the JSON inside it and in the
+// lines it joins with " ⏎ " as well, the key shapes scanned as they were.
+// The fast path must give its output, byte for byte, for every input. The
+// helpers rewritten inside the rules (pairFinder, hasNameTrigger,
+// trimNameSigils, mayBeJSON) are checked against their previous forms on
+// their own, in checkFastPath.
+func referenceString(s string) string {
+	s = StripControl(s)
+	if len(s) < minSecretText {
+		return s
+	}
+	return referenceText(redactJoinedLines(s, referenceText))
+}
+
+// referenceText is redactText with no rule passed over.
+func referenceText(s string) string {
+	s = redactEmbeddedJSON(s, referenceString)
+	s = redactPrivateKeys(s)
+	s = redactURLPasswords(s)
+	s = referenceKeyShapes(s)
+	s = redactAssignments(s)
+	s = redactFlags(s)
+	s = redactCommands(s)
+	s = redactXMLElements(s)
+	for _, r := range lineRules {
+		s = r.redact(s)
+	}
+	return s
+}
+
+// referenceKeyShapes is redactKeyShapes as it was before its scan was
+// tightened: the table read at every position.
+func referenceKeyShapes(s string) string {
+	sp := splicer{src: s}
+	var runs runCache
+	for i := 0; i+1 < len(s); i++ {
+		g := shapeIndex.table[uint16(s[i])<<8|uint16(s[i+1])]
+		if g == 0 {
+			continue
+		}
+		for _, k := range shapeIndex.groups[g-1] {
+			if end, ok := keyShapes[k].redactAt(&sp, s, i, runs.of(keyShapes[k].body)); ok {
+				i = end - 1
+				break
+			}
+		}
+	}
+	return sp.String()
+}
+
+// referenceHasNameTrigger is hasNameTrigger as it was before it compared
+// in place.
+func referenceHasNameTrigger(lower []byte) bool {
+	for i, c := range lower {
+		var subs []string
+		switch c {
+		case 'p':
+			subs = []string{"pass", "pw", "pat"}
+		case 's':
+			subs = []string{"secret", "sig", "session"}
+		case 't':
+			subs = []string{"token"}
+		case 'a':
+			subs = []string{"auth"}
+		case 'c':
+			subs = []string{"cred", "cookie", "code"}
+		case 'k':
+			subs = []string{"key"}
+		case 'j':
+			subs = []string{"jwt"}
+		}
+		for _, sub := range subs {
+			if bytes.HasPrefix(lower[i:], []byte(sub)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// checkPairFinder fails t when pairFinder, asked at positions that never
+// decrease (as its callers ask), does not return what the loops it
+// replaced found: the first of its two bytes at or after the position.
+func checkPairFinder(t *testing.T, s string, a, b byte) {
+	t.Helper()
+	want := make([]int, len(s)+1) // want[i]: the first a or b at or after i
+	want[len(s)] = -1
+	for i := len(s) - 1; i >= 0; i-- {
+		want[i] = want[i+1]
+		if s[i] == a || s[i] == b {
+			want[i] = i
+		}
+	}
+	f := pairFinder{s: s, a: a, b: b}
+	for i := 0; i < len(s); i += 1 + i%5 {
+		if got := f.next(i); got != want[i] {
+			t.Fatalf("pairFinder{%q, %q}.next(%d) in %.200q = %d, want %d", a, b, i, s, got, want[i])
+		}
+	}
+}
+
+// anchoredRules pairs each rule redactText may pass over with the test of
+// its anchor: a text that fails the test must come out of the rule as it
+// went in.
+var anchoredRules = []struct {
+	name   string
+	anchor func(string) bool
+	rule   func(string) string
+}{
+	{"embedded JSON", mayHoldJSON, func(s string) string { return redactEmbeddedJSON(s, referenceString) }},
+	{"key shapes", mayHoldShape, redactKeyShapes},
+	{"assignments", hasSeparator, redactAssignments},
+	{"commands", mayHoldCredentialFlag, redactCommands},
+}
+
+// checkFastPath fails t when the fast path and the reference disagree on s,
+// as String, as JSON, or as one of the rules it may pass over.
+func checkFastPath(t *testing.T, s string) {
+	t.Helper()
+	if got, want := String(s), referenceString(s); got != want {
+		t.Fatalf("String(%.200q)\n fast      %.300q\n reference %.300q", s, got, want)
+	}
+	if got, want := JSON(s), JSONFunc(s, referenceString); got != want {
+		t.Fatalf("JSON(%.200q)\n fast      %.300q\n reference %.300q", s, got, want)
+	}
+	clean := StripControl(s)
+	for _, r := range anchoredRules {
+		if !r.anchor(clean) {
+			if out := r.rule(clean); out != clean {
+				t.Fatalf("%s: the anchor test passes over %.200q, which the rule changes to %.300q", r.name, clean, out)
+			}
+		}
+	}
+	if got, want := redactKeyShapes(clean), referenceKeyShapes(clean); got != want {
+		t.Fatalf("redactKeyShapes(%.200q)\n fast      %.300q\n reference %.300q", clean, got, want)
+	}
+	checkPairFinder(t, clean, '=', ':')
+	checkPairFinder(t, clean, '{', '[')
+	for _, name := range []string{s, strings.ToLower(s)} {
+		if got, want := hasNameTrigger([]byte(name)), referenceHasNameTrigger([]byte(name)); got != want {
+			t.Fatalf("hasNameTrigger(%.200q) = %v, the reference says %v", name, got, want)
+		}
+	}
+	if got, want := trimNameSigils(s), strings.TrimLeft(s, "-$@"); got != want {
+		t.Fatalf("trimNameSigils(%.200q) = %q, strings.TrimLeft gives %q", s, got, want)
+	}
+	if got, want := mayBeJSON(s), strings.TrimLeft(s, " \t\r\n") != "" && strings.IndexByte("{[\"", strings.TrimLeft(s, " \t\r\n")[0]) >= 0; got != want {
+		t.Fatalf("mayBeJSON(%.200q) = %v, want %v", s, got, want)
+	}
+}
+
+// fixtureTexts returns every secret and look-alike the package's tests
+// hold, in the forms they use, and the inputs of the fuzz corpus.
+func fixtureTexts(t *testing.T) []string {
+	var out []string
+	for _, c := range secrettest.Cases {
+		out = append(out, c.In)
+	}
+	for _, c := range secrettest.LookAlikes {
+		out = append(out, c.In)
+	}
+	for _, sec := range secrettest.Secrets {
+		out = append(out, sec.Text, sec.Value, "Here is the config:\n"+sec.Text+"\nThanks.",
+			jsonObject(t, "command", "cd /srv/app && "+sec.Text), jsonObject(t, sec.Key, sec.Value))
+	}
+	for i, mk := range secrettest.Makers {
+		secret, _ := mk([]byte{byte(i), 7, 42, 3})
+		out = append(out, secret, "x "+secret+" y")
+	}
+	files, _ := filepath.Glob(filepath.Join("testdata", "fuzz", "*", "*"))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			if v, ok := strings.CutPrefix(line, "string("); ok {
+				if u, err := strconv.Unquote(strings.TrimSuffix(v, ")")); err == nil {
+					out = append(out, u)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// The fast path gives String's output as it was: on every secret fixture
+// and look-alike, and on every text of the shared transcripts, as it stands
+// and with its lines joined by " ⏎ " (a summary's list item).
+func TestFastPathMatchesTheReference(t *testing.T) {
+	fixtures := fixtureTexts(t)
+	for _, s := range fixtures {
+		checkFastPath(t, s)
+		checkFastPath(t, strings.ReplaceAll(s, "\n", lineJoin))
+	}
+	texts := sharedTexts(t)
+	for _, s := range texts {
+		checkFastPath(t, s)
+		checkFastPath(t, strings.ReplaceAll(s, "\n", lineJoin))
+	}
+	t.Logf("%d fixtures and %d transcript texts, as they are and ⏎-joined", len(fixtures), len(texts))
+}
+
+// Every flag of credentialCommandTable is dashes and a name, as
+// mayHoldCredentialFlag needs.
+func TestCredentialFlagsStartWithADash(t *testing.T) {
+	for name, c := range credentialCommands {
+		for _, f := range c.flags {
+			if !strings.HasPrefix(f.name, "-") || strings.TrimLeft(f.name, "-") == "" {
+				t.Errorf("%s: flag %q is not dashes and a name", name, f.name)
+			}
+		}
+	}
+}
+
+// FuzzFastPath: for any text, String and JSON give what they gave before
+// the fast path, and no anchor test passes over a text its rule changes.
+func FuzzFastPath(f *testing.F) {
+	for _, c := range secrettest.Cases {
+		f.Add(c.In)
+	}
+	for _, s := range []string{
+		"mysql -uroot -pS3cretPass db", "docker login -u bob -p hunter2 ghcr.io", "curl --user a:b https://x",
+		"redis-cli -a s3cret ping", `["mysql", "-pSECRET"]`, "sk-abc", `{"k": "v"}`, "token=abc123",
+		"x ⏎ password: hunter2 ⏎ y", `"\u0074oken": "abc123"`, "-----BEGIN RSA PRIVATE KEY-----\nMIIE",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) { checkFastPath(t, s) })
+}
