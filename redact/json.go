@@ -2,6 +2,7 @@ package redact
 
 import (
 	"encoding/json"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf16"
@@ -55,10 +56,23 @@ func redactJSON(s string, f func(string) string, depth int) string {
 	if doc, ok := asJSON(s); ok {
 		return redactJSONValue(doc, f, depth)
 	}
-	if !strings.Contains(s, "\n{") && !strings.Contains(s, "\n[") && !(mayBeJSON(s) && strings.Contains(s, "\n")) {
-		return f(s)
+	if hasJSONLines(s) {
+		return redactJSONLines(s, f, depth)
 	}
-	return redactJSONLines(s, f, depth)
+	// As in asJSON, a control character before JSON lines counts too:
+	// stripped, as f strips any text, it leaves lines a second pass would
+	// read as JSON, so this pass reads them so already.
+	if c := StripControl(s); c != s && hasJSONLines(c) {
+		return redactJSONLines(c, f, depth)
+	}
+	return f(s)
+}
+
+// hasJSONLines reports whether some line of s after the first may be a JSON
+// value, or s starts like one and has more lines: text redactJSONLines
+// reads line by line.
+func hasJSONLines(s string) bool {
+	return strings.Contains(s, "\n{") || strings.Contains(s, "\n[") || mayBeJSON(s) && strings.Contains(s, "\n")
 }
 
 // asJSON returns s when it is a JSON text worth reading as JSON, or s
@@ -325,9 +339,9 @@ func (w *jsonWalker) array(kind secretKind) jsonNode {
 		}
 	}
 	strs := w.strs[base:]
-	var argv []string // the strings with an argument list's credentials replaced
+	var argv []string // the strings redacted, with an argument list's credentials replaced
 	if kind == notSecret {
-		argv = argumentList(strs)
+		argv = w.argumentList(strs)
 	}
 	for i, v := range strs {
 		switch {
@@ -336,7 +350,7 @@ func (w *jsonWalker) array(kind secretKind) jsonNode {
 		case kind != notSecret:
 			w.redactHeaderValue(v, kind)
 		case argv != nil:
-			w.redactStringAs(v, argv[i])
+			w.edit(v, argv[i])
 		default:
 			w.redactString(v)
 		}
@@ -346,9 +360,12 @@ func (w *jsonWalker) array(kind secretKind) jsonNode {
 
 // argumentList reads an array of strings as a command's arguments
 // (["mysql", "-u", "root", "-pSECRET"], ["--token", "abc"]) and returns
-// them with the credentials that the flag and command rules find on the
-// command line they make replaced, or nil when there is none.
-func argumentList(strs []jsonNode) []string {
+// them redacted as strings, then with the credentials that the flag and
+// command rules find on the command line they make replaced, or nil when
+// there is none. Each string is redacted first, as String redacts the
+// command line whole: a flag's value may be what names the secret after
+// it (-pass "secretKey: ...").
+func (w *jsonWalker) argumentList(strs []jsonNode) []string {
 	flags := false
 	for _, v := range strs {
 		flags = flags || strings.HasPrefix(v.text, "-")
@@ -356,14 +373,18 @@ func argumentList(strs []jsonNode) []string {
 	if len(strs) < 2 || !flags {
 		return nil
 	}
+	texts := make([]string, len(strs))
+	for i, v := range strs {
+		texts[i] = w.redacted(v)
+	}
 	var line strings.Builder
 	starts := make([]int, len(strs))
-	for i, v := range strs {
+	for i, t := range texts {
 		if i > 0 {
 			line.WriteByte(' ')
 		}
 		starts[i] = line.Len()
-		line.WriteString(v.text)
+		line.WriteString(t)
 	}
 	cmd := line.String()
 	var found []span
@@ -373,16 +394,13 @@ func argumentList(strs []jsonNode) []string {
 	if len(found) == 0 {
 		return nil
 	}
-	out := make([]string, len(strs))
-	for i, v := range strs {
-		out[i] = v.text
-	}
+	out := slices.Clone(texts)
 	// Replace from the last span back, so earlier offsets stay right.
 	sort.Slice(found, func(i, j int) bool { return found[i].start > found[j].start })
 	for _, f := range found {
 		i := sort.SearchInts(starts, f.start+1) - 1
 		a, b := f.start-starts[i], f.end-starts[i]
-		if b > len(out[i]) || out[i] != strs[i].text {
+		if b > len(out[i]) || out[i] != texts[i] {
 			continue // across two arguments, or one already replaced
 		}
 		out[i] = out[i][:a] + Marker + out[i][b:]
@@ -471,11 +489,25 @@ func (w *jsonWalker) redactStringAs(n jsonNode, text string) {
 	if text == "" && !n.invalid {
 		return
 	}
-	if w.depth < maxJSONNesting && mayBeJSON(text) {
-		w.edit(n, redactJSON(text, w.f, w.depth+1))
-		return
+	w.edit(n, w.redactedAs(text))
+}
+
+// redacted returns the decoded text of the string literal n redacted, as
+// redactString would write it.
+func (w *jsonWalker) redacted(n jsonNode) string {
+	if n.text == "" {
+		return ""
 	}
-	w.edit(n, w.f(text))
+	return w.redactedAs(n.text)
+}
+
+// redactedAs returns text redacted as a string of the document: read as
+// JSON when it holds some (to a bounded depth), else by the string rules.
+func (w *jsonWalker) redactedAs(text string) string {
+	if w.depth < maxJSONNesting && mayBeJSON(text) {
+		return redactJSON(text, w.f, w.depth+1)
+	}
+	return w.f(text)
 }
 
 // replaceSecret records the edit that replaces a secret value whole: a

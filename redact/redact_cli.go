@@ -115,7 +115,7 @@ var (
 // scan reads the arguments of the command whose name ends at s[i] and
 // emits its credentials. It returns where the command ends.
 func (c *credentialCommand) scan(s string, i int, emit func(a, b int)) int {
-	limit := min(len(s), i+maxRuleWindow)
+	limit := windowEnd(s, i)
 	subSeen := len(c.sub) == 0
 	for {
 		start, end, ok := nextWord(s, i, limit)

@@ -3,6 +3,7 @@ package redact
 import (
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // redactXMLElements replaces the text of one-line XML elements whose tag
@@ -57,6 +58,18 @@ type lineRule struct {
 // trigger words costs linear time.
 const maxRuleWindow = 2048
 
+// windowEnd returns where a rule's window of at most maxRuleWindow bytes
+// from s[start] ends: never inside a character, so that what a rule
+// replaces never leaves half of one behind (a second pass would read it
+// as another character).
+func windowEnd(s string, start int) int {
+	end := min(len(s), start+maxRuleWindow)
+	for end > start && end < len(s) && !utf8.RuneStart(s[end]) {
+		end--
+	}
+	return end
+}
+
 // lineRules cover passwords a file lays out over lines: .netrc entries.
 var lineRules = []lineRule{
 	{"machine", 3, regexp.MustCompile(`^machine\s+\S+\s+login\s+\S+\s+password\s+([^\s'"\\]+)`)},
@@ -73,10 +86,10 @@ func (r lineRule) redact(s string) string {
 		i = start + len(r.trigger)
 		end := start
 		for n := 0; n < r.lines && end < len(s); n++ {
-			if nl := strings.IndexByte(s[end+1:min(len(s), start+maxRuleWindow)], '\n'); nl >= 0 {
+			if nl := strings.IndexByte(s[end+1:max(end+1, windowEnd(s, start))], '\n'); nl >= 0 {
 				end += 1 + nl
 			} else {
-				end = min(len(s), start+maxRuleWindow)
+				end = windowEnd(s, start)
 				break
 			}
 		}

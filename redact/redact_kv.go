@@ -339,8 +339,12 @@ func isExpression(v string) bool {
 // header (encl, when not empty), or of a string the header sits in (a double
 // quote that opens no parameter such as Digest's realm="x").
 func headerValue(s string, v int, encl string) (a, b int) {
+	// A Python f-string's prefix counts only before a string that closes:
+	// otherwise the f is part of the value, as a second pass would read it.
 	if v+1 < len(s) && strings.IndexByte("fF", s[v]) >= 0 && (s[v+1] == '"' || s[v+1] == '\'') {
-		v++
+		if a, b, ok := quoted(s, v+1); ok {
+			return a, b
+		}
 	}
 	if a, b, ok := quoted(s, v); ok {
 		return a, b
