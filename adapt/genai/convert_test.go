@@ -1,6 +1,7 @@
 package genai
 
 import (
+	"encoding/json"
 	"errors"
 	"testing"
 
@@ -142,6 +143,27 @@ func TestConvertPairsResponsesAsGeminiDoes(t *testing.T) {
 	assert.Equal(t, []string{"fc_1_0", "x1", "fc_1_2", "fc_1_1"}, answered,
 		"by id when the response has one, else the first open call of its name, each once")
 	require.NoError(t, compact.Validate(conv.Messages))
+}
+
+// FromMessages of what Convert made gives back a Gemini history whose
+// calls and responses came without ids: the ids Convert made up are
+// dropped again, the model's own kept.
+func TestFromMessagesDropsTheIDsConvertMadeUp(t *testing.T) {
+	h := History{Contents: []*sdk.Content{
+		user(text("q")),
+		model(fcall("", "a"), fcall("", "b"), fcall("", "a"), fcall("x1", "c")),
+		user(fresp("", "a", "1"), fresp("x1", "c", "2"), fresp("", "a", "3"), fresp("", "b", "4")),
+	}}
+	conv, err := Convert(h)
+	require.NoError(t, err)
+	again, err := FromMessages(conv.Messages)
+	require.NoError(t, err)
+	want, err := json.Marshal(toWire(h))
+	require.NoError(t, err)
+	got, err := json.Marshal(toWire(again))
+	require.NoError(t, err)
+	assert.JSONEq(t, string(want), string(got))
+	assert.Equal(t, "x1", again.Contents[1].Parts[3].FunctionCall.ID, "the model's own id stays")
 }
 
 func TestConvertFailsOnlyWhereNoMessageCanSay(t *testing.T) {

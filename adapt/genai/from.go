@@ -1,6 +1,11 @@
 package genai
 
-import "github.com/contextkit/compact"
+import (
+	"strconv"
+
+	"github.com/contextkit/compact"
+	sdk "google.golang.org/genai"
+)
 
 // FromMessages converts an OpenAI-style history, with no original parts
 // behind it, to a History with the Gemini API's shape: leading system
@@ -14,6 +19,39 @@ import "github.com/contextkit/compact"
 // model content opens on a short user content instead. Reasoning content
 // is left out: Gemini takes back only the thoughts it signed. msgs is not
 // modified.
+//
+// An id that Convert makes up for a call or response the Gemini API sent
+// without one ("fc_3_1": content 3, part 1) is dropped again where it
+// names the part's own place, or belongs to a call whose id was dropped,
+// so that FromMessages of what Convert made gives the history back.
 func FromMessages(msgs []compact.Message) (History, error) {
-	return (&Conversion{}).Restore(msgs)
+	h, err := (&Conversion{}).Restore(msgs)
+	if err != nil {
+		return h, err
+	}
+	dropMadeUpIDs(h.Contents)
+	return h, nil
+}
+
+// dropMadeUpIDs clears, in place, the ids of the function calls and
+// responses in contents that Convert would make up again (see callIDs).
+// The contents are FromMessages' own, shared with nobody.
+func dropMadeUpIDs(contents []*sdk.Content) {
+	dropped := map[string]bool{}
+	for k, c := range contents {
+		if c == nil {
+			continue
+		}
+		for i, p := range c.Parts {
+			own := "fc_" + strconv.Itoa(k) + "_" + strconv.Itoa(i)
+			switch {
+			case p == nil:
+			case p.FunctionCall != nil && p.FunctionCall.ID == own:
+				dropped[own] = true
+				p.FunctionCall.ID = ""
+			case p.FunctionResponse != nil && (p.FunctionResponse.ID == own || dropped[p.FunctionResponse.ID]):
+				p.FunctionResponse.ID = ""
+			}
+		}
+	}
 }

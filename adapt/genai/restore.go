@@ -48,7 +48,9 @@ func (c *Conversion) Restore(msgs []compact.Message) (History, error) {
 	var segs []segment
 	for i, m := range msgs {
 		for _, tc := range m.ToolCalls {
-			names[tc.ID] = tc.Function.Name
+			if m.Role == compact.RoleAssistant { // only a model's calls become function calls
+				names[tc.ID] = tc.Function.Name
+			}
 		}
 		var s segment
 		if j := match[i]; j >= 0 {
