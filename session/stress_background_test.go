@@ -120,7 +120,7 @@ func TestStressBackgroundSessions(t *testing.T) {
 	}
 	wg.Wait()
 
-	var waits, pruned, waited, compacted, background, foreground, bgFailures int
+	var waits, pruned, waited, compacted, background, foreground, bgFailures, noneStarted int
 	for i := 0; i < n; i++ {
 		id := "bg-stress-" + strconv.Itoa(i)
 		s, ok := m.Lookup(id)
@@ -132,6 +132,9 @@ func TestStressBackgroundSessions(t *testing.T) {
 		waits += st.Waits.Count
 		pruned, waited, compacted = pruned+st.AtLimit.Pruned, waited+st.AtLimit.Waited, compacted+st.AtLimit.Compacted
 		background, foreground, bgFailures = background+st.BackgroundCompactions, foreground+st.ForegroundCompactions, bgFailures+st.BackgroundFailures
+		if st.BackgroundCompactions+st.BackgroundFailures == 0 {
+			noneStarted++
+		}
 		checkStressSession(t, ctx, s, id, store.MemoryStore, tally)
 	}
 	require.NoError(t, m.Close(ctx))
@@ -152,7 +155,11 @@ func TestStressBackgroundSessions(t *testing.T) {
 	assert.Zero(t, req.over.Load(), "requests over the window")
 	assert.Zero(t, req.unfit.Load(), "requests that could not be made to fit")
 	// The test must have done what it says.
-	assert.GreaterOrEqual(t, background, n, "at least a background compaction per session")
+	// Every session ran a background compaction (committed or failed: the
+	// flaky summarizer and store fail about as many as commit), and some
+	// committed.
+	assert.Zero(t, noneStarted, "sessions where no background compaction ran")
+	assert.Positive(t, background, "background compactions committed")
 	assert.Positive(t, bgFailures, "background compactions failed")
 	assert.Positive(t, waited+compacted, "request paths reached the hard limit")
 	assert.Positive(t, store.failed.Load(), "the store failed writes")
