@@ -52,12 +52,21 @@ func (s *Session) Record(ctx context.Context, res *compact.Result) error {
 	if res == nil || res.Skipped != "" {
 		return nil
 	}
-	_, resume := s.stopBackground()
+	run, resume := s.stopBackground()
 	defer resume()
 	if err := s.acquire(ctx, s.noWait); err != nil {
 		return err
 	}
 	defer s.release()
+	if run != nil {
+		// It gave the slot back; it ends as soon as it has said so, and
+		// Status must not show it running after Record returns.
+		select {
+		case <-run.done:
+		case <-ctx.Done():
+			return s.errorf("record", ctx.Err())
+		}
+	}
 	_, _, err := s.compressHeld(ctx, kindRecorded, func(_ context.Context, in []compact.Message, _ ...compact.CompressOption) (*compact.Result, error) {
 		out, err := adopt(in, res)
 		if err != nil {
