@@ -36,6 +36,11 @@ func (c *Conversion) Restore(msgs []compact.Message) ([]*schema.Message, error) 
 			out = append(out, &cp)
 			continue
 		}
+		if j, lead, had, ok := align.Shared(c.views, m, used); ok && c.hist[j].Role == schema.User {
+			used[j] = true
+			out = append(out, withLead(c.hist[j], lead, had))
+			continue
+		}
 		cand := sub[i]
 		if cand < 0 && i == 0 && len(c.views) > 0 {
 			cand = 0 // a first message that may extend the first input message
@@ -50,6 +55,43 @@ func (c *Conversion) Restore(msgs []compact.Message) ([]*schema.Message, error) 
 		return c.hist, nil
 	}
 	return out, nil
+}
+
+// withLead returns a copy of u, a user message, with lead (a summary merged
+// in front of it, see align.Shared) before its content, in place of the
+// summary it had when had: joined to Content when it has one or no part
+// list, else as a text part leading its part list.
+func withLead(u *schema.Message, lead string, had bool) *schema.Message {
+	cp := *u
+	own := func(t string) string {
+		if had {
+			return align.OwnText(t)
+		}
+		return t
+	}
+	switch {
+	case cp.Content != "" || !usesLists(&cp):
+		cp.Content = lead + align.LeadSep + own(cp.Content)
+	case len(cp.MultiContent) > 0:
+		parts := cp.MultiContent
+		if had && parts[0].Type == schema.ChatMessagePartTypeText {
+			if parts = parts[1:]; own(u.MultiContent[0].Text) != "" {
+				parts = append([]schema.ChatMessagePart{{Type: schema.ChatMessagePartTypeText, Text: own(u.MultiContent[0].Text)}}, parts...)
+			}
+		}
+		cp.MultiContent = append([]schema.ChatMessagePart{{Type: schema.ChatMessagePartTypeText, Text: lead}}, parts...)
+	default:
+		parts := cp.UserInputMultiContent
+		if had && parts[0].Type == schema.ChatMessagePartTypeText {
+			if parts = parts[1:]; own(u.UserInputMultiContent[0].Text) != "" {
+				first := u.UserInputMultiContent[0]
+				first.Text = own(first.Text)
+				parts = append([]schema.MessageInputPart{first}, parts...)
+			}
+		}
+		cp.UserInputMultiContent = append([]schema.MessageInputPart{{Type: schema.ChatMessagePartTypeText, Text: lead}}, parts...)
+	}
+	return &cp
 }
 
 // FromMessages converts a go-openai history, with no original messages
