@@ -339,7 +339,7 @@ func (r *compaction) fold(ctx context.Context) (*Result, error) {
 	// Carried messages give way to a summary of twice its target where the
 	// window is tight.
 	carry := min(th.carry, max(c.roomLeft(*p, th)-2*summaryTarget(*p, th), 0))
-	chosen, dropped := chooseCarried(append(prev.carried, candidates...), carry, c.cfg.counter)
+	chosen, dropped := msg.ChooseCarried(append(prev.carried, candidates...), carry, c.cfg.counter)
 	req := SummaryRequest{
 		Turns:           append(userTurns(dropped, len(prev.carried)), turns...),
 		PreviousSummary: withOpenTasks(prev.previousSummary(), nil),
