@@ -37,6 +37,7 @@ type settingReport struct {
 	OverWindow        int            `json:"over_window"`
 	Compactions       map[string]int `json:"compactions"` // by kind: summary, fallback, prune, drop
 	SummarizerCalls   int            `json:"summarizer_calls"`
+	ModelCalls        int            `json:"summarizer_model_calls"`   // of those, calls to a model (0 for the extractive summarizer)
 	SummarizerInput   int            `json:"summarizer_input_tokens"`  // billed prompt tokens (0 for the extractive summarizer)
 	SummarizerShared  int            `json:"summarizer_shared_tokens"` // of those, sent as the agent's own history (billed through the cache)
 	SummarizerOutput  int            `json:"summarizer_output_tokens"` // billed reply tokens
@@ -77,7 +78,7 @@ type costReport struct {
 func (r *replayReport) add(s setting, t *tally, prices []priceTable) {
 	sr := settingReport{Name: s.name, Window: s.window, Usable: t.usable, Threshold: t.threshold,
 		Requests: t.requests, TokensSent: t.sent, PeakRequest: t.peak, OverWindow: t.overWindow,
-		Compactions: t.compactions, SummarizerCalls: t.sumCalls, SummarizerInput: t.sumInput + t.sumShared,
+		Compactions: t.compactions, SummarizerCalls: t.sumCalls, ModelCalls: t.sumModel, SummarizerInput: t.sumInput + t.sumShared,
 		SummarizerShared: t.sumShared, SummarizerOutput: t.sumOutput, AgentOutputTokens: t.agentOutput,
 		ShortEnds: t.shortEnd, ShortestEnd: t.minEnd,
 		FactsLost: t.lost, FactsRecoverable: t.recoverable}
@@ -174,6 +175,12 @@ func (r *replayReport) write(out io.Writer, asJSON bool) error {
 	row("compactions", func(s settingReport) string { return compactionCell(s.Compactions) })
 	row("summarizer calls", func(s settingReport) string { return thousands(s.SummarizerCalls) })
 	row("summarizer tokens in/out", func(s settingReport) string {
+		switch {
+		case s.ModelCalls == 0 && s.SummarizerCalls > 0:
+			return "none: no model called (extractive)"
+		case s.ModelCalls == 0:
+			return "-"
+		}
 		cell := thousands(s.SummarizerInput) + "/" + thousands(s.SummarizerOutput)
 		if s.SummarizerShared > 0 {
 			cell += fmt.Sprintf(" (%s shared)", thousands(s.SummarizerShared))
