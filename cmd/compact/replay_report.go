@@ -135,11 +135,11 @@ func (r *replayReport) write(out io.Writer, asJSON bool) error {
 	if r.Model != "" {
 		counted = r.Model + ", " + counted
 	}
-	what := fmt.Sprintf("%d conversation(s)", r.Conversations)
+	what := plural(r.Conversations, "conversation")
 	if r.Joined {
-		what = fmt.Sprintf("%d file(s) joined into one conversation", len(r.Inputs))
+		what = plural(len(r.Inputs), "file") + " joined into one conversation"
 	}
-	fmt.Fprintf(w, "replay of %s, %s messages; tokens counted with %s; a request every %s", what, thousands(r.Messages), counted, r.Interval)
+	fmt.Fprintf(w, "replay of %s, %s; tokens counted with %s; a request every %s", what, plural(r.Messages, "message"), counted, r.Interval)
 	if r.UserDelay != "0s" {
 		fmt.Fprintf(w, " (+%s after a user message)", r.UserDelay)
 	}
@@ -235,8 +235,8 @@ func (r *replayReport) write(out io.Writer, asJSON bool) error {
 	s0 := r.Settings[0]
 	for _, c := range s0.Costs {
 		if c.AgentOutput != nil {
-			fmt.Fprintf(w, "the agent's replies (%s tokens, the same under every setting) cost %s more under %s\n",
-				thousands(s0.AgentOutputTokens), dollarCell(c.AgentOutput), c.Model)
+			fmt.Fprintf(w, "the agent's replies (%s, the same under every setting) cost %s more under %s\n",
+				plural(s0.AgentOutputTokens, "token"), dollarCell(c.AgentOutput), c.Model)
 		}
 	}
 	_, err := out.Write(text.Bytes())
@@ -251,7 +251,7 @@ func priceHeading(c costReport) string {
 	return fmt.Sprintf("prices of %s (cache %s)", c.Model, c.CacheLifetime)
 }
 
-// compactionCell is "6 summary, 2 prune", "0" when there were none.
+// compactionCell is "6 summaries, 2 prunes", "0" when there were none.
 func compactionCell(by map[string]int) string {
 	kinds := make([]string, 0, len(by))
 	for k, n := range by {
@@ -265,7 +265,7 @@ func compactionCell(by map[string]int) string {
 	sort.Strings(kinds)
 	parts := make([]string, len(kinds))
 	for i, k := range kinds {
-		parts[i] = fmt.Sprintf("%d %s", by[k], k)
+		parts[i] = plural(by[k], k)
 	}
 	return strings.Join(parts, ", ")
 }

@@ -191,7 +191,7 @@ func TestReplayFailsWhenARequestIsOverTheWindow(t *testing.T) {
 	r := runCLI(t, "", "replay", "-window", "1000", p)
 	assert.Equal(t, exitError, r.code)
 	assert.Contains(t, r.stdout, "over the window")
-	assert.Contains(t, r.stderr, "default: 1 request(s) over the usable window")
+	assert.Contains(t, r.stderr, "default: 1 request over the usable window")
 }
 
 // The baseline drops whole turns from the front: an assistant's tool
