@@ -140,22 +140,35 @@ func TestFactsLeftOutOnlyWithoutRoom(t *testing.T) {
 	if len(all) == 0 {
 		sharedtest.Missing(t)
 	}
-	all["joined"] = msgtest.SharedChain(t, false)
-	even := 4
+	var parts [][]Message
+	for _, name := range sortedNames(all) {
+		parts = append(parts, all[name])
+	}
+	all["joined"], _ = RepairToolPairs(Join(parts...)) // as msgtest.SharedChain joins them
+	even, evenJoined, sample := 4, 4, false
 	if testing.Short() || racetest.Enabled {
-		even = 2 // a sample: the race detector adds nothing here, and slows it
+		// A sample (the race detector adds nothing here, and slows it):
+		// fewer prefixes, and prices or none by turns.
+		even, evenJoined, sample = 1, 2, true
 	}
 	tc := newCounter(t, "o200k_base") // one memo for every compaction
 	checked, leftOuts := 0, 0
 	for _, name := range sortedNames(all) {
 		in := all[name]
-		for _, k := range factsPrefixes(in, even) {
+		prefixes := factsPrefixes(in, even)
+		if name == "joined" {
+			prefixes = factsPrefixes(in, evenJoined)
+		}
+		for i, k := range prefixes {
 			prefix, _ := RepairToolPairs(in[:k]) // calls still running at the cut
 			if Validate(prefix) != nil {
 				continue
 			}
-			for _, window := range []int{8_000, 16_000, 32_000} {
+			for j, window := range []int{8_000, 16_000, 32_000} {
 				for _, priced := range []bool{false, true} {
+					if sample && priced != ((i+j)%2 == 1) {
+						continue
+					}
 					opts := []Option{WithContextWindow(window), WithTokenCounter(tc)}
 					if priced {
 						opts = append(opts, WithPricing(sonnetPrices(t)))
