@@ -86,7 +86,9 @@ func (s *Session) compressAtLimit(ctx context.Context, o compact.CompressOptions
 			}
 			s.atLimit(limitWaited, start)
 			if awaited.res != nil {
-				return awaited.res, nil
+				// Each request path that waited for it gets a copy of its
+				// own.
+				return ownResult(awaited.res), nil
 			}
 			return s.unchanged("under the hard limit after the running compaction ended"), nil
 		}

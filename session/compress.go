@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/contextkit/compact"
@@ -42,9 +43,12 @@ import (
 // other processes appended), and a WithIncoming message is appended as it
 // is.
 //
-// The returned Result is the engine's: its Messages are the compacted
-// history without the messages appended during the compaction, which
-// Messages includes. A WithIncoming message comes back inside the compacted
+// The returned Result is the caller's own: a copy of the engine's, with
+// or without a store, sharing nothing with the engine's Result or the
+// live history, so the caller may keep or change it. Its Messages are the
+// compacted history as the session installed it (with WithRecall, its
+// summary ends with the recall line) without the messages appended during
+// the compaction, which Messages includes. A WithIncoming message comes back inside the compacted
 // history, so it is part of the live history afterwards and must not be
 // appended again.
 //
@@ -156,6 +160,24 @@ func refused(err error) bool {
 		errors.Is(err, compact.ErrBackoff) || errors.Is(err, ErrBusy) || errors.Is(err, ErrClosed)
 }
 
+// ownResult returns a copy of res for the caller of a compaction, sharing
+// no slice, message or report with it: whatever the caller does with it
+// touches neither the engine's Result nor the live history.
+func ownResult(res *compact.Result) *compact.Result {
+	out := *res
+	out.Messages = compact.Clone(res.Messages)
+	out.CarriedFrom = slices.Clone(res.CarriedFrom)
+	out.Repairs = slices.Clone(res.Repairs)
+	out.Pruned = slices.Clone(res.Pruned)
+	out.Account = slices.Clone(res.Account)
+	if res.Handoff != nil {
+		h := *res.Handoff
+		h.Continuation = compact.Clone(h.Continuation)
+		out.Handoff = &h
+	}
+	return &out
+}
+
 // compaction is what one compaction did, for the log line that ends it.
 type compaction struct {
 	kind                         kind
@@ -225,8 +247,9 @@ func (s *Session) compactMemory(ctx context.Context, k kind, run func(context.Co
 	}
 	if res.Skipped != "" {
 		s.log.Debug("compaction skipped", "why", res.Skipped)
-		return res, nil
+		return ownResult(res), nil
 	}
+	res = ownResult(res)
 	c.res = res
 	// A private copy: the caller may do what it likes with res.
 	compacted := compact.Clone(res.Messages)

@@ -54,7 +54,7 @@ func (s *Session) compactStored(ctx context.Context, op string, k kind, run comp
 		// Nothing to commit; the view still learns what the store holds.
 		s.log.Debug("compaction skipped", "why", res.Skipped)
 		s.installNewer(live, through, n)
-		return res, nil
+		return ownResult(res), nil
 	}
 	res, folded := s.settle(runCtx, live, through, n, res, lines, k == kindRecorded)
 	compacted := compact.Clone(res.Messages)
