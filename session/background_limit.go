@@ -84,7 +84,7 @@ func (s *Session) compressAtLimit(ctx context.Context, o compact.CompressOptions
 			if awaited == nil {
 				return s.unchanged("under the hard limit"), nil
 			}
-			s.atLimit(limitWaited, start)
+			s.atLimit(limitWaited, start, true)
 			if awaited.res != nil {
 				// Each request path that waited for it gets a copy of its
 				// own.
@@ -98,7 +98,7 @@ func (s *Session) compressAtLimit(ctx context.Context, o compact.CompressOptions
 		}
 		run := s.running()
 		if run == nil || awaited != nil {
-			return s.compactAtLimit(ctx, opts, start)
+			return s.compactAtLimit(ctx, opts, start, awaited != nil)
 		}
 		if s.noWait {
 			return nil, s.errorf("compress", ErrBusy)
@@ -129,29 +129,36 @@ func (s *Session) await(ctx context.Context, run *bgRun) error {
 // limit, which no compaction running will bring under: as Compress does
 // without background compaction, and forced when the engine would refuse
 // for a pause or a backoff, since the request cannot be sent as it is.
-// start is when the request path began.
-func (s *Session) compactAtLimit(ctx context.Context, opts []compact.CompressOption, start time.Time) (*compact.Result, error) {
-	_, err := s.acquireWaited(ctx, s.noWait)
+// start is when the request path began; awaited reports that it waited
+// for a background compaction first.
+func (s *Session) compactAtLimit(ctx context.Context, opts []compact.CompressOption, start time.Time, awaited bool) (*compact.Result, error) {
+	waited, err := s.acquireWaited(ctx, s.noWait)
 	if err != nil {
-		s.countWait(start)
+		if waited || awaited {
+			s.countWait(start)
+		}
 		return nil, err
 	}
 	defer s.release()
-	res, _, err := s.compressHeld(ctx, kindForeground, s.engine.Compress, opts)
+	res, blocked, err := s.compressHeld(ctx, kindForeground, s.engine.Compress, opts)
 	if errors.Is(err, compact.ErrPaused) || errors.Is(err, compact.ErrBackoff) {
-		res, _, err = s.compressHeld(ctx, kindForeground, s.engine.Compress, append(opts[:len(opts):len(opts)], compact.Force()))
+		var again bool
+		res, again, err = s.compressHeld(ctx, kindForeground, s.engine.Compress, append(opts[:len(opts):len(opts)], compact.Force()))
+		blocked = blocked || again
 	}
-	s.atLimit(limitCompacted, start)
+	s.atLimit(limitCompacted, start, waited || awaited || blocked)
 	return res, err
 }
 
 // atLimit counts what a request path that began at start did at the hard
-// limit, and its wait.
-func (s *Session) atLimit(what string, start time.Time) {
+// limit, and its wait when it blocked (see Status.Waits).
+func (s *Session) atLimit(what string, start time.Time, blocked bool) {
 	d := s.now().Sub(start)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.figures.waited(d)
+	if blocked {
+		s.figures.waited(d)
+	}
 	switch what {
 	case limitWaited:
 		s.figures.atLimit.Waited++

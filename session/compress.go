@@ -62,8 +62,10 @@ import (
 // history without those messages until the next Append or Sync, and the
 // compaction must not be repeated.
 //
-// A call that waited (for its own compaction, or for one that was running)
-// counts in Status().Waits. With background compaction on (WithBackground),
+// A call that blocked counts in Status().Waits: it waited for a compaction
+// running or for another process's lease, or its own compaction called
+// the summarizer. One that pruning alone achieved took moments and does
+// not. With background compaction on (WithBackground),
 // a Compress that is not forced compacts only a request over the hard
 // limit, and may prune that request or wait for the background compaction
 // instead; see WithBackground. It returns the Result of the compaction it
@@ -94,8 +96,8 @@ func (s *Session) compress(ctx context.Context, fn engineFunc, opts []compact.Co
 		return nil, err
 	}
 	defer s.release()
-	res, ran, err := s.compressHeld(ctx, kindForeground, fn, opts)
-	if waited || ran {
+	res, blocked, err := s.compressHeld(ctx, kindForeground, fn, opts)
+	if waited || blocked {
 		s.countWait(start)
 	}
 	return res, err
@@ -110,9 +112,9 @@ func (s *Session) countWait(start time.Time) {
 }
 
 // compressHeld compacts with fn, a compaction of kind k; the caller holds
-// the slot. ran reports whether the engine did, or tried to and failed,
-// rather than finding nothing to do or refusing at once.
-func (s *Session) compressHeld(ctx context.Context, k kind, fn engineFunc, opts []compact.CompressOption) (res *compact.Result, ran bool, err error) {
+// the slot. blocked reports whether the compaction held its caller up
+// (see blocking).
+func (s *Session) compressHeld(ctx context.Context, k kind, fn engineFunc, opts []compact.CompressOption) (res *compact.Result, blocked bool, err error) {
 	s.mu.Lock()
 	closed := s.closed
 	if !closed {
@@ -137,12 +139,13 @@ func (s *Session) compressHeld(ctx context.Context, k kind, fn engineFunc, opts 
 		}
 		return res, err
 	}
+	leaseWaited := false
 	if s.store != nil {
-		res, err = s.compactStored(ctx, "compress", k, run)
+		res, leaseWaited, err = s.compactStored(ctx, "compress", k, run)
 	} else {
 		res, err = s.compactMemory(ctx, k, run)
 	}
-	ran = err == nil && res.Skipped == "" || err != nil && !refused(err)
+	blocked = leaseWaited || blocking(res, err)
 	if err == nil && res.Skipped != "" {
 		// Nothing was compacted; an incoming message still joins the
 		// history, as it would have inside a compacted one.
@@ -150,7 +153,20 @@ func (s *Session) compressHeld(ctx context.Context, k kind, fn engineFunc, opts 
 			err = s.append(ctx, []compact.Message{*in})
 		}
 	}
-	return res, ran, err
+	return res, blocked, err
+}
+
+// blocking reports whether a compaction that ended with res and err held
+// up the request path that ran it: it called a summarizer (a model, as a
+// rule: seconds), or it failed after it began its work (a summarizer that
+// failed or timed out, say). A compaction that pruning alone achieved
+// (Result.Summarizer empty) takes moments and is no wait; neither is one
+// that found nothing to do or was refused at once.
+func blocking(res *compact.Result, err error) bool {
+	if res != nil { // with an error wrapping ErrStale, the committed compaction's
+		return res.Skipped == "" && res.Summarizer != ""
+	}
+	return err != nil && !refused(err)
 }
 
 // refused reports an error with which a compaction ended before any work:

@@ -556,7 +556,7 @@ func (s *Session) Reset(ctx context.Context) error {
 		s.installs++
 		s.mu.Unlock()
 	} else {
-		_, err = s.compactStored(ctx, "reset", kindReset, func(context.Context, []compact.Message) (*compact.Result, error) {
+		_, _, err = s.compactStored(ctx, "reset", kindReset, func(context.Context, []compact.Message) (*compact.Result, error) {
 			return &compact.Result{Summarizer: ResetSummarizer}, nil
 		})
 		if err != nil && !errors.Is(err, ErrStale) {
