@@ -62,7 +62,7 @@ func (s *Session) compressAtLimit(ctx context.Context, o compact.CompressOptions
 	if s.store != nil {
 		// The request is the store's live history: what other processes
 		// appended or compacted counts.
-		if err := s.Sync(ctx); err != nil {
+		if err := s.refresh(ctx); err != nil {
 			return nil, err
 		}
 	}
@@ -184,8 +184,14 @@ func (s *Session) pruneToFit() *compact.Result {
 		h, version, tools, limit, threshold := s.history, s.version, s.req.toolTokens, s.req.usable, s.req.threshold
 		s.mu.Unlock()
 		// The pressure pass demotes the largest results of the last few
-		// messages, with the budget a Compressor gives it.
-		pr := prune.Apply(h, prune.WithTokenCounter(s.counter), prune.WithPressure(max(threshold/2, 0)))
+		// messages, with the budget a Compressor gives it; when the request
+		// is over the limit all the same, the fit pass trims its largest
+		// earlier messages, of any role, for this request only (the live
+		// history and the archive keep them whole). Any saving that makes
+		// the request fit is worth its cache rewrite: the other way is a
+		// wait.
+		pr := prune.Apply(h, prune.WithTokenCounter(s.counter), prune.WithPressure(max(threshold/2, 0)),
+			prune.WithFit(max(limit-tools, 1)), prune.WithClearAtLeast(0))
 		if !pr.Committed {
 			return nil
 		}
