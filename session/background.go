@@ -35,9 +35,13 @@ import (
 // the latest user message or the last two messages) cut to their start
 // and end (prune.WithFit), for this request only: the live history and
 // the store keep every message whole, and the Result's Pruned says what
-// was done to each. Otherwise it waits for
-// the compaction, as long as its ctx allows; when none runs, or the one it
-// waited for leaves the request over, it compacts on the request path.
+// was done to each. At the next request over the limit, while the history
+// has only grown, the request is the one pruned before followed by what
+// was appended since, as long as that fits, so what the provider cached of
+// it stays the prefix; it is pruned again when that does not fit.
+// Otherwise Compress waits for the compaction, as long as its ctx allows;
+// when none runs, or the one it waited for leaves the request over, it
+// compacts on the request path.
 // Status().AtLimit counts which of these happened, and Status().Waits the
 // request paths that blocked.
 //

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/contextkit/compact"
@@ -17,11 +18,15 @@ import (
 // one it waited for was not enough.
 
 // prunedRequest is a request pruned to fit the hard limit: msgs, taking
-// tokens (tools included), for the live history at version.
+// tokens (tools included), for the live history at version, whose first
+// length messages it stands for, as changes says; installs is the
+// history's then.
 type prunedRequest struct {
-	version uint64
-	msgs    []compact.Message
-	tokens  int
+	version, installs uint64
+	length            int
+	msgs              []compact.Message
+	tokens, tools     int // tools: the tool definitions' share of tokens
+	changes           []prune.Change
 }
 
 // What a request path did at the hard limit, in AtLimit.Last.
@@ -178,10 +183,19 @@ const pruneAttempts = 3
 // Messages hands out until the history changes. It returns what it did as
 // a Result whose Skipped says the live history was left as it is, or nil
 // when pruning does not make the request fit.
+//
+// When the history has only grown since the last request it pruned, and
+// that request followed by the messages appended since fits, that is the
+// request: nothing is pruned again, so what the provider cached of the
+// last request stays its prefix, and a session at the limit for many
+// requests prunes once in a while rather than at every one.
 func (s *Session) pruneToFit() *compact.Result {
+	if res := s.extendPruned(); res != nil {
+		return res
+	}
 	for range pruneAttempts {
 		s.mu.Lock()
-		h, version, tools, limit, threshold := s.history, s.version, s.req.toolTokens, s.req.usable, s.req.threshold
+		h, version, installs, tools, limit, threshold := s.history, s.version, s.installs, s.req.toolTokens, s.req.usable, s.req.threshold
 		s.mu.Unlock()
 		// The pressure pass demotes the largest results of the last few
 		// messages, with the budget a Compressor gives it; when the request
@@ -204,17 +218,51 @@ func (s *Session) pruneToFit() *compact.Result {
 			s.mu.Unlock()
 			continue
 		}
-		s.req.pruned = &prunedRequest{version: version, msgs: pr.Messages, tokens: n}
-		s.figures.atLimit.Pruned++
-		s.figures.atLimit.Last = limitPruned
-		before := s.requestTokensLocked(nil)
-		s.mu.Unlock()
-		res := s.result(compact.Clone(pr.Messages), before, n, "over the hard limit while a compaction runs: "+
-			"this request is pruned, the live history is unchanged")
-		res.MessagesBefore, res.Pruned = len(h), pr.Changes
-		return res
+		p := &prunedRequest{version: version, installs: installs, length: len(h), msgs: pr.Messages, tokens: n, tools: tools,
+			changes: pr.Changes}
+		return s.handOutPrunedLocked(p)
 	}
 	return nil
+}
+
+// extendPruned returns the last request pruned followed by the messages
+// appended since, as the next request, when the history has only grown
+// since and that fits the hard limit; nil otherwise.
+func (s *Session) extendPruned() *compact.Result {
+	s.mu.Lock()
+	p, h, version, limit := s.req.pruned, s.history, s.version, s.req.usable
+	current := p != nil && p.installs == s.installs && p.length <= len(h) && p.tools == s.req.toolTokens
+	s.mu.Unlock()
+	if !current {
+		return nil
+	}
+	added := h[p.length:]
+	n := p.tokens + s.sum(added)
+	if n > limit {
+		return nil
+	}
+	s.mu.Lock()
+	if s.version != version || s.installs != p.installs || s.req.toolTokens != p.tools {
+		s.mu.Unlock()
+		return nil
+	}
+	next := *p
+	next.version, next.length, next.msgs, next.tokens = version, len(h), concat(p.msgs, added), n
+	return s.handOutPrunedLocked(&next)
+}
+
+// handOutPrunedLocked makes p the next request and reports it; s.mu is
+// held, and released.
+func (s *Session) handOutPrunedLocked(p *prunedRequest) *compact.Result {
+	s.req.pruned = p
+	s.figures.atLimit.Pruned++
+	s.figures.atLimit.Last = limitPruned
+	before := s.requestTokensLocked(nil)
+	s.mu.Unlock()
+	res := s.result(compact.Clone(p.msgs), before, p.tokens, "over the hard limit while a compaction runs: "+
+		"this request is pruned, the live history is unchanged")
+	res.MessagesBefore, res.Pruned = p.length, slices.Clone(p.changes)
+	return res
 }
 
 // unchanged reports a Compress that left the next request as it is, for

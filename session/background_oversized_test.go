@@ -69,6 +69,32 @@ func TestBackgroundAtTheHardLimitTrimsAnOversizedMessage(t *testing.T) {
 		kept = kept || equalMessage(r.Message, table)
 	}
 	assert.True(t, kept, "the log keeps it verbatim")
+
+	// The next request at the limit is the pruned one and what was
+	// appended since, while that fits: the prefix the provider cached
+	// stays as it was.
+	more := []compact.Message{asst("Row 2."), user("Thanks. Anything else?")}
+	mustAppend(t, s, more...)
+	require.True(t, s.ShouldCompress())
+	res, err = s.Compress(ctx)
+	require.NoError(t, err)
+	require.Len(t, res.Pruned, 1, "the change made before, reported again")
+	assert.Equal(t, at, res.Pruned[0].Index)
+	next := s.Messages()
+	assert.True(t, equalHistory(req, next[:len(req)]), "the pruned request is the prefix of the next")
+	assert.True(t, equalHistory(more, next[len(req):]), "followed by what was appended, verbatim")
+	assert.LessOrEqual(t, s.countAll(next), s.Status().HardLimit)
+	assert.Equal(t, 2, s.Status().AtLimit.Pruned)
+
+	// Once that no longer fits, the history is pruned again.
+	big := pastedTable(1500)
+	mustAppend(t, s, big, user("And this one?"), asst("Looking."), user("Well?"))
+	require.True(t, s.ShouldCompress())
+	res, err = s.Compress(ctx)
+	require.NoError(t, err, "the request path does not wait")
+	require.Len(t, res.Pruned, 2, "both tables trimmed: %+v", res.Pruned)
+	assert.Equal(t, []int{at, s.Len() - 4}, []int{res.Pruned[0].Index, res.Pruned[1].Index})
+	assert.LessOrEqual(t, s.countAll(s.Messages()), s.Status().HardLimit)
 	close(g.release)
 	finishBackground(t, s)
 }

@@ -78,8 +78,9 @@ type Waits struct {
 // when the request was over the hard limit.
 type AtLimit struct {
 	// Pruned counts requests handed out pruned (old tool output replaced by
-	// stand-ins) while a compaction ran: pruning alone made them fit, and
-	// the live history was left as it was.
+	// stand-ins, the largest earlier messages cut to their start and end)
+	// while a compaction ran: pruning alone made them fit, and the live
+	// history was left as it was.
 	Pruned int
 	// Waited counts requests that waited for the running compaction.
 	Waited int
