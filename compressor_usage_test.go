@@ -231,3 +231,32 @@ func TestBackoffScheduleWithTheFallback(t *testing.T) {
 	assert.Equal(t, 6, r.Calls(), "a forced compaction calls the summarizer during a backoff")
 	assert.Greater(t, now.Sub(start), 2000*time.Second)
 }
+
+// A report of a request no entry point counted is the least the next
+// request takes, until a compaction makes it stale; what reports taught
+// is forgotten on a model switch and a reset.
+func TestAReportNobodyCountedAndWhatForgetsReports(t *testing.T) {
+	c := New(WithModel("gpt-4o"), WithContextWindow(16_000))
+	th := c.Status().Threshold
+	msgs, next := sessionOf(c, th/2)
+	c.UpdateUsage(Usage{PromptTokens: th + 1})
+	assert.Equal(t, th+1, c.Preflight(msgs).Tokens, "at least the report")
+	assert.Equal(t, th+1, c.Status().LastPromptTokens)
+	res, err := c.Compress(context.Background(), msgs)
+	require.NoError(t, err)
+	require.Empty(t, res.Skipped)
+	after := append(res.Messages, next...)
+	assert.Equal(t, c.count(after), c.Preflight(after).Tokens, "a compaction made the report stale")
+
+	for name, forget := range map[string]func(c *Compressor){
+		"SwitchModel":    func(c *Compressor) { c.SwitchModel("gpt-4o", 16_000) },
+		"OnSessionReset": func(c *Compressor) { c.OnSessionReset("s") },
+	} {
+		c := New(WithModel("gpt-4o"), WithContextWindow(16_000))
+		n := c.Preflight(msgs).Tokens
+		c.UpdateUsage(Usage{PromptTokens: n + 3_000})
+		require.Equal(t, n+3_000, c.Preflight(msgs).Tokens)
+		forget(c)
+		assert.Equal(t, n, c.Preflight(msgs).Tokens, name)
+	}
+}

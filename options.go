@@ -227,7 +227,8 @@ func WithContextWindow(tokens int) Option {
 
 // WithReserveTokens sets how many tokens of the window are kept for the
 // model's reply. The default is 8,192, at most a quarter of the window. It
-// must not be negative.
+// must not be negative; a reserve that takes the whole window leaves one
+// token usable, and Status().Adjusted says so.
 func WithReserveTokens(tokens int) Option {
 	return option(func(c *config) {
 		if tokens < 0 {
