@@ -71,6 +71,7 @@ type compaction struct {
 	repairs []Repair
 	th      thresholds // the Compressor's, less what the tool definitions and what counting misses take
 	tools   int        // what the tool definitions take
+	over    bool       // the request is over the usable window
 	p       plan
 	before  int           // tokens of work and the incoming message
 	early   string        // why an automatic compaction under the threshold is due ("" at it)
@@ -142,20 +143,21 @@ func (c *Compressor) unlockRun() { <-c.run }
 func (r *compaction) run(ctx context.Context) (*Result, error) {
 	c := r.c
 	r.tools = tokens.CountTools(c.cfg.counter, r.o.Tools)
+	r.before = tokens.CountMessages(c.cfg.counter, r.work)
+	if r.o.Incoming != nil {
+		r.before += c.cfg.counter.CountMessage(*r.o.Incoming)
+	}
 	c.mu.Lock()
-	th, unseen := c.th, c.st.size.Unseen()
+	th, unseen, size := c.th, c.st.size.Unseen(), c.st.size.Estimate(r.before+r.tools)
 	paused, why := c.st.size.Paused()
 	c.mu.Unlock()
 	// Tool definitions ride along with every request, and so does what
 	// the provider counts and the Compressor cannot see (see UpdateUsage):
 	// the messages get what they leave of the threshold.
 	th.threshold = max(th.threshold-r.tools-unseen, 1)
-	r.before = tokens.CountMessages(c.cfg.counter, r.work)
-	if r.o.Incoming != nil {
-		r.before += c.cfg.counter.CountMessage(*r.o.Incoming)
-	}
+	r.over = size > th.usable
 	// No pause lets a request over the usable window go out as it is.
-	if paused && !r.o.Force && r.before+r.tools+unseen <= th.usable {
+	if paused && !r.o.Force && !r.over {
 		return nil, fmt.Errorf("%w: %s", ErrPaused, why)
 	}
 	r.th = th
@@ -368,7 +370,7 @@ func (r *compaction) fold(ctx context.Context) (*Result, error) {
 	if th.priced {
 		cached = c.share(&req, r)
 	}
-	body, name, fallback, err := c.runSummarizer(ctx, req, o.Force, before+r.tools > th.usable)
+	body, name, fallback, err := c.runSummarizer(ctx, req, o.Force, r.over)
 	if err != nil {
 		r.log.Warn("compaction failed", "err", c.errText(err))
 		return nil, err

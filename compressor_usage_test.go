@@ -260,3 +260,25 @@ func TestAReportNobodyCountedAndWhatForgetsReports(t *testing.T) {
 		assert.Equal(t, n, c.Preflight(msgs).Tokens, name)
 	}
 }
+
+// No pause lets a request over the usable window go out as it is,
+// counting the tool definitions it carries.
+func TestAPauseNeverHoldsARequestTheToolsTakeOverTheWindow(t *testing.T) {
+	c := newTestCompressor(&recorder{}, WithStrikeLimit(1))
+	_, err := c.Compress(context.Background(), overThreshold(), Force())
+	require.NoError(t, err)
+	c.ShouldCompress(c.threshold() + 1)
+	c.UpdateUsage(Usage{PromptTokens: c.threshold() + 1})
+	require.True(t, c.Status().Paused)
+
+	in := overThreshold()
+	tools := []openai.Tool{bigTool(300)}
+	usable := c.Status().Usable
+	require.LessOrEqual(t, c.count(in), usable)
+	require.Greater(t, c.count(in)+tokens.CountTools(c.Counter(), tools), usable)
+	_, err = c.Compress(context.Background(), in)
+	require.ErrorIs(t, err, ErrPaused, "the messages alone fit")
+	res, err := c.Compress(context.Background(), in, WithTools(tools))
+	require.NoError(t, err, "with the tools the request is over the window")
+	assert.Empty(t, res.Skipped)
+}
