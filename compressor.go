@@ -241,8 +241,7 @@ func (c *Compressor) ShouldCompress(promptTokens int) bool {
 
 // shouldLocked is ShouldCompress; it also returns the size judged.
 func (c *Compressor) shouldLocked(counted int) (bool, int) {
-	c.st.size.Count(counted)
-	n := c.st.size.Estimate(counted)
+	n := c.st.size.Counts(counted)
 	c.st.size.See(n, c.limitsLocked())
 	if n > c.th.usable {
 		return true, n

@@ -148,17 +148,16 @@ func (r *compaction) run(ctx context.Context) (*Result, error) {
 		r.before += c.cfg.counter.CountMessage(*r.o.Incoming)
 	}
 	c.mu.Lock()
-	th, unseen, size := c.th, c.st.size.Unseen(), c.st.size.Estimate(r.before+r.tools)
-	paused, why := c.st.size.Paused()
+	th, room := c.th, c.st.size.Room(r.before+r.tools)
 	c.mu.Unlock()
 	// Tool definitions ride along with every request, and so does what
 	// the provider counts and the Compressor cannot see (see UpdateUsage):
 	// the messages get what they leave of the threshold.
-	th.threshold = max(th.threshold-r.tools-unseen, 1)
-	r.over = size > th.usable
+	th.threshold = max(th.threshold-r.tools-room.Unseen, 1)
+	r.over = room.Size > th.usable
 	// No pause lets a request over the usable window go out as it is.
-	if paused && !r.o.Force && !r.over {
-		return nil, fmt.Errorf("%w: %s", ErrPaused, why)
+	if room.Paused && !r.o.Force && !r.over {
+		return nil, fmt.Errorf("%w: %s", ErrPaused, room.Reason)
 	}
 	r.th = th
 	if r.rng != nil {
@@ -231,8 +230,7 @@ func (c *Compressor) unneeded(msgs []Message, o CompressOptions) (*Result, strin
 	counted := tokens.CountMessages(c.cfg.counter, msgs) + c.extraTokens(o)
 	c.mu.Lock()
 	th := c.th
-	c.st.size.Count(counted)
-	n := c.st.size.Estimate(counted)
+	n := c.st.size.Counts(counted)
 	due, early := c.dueLocked(n)
 	c.mu.Unlock()
 	if due {

@@ -57,21 +57,38 @@ func (g *Gauge) Paused() (bool, string) { return g.paused, g.reason }
 // request it describes: what every count misses.
 func (g *Gauge) Unseen() int { return g.unseen }
 
-// Count records n, the count of the request about to be sent, for the
-// report that will describe it.
-func (g *Gauge) Count(n int) { g.counted = n }
+// Estimate is the size of a request counted at n: the count and what
+// counting misses, and at least the last report while it is not stale.
+func (g *Gauge) Estimate(n int) int { return g.Room(n).Size }
 
-// Counted returns the count Count recorded for the request a report now
+// Counts records n, the count of the request about to be sent, for the
+// report that will describe it, and returns the request's Estimate.
+func (g *Gauge) Counts(n int) int {
+	g.counted = n
+	return g.Room(n).Size
+}
+
+// Room is what a compaction of a request counted at counted needs to
+// know: the request's Estimate, what counting misses (Unseen), and the
+// pause (Paused).
+type Room struct {
+	Size, Unseen int
+	Paused       bool
+	Reason       string
+}
+
+// Room returns the Room of a request counted at counted.
+func (g *Gauge) Room(counted int) Room {
+	return Room{Size: max(counted+g.unseen, g.floor), Unseen: g.unseen, Paused: g.paused, Reason: g.reason}
+}
+
+// Counted returns the count Counts recorded for the request a report now
 // describes (0 when none), and forgets it.
 func (g *Gauge) Counted() int {
 	n := g.counted
 	g.counted = 0
 	return n
 }
-
-// Estimate is the size of a request counted at n: the count and what
-// counting misses, and at least the last report while it is not stale.
-func (g *Gauge) Estimate(n int) int { return max(n+g.unseen, g.floor) }
 
 // Report takes in a provider's report of reported prompt tokens for a
 // request counted at counted (0 when it was not counted here; rescaled by

@@ -15,7 +15,7 @@ var limits = Limits{Threshold: 1000, Tail: 200, Strikes: 2}
 // count carries it, and a compaction does not make it stale.
 func TestAReportOfACountedRequestRaisesEveryLaterCount(t *testing.T) {
 	var g Gauge
-	g.Count(600)
+	g.Counts(600)
 	g.Report(900, g.Counted(), limits)
 	assert.Equal(t, 300, g.Unseen())
 	assert.Equal(t, 1000, g.Estimate(700), "the report plus what was appended")
@@ -23,7 +23,7 @@ func TestAReportOfACountedRequestRaisesEveryLaterCount(t *testing.T) {
 	assert.Equal(t, 600, g.Last(), "the request the provider will see")
 	assert.Equal(t, 650, g.Estimate(350))
 
-	g.Count(700)
+	g.Counts(700)
 	g.Report(650, g.Counted(), limits)
 	assert.Zero(t, g.Unseen(), "a report under the count never lowers it")
 	assert.Equal(t, 700, g.Estimate(700))
@@ -77,7 +77,7 @@ func TestStrikesPauseAndWhatLiftsThePause(t *testing.T) {
 // misses, a report the size of the compacted request keeps the pause.
 func TestThePausePointCountsWhatReportsCount(t *testing.T) {
 	var g Gauge
-	g.Count(900)
+	g.Counts(900)
 	g.Report(1400, g.Counted(), limits) // 500 the count cannot see
 	g.Compacted(600, limits)
 	g.Compacted(600, limits)
@@ -92,7 +92,7 @@ func TestThePausePointCountsWhatReportsCount(t *testing.T) {
 // size for Status.
 func TestRestart(t *testing.T) {
 	var g Gauge
-	g.Count(100)
+	g.Counts(100)
 	g.Report(1500, g.Counted(), limits)
 	g.Compacted(900, limits)
 	g.Compacted(900, limits)
