@@ -128,3 +128,37 @@ func TestCalibrate(t *testing.T) {
 	assert.Equal(t, base.CountText("hello"), exact.CountText("hello"))
 	assert.Equal(t, tokens.EncodingO200KBase, exact.Encoding())
 }
+
+// Whatever the sequence of counts, reports and compactions: a request is
+// never judged smaller than its count, never smaller than a fresh report
+// of a request nobody counted, and a pause comes only with the strikes
+// that make it.
+func FuzzGauge(f *testing.F) {
+	f.Add([]byte{0, 10, 1, 20, 2, 5, 2, 5, 3, 30})
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		var g Gauge
+		for i := 0; i+1 < len(ops); i += 2 {
+			n := int(ops[i+1]) * 10
+			switch ops[i] % 4 {
+			case 0:
+				assert.GreaterOrEqual(t, g.Counts(n), n)
+			case 1:
+				counted := g.Counted()
+				g.Report(n, counted, limits)
+				if counted == 0 {
+					assert.GreaterOrEqual(t, g.Estimate(0), n, "a report nobody counted is a floor")
+				}
+			case 2:
+				g.Compacted(n, limits)
+				assert.Equal(t, n+g.Unseen(), g.Last())
+			case 3:
+				g.See(n, limits)
+			}
+			assert.GreaterOrEqual(t, g.Estimate(n), n)
+			assert.GreaterOrEqual(t, g.Unseen(), 0)
+			if paused, _ := g.Paused(); paused {
+				assert.GreaterOrEqual(t, g.Strikes(), limits.Strikes)
+			}
+		}
+	})
+}
