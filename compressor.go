@@ -136,7 +136,7 @@ func computeThresholds(cfg config, window int) thresholds {
 		reserve = min(defaultReserveTokens, window/4)
 	}
 	usable := max(window-reserve, 1)
-	asked := int(cfg.fraction * float64(usable))
+	asked := max(int(cfg.fraction*float64(usable)), 1)
 	th, cap := asked, cfg.cap
 	if cfg.fractionSet && !cfg.boundsSet {
 		cap = 0 // the default cap bounds the default fraction only
