@@ -218,8 +218,8 @@ func (e *engine) pruneOnly(oc *outcome, msgs []compact.Message, tc tokens.Counte
 	pr := prune.Apply(msgs, prune.WithTokenCounter(tc), prune.WithPressure(oc.threshold/2))
 	oc.pruneTime = time.Since(start)
 	if !pr.Committed {
-		oc.note = fmt.Sprintf("pruning would reclaim %s tokens, fewer than the %s a pruning must; the input is written unchanged",
-			thousands(pr.Reclaimable), thousands(pr.ClearAtLeast))
+		oc.note = fmt.Sprintf("pruning would reclaim %s, fewer than the %s a pruning must; the input is written unchanged",
+			plural(pr.Reclaimable, "token"), thousands(pr.ClearAtLeast))
 		return oc, nil
 	}
 	oc.out, oc.pruned = pr.Messages, pr.Changes

@@ -59,6 +59,7 @@ type tally struct {
 	usable      int
 	compactions map[string]int
 	sumCalls    int // summarizer calls
+	sumModel    int // of those, calls billed as a model's (none for the extractive summarizer)
 	sumInput    int // summarizer tokens billed: rendered prompts
 	sumShared   int // and prompts that sent the agent's history
 	sumOutput   int // and replies
@@ -277,6 +278,7 @@ func (r *replayer) run(ctx context.Context, conv *conversation, t *tally) ([]com
 	if metered != nil {
 		calls, in, reply := metered.totals()
 		t.sumCalls += calls
+		t.sumModel += calls
 		t.sumInput += in
 		t.sumOutput += reply
 	} else {
