@@ -97,16 +97,12 @@ func (c *Compressor) account(in, work []Message, res *Result, shared bool) {
 		out[i] = a
 	}
 	res.Account = out
-	if res.Repairs != nil {
-		res.toInput(first, last)
+	if res.Repairs == nil {
+		return
 	}
-}
-
-// toInput turns the input indexes of res, which index a repaired history,
-// into those of the input: a message of the repair is the input message it
-// starts with, the summarised range ends with the last input message of
-// its last message.
-func (res *Result) toInput(first, last []int) {
+	// The Result's other input indexes become the input's too: a message of
+	// the repair is the input message it starts with, the summarised range
+	// ends with the last input message of its last message.
 	if res.SummarizedFrom >= 0 {
 		res.SummarizedFrom, res.SummarizedTo = first[res.SummarizedFrom], last[res.SummarizedTo]
 	}

@@ -237,6 +237,7 @@ var ranks = map[string]int{
 	"internal/textcut":            1,
 	"internal/cmdargs":            0,
 	"internal/meter":              1,
+	"internal/trigger":            2,
 	"internal/msg":                2,
 	"internal/extractive":         3,
 	"internal/promptsize":         3,

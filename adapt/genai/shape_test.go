@@ -13,14 +13,15 @@ import (
 	"github.com/contextkit/compact"
 )
 
-// sharedHistory is a long history whose last request (a text part and an
-// inline image) comes back after the summary: its function responses are
+// sharedHistory is a long history whose last request (a text part, an
+// inline image and a file) comes back after the summary: its function responses are
 // too large for the tail to reach back to it.
 func sharedHistory(t *testing.T) (History, *sdk.Content) {
 	h := longHistory(t, 12)
 	h.Contents = h.Contents[:len(h.Contents)-1] // it ends with "Part 11 read."
 	n := len(h.Contents)
-	req := user(text("Which flags did v2 remove?"), &sdk.Part{InlineData: &sdk.Blob{MIMEType: "image/png", Data: []byte("PNG")}})
+	req := user(text("Which flags did v2 remove?"), &sdk.Part{InlineData: &sdk.Blob{MIMEType: "image/png", Data: []byte("PNG")}},
+		&sdk.Part{FileData: &sdk.FileData{FileURI: "gs://b/notes.pdf", MIMEType: "application/pdf"}})
 	h.Contents[n-4] = req
 	h.Contents[n-2] = user(sdk.NewPartFromFunctionResponse("read_file", map[string]any{"output": strings.Repeat("func big() {}\n", 900)}),
 		sdk.NewPartFromFunctionResponse("read_file", map[string]any{"error": "open: permission denied"}))
@@ -43,7 +44,7 @@ func TestACompactedHistoryOpensOnTheUsersContent(t *testing.T) {
 	require.NoError(t, Validate(out))
 	first := out.Contents[0]
 	require.Equal(t, sdk.RoleUser, first.Role)
-	require.Len(t, first.Parts, 3)
+	require.Len(t, first.Parts, 4)
 	assert.True(t, strings.HasPrefix(first.Parts[0].Text, "[Context handoff]"), "the summary leads")
 	assert.Equal(t, jsonOf(t, req.Parts), jsonOf(t, first.Parts[1:]), "the request's own parts, as they were")
 	assert.NotContains(t, string(encode(t, out)), continuationText)
@@ -57,7 +58,7 @@ func TestACompactedHistoryOpensOnTheUsersContent(t *testing.T) {
 	again, _, err := Compress(context.Background(), engine(), out, compact.Force())
 	require.NoError(t, err)
 	first = again.Contents[0]
-	require.Len(t, first.Parts, 3, "one summary, in place of the old one")
+	require.Len(t, first.Parts, 4, "one summary, in place of the old one")
 	assert.Equal(t, jsonOf(t, req.Parts), jsonOf(t, first.Parts[1:]))
 }
 

@@ -134,17 +134,16 @@ func SummaryEndAt(s string) int {
 // message's own content. Any copy of SummaryEnd in the summary's body is
 // defused first, so the first SummaryEnd after the carried messages (which
 // are kept byte for byte) is always the real delimiter.
-func MergedSummaryText(summary string) string {
-	body, carried := SplitCarried(strings.TrimSpace(StripSummaryPrefix(summary)))
-	return SummaryText(strings.ReplaceAll(body, SummaryEnd, defusedSummaryEnd), carried) + "\n\n" + SummaryEnd
-}
+func MergedSummaryText(summary string) string { return MergeSummary(Message{}, summary).Content }
 
 // MergeSummary returns a copy of m with summary (a summary message's text)
-// merged in front of its content, as SplitMerged takes apart: joined by
-// MergedSummarySep to string content, as a leading text part of a parts
-// list.
+// merged in front of its content, as SplitMerged takes apart: the text
+// MergedSummaryText describes, joined by MergedSummarySep to string
+// content, or a leading text part of a parts list.
 func MergeSummary(m Message, summary string) Message {
-	return PrependText(m, MergedSummaryText(summary), MergedSummarySep)
+	body, carried := SplitCarried(strings.TrimSpace(StripSummaryPrefix(summary)))
+	text := SummaryText(strings.ReplaceAll(body, SummaryEnd, defusedSummaryEnd), carried) + "\n\n" + SummaryEnd
+	return PrependText(m, text, MergedSummarySep)
 }
 
 // defusedSummaryEnd replaces SummaryEnd inside a summary's own text.
