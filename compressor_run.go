@@ -36,7 +36,8 @@ func (e *BackoffError) Unwrap() error { return ErrBackoff }
 // history. See ContextEngine for the contracts it keeps. It is meant to be
 // called before every request: a history under the threshold (counting the
 // incoming message and tools the options name) comes back unchanged, with
-// Result.Skipped saying so, at the cost of a memoised count and no copy.
+// Result.Skipped saying so, at the cost of a memoised count and no copy
+// (one WithRepair had to repair comes back repaired, not skipped).
 // Force compacts anyway (a person's "/compress"), and also bypasses a pause
 // or a backoff; CompressOptions.Early compacts anyway and keeps them.
 //
