@@ -5,7 +5,8 @@
 //	go run ./internal/tools/apicheck -w         # rewrite api/*.txt from the code
 //	go run ./internal/tools/apicheck -freeze v0.1.0   # at a release: api/v0.1.0/
 //
-// Run it from anywhere in the repository's workspace (go.work). The files:
+// Run it from anywhere in the repository (it finds go.work above the
+// working directory). The files:
 //
 //   - api/NAME.txt: the API of one module as the code declares it, one line
 //     per exported symbol with its signature (NAME is the root module's last
@@ -31,14 +32,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
 
-	"golang.org/x/mod/modfile"
 	"golang.org/x/mod/semver"
+
+	"github.com/contextkit/compact/internal/tools/gowork"
 )
 
 func main() {
@@ -50,7 +51,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	write := fs.Bool("w", false, "rewrite api/NAME.txt from the code")
 	freeze := fs.String("freeze", "", "at a release: copy api/NAME.txt to api/`VERSION`/")
-	work := fs.String("work", "", "the workspace's go.work (default: go env GOWORK)")
+	work := fs.String("work", "", "the workspace's go.work (default: the nearest above the working directory)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -90,43 +91,23 @@ type workspace struct {
 }
 
 func loadWorkspace(work string) (*workspace, error) {
-	if work == "" {
-		out, err := exec.Command("go", "env", "GOWORK").Output()
-		if err != nil {
-			return nil, fmt.Errorf("go env GOWORK: %v", err)
-		}
-		work = strings.TrimSpace(string(out))
-		if work == "" || work == "off" {
-			return nil, fmt.Errorf("no go.work: run apicheck inside the repository, with GOWORK unset")
-		}
-	}
-	data, err := os.ReadFile(work)
+	gw, err := gowork.Load(work)
 	if err != nil {
 		return nil, err
 	}
-	wf, err := modfile.ParseWork(work, data, nil)
-	if err != nil {
-		return nil, err
-	}
-	ws := &workspace{work: work, dir: filepath.Dir(work), names: map[string]string{}}
-	for _, u := range wf.Use {
-		dir := filepath.ToSlash(filepath.Clean(u.Path))
-		gomod, err := os.ReadFile(filepath.Join(ws.dir, dir, "go.mod"))
-		if err != nil {
-			return nil, err
-		}
-		modPath := modfile.ModulePath(gomod)
-		if dir == "." {
-			ws.rootPath = modPath
-			ws.names[modPath] = path.Base(modPath)
+	ws := &workspace{work: gw.File, dir: gw.Dir, names: map[string]string{}}
+	for _, m := range gw.Modules {
+		if m.Dir == "." {
+			ws.rootPath = m.Path
+			ws.names[m.Path] = path.Base(m.Path)
 		} else {
-			ws.names[modPath] = strings.ReplaceAll(dir, "/", "-")
+			ws.names[m.Path] = strings.ReplaceAll(m.Dir, "/", "-")
 		}
 	}
 	if ws.rootPath == "" {
-		return nil, fmt.Errorf("%s does not use the module in its own directory", work)
+		return nil, fmt.Errorf("%s does not use the module in its own directory", gw.File)
 	}
-	ws.api, err = workspaceAPI(work)
+	ws.api, err = workspaceAPI(gw.File)
 	return ws, err
 }
 
