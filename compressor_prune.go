@@ -61,7 +61,7 @@ func (r *compaction) pruneOnly(pr *prune.Result) (*Result, error) {
 		return nil, fmt.Errorf("compact: internal error, pruned history is invalid: %w", err)
 	}
 	after := tokens.CountMessages(c.cfg.counter, out)
-	c.record(after, r.th.threshold, meter.Prune, r.early, models.Tokens{})
+	c.record(r, after, meter.Prune, models.Tokens{})
 	c.mu.Lock()
 	c.st.prunes++
 	c.mu.Unlock()

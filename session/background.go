@@ -20,16 +20,30 @@ import (
 // appended since, verbatim and in order. The host's loop does not change:
 // Append, ShouldCompress, Compress when told, Messages.
 //
+// A compaction keeps the last message verbatim, so one that starts while
+// the last message alone is over half the engine's threshold (an answer
+// pasting a data table, say) could not fold it and would leave the
+// request about as large: the background compaction starts with the next
+// message instead, and folds it.
+//
 // The hard limit is the engine's usable window (compact.Status.Usable):
 // no request handed out goes over it. ShouldCompress reports true only for
 // a request over it, and Compress then brings it under. While a compaction
-// runs, Compress first prunes the request (old tool output replaced by
-// stand-ins, for this request only: the live history is unchanged) when
-// that alone makes it fit, and otherwise waits for the compaction, as long
-// as its ctx allows; when none runs, or the one it waited for leaves the
-// request over, it compacts on the request path. Status().AtLimit counts
-// which of these happened, and Status().Waits how long request paths
-// waited.
+// runs, Compress first prunes the request when that alone makes it fit:
+// old tool output replaced by stand-ins and, when that is not enough, the
+// largest earlier messages of any role (not the system prompt, a summary,
+// the latest user message or the last two messages) cut to their start
+// and end (prune.WithFit), for this request only: the live history and
+// the store keep every message whole, and the Result's Pruned says what
+// was done to each. At the next request over the limit, while the history
+// has only grown, the request is the one pruned before followed by what
+// was appended since, as long as that fits, so what the provider cached of
+// it stays the prefix; it is pruned again when that does not fit.
+// Otherwise Compress waits for the compaction, as long as its ctx allows;
+// when none runs, or the one it waited for leaves the request over, it
+// compacts on the request path.
+// Status().AtLimit counts which of these happened, and Status().Waits the
+// request paths that blocked.
 //
 // A background compaction that fails loses nothing: the history stays as
 // it was, and requests go out uncompacted while they fit. The engine's
@@ -211,6 +225,10 @@ func (s *Session) trigger() {
 	if !startable || (mark > 0 && tokens < mark) {
 		return
 	}
+	if s.lastOversized() {
+		s.log.Debug("background compaction deferred to the next message", "reason", "the last message is over half the threshold")
+		return
+	}
 	st := s.engine.Status()
 	s.setLimits(st)
 	if st.Paused || !st.BackoffUntil.IsZero() || (mark == 0 && !s.engine.ShouldCompress(tokens)) {
@@ -239,6 +257,20 @@ func (s *Session) trigger() {
 	s.mu.Unlock()
 	s.log.Debug("background compaction starting", "tokens", tokens, "soft_mark", mark)
 	go s.background(ctx, run, mark > 0)
+}
+
+// lastOversized reports whether the last message of the live history takes
+// more than half the engine's threshold. A compaction keeps the last
+// message verbatim (it is the protected tail, or the latest user message),
+// so one started now would leave that message, and the request, about as
+// large as they are; once a message follows it, a Compressor folds a turn
+// that large. So a background compaction waits for the next message
+// rather than spend a summary on a fold that cannot make room.
+func (s *Session) lastOversized() bool {
+	s.mu.Lock()
+	h, threshold := s.history, s.req.threshold
+	s.mu.Unlock()
+	return threshold > 0 && len(h) > 0 && s.counter.CountMessage(h[len(h)-1]) > threshold/2
 }
 
 // background runs a background compaction and records its outcome. It

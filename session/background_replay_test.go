@@ -19,6 +19,7 @@ type replaySetup struct {
 	summarizer time.Duration // how long a summary takes
 	step       time.Duration // model time per request
 	engine     []compact.Option
+	store      Store // nil: a MemoryStore
 }
 
 // replayFigures is what a replay measured.
@@ -34,7 +35,11 @@ func runReplay(t testing.TB, msgs []compact.Message, setup replaySetup) replayFi
 	clock := newSimClock()
 	slow := &slowSummarizer{clock: clock, took: setup.summarizer, tokens: 1500}
 	opts := append([]compact.Option{compact.WithSummarizer(slow), compact.WithClock(clock.Now)}, setup.engine...)
-	s, err := Open(ctx, "replay", compact.New(opts...), WithStore(NewMemoryStore()),
+	store := setup.store
+	if store == nil {
+		store = NewMemoryStore()
+	}
+	s, err := Open(ctx, "replay", compact.New(opts...), WithStore(store),
 		WithBackground(setup.background), WithClock(clock.Now))
 	require.NoError(t, err)
 	d := &simDriver{t: t, s: s, clock: clock, step: setup.step, usable: s.Status().Usable}

@@ -36,8 +36,12 @@ type Status struct {
 	// the session's own goroutine (WithBackground), by CompactIfIdle, or
 	// elsewhere (a provider's, committed by Record).
 	ForegroundCompactions, BackgroundCompactions, IdleCompactions, RecordedCompactions int
-	// Waits is the time request paths spent waiting for a compaction:
-	// their own, or one that was running.
+	// Waits counts the request paths that blocked on a compaction, and
+	// for how long: a Compress (or its kin) that waited for a compaction
+	// running or for the lease another process held, or whose own
+	// compaction called the summarizer (or failed trying). A compaction
+	// that pruning alone achieved (Result.Summarizer empty) takes moments
+	// and is no wait, though ForegroundCompactions counts it.
 	Waits Waits
 
 	// SoftMark is the request size, in tokens, at which a background
@@ -62,9 +66,10 @@ type Status struct {
 	RetryAt            time.Time
 }
 
-// Waits is how long request paths waited for a compaction.
+// Waits is how many request paths blocked on a compaction (see
+// Status.Waits), and how long.
 type Waits struct {
-	Count   int           // calls that waited
+	Count   int           // request paths that blocked
 	Total   time.Duration // their waits added up
 	Longest time.Duration // the longest
 }
@@ -73,8 +78,9 @@ type Waits struct {
 // when the request was over the hard limit.
 type AtLimit struct {
 	// Pruned counts requests handed out pruned (old tool output replaced by
-	// stand-ins) while a compaction ran: pruning alone made them fit, and
-	// the live history was left as it was.
+	// stand-ins, the largest earlier messages cut to their start and end)
+	// while a compaction ran: pruning alone made them fit, and the live
+	// history was left as it was.
 	Pruned int
 	// Waited counts requests that waited for the running compaction.
 	Waited int
