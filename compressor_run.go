@@ -346,8 +346,8 @@ func (r *compaction) fold(ctx context.Context) (*Result, error) {
 	candidates, at := carriedCandidates(*p)
 	// Carried messages give way to a summary of twice its target where the
 	// window is tight.
-	carry := min(th.carry, max(c.roomLeft(*p, th)-2*summaryTarget(*p, th), 0))
-	chosen, dropped := chooseCarried(append(prev.carried, candidates...), carry, c.cfg.counter)
+	carry := min(th.carry, max(c.roomLeft(*p, th, nil, o.Incoming)-2*summaryTarget(*p, th), 0))
+	chosen, dropped := msg.ChooseCarried(append(prev.carried, candidates...), carry, c.cfg.counter)
 	req := SummaryRequest{
 		Turns:           append(userTurns(dropped, len(prev.carried)), turns...),
 		PreviousSummary: withOpenTasks(prev.previousSummary(), nil),
@@ -355,8 +355,14 @@ func (r *compaction) fold(ctx context.Context) (*Result, error) {
 		Prompt:          c.cfg.summaryPrompt,
 	}
 	req.TargetTokens = c.factsTarget(ctx, req, summaryTarget(*p, th), th.factsCap, p.foldedTokens())
-	if room := (c.roomLeft(*p, th) - carry) / 2; r.rng == nil && req.TargetTokens > room {
-		req.TargetTokens = max(room, minSummaryTokens) // the summary, cut at twice its target, must fit too
+	// The summary gets the room the request has once the rest is in, and
+	// is cut at twice its target and at that room (a range compaction's
+	// at twice its target alone).
+	cut := 2 * req.TargetTokens
+	if r.rng == nil {
+		room := max(c.roomLeft(*p, th, chosen, o.Incoming), minSummaryTokens)
+		req.TargetTokens = min(req.TargetTokens, room)
+		cut = min(2*req.TargetTokens, room)
 	}
 	if r.rng == nil && !o.Force && !c.foldWorth(*p, th, before, req.TargetTokens) {
 		return nil, fmt.Errorf("%w: the summary would not pay back writing the cached history again", ErrNoSavings)
@@ -381,16 +387,10 @@ func (r *compaction) fold(ctx context.Context) (*Result, error) {
 	} else if isModel(ran) {
 		r.sum = c.summaryTokens(req, body, cached)
 	}
-	body = textcut.ToTokens(strings.TrimSpace(msg.StripSummaryPrefix(body)), 2*req.TargetTokens, c.cfg.counter.CountText)
+	body = textcut.ToTokens(strings.TrimSpace(msg.StripSummaryPrefix(body)), cut, c.cfg.counter.CountText)
 	body = withOpenTasks(body, o.OpenTasks)
 
-	text := body
-	if th.priced && c.cfg.note != "" {
-		// The note goes where the summary changes the history anyway, so
-		// the system prompt's cache survives.
-		text = c.cfg.note + "\n\n" + body
-	}
-	out, summaryAt := c.assemble(*p, msg.SummaryText(text, chosen), o.Incoming, !th.priced)
+	out, summaryAt := c.assembleSummary(*p, th, body, chosen, o.Incoming)
 	if err := Validate(out); err != nil {
 		// A bug, never the caller's fault; the caller keeps its messages.
 		return nil, fmt.Errorf("compact: internal error, compacted history is invalid: %w", err)
@@ -570,6 +570,17 @@ func userTurns(dropped []string, fromEarlier int) []Message {
 // summarised, within [minSummaryTokens, th.summary].
 func summaryTarget(p plan, th thresholds) int {
 	return max(min(sum(p.counts[p.headEnd:p.cut])/5, th.summary), minSummaryTokens)
+}
+
+// assembleSummary assembles the compacted history around a summary of body
+// carrying carried. With prices known the compaction note goes into the
+// summary, where the history changes anyway, so the system prompt's cache
+// survives; otherwise into the system prompt.
+func (c *Compressor) assembleSummary(p plan, th thresholds, body string, carried []string, incoming *Message) ([]Message, int) {
+	if th.priced && c.cfg.note != "" {
+		body = c.cfg.note + "\n\n" + body
+	}
+	return c.assemble(p, msg.SummaryText(body, carried), incoming, !th.priced)
 }
 
 // assemble builds the compacted history: the system messages (the first

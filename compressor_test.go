@@ -319,7 +319,7 @@ func TestCarriedUserMessages(t *testing.T) {
 	require.Len(t, carried, res.Carried)
 	used := 0
 	for _, t := range carried {
-		used += byteCounter{}.CountText(t) + carriedEntryTokens
+		used += byteCounter{}.CountText(t) + msg.CarriedEntryTokens
 	}
 	assert.LessOrEqual(t, used, 200, "carried messages stay within their budget")
 	// The newest carried message is the last real user message summarised.

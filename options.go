@@ -319,7 +319,8 @@ func WithCarriedUserTokens(tokens int) Option {
 // target is a fifth of what is summarised, at most this bound (default
 // 8,000) and a tenth of the threshold. The bound must be at least 128. A
 // range whose facts (errors, files, identifiers, the last command) need
-// more room still gets it, up to a third of the threshold.
+// more room still gets it, up to a third of the threshold and the room
+// the compacted request leaves the summary.
 func WithSummaryTokens(tokens int) Option {
 	return option(func(c *config) {
 		if tokens < minSummaryTokens {
