@@ -2,15 +2,16 @@
 // it counts of each request, what the provider's usage reports say the
 // request really took, and the anti-thrash strikes and pause (DESIGN.md,
 // Defaults: anti-thrash). It knows nothing of messages: the Compressor
-// counts them and hands it the figures.
+// counts them and hands it the figures. A Session judges its own marks
+// (its soft mark, its hard limit) with the same Measure.
 //
 // A report is of the request that was sent, so the next request is at
-// least that report plus what was appended since. When the Compressor
-// counted the request a report describes, the difference (tool schemas
-// the host did not name, images, the provider's framing) is what the
-// count cannot see, and every later count is raised by it; when it did
-// not, the report itself is the least the next request takes, until a
-// compaction makes it stale.
+// least that report plus what was appended since. When the request a
+// report describes was counted, the difference (tool schemas the host did
+// not name, images, the provider's framing) is what the count cannot see,
+// and every later count is raised by it; when it was not, the report
+// itself is the least the next request takes, until a compaction makes it
+// stale.
 package trigger
 
 import "strconv"
@@ -27,14 +28,63 @@ type Limits struct {
 	Strikes int
 }
 
+// Measure is what usage reports say of a conversation's requests beyond
+// their counts: what counting misses, and the last report while no count
+// of its request says more. It is the one formula for a request's size
+// the Compressor and a Session share. The zero Measure knows nothing: a
+// request is its count. It is not safe for concurrent use.
+type Measure struct {
+	counted int // the count of the request about to be sent, not yet reported; 0: none
+	unseen  int // what the last report found beyond the count of its request
+	floor   int // the last report, when its request was not counted here; 0 once stale
+}
+
+// Unseen is what the last usage report found beyond the count of the
+// request it describes: what every count misses.
+func (m *Measure) Unseen() int { return m.unseen }
+
+// Estimate is the size of a request counted at n: the count and what
+// counting misses, and at least the last report while it is not stale.
+func (m *Measure) Estimate(n int) int { return max(n+m.unseen, m.floor) }
+
+// Counts records n, the count of the request about to be sent, for the
+// report that will describe it, and returns the request's Estimate.
+func (m *Measure) Counts(n int) int {
+	m.counted = n
+	return m.Estimate(n)
+}
+
+// Counted returns the count Counts recorded for the request a report now
+// describes (0 when none), and forgets it.
+func (m *Measure) Counted() int {
+	n := m.counted
+	m.counted = 0
+	return n
+}
+
+// Learn takes in a provider's report of reported prompt tokens for a
+// request counted at counted (0 when it was not counted here): the
+// difference is what counting misses from now on; a report of a request
+// nobody counted is the least the next request takes, until Stale.
+func (m *Measure) Learn(reported, counted int) {
+	if counted > 0 {
+		m.unseen, m.floor = max(reported-counted, 0), 0
+	} else {
+		m.floor = reported
+	}
+}
+
+// Stale forgets the last report as a least size: a compaction made the
+// request it described smaller. What counting misses is kept.
+func (m *Measure) Stale() { m.floor = 0 }
+
 // Gauge is what a conversation's checks, compactions and usage reports
-// say of its size. The zero Gauge is ready. It is not safe for
-// concurrent use: the Compressor guards it.
+// say of its size: its Measure, the anti-thrash strikes and the pause.
+// The zero Gauge is ready. It is not safe for concurrent use: the
+// Compressor guards it.
 type Gauge struct {
+	Measure
 	last     int  // the last prompt size seen: reported, checked, or left by a compaction
-	counted  int  // the count of the request about to be sent, not yet reported; 0: none
-	unseen   int  // what the last report found beyond the count of its request
-	floor    int  // the last report, when its request was not counted here; 0 once stale
 	strikes  int  // compactions in a row that left the request over the threshold
 	judge    bool // the next size seen judges the last compaction
 	paused   bool
@@ -53,21 +103,6 @@ func (g *Gauge) Strikes() int { return g.strikes }
 // Paused reports whether automatic compaction is paused, and why.
 func (g *Gauge) Paused() (bool, string) { return g.paused, g.reason }
 
-// Unseen is what the last usage report found beyond the count of the
-// request it describes: what every count misses.
-func (g *Gauge) Unseen() int { return g.unseen }
-
-// Estimate is the size of a request counted at n: the count and what
-// counting misses, and at least the last report while it is not stale.
-func (g *Gauge) Estimate(n int) int { return g.Room(n).Size }
-
-// Counts records n, the count of the request about to be sent, for the
-// report that will describe it, and returns the request's Estimate.
-func (g *Gauge) Counts(n int) int {
-	g.counted = n
-	return g.Room(n).Size
-}
-
 // Room is what a compaction of a request counted at counted needs to
 // know: the request's Estimate, what counting misses (Unseen), and the
 // pause (Paused).
@@ -79,26 +114,14 @@ type Room struct {
 
 // Room returns the Room of a request counted at counted.
 func (g *Gauge) Room(counted int) Room {
-	return Room{Size: max(counted+g.unseen, g.floor), Unseen: g.unseen, Paused: g.paused, Reason: g.reason}
-}
-
-// Counted returns the count Counts recorded for the request a report now
-// describes (0 when none), and forgets it.
-func (g *Gauge) Counted() int {
-	n := g.counted
-	g.counted = 0
-	return n
+	return Room{Size: g.Estimate(counted), Unseen: g.unseen, Paused: g.paused, Reason: g.reason}
 }
 
 // Report takes in a provider's report of reported prompt tokens for a
 // request counted at counted (0 when it was not counted here; rescaled by
 // the caller when the report changed how it counts), then sees it.
 func (g *Gauge) Report(reported, counted int, l Limits) {
-	if counted > 0 {
-		g.unseen, g.floor = max(reported-counted, 0), 0
-	} else {
-		g.floor = reported
-	}
+	g.Learn(reported, counted)
 	g.See(reported, l)
 }
 
@@ -127,7 +150,8 @@ func (g *Gauge) See(n int, l Limits) {
 // at once; otherwise the next size seen judges it. The last report is
 // stale from now on.
 func (g *Gauge) Compacted(counted int, l Limits) {
-	g.counted, g.floor = counted, 0
+	g.counted = counted
+	g.Stale()
 	g.last = counted + g.unseen
 	if g.last >= l.Threshold {
 		g.judge = false

@@ -40,6 +40,26 @@ func TestAReportOfAnUncountedRequestIsAFloorUntilACompaction(t *testing.T) {
 	assert.Equal(t, 500, g.Estimate(500))
 }
 
+// A Measure alone (a Session's): Stale forgets a report as a least size
+// and keeps what counting misses and the count a report will be compared
+// with (a request handed out before a compaction may be reported after it).
+func TestMeasureStaleKeepsWhatCountingMisses(t *testing.T) {
+	var m Measure
+	assert.Equal(t, 500, m.Estimate(500), "the zero Measure: a request is its count")
+	m.Learn(800, 0)
+	assert.Equal(t, 800, m.Estimate(500))
+	m.Stale()
+	assert.Equal(t, 500, m.Estimate(500))
+
+	assert.Equal(t, 600, m.Counts(600))
+	m.Learn(720, m.Counted())
+	m.Counts(700)
+	m.Stale()
+	assert.Equal(t, 700, m.Counted(), "the count of the request handed out")
+	assert.Equal(t, 120, m.Unseen())
+	assert.Equal(t, 420, m.Estimate(300))
+}
+
 // Two compactions in a row that leave the request over the threshold
 // pause; the pause holds while the request grows less than a tail's
 // budget, and lifts when usage drops or it grows that much.
