@@ -143,7 +143,9 @@ func MergedSummaryText(summary string) string { return MergeSummary(Message{}, s
 func MergeSummary(m Message, summary string) Message {
 	body, carried := SplitCarried(strings.TrimSpace(StripSummaryPrefix(summary)))
 	text := SummaryText(strings.ReplaceAll(body, SummaryEnd, defusedSummaryEnd), carried) + "\n\n" + SummaryEnd
-	return PrependText(m, text, MergedSummarySep)
+	out := CloneMessage(m)
+	JoinContent(&out, Message{Content: text}, m, MergedSummarySep)
+	return out
 }
 
 // defusedSummaryEnd replaces SummaryEnd inside a summary's own text.
