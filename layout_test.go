@@ -235,6 +235,7 @@ var ranks = map[string]int{
 	"tokens/internal/rankgen":     0,
 	"tokens":                      1,
 	"internal/textcut":            1,
+	"internal/cmdargs":            0,
 	"internal/meter":              1,
 	"internal/trigger":            2,
 	"internal/msg":                2,
