@@ -15,15 +15,22 @@ import (
 const engineMessages = 567
 
 // joined567 is the first engineMessages messages of the shared transcripts
-// joined in file order as `compact replay -join` joins them: the first keeps
-// its system prompt, the later ones lose theirs, and a call left unanswered
-// is removed. It skips b when the transcripts are missing.
+// joined (see joinedShared). It skips b when the transcripts are missing.
 func joined567(b *testing.B) []Message {
 	b.Helper()
 	all := sharedTranscripts(b)
 	if len(all) == 0 {
 		sharedtest.Missing(b)
 	}
+	return joinedShared(b, all, engineMessages)
+}
+
+// joinedShared is the first n messages of the transcripts all joined in
+// file order as `compact replay -join` joins them: the first keeps its
+// system prompt, the later ones lose theirs, and a call left unanswered is
+// removed.
+func joinedShared(tb testing.TB, all map[string][]Message, n int) []Message {
+	tb.Helper()
 	var parts [][]Message
 	for i, name := range sortedNames(all) {
 		var part []Message
@@ -35,12 +42,12 @@ func joined567(b *testing.B) []Message {
 		parts = append(parts, part)
 	}
 	h, _ := RepairToolPairs(Join(parts...))
-	if len(h) < engineMessages {
-		b.Fatalf("the joined transcripts hold %d messages, want at least %d", len(h), engineMessages)
+	if len(h) < n {
+		tb.Fatalf("the joined transcripts hold %d messages, want at least %d", len(h), n)
 	}
-	h, _ = RepairToolPairs(h[:engineMessages])
+	h, _ = RepairToolPairs(h[:n])
 	if err := Validate(h); err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	return h
 }
