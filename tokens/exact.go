@@ -1,10 +1,10 @@
 package tokens
 
 import (
-	"encoding/binary"
 	"hash/maphash"
 	"sync"
 
+	"github.com/contextkit/compact/internal/memo"
 	"github.com/contextkit/compact/tokens/internal/bpe"
 )
 
@@ -23,7 +23,7 @@ import (
 // calls and images (see [MessageTokens]).
 //
 // CountMessage remembers the count of each message it has seen, keyed by a
-// hash of every field that affects it, so recounting a history that grew by
+// hash of every field of the message, so recounting a history that grew by
 // one message tokenises only the new message. The memo is bounded (see
 // [WithCacheSize]). The hash is 64 bits with a per-counter random seed; two
 // different messages share a count only by a collision of that hash. Each
@@ -132,40 +132,6 @@ func (c *Exact) putLocked(key uint64, n int) {
 	c.cur[key] = n
 }
 
-// hash returns the memo key of m: a hash of every field MessageTokens
-// reads, each written with a tag and its length, so that moving text from
-// one field to another, or across a field boundary, changes the key.
-func (c *Exact) hash(m Message) uint64 {
-	var h maphash.Hash
-	h.SetSeed(c.seed)
-	hashField(&h, 'r', m.Role)
-	hashField(&h, 'n', m.Name)
-	hashField(&h, 'c', m.Content)
-	for _, p := range m.MultiContent {
-		if isImagePart(p) {
-			hashField(&h, 'i', string(imageDetail(p)))
-		} else {
-			hashField(&h, 't', p.Text)
-		}
-	}
-	hashField(&h, 'x', m.Refusal)
-	hashField(&h, 'z', m.ReasoningContent)
-	if fc := m.FunctionCall; fc != nil {
-		hashField(&h, 'F', fc.Name)
-		hashField(&h, 'A', fc.Arguments)
-	}
-	for _, tc := range m.ToolCalls {
-		hashField(&h, 'T', tc.Function.Name)
-		hashField(&h, 'a', tc.Function.Arguments)
-	}
-	hashField(&h, 'd', m.ToolCallID)
-	return h.Sum64()
-}
-
-func hashField(h *maphash.Hash, tag byte, s string) {
-	var hdr [9]byte
-	hdr[0] = tag
-	binary.LittleEndian.PutUint64(hdr[1:], uint64(len(s)))
-	_, _ = h.Write(hdr[:])
-	_, _ = h.WriteString(s)
-}
+// hash returns the memo key of m: memo.Hash of every field, under the
+// counter's seed.
+func (c *Exact) hash(m Message) uint64 { return memo.Hash(c.seed, m) }
