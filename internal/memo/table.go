@@ -101,45 +101,39 @@ func (t *Table[V]) sweepLocked(since uint32) {
 	}
 }
 
-// key files m: the length of every field and its first, middle and last
-// eight bytes, mixed. Equal messages share a key.
+// key files m: the length of every field, and the first and last eight
+// bytes of its texts and calls' arguments, mixed. Equal messages share a
+// key.
 func key(m Message) uint64 {
-	k := uint64(len(m.MultiContent))<<32 | uint64(len(m.ToolCalls))
-	add := func(s string) {
-		k = mix(k ^ uint64(len(s)))
+	const prime = 0x100000001b3
+	k := uint64(len(m.Role)) | uint64(len(m.Name))<<16 | uint64(len(m.ToolCallID))<<32 | uint64(len(m.MultiContent))<<48
+	k = k*prime ^ uint64(len(m.Refusal)) ^ uint64(len(m.ReasoningContent))<<32
+	text := func(s string) {
+		k = k*prime ^ uint64(len(s))
 		if len(s) > 0 {
-			k = mix(k ^ word(s, 0))
-			k = mix(k ^ word(s, len(s)/2))
-			k = mix(k ^ word(s, len(s)-8))
+			k = (k*prime ^ word(s, 0)) * prime
+			k ^= word(s, len(s)-8)
 		}
 	}
-	add(m.Role)
-	add(m.Content)
-	add(m.Name)
-	add(m.ToolCallID)
-	add(m.Refusal)
-	add(m.ReasoningContent)
+	if len(m.Role) > 0 {
+		k = k*prime ^ uint64(m.Role[0])
+	}
+	text(m.Content)
 	for _, p := range m.MultiContent {
-		add(string(p.Type))
-		add(p.Text)
+		text(p.Text)
 		if p.ImageURL != nil {
-			add(p.ImageURL.URL)
-			add(string(p.ImageURL.Detail))
+			text(p.ImageURL.URL)
 		}
 	}
 	for _, c := range m.ToolCalls {
-		if c.Index != nil {
-			k = mix(k ^ uint64(*c.Index))
-		}
-		add(c.ID)
-		add(c.Function.Name)
-		add(c.Function.Arguments)
+		k = k*prime ^ uint64(len(c.ID)) ^ uint64(len(c.Function.Name))<<32
+		text(c.Function.Arguments)
 	}
 	if fc := m.FunctionCall; fc != nil {
-		add(fc.Name)
-		add(fc.Arguments)
+		k = k*prime ^ uint64(len(fc.Name)) ^ 1<<63
+		text(fc.Arguments)
 	}
-	return k
+	return mix(k)
 }
 
 // word returns up to eight bytes of s from s[i] (i clamped into s), as a
