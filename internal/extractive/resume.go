@@ -20,12 +20,14 @@ import (
 // measure use a memo each. It is safe for concurrent use; a nil *ScanMemo
 // remembers nothing.
 type ScanMemo struct {
+	texts *written // the facts' written forms, for a facts measure (see FactsRoomMemo)
+
 	mu   sync.Mutex
 	last *scanState
 }
 
 // NewScanMemo returns an empty memo.
-func NewScanMemo() *ScanMemo { return &ScanMemo{} }
+func NewScanMemo() *ScanMemo { return &ScanMemo{texts: newWritten()} }
 
 // scanState is a scan stopped after turns, whose deep copies it holds.
 type scanState struct {

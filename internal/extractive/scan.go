@@ -120,6 +120,7 @@ type digest struct {
 	focus     string               // lower-cased
 	factsOnly bool                 // collect the index's facts alone: no asks, prose or mere mentions
 	views     *memo.Table[Message] // remembers the views scanView returns (nil: none)
+	written   *written             // remembers the facts' written forms (nil: none)
 	turns     int
 	roles     [4]int // user, assistant, tool, other: for a summary of last resort
 }
@@ -194,9 +195,9 @@ func (d *digest) scanWith(ctx context.Context, turns []Message, sm *ScanMemo) er
 	start := 0
 	var copied []Message // the resumed scan's copies of turns[:start]
 	if st := sm.resume(d, turns); st != nil {
-		views := d.views
+		views, written := d.views, d.written
 		*d, calls, open, start, copied = *st.d, st.calls, st.open, len(st.turns), st.turns
-		d.views = views
+		d.views, d.written = views, written
 	}
 	for i := start; i < len(turns); i++ {
 		m := turns[i]

@@ -19,6 +19,7 @@ type Summarizer struct {
 	count  func(string) int
 	views  *memo.Table[Message] // the redacted views its scans read (nil: none)
 	scans  *ScanMemo            // where its last scan stopped (nil: none)
+	texts  *written             // the facts' written forms (nil: none)
 }
 
 // defaultLimits bound each list for a summary of
@@ -72,7 +73,7 @@ type Request struct {
 // their defaults) and measuring its summary with count (nil: one token per
 // four bytes).
 func New(limits Limits, count func(string) int) *Summarizer {
-	return &Summarizer{limits: limits, count: count, views: memo.NewTable[Message](viewMemoMessages), scans: NewScanMemo()}
+	return &Summarizer{limits: limits, count: count, views: memo.NewTable[Message](viewMemoMessages), scans: NewScanMemo(), texts: newWritten()}
 }
 
 // viewMemoMessages bounds a Summarizer's memo of redacted views, which
@@ -146,7 +147,7 @@ func (s *Summarizer) Summarize(ctx context.Context, req Request) (string, error)
 	}
 	target = max(target, minTarget)
 	s.views.Round()
-	d := &digest{focus: strings.ToLower(strings.TrimSpace(req.Focus)), views: s.views}
+	d := &digest{focus: strings.ToLower(strings.TrimSpace(req.Focus)), views: s.views, written: s.texts}
 	if err := d.scanWith(ctx, req.Turns, s.scans); err != nil {
 		return "", err
 	}
