@@ -2,6 +2,7 @@ package pgstore_test
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	"github.com/contextkit/compact"
@@ -9,6 +10,7 @@ import (
 	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/pgstore"
 	"github.com/jackc/pgx/v5"
+	openai "github.com/sashabaranov/go-openai"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -52,5 +54,61 @@ func TestMigrationsAddTheFoldedRangeAndTheSpend(t *testing.T) {
 		assert.Equal(t, spent, comps[1].Spend, step)
 		st.Close()
 		exec(t, `UPDATE `+S+`.schema_version SET version = 1`) // the columns stay
+	}
+}
+
+// A schema written before stores kept every byte holds go-openai's JSON for
+// each message, with U+FFFD where a byte was not UTF-8: it reads as it
+// always did (a '%' in its text stays text), and what is appended now,
+// kept byte for byte, reads beside it.
+func TestMessagesWrittenBeforeBytesWereKeptStillRead(t *testing.T) {
+	ctx := context.Background()
+	name := schema(t)
+	S := pgx.Identifier{name}.Sanitize()
+	old := []compact.Message{
+		{Role: compact.RoleUser, Content: "a\xffb 100%41"},
+		{Role: compact.RoleAssistant, ToolCalls: []openai.ToolCall{{ID: "c\xff", Type: openai.ToolTypeFunction,
+			Function: openai.FunctionCall{Name: "grep", Arguments: `{"p":"%zz"}`}}}},
+	}
+	st := open(t, pgstore.WithSchema(name))
+	_, _, err := st.Append(ctx, "agent-7", old...)
+	require.NoError(t, err)
+	_, err = st.Commit(ctx, "agent-7", session.Compaction{N: 1, Through: 1, Live: old[:1]}, session.Lease{})
+	require.NoError(t, err)
+	st.Close()
+
+	// The rows as the previous version wrote them: json.Marshal's output.
+	for i, m := range old {
+		b, err := json.Marshal(m)
+		require.NoError(t, err)
+		exec(t, `UPDATE `+S+`.messages SET body = $1 WHERE session = 'agent-7' AND seq = $2`, string(b), i+1)
+	}
+	live, err := json.Marshal(old[:1])
+	require.NoError(t, err)
+	exec(t, `UPDATE `+S+`.compactions SET live = $1 WHERE session = 'agent-7' AND n = 1`, string(live))
+	b, err := json.Marshal(old)
+	require.NoError(t, err)
+	var want []compact.Message // what the previous version read back
+	require.NoError(t, json.Unmarshal(b, &want))
+
+	st = open(t, pgstore.WithSchema(name))
+	now := compact.Message{Role: compact.RoleUser, Content: "now \xff%41\x00"}
+	_, _, err = st.Append(ctx, "agent-7", now)
+	require.NoError(t, err)
+	want = append(want, now)
+	recs, err := st.Read(ctx, "agent-7", 1, 0)
+	require.NoError(t, err)
+	require.Len(t, recs, 3)
+	for i, r := range recs {
+		assert.Equal(t, want[i], r.Message, "record %d", i+1)
+	}
+	msgs, _, _, err := st.Live(ctx, "agent-7")
+	require.NoError(t, err)
+	assert.Equal(t, want, msgs)
+	for q, seq := range map[string]int64{"100%41": 1, "%zz": 2, "now \xff%41": 3} {
+		found, err := st.Search(ctx, "agent-7", q, 0, 0)
+		require.NoError(t, err)
+		require.Len(t, found, 1, "%q", q)
+		assert.Equal(t, seq, found[0].Seq, "%q", q)
 	}
 }

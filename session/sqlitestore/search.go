@@ -28,13 +28,14 @@ const (
 // limit. Text of three or more ASCII characters is looked up in the trigram
 // index, then the messages appended since the index was last brought up to
 // date are read, and every candidate is checked exactly; shorter or
-// non-ASCII text (whose case folding SQLite and Go may see differently) is
-// matched by reading the session's log.
+// non-ASCII text (whose case folding SQLite and Go may see differently), or
+// text holding NUL (which ends an FTS5 query), is matched by reading the
+// session's log.
 func (s *Store) Search(ctx context.Context, id, text string, after int64, limit int) ([]session.Record, error) {
 	if err := begin(ctx, "search", id); err != nil {
 		return nil, err
 	}
-	indexed := len(text) >= trigram && ascii(text)
+	indexed := len(text) >= trigram && indexable(text)
 	if indexed {
 		if err := s.catchUp(ctx); err != nil {
 			return nil, fmt.Errorf("sqlitestore: search %q: indexing: %w", id, err)
@@ -150,9 +151,10 @@ func phrase(text string) string {
 	return `"` + strings.ReplaceAll(text, `"`, `""`) + `"`
 }
 
-func ascii(s string) bool {
+// indexable reports whether the index can look s up: ASCII without NUL.
+func indexable(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
+		if s[i] == 0 || s[i] >= utf8.RuneSelf {
 			return false
 		}
 	}

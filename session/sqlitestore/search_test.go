@@ -51,3 +51,31 @@ func TestSearchAcrossTheIndexAndWhatFollows(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, found, "a session's search reads only its own log")
 }
+
+// The index holds text next to NUL and bytes that are not UTF-8, so Search
+// finds it there; a query holding NUL, which would end an FTS5 query, reads
+// the log instead of failing.
+func TestIndexFindsTextAmongAnyBytes(t *testing.T) {
+	ctx := context.Background()
+	st := openTemp(t)
+	msgs := make([]compact.Message, 300)
+	for i := range msgs {
+		msgs[i] = compact.Message{Role: compact.RoleUser, Content: fmt.Sprintf("filler %d", i)}
+	}
+	msgs = append(msgs, compact.Message{Role: compact.RoleTool, ToolCallID: "c\xff", Content: "out: \x00needle\xff\xfe here"})
+	_, _, err := st.Append(ctx, "agent-7", msgs...)
+	require.NoError(t, err)
+	for _, q := range []string{"needle", "NEEDLE", ": \x00needle", "needle\xff\xfe here"} {
+		found, err := st.Search(ctx, "agent-7", q, 0, 0)
+		require.NoError(t, err, "%q", q)
+		require.Len(t, found, 1, "%q", q)
+		assert.Equal(t, "out: \x00needle\xff\xfe here", found[0].Message.Content, "%q: the bytes as appended", q)
+	}
+	var rowid int64
+	db := rawDB(t, st.Path())
+	require.NoError(t, db.QueryRow(`SELECT rowid FROM message_text WHERE message_text MATCH '"needle"'`).Scan(&rowid),
+		"the index itself holds the text")
+	var indexed int64
+	require.NoError(t, db.QueryRow(`SELECT indexed FROM search_index`).Scan(&indexed))
+	assert.GreaterOrEqual(t, indexed, rowid)
+}

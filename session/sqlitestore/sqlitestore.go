@@ -13,10 +13,11 @@
 // one at a time per process, retried while SQLite reports the file busy and
 // ctx allows. The schema is versioned: Open applies the migrations this
 // package knows, in one transaction, and refuses a file written by a newer
-// version. A session's lease is a row with a fencing token, timed by this
-// machine's clock. Searches use an FTS5 trigram index over each message's
-// text, checked exactly; searches keep the index up to date, so that
-// appends need not.
+// version. Messages are kept as JSON, byte for byte (text that is not
+// UTF-8 is escaped in it and comes back as it went in). A session's lease
+// is a row with a fencing token, timed by this machine's clock. Searches
+// use an FTS5 trigram index over each message's text, checked exactly;
+// searches keep the index up to date, so that appends need not.
 //
 // Durability: synchronous=NORMAL, which in WAL mode survives a crashed or
 // killed process but may lose the last transactions on a power loss (never
