@@ -2,15 +2,14 @@ package pgstore_test
 
 import (
 	"context"
-	"encoding/json"
 	"testing"
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/models"
 	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/session/internal/legacy"
 	"github.com/contextkit/compact/session/pgstore"
 	"github.com/jackc/pgx/v5"
-	openai "github.com/sashabaranov/go-openai"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -59,17 +58,12 @@ func TestMigrationsAddTheFoldedRangeAndTheSpend(t *testing.T) {
 
 // A schema written before stores kept every byte holds go-openai's JSON for
 // each message, with U+FFFD where a byte was not UTF-8: it reads as it
-// always did (a '%' in its text stays text), and what is appended now,
-// kept byte for byte, reads beside it.
+// always did, beside what is appended now.
 func TestMessagesWrittenBeforeBytesWereKeptStillRead(t *testing.T) {
 	ctx := context.Background()
 	name := schema(t)
 	S := pgx.Identifier{name}.Sanitize()
-	old := []compact.Message{
-		{Role: compact.RoleUser, Content: "a\xffb 100%41"},
-		{Role: compact.RoleAssistant, ToolCalls: []openai.ToolCall{{ID: "c\xff", Type: openai.ToolTypeFunction,
-			Function: openai.FunctionCall{Name: "grep", Arguments: `{"p":"%zz"}`}}}},
-	}
+	old := legacy.Messages()
 	st := open(t, pgstore.WithSchema(name))
 	_, _, err := st.Append(ctx, "agent-7", old...)
 	require.NoError(t, err)
@@ -77,38 +71,11 @@ func TestMessagesWrittenBeforeBytesWereKeptStillRead(t *testing.T) {
 	require.NoError(t, err)
 	st.Close()
 
-	// The rows as the previous version wrote them: json.Marshal's output.
+	// The rows as the earlier version wrote them.
 	for i, m := range old {
-		b, err := json.Marshal(m)
-		require.NoError(t, err)
-		exec(t, `UPDATE `+S+`.messages SET body = $1 WHERE session = 'agent-7' AND seq = $2`, string(b), i+1)
+		exec(t, `UPDATE `+S+`.messages SET body = $1 WHERE session = 'agent-7' AND seq = $2`, legacy.JSON(t, m), i+1)
 	}
-	live, err := json.Marshal(old[:1])
-	require.NoError(t, err)
-	exec(t, `UPDATE `+S+`.compactions SET live = $1 WHERE session = 'agent-7' AND n = 1`, string(live))
-	b, err := json.Marshal(old)
-	require.NoError(t, err)
-	var want []compact.Message // what the previous version read back
-	require.NoError(t, json.Unmarshal(b, &want))
+	exec(t, `UPDATE `+S+`.compactions SET live = $1 WHERE session = 'agent-7' AND n = 1`, legacy.JSON(t, old[:1]))
 
-	st = open(t, pgstore.WithSchema(name))
-	now := compact.Message{Role: compact.RoleUser, Content: "now \xff%41\x00"}
-	_, _, err = st.Append(ctx, "agent-7", now)
-	require.NoError(t, err)
-	want = append(want, now)
-	recs, err := st.Read(ctx, "agent-7", 1, 0)
-	require.NoError(t, err)
-	require.Len(t, recs, 3)
-	for i, r := range recs {
-		assert.Equal(t, want[i], r.Message, "record %d", i+1)
-	}
-	msgs, _, _, err := st.Live(ctx, "agent-7")
-	require.NoError(t, err)
-	assert.Equal(t, want, msgs)
-	for q, seq := range map[string]int64{"100%41": 1, "%zz": 2, "now \xff%41": 3} {
-		found, err := st.Search(ctx, "agent-7", q, 0, 0)
-		require.NoError(t, err)
-		require.Len(t, found, 1, "%q", q)
-		assert.Equal(t, seq, found[0].Seq, "%q", q)
-	}
+	legacy.Check(t, open(t, pgstore.WithSchema(name)), "agent-7")
 }

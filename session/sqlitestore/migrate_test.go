@@ -2,15 +2,14 @@ package sqlitestore_test
 
 import (
 	"context"
-	"encoding/json"
 	"path/filepath"
 	"testing"
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/models"
 	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/session/internal/legacy"
 	"github.com/contextkit/compact/session/sqlitestore"
-	openai "github.com/sashabaranov/go-openai"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -72,12 +71,11 @@ func TestMigrationsAddTheFoldedRangeAndTheSpend(t *testing.T) {
 
 // A file written before stores kept every byte holds go-openai's JSON for
 // each message, with U+FFFD where a byte was not UTF-8: it reads as it
-// always did (a '%' in its text stays text), and what is appended now,
-// kept byte for byte, reads beside it.
+// always did, beside what is appended now.
 func TestMessagesWrittenBeforeBytesWereKeptStillRead(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "sessions.db")
-	old := oldMessages()
+	old := legacy.Messages()
 	st, err := sqlitestore.Open(ctx, path)
 	require.NoError(t, err)
 	_, _, err = st.Append(ctx, "agent-7", old...)
@@ -86,59 +84,17 @@ func TestMessagesWrittenBeforeBytesWereKeptStillRead(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, st.Close())
 
-	// The rows as the previous version wrote them: json.Marshal's output.
+	// The rows as the earlier version wrote them.
 	db := rawDB(t, path)
 	for i, m := range old {
-		b, err := json.Marshal(m)
-		require.NoError(t, err)
-		_, err = db.Exec(`UPDATE messages SET body = ? WHERE session = 'agent-7' AND seq = ?`, string(b), i+1)
+		_, err = db.Exec(`UPDATE messages SET body = ? WHERE session = 'agent-7' AND seq = ?`, legacy.JSON(t, m), i+1)
 		require.NoError(t, err)
 	}
-	live, err := json.Marshal(old[:1])
-	require.NoError(t, err)
-	_, err = db.Exec(`UPDATE compactions SET live = ? WHERE session = 'agent-7' AND n = 1`, string(live))
+	_, err = db.Exec(`UPDATE compactions SET live = ? WHERE session = 'agent-7' AND n = 1`, legacy.JSON(t, old[:1]))
 	require.NoError(t, err)
 
 	st, err = sqlitestore.Open(ctx, path)
 	require.NoError(t, err)
 	defer st.Close()
-	now := compact.Message{Role: compact.RoleUser, Content: "now \xff%41"}
-	_, _, err = st.Append(ctx, "agent-7", now)
-	require.NoError(t, err)
-	want := append(asOldVersionsRead(t, old), now)
-	recs, err := st.Read(ctx, "agent-7", 1, 0)
-	require.NoError(t, err)
-	require.Len(t, recs, 3)
-	for i, r := range recs {
-		assert.Equal(t, want[i], r.Message, "record %d", i+1)
-	}
-	msgs, _, _, err := st.Live(ctx, "agent-7")
-	require.NoError(t, err)
-	assert.Equal(t, want, msgs)
-	for q, seq := range map[string]int64{"100%41": 1, "%zz": 2, "now \xff%41": 3} {
-		found, err := st.Search(ctx, "agent-7", q, 0, 0)
-		require.NoError(t, err)
-		require.Len(t, found, 1, "%q", q)
-		assert.Equal(t, seq, found[0].Seq, "%q", q)
-	}
-}
-
-// oldMessages holds text that is not UTF-8 and text that looks like an
-// escape.
-func oldMessages() []compact.Message {
-	return []compact.Message{
-		{Role: compact.RoleUser, Content: "a\xffb 100%41"},
-		{Role: compact.RoleAssistant, ToolCalls: []openai.ToolCall{{ID: "c\xff", Type: openai.ToolTypeFunction,
-			Function: openai.FunctionCall{Name: "grep", Arguments: `{"p":"%zz"}`}}}},
-	}
-}
-
-// asOldVersionsRead returns msgs as a version that kept go-openai's JSON
-// read them back: with U+FFFD for each byte that was not UTF-8.
-func asOldVersionsRead(t *testing.T, msgs []compact.Message) []compact.Message {
-	b, err := json.Marshal(msgs)
-	require.NoError(t, err)
-	var out []compact.Message
-	require.NoError(t, json.Unmarshal(b, &out))
-	return out
+	legacy.Check(t, st, "agent-7")
 }
