@@ -18,6 +18,14 @@
 // text, checked exactly; searches keep the index up to date, so that
 // appends need not.
 //
+// Permissions: a file Open creates is readable and writable by its owner
+// alone (0600), whatever the process's umask, and so are the -wal and -shm
+// files beside it, to which SQLite gives the database file's mode: the file
+// holds every message of every session, credentials a tool printed
+// included. A file that exists already is opened as it is, its mode left
+// to whoever created it (and its -wal and -shm files follow it): a host
+// that wants the file shared by a group creates it so before Open.
+//
 // Durability: synchronous=NORMAL, which in WAL mode survives a crashed or
 // killed process but may lose the last transactions on a power loss (never
 // corrupting the file); see WithSynchronousFull.
@@ -92,6 +100,9 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	}
 	if path == "" {
 		return nil, errors.New("sqlitestore: open: empty path")
+	}
+	if err := createPrivate(path); err != nil {
+		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
 	}
 	w, err := sql.Open("sqlite", dsn(path, cfg, "immediate"))
 	if err != nil {
