@@ -14,12 +14,28 @@
 // with a fencing token that only grows, timed by the database's clock, so
 // hosts whose clocks differ still agree on who holds it. Errors never hold
 // the DSN or its password.
+//
+// Searches look a text up in a GIN index of pg_trgm over a lower-cased copy
+// of each message's text, and check every candidate exactly. Open creates
+// the extension when the database lacks it (pg_trgm ships with Postgres
+// and is trusted since Postgres 13: a role that may create the Store's
+// schema may create it) and builds the index in its migration, which on a
+// large database takes minutes and holds appends off meanwhile: build it
+// beforehand with
+//
+//	CREATE INDEX CONCURRENTLY messages_search_trgm ON compact.messages USING gin (search gin_trgm_ops);
+//
+// (the Store's schema for compact) and Open finds it. On a server without
+// pg_trgm, Open says so through WithLogger's logger and leaves the index
+// out: searches then read each session's records, with the same answers,
+// more slowly on a long session; the statement above adds the index later.
 package pgstore
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"regexp"
 	"strings"
@@ -34,6 +50,7 @@ import (
 type Store struct {
 	pool *pgxpool.Pool
 	q    queries
+	log  *slog.Logger
 }
 
 // Option configures a Store.
@@ -42,6 +59,8 @@ type Option func(*config)
 type config struct {
 	schema   string
 	maxConns int32
+	logger   *slog.Logger
+	trigrams string // the extension migration 4 builds its index with; tests name a missing one
 }
 
 // DefaultSchema is the schema that holds the Store's tables unless
@@ -60,6 +79,13 @@ func WithMaxConns(n int32) Option {
 	return func(c *config) { c.maxConns = n }
 }
 
+// WithLogger sends what the Store has to say to l: today, only that Open
+// found no pg_trgm to build the search index with. Nil, the default,
+// discards it.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) { c.logger = l }
+}
+
 // ErrDSN reports a DSN that does not parse. The error says why without
 // repeating the DSN, which holds the password.
 var ErrDSN = errors.New("pgstore: invalid DSN")
@@ -72,7 +98,7 @@ var ErrConnect = errors.New("pgstore: cannot connect")
 // pairs, as pgx takes them), checks the connection, and creates or migrates
 // the Store's tables.
 func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
-	cfg := config{schema: DefaultSchema}
+	cfg := config{schema: DefaultSchema, trigrams: "pg_trgm"}
 	for _, opt := range opts {
 		if opt != nil {
 			opt(&cfg)
@@ -80,6 +106,9 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	}
 	if cfg.schema == "" {
 		cfg.schema = DefaultSchema
+	}
+	if cfg.logger == nil {
+		cfg.logger = slog.New(slog.DiscardHandler)
 	}
 	secrets := secretsOf(dsn)
 	pcfg, err := pgxpool.ParseConfig(dsn)
@@ -99,8 +128,8 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 		pool.Close()
 		return nil, connectError(ctx, where, err, secrets)
 	}
-	s := &Store{pool: pool, q: newQueries(pgx.Identifier{cfg.schema}.Sanitize())}
-	if err := s.migrate(ctx, cfg.schema); err != nil {
+	s := &Store{pool: pool, q: newQueries(pgx.Identifier{cfg.schema}.Sanitize()), log: cfg.logger}
+	if err := s.migrate(ctx, cfg); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("pgstore: open %s: %w", where, err) // no DSN in it
 	}

@@ -7,7 +7,7 @@ import "strings"
 type queries struct {
 	appendMsgs, lastSeq, records, head, compactionLive, compactionThrough string
 	ensure, lockLease, insertCompaction, setHead, compactions, spend      string
-	grant, renew, release, search, scan                                   string
+	grant, renew, release, like, search, scan                             string
 }
 
 func newQueries(schema string) queries {
@@ -50,8 +50,13 @@ func newQueries(schema string) queries {
 		renew: q(`UPDATE $S.sessions SET lease_expires = now() + $2 * interval '1 microsecond'
 			WHERE id = $1 RETURNING lease_expires`),
 		release: q(`UPDATE $S.sessions SET lease_id = NULL WHERE id = $1 AND lease_id = $2 AND lease_fence = $3`),
+		// A page of a search: LIMIT NULL is no limit. like is what the
+		// trigram index serves; search, for a text the index cannot serve,
+		// reads the session's records.
+		like: q(`SELECT seq, at, body FROM $S.messages
+			WHERE session = $1 AND seq > $2 AND search LIKE $3 ORDER BY seq LIMIT $4`),
 		search: q(`SELECT seq, at, body FROM $S.messages
-			WHERE session = $1 AND seq > $2 AND strpos(search, $3) > 0 ORDER BY seq`),
-		scan: q(`SELECT seq, at, body FROM $S.messages WHERE session = $1 AND seq > $2 ORDER BY seq`),
+			WHERE session = $1 AND seq > $2 AND strpos(search, $3) > 0 ORDER BY seq LIMIT $4`),
+		scan: q(`SELECT seq, at, body FROM $S.messages WHERE session = $1 AND seq > $2 ORDER BY seq LIMIT $3`),
 	}
 }
