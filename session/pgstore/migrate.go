@@ -78,9 +78,9 @@ var migrations = []migration{
 	// (session.Compaction's Spend) as JSON; '' in compactions committed
 	// before, which did not record it.
 	statements(`ALTER TABLE $S.compactions ADD COLUMN IF NOT EXISTS spend text NOT NULL DEFAULT '';`),
-	// 4: a trigram index over each message's search text (see
-	// trigramIndex), when the server has pg_trgm.
-	trigramIndex,
+	// 4: the search table, filled by searches, and its trigram index when
+	// the server has pg_trgm (see searchIndex).
+	searchIndex,
 }
 
 // migrate brings the schema to len(migrations) in one transaction, or

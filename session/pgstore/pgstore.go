@@ -15,20 +15,23 @@
 // hosts whose clocks differ still agree on who holds it. Errors never hold
 // the DSN or its password.
 //
-// Searches look a text up in a GIN index of pg_trgm over a lower-cased copy
-// of each message's text, and check every candidate exactly. Open creates
+// Searches look a text up in a table of each record's text, lower-cased,
+// through a GIN index of pg_trgm, and check every candidate exactly. The
+// table is filled session by session by searches, not by appends: a
+// session's first search puts its records in, and later ones what was
+// appended since (when more than a few hundred records wait; fewer are
+// read from the log), so an append writes its messages and its session's
+// counter, nothing more, and a session never searched takes no room in the
+// table. Open creates
 // the extension when the database lacks it (pg_trgm ships with Postgres
 // and is trusted since Postgres 13: a role that may create the Store's
-// schema may create it) and builds the index in its migration, which on a
-// large database takes minutes and holds appends off meanwhile: build it
-// beforehand with
+// schema may create it). On a server without pg_trgm, Open says so
+// through WithLogger's logger and leaves the index out: searches then read
+// the session's texts, with the same answers, more slowly on a long
+// session; to add the index later (the Store's schema for compact):
 //
-//	CREATE INDEX CONCURRENTLY messages_search_trgm ON compact.messages USING gin (search gin_trgm_ops);
-//
-// (the Store's schema for compact) and Open finds it. On a server without
-// pg_trgm, Open says so through WithLogger's logger and leaves the index
-// out: searches then read each session's records, with the same answers,
-// more slowly on a long session; the statement above adds the index later.
+//	CREATE EXTENSION pg_trgm;
+//	CREATE INDEX CONCURRENTLY message_search_trgm ON compact.message_search USING gin (search gin_trgm_ops);
 package pgstore
 
 import (

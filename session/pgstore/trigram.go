@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -11,21 +12,34 @@ import (
 
 // trigramIndexName is the name of the index migration 4 builds, in the
 // Store's schema.
-const trigramIndexName = "messages_search_trgm"
+const trigramIndexName = "message_search_trgm"
 
-// trigramIndex is migration 4: a GIN index of pg_trgm over the search
-// column, so that Search finds the records holding a text of three
-// characters or more without reading the whole session (LIKE '%text%' is
-// what the index serves). It creates the extension when the database does
-// not have it yet: pg_trgm ships with Postgres and is trusted since
-// Postgres 13, so a database's owner may create it. When the server has no
-// pg_trgm or the role may not create it, the step logs why and leaves the
-// schema without the index: Search then reads the session's records, as it
-// did before the index, with the same answers. The index is built in the
-// migration's transaction, which on a large database takes minutes and
-// holds off appends; build it beforehand with CREATE INDEX CONCURRENTLY
-// under the same name and the step finds it.
-func trigramIndex(ctx context.Context, s *Store, cfg config, tx pgx.Tx, S string) error {
+// searchIndex is migration 4: the search table, which holds each record's
+// search text (its SearchText, lower-cased), filled by searches session by
+// session (see Search) instead of by appends, so that no append pays for
+// the text or its index; the messages' own search column, which appends
+// filled, goes (it is read no more: the table is filled from the bodies).
+// Then a GIN index of pg_trgm over the search text, so that Search finds
+// the records holding a text of three characters or more without reading
+// the whole session (LIKE '%text%' is what the index serves). The step
+// creates the extension when the database does not have it yet: pg_trgm
+// ships with Postgres and is trusted since Postgres 13, so a role that may
+// create the schema may create it. When the server has no pg_trgm or the
+// role may not create it, the step logs why and leaves the table without
+// the index: Search then reads the session's texts, with the same answers.
+func searchIndex(ctx context.Context, s *Store, cfg config, tx pgx.Tx, S string) error {
+	_, err := tx.Exec(ctx, strings.ReplaceAll(`
+		CREATE TABLE IF NOT EXISTS $S.message_search (
+			session text NOT NULL,
+			seq     bigint NOT NULL,
+			search  text NOT NULL,                   -- the record's SearchText, lower-cased
+			PRIMARY KEY (session, seq),
+			FOREIGN KEY (session, seq) REFERENCES $S.messages (session, seq) ON DELETE CASCADE
+		);
+		ALTER TABLE $S.messages DROP COLUMN IF EXISTS search;`, "$S", S))
+	if err != nil {
+		return err
+	}
 	opclass, err := trigramOpclass(ctx, tx, cfg.trigrams)
 	if err != nil {
 		return err
@@ -42,7 +56,7 @@ func trigramIndex(ctx context.Context, s *Store, cfg config, tx pgx.Tx, S string
 			if _, rerr := tx.Exec(ctx, `ROLLBACK TO SAVEPOINT pg_trgm`); rerr != nil {
 				return rerr
 			}
-			s.log.Warn("pgstore: no trigram index: searches read each session's records instead",
+			s.log.Warn("pgstore: no trigram index: searches read each session's texts instead",
 				"schema", S, "reason", pgErr.Message)
 			return nil
 		}
@@ -56,7 +70,7 @@ func trigramIndex(ctx context.Context, s *Store, cfg config, tx pgx.Tx, S string
 			return err
 		}
 	}
-	_, err = tx.Exec(ctx, fmt.Sprintf(`CREATE INDEX IF NOT EXISTS %s ON %s.messages USING gin (search %s)`,
+	_, err = tx.Exec(ctx, fmt.Sprintf(`CREATE INDEX IF NOT EXISTS %s ON %s.message_search USING gin (search %s)`,
 		trigramIndexName, S, opclass))
 	return err
 }
