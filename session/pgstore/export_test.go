@@ -5,3 +5,6 @@ package pgstore
 func WithTrigramExtension(name string) Option {
 	return func(c *config) { c.trigrams = name }
 }
+
+// MaxConns is the most connections st's pool opens.
+func MaxConns(st *Store) int32 { return st.pool.Config().MaxConns }

@@ -66,6 +66,10 @@ type config struct {
 	trigrams string // the extension migration 4 builds its index with; tests name a missing one
 }
 
+// defaultMaxConns is the least the pool may open unless told (see
+// WithMaxConns).
+const defaultMaxConns = 8
+
 // DefaultSchema is the schema that holds the Store's tables unless
 // WithSchema says otherwise.
 const DefaultSchema = "compact"
@@ -76,8 +80,12 @@ func WithSchema(name string) Option {
 	return func(c *config) { c.schema = name }
 }
 
-// WithMaxConns caps the pool's connections (pgxpool's default, the larger
-// of 4 and the number of CPUs, when zero).
+// WithMaxConns caps the pool's connections. Zero means the DSN's
+// pool_max_conns when it has one, else the larger of 8 and the number of
+// CPUs: a process serving a few hundred sessions, whose compactions hold
+// connections too, keeps Append's tail at a bare insert's with 8, and
+// doubles it with pgxpool's own 4 (docs/sizing.md). The pool opens
+// connections as they are needed.
 func WithMaxConns(n int32) Option {
 	return func(c *config) { c.maxConns = n }
 }
@@ -118,8 +126,11 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s", ErrDSN, scrub(reason(err), secrets))
 	}
-	if cfg.maxConns > 0 {
+	switch {
+	case cfg.maxConns > 0:
 		pcfg.MaxConns = cfg.maxConns
+	case !strings.Contains(dsn, "pool_max_conns"):
+		pcfg.MaxConns = max(pcfg.MaxConns, defaultMaxConns)
 	}
 	secrets = append(secrets, pcfg.ConnConfig.Password)
 	where := fmt.Sprintf("%s@%s:%d/%s", pcfg.ConnConfig.User, pcfg.ConnConfig.Host, pcfg.ConnConfig.Port, pcfg.ConnConfig.Database)
