@@ -8,6 +8,7 @@ type queries struct {
 	appendMsgs, lastSeq, records, head, compactionLive, compactionThrough string
 	ensure, lockLease, insertCompaction, setHead, compactions, spend      string
 	grant, renew, release, like, search, scan, indexed, unindexed, index  string
+	analyze                                                               string
 }
 
 func newQueries(schema string) queries {
@@ -71,5 +72,6 @@ func newQueries(schema string) queries {
 		index: q(`INSERT INTO $S.message_search (session, seq, search)
 			SELECT $1, t.seq, t.search FROM unnest($2::bigint[], $3::text[]) AS t (seq, search)
 			ON CONFLICT DO NOTHING`),
+		analyze: q(`ANALYZE $S.message_search`),
 	}
 }

@@ -19,6 +19,12 @@ const (
 	indexBytes = 256 << 10
 )
 
+// analyzeAfter is how many records a catch-up puts in the search table
+// before it has Postgres gather the table's statistics again: with none
+// (a table just filled, before autovacuum came by), the planner reads a
+// session's texts in order for every text, the rarest included.
+const analyzeAfter = 2000
+
 // Search returns the records of session id after after whose
 // session.SearchText contains text, ignoring case, oldest first, at most
 // limit. The candidates are found in the search table, which holds each
@@ -42,6 +48,14 @@ func (s *Store) Search(ctx context.Context, id, text string, after int64, limit 
 	var out []session.Record
 	err := s.snapshotTx(ctx, func(tx pgx.Tx) error {
 		out = nil
+		// The planner prices matching a text at next to nothing, and a
+		// table of a few thousand records cheap to read whole; but each
+		// text read is one decompressed, often from TOAST, so reading the
+		// whole table costs what the index saves. The index, or the
+		// session's records in order, serve every page better.
+		if _, err := tx.Exec(ctx, `SET LOCAL enable_seqscan = off`); err != nil {
+			return err
+		}
 		// pages reads pages of rows of seq, at, body from query until the
 		// search has all it wants or a page comes back short; args are
 		// query's after the session, the seq after which to read and the
@@ -110,6 +124,11 @@ func (s *Store) Search(ctx context.Context, id, text string, after int64, limit 
 // them: each batch one statement, so the table always holds a session's
 // records from the first to the last it holds, and a batch another process
 // put in meanwhile is skipped, not doubled.
+//
+// Whatever removes or rewrites records must keep the table with them:
+// deleting a record deletes its row (the foreign key cascades); rewriting
+// its body must update its row's search text (searchText of the new
+// message) when it has one, in the same transaction.
 func (s *Store) catchUp(ctx context.Context, id string) error {
 	var indexed, last int64
 	if err := s.pool.QueryRow(ctx, s.q.indexed, id).Scan(&indexed, &last); err != nil {
@@ -118,6 +137,12 @@ func (s *Store) catchUp(ctx context.Context, id string) error {
 	if last-indexed <= lagMax {
 		return nil
 	}
+	added := 0
+	defer func() {
+		if added >= analyzeAfter {
+			_, _ = s.pool.Exec(ctx, s.q.analyze) // statistics help; their absence is no error
+		}
+	}()
 	for indexed < last {
 		rows, err := s.pool.Query(ctx, s.q.unindexed, id, indexed, indexRows)
 		if err != nil {
@@ -155,7 +180,7 @@ func (s *Store) catchUp(ctx context.Context, id string) error {
 		if _, err := s.pool.Exec(ctx, s.q.index, id, seqs, texts); err != nil {
 			return err
 		}
-		indexed = seqs[len(seqs)-1]
+		indexed, added = seqs[len(seqs)-1], added+len(seqs)
 	}
 	return nil
 }

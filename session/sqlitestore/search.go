@@ -128,6 +128,14 @@ func indexedThrough(ctx context.Context, tx *sql.Tx, id string) (int64, error) {
 
 // catchUp indexes the records of session id appended since it was last
 // brought up to date, if there are more than lagMax of them.
+//
+// Whatever removes or rewrites records must keep the index with them: a
+// record up to sessions.indexed has a row of message_search under its
+// rowid, which deleting the record must delete too (contentless_delete
+// allows DELETE FROM message_search WHERE rowid = ?), and rewriting it must
+// replace (delete, then insert tagText(id) + the new SearchText under the
+// same rowid). The index holds a session's records from the first to
+// sessions.indexed with no gap, but for records removed altogether.
 func (s *Store) catchUp(ctx context.Context, id string) error {
 	var lag int64
 	err := s.read(ctx, func(tx *sql.Tx) error {
@@ -176,11 +184,11 @@ func (s *Store) catchUp(ctx context.Context, id string) error {
 				size += len(e.text)
 				batch = append(batch, e)
 			}
-			more := rows.Next()
+			// Done once the records ran out before the batch was full.
+			done = size < indexBytes && len(batch) < indexRows
 			if err := errors.Join(rows.Err(), rows.Close()); err != nil {
 				return err
 			}
-			done = !more
 			for _, e := range batch {
 				if _, err := tx.ExecContext(ctx, `INSERT INTO message_search (rowid, text) VALUES (?, ?)`, e.rowid, e.text); err != nil {
 					return err

@@ -93,3 +93,28 @@ func tagTwins(t *testing.T) (string, string) {
 	t.Fatal("no two ids share a tag")
 	return "", ""
 }
+
+// The index is kept session by session, by searches: a session never
+// searched is not in it, and appends do not index.
+func TestOnlySearchedSessionsAreIndexed(t *testing.T) {
+	ctx := context.Background()
+	st := openTemp(t)
+	msgs := make([]compact.Message, 300)
+	for i := range msgs {
+		msgs[i] = compact.Message{Role: compact.RoleUser, Content: fmt.Sprintf("step %d", i)}
+	}
+	for _, id := range []string{"agent-1", "agent-2"} {
+		_, _, err := st.Append(ctx, id, msgs...)
+		require.NoError(t, err)
+	}
+	db := rawDB(t, st.Path())
+	rows := func() (n int) {
+		require.NoError(t, db.QueryRow(`SELECT count(*) FROM message_search`).Scan(&n))
+		return n
+	}
+	require.Zero(t, rows(), "appends index nothing")
+	found, err := st.Search(ctx, "agent-1", "STEP 29", 0, 0)
+	require.NoError(t, err)
+	assert.Len(t, found, 11, "step 29, 290..299")
+	assert.Equal(t, 300, rows(), "the searched session's records, and no other's")
+}

@@ -110,11 +110,12 @@ func countTokens(msgs []compact.Message) int {
 }
 
 // DiskSizes are the stores Disk measures: one session of 10M tokens, and
-// 100 sessions of 100k tokens each.
+// 10 sessions of 1M tokens each (long enough that a search indexes them:
+// a store leaves a session's last few hundred records out of its index).
 var DiskSizes = []struct {
 	Name             string
 	Sessions, Tokens int
 }{
 	{"sessions=1/tokens=10M", 1, 10_000_000},
-	{"sessions=100/tokens=100k", 100, 100_000},
+	{"sessions=10/tokens=1M", 10, 1_000_000},
 }
