@@ -46,10 +46,10 @@ func (s *Session) overLimit(incoming *compact.Message) bool {
 		return false
 	}
 	n := s.requestTokensLocked(incoming)
-	if p := s.req.pruned; p != nil && p.version == s.version && incoming == nil {
-		n = p.tokens
+	if incoming == nil {
+		n = s.nextTokensLocked()
 	}
-	return n > s.req.usable
+	return s.sizeLocked(n) > s.req.usable
 }
 
 // compressAtLimit is an unforced Compress with background compaction on:
@@ -196,6 +196,7 @@ func (s *Session) pruneToFit() *compact.Result {
 	for range pruneAttempts {
 		s.mu.Lock()
 		h, version, installs, tools, limit, threshold := s.history, s.version, s.installs, s.req.toolTokens, s.req.usable, s.req.threshold
+		unseen := s.req.measure.Unseen()
 		s.mu.Unlock()
 		// The pressure pass demotes the largest results of the last few
 		// messages, with the budget a Compressor gives it; when the request
@@ -204,16 +205,19 @@ func (s *Session) pruneToFit() *compact.Result {
 		// history and the archive keep them whole). Any saving that makes
 		// the request fit is worth its cache rewrite: the other way is a
 		// wait.
+		// The messages get what the tools and what counting misses leave
+		// of the limit.
 		pr := prune.Apply(h, prune.WithTokenCounter(s.counter), prune.WithPressure(max(threshold/2, 0)),
-			prune.WithFit(max(limit-tools, 1)), prune.WithClearAtLeast(0))
+			prune.WithFit(max(limit-tools-unseen, 1)), prune.WithClearAtLeast(0))
 		if !pr.Committed {
 			return nil
 		}
 		n := tokens.CountMessages(s.counter, pr.Messages) + tools
-		if n > limit {
+		s.mu.Lock()
+		if s.sizeLocked(n) > limit {
+			s.mu.Unlock()
 			return nil
 		}
-		s.mu.Lock()
 		if s.version != version {
 			s.mu.Unlock()
 			continue
@@ -238,11 +242,8 @@ func (s *Session) extendPruned() *compact.Result {
 	}
 	added := h[p.length:]
 	n := p.tokens + s.sum(added)
-	if n > limit {
-		return nil
-	}
 	s.mu.Lock()
-	if s.version != version || s.installs != p.installs || s.req.toolTokens != p.tools {
+	if s.sizeLocked(n) > limit || s.version != version || s.installs != p.installs || s.req.toolTokens != p.tools {
 		s.mu.Unlock()
 		return nil
 	}
@@ -269,10 +270,7 @@ func (s *Session) handOutPrunedLocked(p *prunedRequest) *compact.Result {
 // why.
 func (s *Session) unchanged(why string) *compact.Result {
 	s.mu.Lock()
-	msgs, n := compact.Clone(s.requestLocked()), s.requestTokensLocked(nil)
-	if p := s.req.pruned; p != nil && p.version == s.version {
-		n = p.tokens
-	}
+	msgs, n := compact.Clone(s.requestLocked()), s.nextTokensLocked()
 	s.mu.Unlock()
 	return s.result(msgs, n, n, why)
 }

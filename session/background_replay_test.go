@@ -20,6 +20,9 @@ type replaySetup struct {
 	step       time.Duration // model time per request
 	engine     []compact.Option
 	store      Store // nil: a MemoryStore
+	// provider, when set, reports the size of each request the session
+	// counted at n (see simDriver.provider).
+	provider func(n int) int
 }
 
 // replayFigures is what a replay measured.
@@ -42,7 +45,7 @@ func runReplay(t testing.TB, msgs []compact.Message, setup replaySetup) replayFi
 	s, err := Open(ctx, "replay", compact.New(opts...), WithStore(store),
 		WithBackground(setup.background), WithClock(clock.Now))
 	require.NoError(t, err)
-	d := &simDriver{t: t, s: s, clock: clock, step: setup.step, usable: s.Status().Usable}
+	d := &simDriver{t: t, s: s, clock: clock, step: setup.step, usable: s.Status().Usable, provider: setup.provider}
 	d.replay(ctx, msgs)
 	st := s.Status()
 	require.NoError(t, s.Close(ctx))

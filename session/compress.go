@@ -275,8 +275,7 @@ func (s *Session) compactMemory(ctx context.Context, k kind, run func(context.Co
 	arrived := len(s.history) - n
 	s.history = concat(compacted, s.history[n:])
 	s.tokens = sumCompacted + (s.tokens - sumBefore)
-	s.version++
-	s.installs++
+	s.installedLocked()
 	s.mu.Unlock()
 	s.done(c, arrived)
 	return res, nil

@@ -25,7 +25,10 @@ type report struct {
 	Model     string `json:"model,omitempty"`
 	Window    int    `json:"window"`
 	Threshold int    `json:"threshold"`
-	fit              // fits, usable, overflow, too_large
+	// Adjusted names each setting the library moved from what was asked
+	// (compact.Status.Adjusted).
+	Adjusted []string `json:"adjusted,omitempty"`
+	fit               // fits, usable, overflow, too_large
 
 	Compacted      bool   `json:"compacted"`
 	Note           string `json:"note,omitempty"`
@@ -77,7 +80,7 @@ func newReport(oc *outcome) report {
 		Format:         oc.in.format,
 		BeforeMessages: len(oc.in.msgs), AfterMessages: len(oc.out),
 		BeforeTokens: oc.tokensIn, AfterTokens: oc.after,
-		Encoding: oc.encoding, Model: oc.model, Window: oc.window, Threshold: oc.threshold,
+		Encoding: oc.encoding, Model: oc.model, Window: oc.window, Threshold: oc.threshold, Adjusted: oc.adjusted,
 		fit:            oc.fit,
 		Messages:       oc.account,
 		Note:           oc.note,
@@ -127,6 +130,9 @@ func (r report) writeHuman(out io.Writer, name string, explain bool) {
 	row("before", "%s, %s (%s)", plural(r.BeforeMessages, "message"), plural(r.BeforeTokens, "token"), r.Encoding)
 	row("after", "%s, %s (%s)", plural(r.AfterMessages, "message"), plural(r.AfterTokens, "token"), change(r.BeforeTokens, r.AfterTokens))
 	row("threshold", "%s of a %s-token window", plural(r.Threshold, "token"), thousands(r.Window))
+	for _, a := range r.Adjusted {
+		row("adjusted", "%s", a)
+	}
 	row("fits", "%s", r.fit.text())
 	for _, rp := range r.Repairs {
 		row("repaired", "input message %d: %s", rp.Index, rp.Detail)

@@ -280,7 +280,7 @@ func TestSettingsReachTheCompressor(t *testing.T) {
 		{[]string{"-window", "8000"}, 4500},                       // 0.75 of 8000 less the 2000 reserve (a quarter)
 		{[]string{"-window", "8000", "-reserve", "0"}, 6000},      // no reserve
 		{[]string{"-window", "8000", "-threshold", "0.9"}, 5400},  // 0.9 of 6000
-		{[]string{"-window", "8000", "-threshold", "0.25"}, 4500}, // the library's floor holds it at 0.75
+		{[]string{"-window", "8000", "-threshold", "0.25"}, 1500}, // a fraction given is honoured (issue 31)
 	}
 	for _, tt := range tests {
 		r := runCLI(t, "", append([]string{codingSession, "-json-report", rep, "-o", filepath.Join(dir, "o.json")}, tt.args...)...)

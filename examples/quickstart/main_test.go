@@ -95,6 +95,8 @@ func TestTheLoopLogsFailuresNotNormalStates(t *testing.T) {
 	for range 2 { // two compactions that leave the next prompt over the threshold
 		_, err := c.Compress(ctx, msgs)
 		require.NoError(t, err)
+		// The next request, counted and reported, is still over.
+		c.ShouldCompress(c.Status().Threshold + 100)
 		c.UpdateUsage(compact.Usage{PromptTokens: c.Status().Threshold + 100})
 	}
 	require.True(t, c.Status().Paused, "the anti-thrash pause holds")
