@@ -429,7 +429,7 @@ func (c *Compressor) record(r *compaction, after int, kind string, sum models.To
 	defer c.mu.Unlock()
 	c.st.cost.Compacted(kind, r.early, after, sum, c.pricingLocked())
 	c.st.compressions++
-	c.st.size.Compacted(after+r.tools, c.limitsLocked())
+	c.st.size.Compacted(after+r.tools, c.cfg.now(), c.limitsLocked())
 }
 
 // runSummarizer produces the summary body. It returns the summarizer's
