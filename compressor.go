@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/contextkit/compact/internal/english"
 	"github.com/contextkit/compact/internal/extractive"
 	"github.com/contextkit/compact/internal/meter"
 	"github.com/contextkit/compact/internal/msg"
@@ -153,8 +154,8 @@ func computeThresholds(cfg config, window int) thresholds {
 	case reserve >= window:
 		note = fmt.Sprintf("WithReserveTokens(%d): leaves nothing of the %d-token window; 1 token usable", reserve, window)
 	case th != asked && (cfg.fractionSet || cfg.boundsSet):
-		note = fmt.Sprintf("threshold: %d tokens, not %d (%v of the %d usable): WithThresholdBounds(%d, %d) moved it",
-			th, asked, cfg.fraction, usable, cfg.floor, cfg.cap)
+		note = fmt.Sprintf("threshold: %d %s, not %d (%v of the %d usable): WithThresholdBounds(%d, %d) moved it",
+			th, english.Noun(th, "token"), asked, cfg.fraction, usable, cfg.floor, cfg.cap)
 	}
 	return thresholds{
 		adjusted:  note,

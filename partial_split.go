@@ -3,6 +3,7 @@ package compact
 import (
 	"fmt"
 
+	"github.com/contextkit/compact/internal/english"
 	"github.com/contextkit/compact/internal/msg"
 )
 
@@ -72,7 +73,7 @@ func isPlainUser(m Message) bool { return IsRealUser(m) && !IsSummary(m) }
 func SplitAt(msgs []Message, index int) (head, tail []Message, err error) {
 	n := len(msgs)
 	if index < 0 || index >= n {
-		return nil, nil, fmt.Errorf("%w: message %d is out of range: the history has %d messages", ErrInvalidBoundary, index, n)
+		return nil, nil, fmt.Errorf("%w: message %d is out of range: the history has %d %s", ErrInvalidBoundary, index, n, english.Noun(n, "message"))
 	}
 	i := index
 	for i < n && isStandaloneSummary(msgs[i]) {

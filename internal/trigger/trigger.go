@@ -24,6 +24,8 @@ package trigger
 import (
 	"strconv"
 	"time"
+
+	"github.com/contextkit/compact/internal/english"
 )
 
 // Limits are the figures a Gauge judges sizes against.
@@ -209,7 +211,7 @@ func (g *Gauge) strike(why string, l Limits) {
 	g.strikes++
 	if l.Strikes > 0 && g.strikes >= l.Strikes {
 		g.paused, g.pausedAt = true, g.last
-		g.reason = why + " " + strconv.Itoa(g.strikes) + " times in a row; " +
+		g.reason = why + " " + strconv.Itoa(g.strikes) + " " + english.Noun(g.strikes, "time") + " in a row; " +
 			"automatic compaction paused until usage drops, the history grows by the tail's budget, the model changes, or a forced compaction"
 	}
 }

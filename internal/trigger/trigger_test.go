@@ -283,3 +283,17 @@ func FuzzGauge(f *testing.F) {
 		}
 	})
 }
+
+// A pause after one strike says "1 time in a row".
+func TestAPauseAfterOneStrikeSaysOneTime(t *testing.T) {
+	var g Gauge
+	g.Compacted(1100, t0, Limits{Threshold: 1000, Tail: 200, Strikes: 1})
+	paused, why := g.Paused()
+	require.True(t, paused)
+	assert.Contains(t, why, "over the threshold 1 time in a row;")
+	g.Restart()
+	g.Compacted(1100, t0, limits)
+	g.Compacted(1100, t0, limits)
+	_, why = g.Paused()
+	assert.Contains(t, why, "over the threshold 2 times in a row;")
+}
