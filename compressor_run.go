@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/contextkit/compact/internal/english"
 	"github.com/contextkit/compact/internal/meter"
 	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/internal/textcut"
@@ -25,8 +26,8 @@ type BackoffError struct {
 
 // Error says how long the wait is.
 func (e *BackoffError) Error() string {
-	return fmt.Sprintf("compact: backing off after %d summarizer failures until %s",
-		e.Failures, e.Until.Format(time.RFC3339))
+	return fmt.Sprintf("compact: backing off after %d summarizer %s until %s",
+		e.Failures, english.Noun(e.Failures, "failure"), e.Until.Format(time.RFC3339))
 }
 
 // Unwrap returns ErrBackoff.
@@ -444,7 +445,7 @@ func (c *Compressor) record(r *compaction, after int, kind string, sum models.To
 	defer c.mu.Unlock()
 	c.st.cost.Compacted(kind, r.early, after, sum, c.pricingLocked())
 	c.st.compressions++
-	c.st.size.Compacted(after+r.tools, c.limitsLocked())
+	c.st.size.Compacted(after+r.tools, c.cfg.now(), c.limitsLocked())
 }
 
 // runSummarizer produces the summary body. It returns the summarizer's

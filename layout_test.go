@@ -234,6 +234,7 @@ var ranks = map[string]int{
 	"tokens/internal/bpe":         0,
 	"tokens/internal/rankgen":     0,
 	"tokens":                      1,
+	"internal/english":            0,
 	"internal/textcut":            1,
 	"internal/cmdargs":            0,
 	"internal/meter":              1,

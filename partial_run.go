@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/contextkit/compact/internal/english"
 	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/tokens"
 )
@@ -92,7 +93,7 @@ func CompressFrom(ctx context.Context, engine ContextEngine, msgs []Message, ind
 		return nil, fmt.Errorf("compact: engine %q cannot summarise from a chosen message: %w", engine.Name(), errors.ErrUnsupported)
 	}
 	if index < 0 || index >= len(msgs) {
-		return nil, fmt.Errorf("%w: message %d is out of range: the history has %d messages", ErrInvalidBoundary, index, len(msgs))
+		return nil, fmt.Errorf("%w: message %d is out of range: the history has %d %s", ErrInvalidBoundary, index, len(msgs), english.Noun(len(msgs), "message"))
 	}
 	if err := Validate(msgs); err != nil {
 		return nil, fmt.Errorf("compact: input %w", err)
