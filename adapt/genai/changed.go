@@ -24,6 +24,26 @@ func (c *Conversion) exactSegment(j int) segment {
 		idx: p.idx, origin: p, exact: true}
 }
 
+// withLead returns s, a user piece's segment, with lead (a summary merged
+// in front of it, see align.Shared) as a text part before its parts, in
+// place of the summary the first of them held when had.
+func withLead(s segment, lead string, had bool) segment {
+	parts, idx := s.parts, s.idx
+	if had && len(parts) > 0 && parts[0].Text != "" {
+		if own := align.OwnText(parts[0].Text); own == "" {
+			parts, idx = parts[1:], idx[1:]
+		} else {
+			p := *parts[0]
+			p.Text = own
+			parts = append([]*sdk.Part{&p}, parts[1:]...)
+		}
+	}
+	s.parts = append([]*sdk.Part{{Text: lead}}, parts...)
+	s.idx = append([]int{-1}, idx...)
+	s.exact = false
+	return s
+}
+
 // changedSegment converts a message the engine changed or wrote. sub is
 // the input piece it took the place of, or -1; leading says no content
 // precedes it. A function response or a model content with calls whose id
@@ -46,6 +66,10 @@ func (c *Conversion) changedSegment(m compact.Message, sub int, leading bool, us
 			}
 		}
 	case compact.RoleUser:
+		if j, lead, had, ok := align.Shared(c.views, m, used); ok && c.pieces[j].content != systemContent {
+			used[j] = true
+			return withLead(c.exactSegment(j), lead, had), true
+		}
 		if sub >= 0 && !used[sub] && c.views[sub].Role == compact.RoleUser {
 			if s, ok := c.changedUser(m, sub); ok {
 				used[sub] = true

@@ -19,6 +19,33 @@ func (c *Conversion) exactSegment(j int) segment {
 	return segment{role: c.hist[p.msg].Role, parts: pick(c.parts[p.msg], p.idx), idx: p.idx, origin: p, exact: true}
 }
 
+// withLead returns s, a user piece's segment, with lead (a summary merged
+// in front of it, see align.Shared) as a text part before its parts, in
+// place of the summary the first of them held when had.
+func withLead(s segment, lead string, had bool) segment {
+	parts, idx := s.parts, s.idx
+	if had && len(parts) > 0 {
+		var text string
+		switch p := parts[0].(type) {
+		case llms.TextContent:
+			text = p.Text
+		case *llms.TextContent:
+			if p != nil {
+				text = p.Text
+			}
+		}
+		if own := align.OwnText(text); own == "" {
+			parts, idx = parts[1:], idx[1:]
+		} else if own != text {
+			parts = append([]llms.ContentPart{llms.TextContent{Text: own}}, parts[1:]...)
+		}
+	}
+	s.parts = append([]llms.ContentPart{llms.TextContent{Text: lead}}, parts...)
+	s.idx = append([]int{-1}, idx...)
+	s.exact = false
+	return s
+}
+
 // changedSegment converts a message the engine changed or wrote. sub is
 // the input piece it took the place of, or -1. A tool response or an AI
 // message with calls whose id names an input piece no other message
@@ -49,6 +76,10 @@ func (c *Conversion) changedSegment(m compact.Message, sub int, leading bool, us
 		}
 		fallthrough
 	case compact.RoleUser:
+		if j, lead, had, ok := align.Shared(c.views, m, used); ok && m.Role == compact.RoleUser {
+			used[j] = true
+			return withLead(c.exactSegment(j), lead, had), true
+		}
 		if sub >= 0 && !used[sub] && c.views[sub].Role == m.Role {
 			if s, ok := c.changedUser(m, sub); ok {
 				used[sub] = true

@@ -84,6 +84,12 @@ func (c *Conversion) changedSegment(m compact.Message, sub int, leading bool, us
 			}
 		}
 	case compact.RoleUser:
+		if j, lead, had, ok := align.Shared(c.views, m, used); ok && c.pieces[j].turn != systemTurn {
+			used[j] = true
+			s := c.exactSegment(j)
+			s.blocks, s.exact = withLead(s.blocks, lead, had), false
+			return s, true
+		}
 		if sub >= 0 && !used[sub] && c.views[sub].Role == compact.RoleUser {
 			if s, ok := c.changedUser(m, sub); ok {
 				used[sub] = true
@@ -106,6 +112,22 @@ func (c *Conversion) changedSegment(m compact.Message, sub int, leading bool, us
 		}
 	}
 	return newSegment(m)
+}
+
+// withLead returns blocks, a user turn's, with lead (a summary merged in
+// front of them, see align.Shared) as a text block before them, in place
+// of the summary the first of them held when had.
+func withLead(blocks []sdk.ContentBlockParamUnion, lead string, had bool) []sdk.ContentBlockParamUnion {
+	if had && len(blocks) > 0 && blocks[0].OfText != nil {
+		if own := align.OwnText(blocks[0].OfText.Text); own == "" {
+			blocks = blocks[1:]
+		} else {
+			t := *blocks[0].OfText
+			t.Text = own
+			blocks = append([]sdk.ContentBlockParamUnion{{OfText: &t}}, blocks[1:]...)
+		}
+	}
+	return append([]sdk.ContentBlockParamUnion{sdk.NewTextBlock(lead)}, blocks...)
 }
 
 // changedResult is a tool message the engine changed, as input piece j's
