@@ -21,26 +21,22 @@ import (
 // Neither is modified here, so a host that changes them in place should
 // copy them first.
 func (c *Conversion) Restore(msgs []compact.Message) ([]*schema.Message, error) {
-	match, sub := align.Messages(c.views, msgs)
-	used := make([]bool, len(c.views))
-	for _, j := range match {
-		if j >= 0 {
-			used[j] = true
-		}
+	if err := align.BothContents(msgs); err != nil {
+		return nil, fmt.Errorf("eino: %w", err)
 	}
-	ids := align.NewIDs(c.views, nil)
+	o := align.NewOrigins(c.views, msgs, nil)
 	out := make([]*schema.Message, 0, len(msgs))
 	for i, m := range msgs {
-		if j := match[i]; j >= 0 {
+		if j := o.Match[i]; j >= 0 {
 			cp := *c.hist[j]
 			out = append(out, &cp)
 			continue
 		}
-		cand := sub[i]
+		cand := o.Sub[i]
 		if cand < 0 && i == 0 && len(c.views) > 0 {
 			cand = 0 // a first message that may extend the first input message
 		}
-		u, ok := c.changed(m, cand, used, ids)
+		u, ok := c.changed(m, i, cand, o)
 		if !ok {
 			return nil, fmt.Errorf("eino: message %d: %w: a message with no role", i, compact.ErrInvalidHistory)
 		}

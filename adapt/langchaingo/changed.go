@@ -19,25 +19,27 @@ func (c *Conversion) exactSegment(j int) segment {
 	return segment{role: c.hist[p.msg].Role, parts: pick(c.parts[p.msg], p.idx), idx: p.idx, origin: p, exact: true}
 }
 
-// changedSegment converts a message the engine changed or wrote. sub is
-// the input piece it took the place of, or -1. A tool response or an AI
-// message with calls whose id names an input piece no other message
-// reproduced keeps that piece's other parts and fields; a human or system
+// changedSegment converts message i of the engine's output, which the
+// engine changed or wrote. A tool response or an AI message with calls
+// whose id names an input piece no other message reproduced (by position
+// when several have the id: see align.Origins) keeps that piece's other
+// parts and fields; a human or system
 // message that reads part for part as the piece it replaced keeps the
 // parts it kept, and one that extends it (a leading system message extends
 // the input's leading one) keeps its parts and gets the addition as more
 // text parts. leading says no message precedes it. false means
 // the role has no place in a langchaingo history.
-func (c *Conversion) changedSegment(m compact.Message, sub int, leading bool, used []bool, x align.IDs,
+func (c *Conversion) changedSegment(m compact.Message, i int, leading bool, o *align.Origins,
 	names map[string]string) (segment, bool) {
+	sub, used := o.Sub[i], o.Used
 	switch m.Role {
 	case compact.RoleTool:
-		if j, ok := align.Take(x.Results, m.ToolCallID, used); ok {
+		if j, ok := o.Result(i, m.ToolCallID); ok {
 			return c.changedResponse(m, j), true
 		}
 	case compact.RoleAssistant:
 		if len(m.ToolCalls) > 0 {
-			if j, ok := align.Take(x.Calls, m.ToolCalls[0].ID, used); ok {
+			if j, ok := o.Call(i, m.ToolCalls[0].ID); ok {
 				return c.changedAI(m, j), true
 			}
 		}
