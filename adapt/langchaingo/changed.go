@@ -62,13 +62,15 @@ func (c *Conversion) changedSegment(m compact.Message, i int, leading bool, o *a
 }
 
 // changedResponse is a tool message the engine changed, as input piece j's
-// tool call response with the new content.
+// tool call response with the new content, in the part's form (see
+// inForm).
 func (c *Conversion) changedResponse(m compact.Message, j int) segment {
 	p := &c.pieces[j]
 	i := p.idx[0]
-	r, _ := asResponse(c.parts[p.msg][i])
+	orig := c.parts[p.msg][i]
+	r, _ := asResponse(orig)
 	r.Content = compact.Text(m)
-	return segment{role: c.hist[p.msg].Role, parts: []llms.ContentPart{r}, idx: []int{i}, origin: p}
+	return segment{role: c.hist[p.msg].Role, parts: []llms.ContentPart{inForm(orig, r)}, idx: []int{i}, origin: p}
 }
 
 // changedAI is an assistant message the engine changed, as input piece j's
@@ -129,13 +131,14 @@ func (c *Conversion) changedAI(m compact.Message, j int) segment {
 }
 
 // updatedCall is tool call part part (tc read from it) with the name and
-// arguments of call: part itself when they did not change.
+// arguments of call: part itself when they did not change, else the new
+// call in part's form (see inForm).
 func updatedCall(part llms.ContentPart, tc llms.ToolCall, call openai.ToolCall) llms.ContentPart {
 	if align.SameCall(callView(tc), call) {
 		return part
 	}
 	tc.FunctionCall = &llms.FunctionCall{Name: call.Function.Name, Arguments: call.Function.Arguments}
-	return tc
+	return inForm(part, tc)
 }
 
 // changedUser is a human or system message the engine changed, as input
@@ -168,7 +171,7 @@ func (c *Conversion) changedUser(m compact.Message, j int) (segment, bool) {
 			continue
 		}
 		for _, np := range contentParts(compact.Message{MultiContent: []openai.ChatMessagePart{part}}) {
-			s.parts, s.idx = append(s.parts, np), append(s.idx, p.idx[i])
+			s.parts, s.idx = append(s.parts, inForm(orig[i], np)), append(s.idx, p.idx[i])
 		}
 	}
 	if !kept {
