@@ -1,6 +1,8 @@
 package align
 
 import (
+	"encoding/json"
+
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/contextkit/compact"
@@ -69,4 +71,12 @@ func BothContents(history []compact.Message) error {
 		}
 	}
 	return nil
+}
+
+// EncodesNull reports whether v encodes as JSON null: an SDK's union with
+// no variant, the nil part of SDKs whose parts are unions. The APIs refuse
+// it and no message can say it, so the adapters refuse it on the way in.
+func EncodesNull(v any) bool {
+	data, err := json.Marshal(v)
+	return err == nil && string(data) == "null"
 }

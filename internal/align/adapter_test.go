@@ -45,3 +45,11 @@ func TestBothContentsIsTheErrorValidateGives(t *testing.T) {
 	assert.ErrorIs(t, err, compact.ErrInvalidHistory)
 	assert.NoError(t, BothContents(msgs[:1]))
 }
+
+func TestEncodesNullFindsTheNilPartsOfSDKs(t *testing.T) {
+	var nilPart *openai.ChatMessagePart
+	assert.True(t, EncodesNull(nil))
+	assert.True(t, EncodesNull(nilPart))
+	assert.False(t, EncodesNull(TextPart("")))
+	assert.False(t, EncodesNull(func() {}), "a value that does not encode is not null")
+}
