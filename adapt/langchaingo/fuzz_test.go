@@ -28,7 +28,7 @@ func fuzzSeeds(f *testing.F) {
 		f.Add(msgtest.WithOps(everyPartJSON, byte(opNil+n*opKinds), 5))
 	}
 	f.Add(msgtest.WithOps(everyPartJSON, opPointer, 0, opCache, 1, opCachePtr, 5, opHost, 7, opCache, 9))
-	f.Add(msgtest.WithOps(everyPartJSON, opReuseID, 4, opPointer, 8, opCache, 9))
+	f.Add(msgtest.WithOps(everyPartJSON, opReuseID, 4, opPointer, 8, opCache, 9, opLong, 8))
 	f.Add(msgtest.WithOps(jsonOfHistory(reusedIDHistory()), opCache, 3, opPointer, 4))
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/tmc/langchaingo/llms"
 )
@@ -20,6 +21,7 @@ const (
 	opCachePtr        // the part is wrapped in a *llms.CachedContent
 	opHost            // the text part becomes a host's own part type
 	opReuseID         // an AI message's first call takes an earlier call's id, and so do its responses
+	opLong            // a tool response says 300 lines, so a compaction at 8k prunes it
 	opKinds
 )
 
@@ -63,6 +65,11 @@ func mutate(msgs []llms.MessageContent, ops []byte) []llms.MessageContent {
 			}
 		case opReuseID:
 			reuseCallID(out, k)
+		case opLong:
+			if r, ok := asResponse(*p); ok {
+				r.Content = strings.Repeat(r.Content+" line\n", 300)
+				*p = inForm(*p, r)
+			}
 		}
 	}
 	return out
