@@ -13,14 +13,12 @@ import (
 // reusedIDJSON is a history whose agent used the tool_use id toolu_1 twice
 // (the Messages API refuses that, but a history converted from an OpenAI
 // one may hold it, and Convert takes it). The first result is an error
-// with a cache breakpoint.
+// with a cache breakpoint, followed by the user's next question.
 const reusedIDJSON = `{"messages": [
  {"role": "user", "content": "Find where the flags are parsed."},
  {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "search", "input": {"q": "flags"}}]},
  {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "is_error": true,
-   "cache_control": {"type": "ephemeral"}, "content": "grep: flags: a long listing"}]},
- {"role": "assistant", "content": "Searching again."},
- {"role": "user", "content": "And the defaults?"},
+   "cache_control": {"type": "ephemeral"}, "content": "grep: flags: a long listing"}, {"type": "text", "text": "And the defaults?"}]},
  {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "search", "input": {"q": "defaults"}}]},
  {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "defaults.go:3"}]}
 ]}`
