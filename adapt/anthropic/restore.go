@@ -30,6 +30,10 @@ type segment struct {
 // The restored history shares block values with the history c was made
 // from; neither is modified here, so a host that changes blocks in place
 // should copy them first.
+//
+// A message of msgs with both Content and MultiContent is an error
+// (compact.Validate's, naming it), since converting it would keep one and
+// drop the other.
 func (c *Conversion) Restore(msgs []compact.Message) (History, error) {
 	if err := align.BothContents(msgs); err != nil {
 		return History{}, fmt.Errorf("anthropic: %w", err)

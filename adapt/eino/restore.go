@@ -20,6 +20,10 @@ import (
 // Extra maps, ResponseMeta) are shared with the history c was made from.
 // Neither is modified here, so a host that changes them in place should
 // copy them first.
+//
+// A message of msgs with both Content and MultiContent is an error
+// (compact.Validate's, naming it), since converting it would keep one and
+// drop the other.
 func (c *Conversion) Restore(msgs []compact.Message) ([]*schema.Message, error) {
 	if err := align.BothContents(msgs); err != nil {
 		return nil, fmt.Errorf("eino: %w", err)
@@ -53,8 +57,9 @@ func (c *Conversion) Restore(msgs []compact.Message) ([]*schema.Message, error) 
 // string content as Content, a user message's parts as
 // UserInputMultiContent, an assistant's as AssistantGenMultiContent, any
 // other role's as MultiContent, tool calls, call ids,
-// names and reasoning content as eino's fields of the same names. msgs is
-// not modified.
+// names and reasoning content as eino's fields of the same names. A message
+// with both Content and MultiContent is an error naming it, as
+// compact.Validate reports it. msgs is not modified.
 func FromMessages(msgs []compact.Message) ([]*schema.Message, error) {
 	return (&Conversion{}).Restore(msgs)
 }

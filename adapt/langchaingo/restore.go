@@ -33,6 +33,10 @@ type segment struct {
 // The restored history shares part values (a ToolCall's FunctionCall, a
 // BinaryContent's bytes) with the history c was made from; neither is
 // modified here.
+//
+// A message of msgs with both Content and MultiContent is an error
+// (compact.Validate's, naming it), since converting it would keep one and
+// drop the other.
 func (c *Conversion) Restore(msgs []compact.Message) ([]llms.MessageContent, error) {
 	if err := align.BothContents(msgs); err != nil {
 		return nil, fmt.Errorf("langchaingo: %w", err)

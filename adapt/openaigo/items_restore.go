@@ -17,6 +17,10 @@ import (
 // nested deeper are shared with the history c was made from. Neither is
 // modified here, so a host that changes them in place should copy them
 // first.
+//
+// A message of msgs with both Content and MultiContent is an error
+// (compact.Validate's, naming it), since converting it would keep one and
+// drop the other.
 func (c *ItemConversion) Restore(msgs []compact.Message) ([]Item, error) {
 	out, _, err := c.restore(msgs)
 	return out, err
@@ -29,8 +33,9 @@ func (c *ItemConversion) Restore(msgs []compact.Message) ([]Item, error) {
 // type "custom"), a tool message to the output of its call. Reasoning
 // content is left out: a reasoning item needs the id the API gave it. A
 // deprecated function call or function result has no place in a Responses
-// request and is an error wrapping compact.ErrInvalidHistory. msgs is not
-// modified.
+// request and is an error wrapping compact.ErrInvalidHistory, and so is a
+// message with both Content and MultiContent (compact.Validate's error,
+// naming it). msgs is not modified.
 func ItemsFromMessages(msgs []compact.Message) ([]Item, error) {
 	return (&ItemConversion{}).Restore(msgs)
 }

@@ -19,6 +19,10 @@ import (
 // nested deeper (content parts, tool calls) are shared with the history c
 // was made from. Neither is modified here, so a host that changes them in
 // place should copy them first.
+//
+// A message of msgs with both Content and MultiContent is an error
+// (compact.Validate's, naming it), since converting it would keep one and
+// drop the other.
 func (c *Conversion) Restore(msgs []compact.Message) ([]openai.ChatCompletionMessageParamUnion, error) {
 	if err := align.BothContents(msgs); err != nil {
 		return nil, fmt.Errorf("openaigo: %w", err)
@@ -52,7 +56,8 @@ func (c *Conversion) Restore(msgs []compact.Message) ([]openai.ChatCompletionMes
 // a tool call of type "custom" to a custom call, an image to an image part
 // where the role takes images (user) and to a text placeholder elsewhere.
 // Reasoning content is left out: the Chat Completions API has no field for
-// it. msgs is not modified.
+// it. A message with both Content and MultiContent is an error naming it,
+// as compact.Validate reports it. msgs is not modified.
 func FromMessages(msgs []compact.Message) ([]openai.ChatCompletionMessageParamUnion, error) {
 	return (&Conversion{}).Restore(msgs)
 }
