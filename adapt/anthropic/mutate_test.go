@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
+
+	"github.com/contextkit/compact/internal/msgtest"
 )
 
 // This file builds, from fuzz operations, the values a fuzzer seldom
@@ -43,16 +45,10 @@ func mutate(h History, ops []byte) History {
 		out.Messages[k] = copyTurn(out.Messages[k])
 	}
 	for ; len(ops) >= 2; ops = ops[2:] {
-		var at [][2]int
-		for k, m := range out.Messages {
-			for i := range mutableBlocks(m) {
-				at = append(at, [2]int{k, i})
-			}
-		}
-		if len(at) == 0 {
+		k, i, ok := msgtest.PartAt(len(out.Messages), func(k int) int { return len(mutableBlocks(out.Messages[k])) }, int(ops[1]))
+		if !ok {
 			return out
 		}
-		k, i := at[int(ops[1])%len(at)][0], at[int(ops[1])%len(at)][1]
 		b := &mutableBlocks(out.Messages[k])[i]
 		result := func(change func(r *sdk.ToolResultBlockParam)) {
 			if b.OfToolResult == nil {

@@ -26,27 +26,14 @@ func fuzzSeeds(f *testing.F) {
 	f.Add(msgtest.WithOps(everyKindJSON, opNilMessage, 2))
 	f.Add(msgtest.WithOps(everyKindJSON, opNilPointers, 1, opNilPointers, 2))
 	f.Add(msgtest.WithOps(everyKindJSON, opReuseID, 5, opFields, 3, opLong, 3))
-	f.Add(msgtest.WithOps(jsonOfHistory(reusedIDHistory()), opFields, 5))
-}
-
-// jsonOfHistory is msgs as JSON, for a seed.
-func jsonOfHistory(msgs []*schema.Message) string {
-	data, err := json.Marshal(msgs)
-	if err != nil {
-		panic(err)
-	}
-	return string(data)
+	f.Add(msgtest.WithOps(msgtest.MustJSON(reusedIDHistory()), opFields, 5))
 }
 
 // fuzzHistory is the history a fuzz input describes: eino's messages as
 // JSON, then, after a NUL, operations (see mutate). ok is false when the
 // body does not decode.
-func fuzzHistory(data []byte) (msgs []*schema.Message, ok bool) {
-	body, ops := msgtest.SplitOps(data)
-	if json.Unmarshal(body, &msgs) != nil {
-		return nil, false
-	}
-	return mutate(msgs, ops), true
+func fuzzHistory(data []byte) ([]*schema.Message, bool) {
+	return msgtest.DecodeOps(data, mutate)
 }
 
 // FuzzConvertRoundTrip feeds eino histories (JSON and operations, see

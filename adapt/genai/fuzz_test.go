@@ -23,28 +23,15 @@ func fuzzSeeds(f *testing.F) {
 	f.Add(msgtest.WithOps(everyPartJSON, opNilPart, 3))
 	f.Add(msgtest.WithOps(everyPartJSON, opNilResponsePart, 10))
 	f.Add(msgtest.WithOps(everyPartJSON, opReuseID, 5, opFields, 9, opLong, 9, opFields, 20))
-	f.Add(msgtest.WithOps(string(jsonOfWire(reusedIDHistory())), opFields, 4))
-}
-
-// jsonOfWire is h as a request body, for a seed.
-func jsonOfWire(h History) []byte {
-	data, err := json.Marshal(toWire(h))
-	if err != nil {
-		panic(err)
-	}
-	return data
+	f.Add(msgtest.WithOps(msgtest.MustJSON(toWire(reusedIDHistory())), opFields, 4))
 }
 
 // fuzzHistory is the history a fuzz input describes: a request body, then,
 // after a NUL, operations (see mutate). ok is false when the body does not
 // decode.
 func fuzzHistory(data []byte) (History, bool) {
-	body, ops := msgtest.SplitOps(data)
-	var w wire
-	if json.Unmarshal(body, &w) != nil {
-		return History{}, false
-	}
-	return mutate(fromWire(w), ops), true
+	w, ok := msgtest.DecodeOps(data, func(w wire, ops []byte) wire { return toWire(mutate(fromWire(w), ops)) })
+	return fromWire(w), ok
 }
 
 // FuzzConvertRoundTrip feeds histories built from request bodies and

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	sdk "google.golang.org/genai"
+
+	"github.com/contextkit/compact/internal/msgtest"
 )
 
 // This file builds, from fuzz operations, the genai values a fuzzer seldom
@@ -39,16 +41,10 @@ func mutate(h History, ops []byte) History {
 		}
 	}
 	for ; len(ops) >= 2; ops = ops[2:] {
-		var at [][2]int
-		for k, c := range out.Contents {
-			for i := range partsOf(c) {
-				at = append(at, [2]int{k, i})
-			}
-		}
-		if len(at) == 0 {
+		k, i, ok := msgtest.PartAt(len(out.Contents), func(k int) int { return len(partsOf(out.Contents[k])) }, int(ops[1]))
+		if !ok {
 			return out
 		}
-		k, i := at[int(ops[1])%len(at)][0], at[int(ops[1])%len(at)][1]
 		p := &out.Contents[k].Parts[i]
 		response := func(change func(fr *sdk.FunctionResponse)) {
 			if *p == nil || (*p).FunctionResponse == nil {

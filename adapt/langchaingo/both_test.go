@@ -3,29 +3,14 @@ package langchaingo
 import (
 	"testing"
 
-	openai "github.com/sashabaranov/go-openai"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/msgtest"
 )
 
-// bothContents is issue 35's case: a message with both Content and
-// MultiContent, which go-openai refuses to send and compact.Validate
-// refuses; a conversion would keep one text and drop the other.
-func bothContents() []compact.Message {
-	return []compact.Message{
-		{Role: compact.RoleUser, Content: "hi"},
-		{Role: compact.RoleAssistant, Content: "hello"},
-		{Role: compact.RoleUser, Content: "AAA", MultiContent: []openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeText, Text: "BBB"}}},
-	}
-}
-
+// Issue 35.3: a message with both Content and MultiContent, which go-openai
+// refuses to send and compact.Validate refuses, converted with one of its
+// texts dropped without a word.
 func TestFromMessagesRefusesAMessageWithBothContents(t *testing.T) {
-	_, err := FromMessages(bothContents())
-	var ve *compact.ValidationError
-	require.ErrorAs(t, err, &ve, "FromMessages keeps one text and drops the other without a word")
-	assert.Equal(t, 2, ve.Index)
-	require.ErrorIs(t, err, compact.ErrInvalidHistory)
-	assert.Equal(t, "langchaingo: message 2: user message sets both Content and MultiContent", err.Error())
+	_, err := FromMessages(msgtest.BothContentsHistory())
+	msgtest.CheckBothContentsRefused(t, err, "langchaingo", compact.ErrInvalidHistory)
 }

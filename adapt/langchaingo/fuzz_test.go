@@ -29,27 +29,14 @@ func fuzzSeeds(f *testing.F) {
 	}
 	f.Add(msgtest.WithOps(everyPartJSON, opPointer, 0, opCache, 1, opCachePtr, 5, opHost, 7, opCache, 9))
 	f.Add(msgtest.WithOps(everyPartJSON, opReuseID, 4, opPointer, 8, opCache, 9, opLong, 8))
-	f.Add(msgtest.WithOps(jsonOfHistory(reusedIDHistory()), opCache, 3, opPointer, 4))
-}
-
-// jsonOfHistory is msgs as langchaingo encodes them, for a seed.
-func jsonOfHistory(msgs []llms.MessageContent) string {
-	data, err := json.Marshal(msgs)
-	if err != nil {
-		panic(err)
-	}
-	return string(data)
+	f.Add(msgtest.WithOps(msgtest.MustJSON(reusedIDHistory()), opCache, 3, opPointer, 4))
 }
 
 // fuzzHistory is the history a fuzz input describes: a body as langchaingo
 // encodes histories, then, after a NUL, operations (see mutate). ok is
 // false when the body does not decode.
-func fuzzHistory(data []byte) (msgs []llms.MessageContent, ok bool) {
-	body, ops := msgtest.SplitOps(data)
-	if json.Unmarshal(body, &msgs) != nil {
-		return nil, false
-	}
-	return mutate(msgs, ops), true
+func fuzzHistory(data []byte) ([]llms.MessageContent, bool) {
+	return msgtest.DecodeOps(data, mutate)
 }
 
 // FuzzConvertRoundTrip feeds histories built from what langchaingo encodes

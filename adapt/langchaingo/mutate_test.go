@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/tmc/langchaingo/llms"
+
+	"github.com/contextkit/compact/internal/msgtest"
 )
 
 // This file builds, from fuzz operations, the langchaingo values JSON cannot
@@ -38,16 +40,10 @@ func mutate(msgs []llms.MessageContent, ops []byte) []llms.MessageContent {
 	ephemeral := &llms.CacheControl{Type: "ephemeral"}
 	for ; len(ops) >= 2; ops = ops[2:] {
 		what, where := ops[0], int(ops[1])
-		var at [][2]int
-		for k, m := range out {
-			for i := range m.Parts {
-				at = append(at, [2]int{k, i})
-			}
-		}
-		if len(at) == 0 {
+		k, i, ok := msgtest.PartAt(len(out), func(k int) int { return len(out[k].Parts) }, where)
+		if !ok {
 			return out
 		}
-		k, i := at[where%len(at)][0], at[where%len(at)][1]
 		p := &out[k].Parts[i]
 		switch what % opKinds {
 		case opNil:
@@ -77,19 +73,7 @@ func mutate(msgs []llms.MessageContent, ops []byte) []llms.MessageContent {
 
 // pointerTo is p held by pointer, when p is a part value of langchaingo's.
 func pointerTo(p llms.ContentPart) llms.ContentPart {
-	switch v := p.(type) {
-	case llms.TextContent:
-		return &v
-	case llms.ImageURLContent:
-		return &v
-	case llms.BinaryContent:
-		return &v
-	case llms.ToolCall:
-		return &v
-	case llms.ToolCallResponse:
-		return &v
-	}
-	return p
+	return inForm(&llms.TextContent{}, p)
 }
 
 // reuseCallID renames, in place, the first call of the first AI message at

@@ -3,6 +3,7 @@ package msgtest
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"slices"
 	"testing"
 
@@ -131,4 +132,71 @@ func FromMessagesSeeds(f *testing.F) {
 // MultiContent.
 func BothContents(msgs []Message) bool {
 	return slices.ContainsFunc(msgs, func(m Message) bool { return m.Content != "" && m.MultiContent != nil })
+}
+
+// DecodeOps decodes the body of a fuzz input (see SplitOps) as JSON into a
+// T and applies the input's operations to it with mutate. ok is false when
+// the body does not decode.
+func DecodeOps[T any](data []byte, mutate func(T, []byte) T) (v T, ok bool) {
+	body, ops := SplitOps(data)
+	if json.Unmarshal(body, &v) != nil {
+		return v, false
+	}
+	return mutate(v, ops), true
+}
+
+// MustJSON is v as JSON, for a seed; it panics when v does not encode.
+func MustJSON(v any) string {
+	data, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(data)
+}
+
+// PartAt picks, from where, one part of a history of n messages whose
+// message k has size(k) parts, counting parts over the whole history
+// (modulo their number). ok is false when the history has no part.
+func PartAt(n int, size func(k int) int, where int) (k, i int, ok bool) {
+	total := 0
+	for k := range n {
+		total += size(k)
+	}
+	if total == 0 {
+		return 0, 0, false
+	}
+	i = where % total
+	for k = 0; i >= size(k); k++ {
+		i -= size(k)
+	}
+	return k, i, true
+}
+
+// bothContentsText is the error text a FromMessages gives for
+// BothContentsHistory, after its package's prefix.
+const bothContentsText = ": message 2: user message sets both Content and MultiContent"
+
+// BothContentsHistory is issue 35's case: its message 2 has both Content
+// ("AAA") and MultiContent (a text part "BBB"), which go-openai refuses to
+// send and compact.Validate refuses; a conversion would keep one text and
+// drop the other.
+func BothContentsHistory() []Message {
+	return []Message{User("hi"), Asst("hello"),
+		{Role: msg.RoleUser, Content: "AAA", MultiContent: []openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeText, Text: "BBB"}}}}
+}
+
+// CheckBothContentsRefused fails tb unless err, what a FromMessages of
+// package prefix returned for BothContentsHistory, wraps invalid (the
+// caller's compact.ErrInvalidHistory) and names message 2 as
+// compact.Validate does.
+func CheckBothContentsRefused(tb testing.TB, err error, prefix string, invalid error) {
+	tb.Helper()
+	switch {
+	case err == nil:
+		tb.Fatal("a message with both contents converts: one text is kept and the other dropped without a word")
+	case !errors.Is(err, invalid):
+		tb.Fatalf("the error %q does not wrap %v", err, invalid)
+	case err.Error() != prefix+bothContentsText:
+		tb.Fatalf("the error is %q, want %q", err, prefix+bothContentsText)
+	}
 }

@@ -32,3 +32,17 @@ func TestMutateMessagesReachesWhatJSONCannotSay(t *testing.T) {
 	assert.NotEmpty(t, out[0].MultiContent, "a message with both contents")
 	assert.Error(t, msg.Validate(out))
 }
+
+func TestPartAtCountsPartsOverTheHistory(t *testing.T) {
+	sizes := []int{1, 0, 3}
+	size := func(k int) int { return sizes[k] }
+	var got [][2]int
+	for where := range 5 {
+		k, i, ok := PartAt(len(sizes), size, where)
+		require.True(t, ok)
+		got = append(got, [2]int{k, i})
+	}
+	assert.Equal(t, [][2]int{{0, 0}, {2, 0}, {2, 1}, {2, 2}, {0, 0}}, got)
+	_, _, ok := PartAt(2, func(int) int { return 0 }, 3)
+	assert.False(t, ok)
+}

@@ -31,12 +31,8 @@ func fuzzSeeds(f *testing.F) {
 // after a NUL, operations (see mutate). ok is false when the body does not
 // decode.
 func fuzzHistory(data []byte) (History, bool) {
-	body, ops := msgtest.SplitOps(data)
-	var w wire
-	if json.Unmarshal(body, &w) != nil {
-		return History{}, false
-	}
-	return mutate(History(w), ops), true
+	w, ok := msgtest.DecodeOps(data, func(w wire, ops []byte) wire { return wire(mutate(History(w), ops)) })
+	return History(w), ok
 }
 
 // FuzzConvertRoundTrip feeds histories built from request bodies and
