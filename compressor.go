@@ -2,13 +2,14 @@ package compact
 
 import (
 	"context"
-	"strconv"
+	"fmt"
 	"sync"
 	"time"
 
 	"github.com/contextkit/compact/internal/extractive"
 	"github.com/contextkit/compact/internal/meter"
 	"github.com/contextkit/compact/internal/msg"
+	"github.com/contextkit/compact/internal/trigger"
 	"github.com/contextkit/compact/prune"
 	"github.com/contextkit/compact/tokens"
 )
@@ -28,7 +29,7 @@ type Compressor struct {
 	// own is the counter the Compressor built for its model (nil when the
 	// host set one): SwitchModel swaps its encoding, UpdateUsage calibrates
 	// it.
-	own *modelCounter
+	own *trigger.Counter
 
 	// The parts behind interfaces (see compressor_parts.go).
 	prompts  promptSizer
@@ -55,16 +56,10 @@ type handoffState struct {
 
 // state is what a Compressor learns over a conversation.
 type state struct {
-	lastPrompt                int
-	lastCompletion, lastTotal int // the provider's last report
-	lastCounted               int // the last request ShouldCompressMessages or Preflight counted
+	size                      trigger.Gauge // what checks, compactions and usage reports say of the request
+	lastCompletion, lastTotal int           // the provider's last report
 	compressions              int
 	prunes                    int // compactions pruning alone achieved (among compressions)
-	strikes                   int
-	checkNext                 bool // judge the last compaction on the next usage report
-	paused                    bool
-	pausedAt                  int // the prompt size when the pause began
-	pauseReason               string
 	failures                  int
 	backoffUntil              time.Time
 	lastError                 string
@@ -83,14 +78,14 @@ func New(opts ...Option) *Compressor {
 		cfg.window = setup.window
 	}
 	cfg.adjusted = append(cfg.adjusted, prune.New(cfg.pruneOpts...).Adjusted()...)
-	var own *modelCounter
+	var own *trigger.Counter
 	if cfg.counter != nil && len(cfg.counterOpts) > 0 {
 		cfg.adjusted = append(cfg.adjusted, "WithCounterOptions: ignored, the counter WithTokenCounter set is used as it is")
 	}
 	if cfg.counter == nil {
 		own, cfg.counter = defaultCounter(cfg, setup)
 		if own != nil {
-			cfg.adjusted = append(cfg.adjusted, own.cur.Load().base.Adjusted()...)
+			cfg.adjusted = append(cfg.adjusted, own.Base().Adjusted()...)
 		}
 	}
 	if cfg.fallback == nil {
@@ -108,7 +103,7 @@ func New(opts ...Option) *Compressor {
 // defaultCounter is the counter for the model setup describes, or the estimator if the
 // encoding cannot be built (it is embedded, so that does not happen in
 // practice; the fallback keeps New from ever failing).
-func defaultCounter(cfg config, setup modelSetup) (*modelCounter, tokens.Counter) {
+func defaultCounter(cfg config, setup modelSetup) (*trigger.Counter, tokens.Counter) {
 	tc, err := newModelCounter(setup, cfg)
 	if err != nil {
 		cfg.logger.Warn("compact: exact token counting unavailable, estimating", "err", errText(err))
@@ -119,12 +114,13 @@ func defaultCounter(cfg config, setup modelSetup) (*modelCounter, tokens.Counter
 
 // thresholds are the token figures derived from a window.
 type thresholds struct {
-	usable    int // window minus reserve
-	threshold int // compaction triggers at this many prompt tokens
-	tail      int // protected tail budget
-	carry     int // carried user message budget
-	summary   int // summary target bound
-	head      int // head budget
+	adjusted  string // how the window moved a setting, for Status().Adjusted; "" when it did not
+	usable    int    // window minus reserve
+	threshold int    // compaction triggers at this many prompt tokens
+	tail      int    // protected tail budget
+	carry     int    // carried user message budget
+	summary   int    // summary target bound
+	head      int    // head budget
 	// reach is how far back the tail reaches for the latest user message
 	// and the last assistant text; minVerbatim the fewest tokens it keeps
 	// whatever its budget (economy mode's verbatim end, 0 otherwise).
@@ -140,15 +136,28 @@ func computeThresholds(cfg config, window int) thresholds {
 		reserve = min(defaultReserveTokens, window/4)
 	}
 	usable := max(window-reserve, 1)
-	th := int(cfg.fraction * float64(usable))
+	asked := max(int(cfg.fraction*float64(usable)), 1)
+	th, cap := asked, cfg.cap
+	if cfg.fractionSet && !cfg.boundsSet {
+		cap = 0 // the default cap bounds the default fraction only
+	}
 	if cfg.floor > 0 && th < cfg.floor {
 		th = min(cfg.floor, max(th, int(DefaultThreshold*float64(usable))))
 	}
-	if cfg.cap > 0 && th > cfg.cap {
-		th = cfg.cap
+	if cap > 0 && th > cap {
+		th = cap
 	}
 	th = max(min(th, usable), 1)
+	var note string
+	switch {
+	case reserve >= window:
+		note = fmt.Sprintf("WithReserveTokens(%d): leaves nothing of the %d-token window; 1 token usable", reserve, window)
+	case th != asked && (cfg.fractionSet || cfg.boundsSet):
+		note = fmt.Sprintf("threshold: %d tokens, not %d (%v of the %d usable): WithThresholdBounds(%d, %d) moved it",
+			th, asked, cfg.fraction, usable, cfg.floor, cfg.cap)
+	}
 	return thresholds{
+		adjusted:  note,
 		usable:    usable,
 		threshold: th,
 		tail:      max(int(cfg.tailFraction*float64(th)), 1),
@@ -181,9 +190,17 @@ func (c *Compressor) count(msgs []Message) int {
 	return tokens.CountMessages(c.cfg.counter, msgs)
 }
 
-// UpdateUsage records the usage a provider reported. A prompt back under
-// the threshold lifts an anti-thrash pause; the first report after a
-// compaction judges it.
+// UpdateUsage records the usage a provider reported for the request just
+// sent. The report counts what the Compressor's count of that request
+// could not see (tool definitions not named with WithTools, images, the
+// provider's own framing), so every later check adds it: a report over
+// the threshold makes the next check compact, whichever entry point the
+// host calls (ShouldCompress, ShouldCompressMessages, Preflight, Compress).
+// When no entry point counted that request, the report itself is the
+// least the next request takes, until a compaction. For a model whose
+// tokenizer the package does not have, the report also tunes the
+// calibration. A prompt back under the threshold lifts an anti-thrash
+// pause; the first report after a compaction judges it.
 func (c *Compressor) UpdateUsage(u Usage) {
 	if u.PromptTokens <= 0 {
 		return
@@ -192,74 +209,55 @@ func (c *Compressor) UpdateUsage(u Usage) {
 	defer c.mu.Unlock()
 	c.st.lastCompletion, c.st.lastTotal = u.CompletionTokens, u.TotalTokens
 	c.billLocked(u)
-	if c.own != nil && c.st.lastCounted > 0 {
-		// The provider's count of the request last counted here tunes the
-		// calibration of a model whose tokenizer we do not have.
-		c.own.calibrate(u.PromptTokens, c.st.lastCounted)
-		c.st.lastCounted = 0
+	counted := c.st.size.Counted()
+	if c.own != nil && counted > 0 {
+		counted = c.own.Calibrate(u.PromptTokens, counted)
 	}
-	c.observeLocked(u.PromptTokens)
+	c.st.size.Report(u.PromptTokens, counted, c.limitsLocked())
 }
 
-// observeLocked takes in a real prompt size.
-func (c *Compressor) observeLocked(tokens int) {
-	c.st.lastPrompt = tokens
-	over := tokens >= c.th.threshold
-	if c.st.checkNext {
-		c.st.checkNext = false
-		if over {
-			c.strikeLocked("usage stayed over the threshold after compaction")
-		} else {
-			c.st.strikes = 0
-		}
-	}
-	// A pause ends when usage drops, or once the history has grown a tail's
-	// budget past where it paused: the tail can then let go of what it had
-	// to keep (a huge message at the end), so compacting again may work.
-	if c.st.paused && (!over || tokens >= c.st.pausedAt+c.th.tail) {
-		c.st.paused, c.st.pauseReason = false, ""
-		c.st.strikes = 0
-	}
+// limitsLocked are the figures the size of a request is judged against.
+func (c *Compressor) limitsLocked() trigger.Limits {
+	return trigger.Limits{Threshold: c.th.threshold, Tail: c.th.tail, Strikes: c.cfg.strikeLimit}
 }
 
-func (c *Compressor) strikeLocked(why string) {
-	c.st.strikes++
-	if c.cfg.strikeLimit > 0 && c.st.strikes >= c.cfg.strikeLimit {
-		c.st.paused, c.st.pausedAt = true, c.st.lastPrompt
-		c.st.pauseReason = why + " " + strconv.Itoa(c.st.strikes) + " times in a row; " +
-			"automatic compaction paused until usage drops, the history grows by the tail's budget, the model changes, or a forced compaction"
-	}
-}
-
-// ShouldCompress reports whether a prompt of promptTokens tokens should be
-// compacted before it is sent: it has reached the threshold (or, with
-// prices known, an earlier point WithEconomy or a cold cache makes
-// cheaper: see WithPricing), and automatic compaction is neither paused
-// nor backing off from summarizer failures (when failures fall back to the
-// extractive summary, backoff does not stop it). A prompt over the usable
-// window is always compacted: no pause lets it go out as it is.
+// ShouldCompress reports whether a request counted at promptTokens, as
+// Counter counts (a Session's running count is), should be compacted
+// before it is sent. The count is the one the next usage report is
+// compared with, and the size judged is the count plus what the last
+// report showed counting misses (see UpdateUsage). It is true when that
+// size has reached the threshold (or, with prices known, an earlier point
+// WithEconomy or a cold cache makes cheaper: see WithPricing), and
+// automatic compaction is neither paused nor backing off from summarizer
+// failures (when failures fall back to the extractive summary, backoff
+// does not stop it). A request over the usable window is always
+// compacted: no pause lets it go out as it is.
 func (c *Compressor) ShouldCompress(promptTokens int) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.observeLocked(promptTokens)
-	if promptTokens > c.th.usable {
-		return true
+	ok, _ := c.shouldLocked(promptTokens)
+	return ok
+}
+
+// shouldLocked is ShouldCompress; it also returns the size judged.
+func (c *Compressor) shouldLocked(counted int) (bool, int) {
+	n := c.st.size.Counts(counted)
+	c.st.size.See(n, c.limitsLocked())
+	if n > c.th.usable {
+		return true, n
 	}
-	if due, _ := c.dueLocked(promptTokens); !due || c.st.paused {
-		return false
+	due, _ := c.dueLocked(n)
+	if paused, _ := c.st.size.Paused(); !due || paused {
+		return false, n
 	}
-	return c.cfg.policy == FallbackExtractive || !c.backingOffLocked()
+	return c.cfg.policy == FallbackExtractive || !c.backingOffLocked(), n
 }
 
 // ShouldCompressMessages counts msgs, plus the incoming message and tool
 // definitions opts name (WithIncoming, WithTools), and reports
-// ShouldCompress for that size.
+// ShouldCompress for that count.
 func (c *Compressor) ShouldCompressMessages(msgs []Message, opts ...CompressOption) bool {
-	n := c.count(msgs) + c.extraTokens(ApplyCompressOptions(opts...))
-	c.mu.Lock()
-	c.st.lastCounted = n
-	c.mu.Unlock()
-	return c.ShouldCompress(n)
+	return c.ShouldCompress(c.count(msgs) + c.extraTokens(ApplyCompressOptions(opts...)))
 }
 
 func (c *Compressor) backingOffLocked() bool {
@@ -271,19 +269,21 @@ func (c *Compressor) backingOffLocked() bool {
 func (c *Compressor) Status() Status {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	last := c.st.size.Last()
 	pct := 0.0
 	if c.th.threshold > 0 {
-		pct = min(100*float64(c.st.lastPrompt)/float64(c.th.threshold), 100)
+		pct = min(100*float64(last)/float64(c.th.threshold), 100)
 	}
 	of := 0.0
 	if c.win > 0 {
-		of = 100 * float64(c.st.lastPrompt) / float64(c.win)
+		of = 100 * float64(last) / float64(c.win)
 	}
+	paused, why := c.st.size.Paused()
 	s := Status{
 		Engine: c.Name(), Model: c.model, Window: c.win, Threshold: c.th.threshold, Usable: c.th.usable,
-		LastPromptTokens: c.st.lastPrompt, UsagePercent: of, ThresholdPercent: pct,
+		LastPromptTokens: last, UsagePercent: of, ThresholdPercent: pct,
 		LastCompletionTokens: c.st.lastCompletion, LastTotalTokens: c.st.lastTotal, Compressions: c.st.compressions,
-		Strikes: c.st.strikes, Paused: c.st.paused, PauseReason: c.st.pauseReason,
+		Strikes: c.st.size.Strikes(), Paused: paused, PauseReason: why,
 		LastError: c.st.lastError,
 	}
 	s.ModelNote = modelNote(c.model, c.setup)
@@ -292,10 +292,13 @@ func (c *Compressor) Status() Status {
 		s.Encoding = e.Encoding()
 	}
 	if c.own != nil {
-		s.Calibration = c.own.cur.Load().factor
+		s.Calibration = c.own.Factor()
 	}
 	if len(c.cfg.adjusted) > 0 {
 		s.Adjusted = append([]string(nil), c.cfg.adjusted...)
+	}
+	if c.th.adjusted != "" {
+		s.Adjusted = append(s.Adjusted, c.th.adjusted)
 	}
 	if c.backingOffLocked() {
 		s.BackoffUntil = c.st.backoffUntil
@@ -311,11 +314,12 @@ func (c *Compressor) Status() Status {
 // zero means the model table's window for the model, or the current one
 // when the table does not know it. A counter the Compressor built for
 // itself moves to the new model's encoding and calibration; one the host
-// set (WithTokenCounter) is kept.
+// set (WithTokenCounter) is kept. What usage reports showed counting
+// misses is forgotten: the next report measures it again.
 func (c *Compressor) SwitchModel(model string, window int) {
 	setup := setupFor(model)
 	if c.own != nil {
-		if err := c.own.switchTo(setup, c.cfg); err != nil {
+		if err := switchCounter(c.own, setup, c.cfg); err != nil {
 			c.cfg.logger.Warn("compact: keeping the previous encoding", "model", model, "err", errText(err))
 		}
 	}
@@ -329,8 +333,7 @@ func (c *Compressor) SwitchModel(model string, window int) {
 		c.win = setup.window
 	}
 	c.retuneLocked()
-	c.st.paused, c.st.pauseReason, c.st.strikes, c.st.checkNext = false, "", 0, false
-	c.st.lastCounted = 0
+	c.st.size.Restart()
 }
 
 // OnSessionStart moves the Compressor to the conversation's model and
@@ -366,25 +369,27 @@ func (c *Compressor) OnSessionReset(id string) {
 
 // Preflight checks a request before it is sent: the history, plus the
 // incoming message and the tool definitions opts name. It never calls a
-// model. When even the messages a compaction must keep verbatim do not fit
-// the usable window, Fits is false and TooLarge names the largest of them,
-// so the host can act before the provider rejects the request.
+// model. Tokens is the count with what the last usage report showed
+// counting misses (see UpdateUsage). When even the messages a compaction
+// must keep verbatim do not fit the usable window, Fits is false and
+// TooLarge names the largest of them, so the host can act before the
+// provider rejects the request.
 func (c *Compressor) Preflight(msgs []Message, opts ...CompressOption) Preflight {
 	o := ApplyCompressOptions(opts...)
 	n := c.count(msgs) + c.extraTokens(o)
 	c.mu.Lock()
-	th := c.th
-	c.st.lastCounted = n
+	th, unseen := c.th, c.st.size.Unseen()
+	should, est := c.shouldLocked(n)
 	c.mu.Unlock()
-	p := Preflight{Tokens: n, Threshold: th.threshold, Usable: th.usable, Compress: c.ShouldCompress(n),
-		HasContent: c.HasContentToCompress(msgs), Fits: n <= th.usable, TooLarge: -1}
+	p := Preflight{Tokens: est, Threshold: th.threshold, Usable: th.usable, Compress: should,
+		HasContent: c.HasContentToCompress(msgs), Fits: est <= th.usable, TooLarge: -1}
 	if p.Fits {
 		return p
 	}
 	// What would be left after the best compaction: the messages a plan
 	// must keep, and the tools.
 	plan := c.plan(msgs, th, o.Incoming)
-	kept := tokens.CountTools(c.cfg.counter, o.Tools)
+	kept := tokens.CountTools(c.cfg.counter, o.Tools) + unseen
 	largest := 0
 	for i, m := range msgs {
 		if i >= plan.headEnd && i < plan.cut && i != plan.lift {

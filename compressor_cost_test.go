@@ -293,6 +293,7 @@ func TestNoPauseLetsARequestOverTheUsableWindow(t *testing.T) {
 	c := newTestCompressor(&recorder{}, WithStrikeLimit(1), WithTail(0.5, 4))
 	_, err := c.Compress(context.Background(), overThreshold(), Force())
 	require.NoError(t, err)
+	c.ShouldCompress(c.threshold() + 1) // the next request, counted and reported, is over
 	c.UpdateUsage(Usage{PromptTokens: c.threshold() + 1})
 	require.True(t, c.Status().Paused)
 	usable := c.Preflight(overThreshold()).Usable

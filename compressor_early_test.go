@@ -44,6 +44,7 @@ func TestEarlyKeepsThePauseAndTheBackoff(t *testing.T) {
 		for range 2 {
 			_, err := c.Compress(context.Background(), in)
 			require.NoError(t, err)
+			c.ShouldCompress(th + 100) // the next request, counted and reported, is still over
 			c.UpdateUsage(Usage{PromptTokens: th + 100})
 		}
 		require.True(t, c.Status().Paused)

@@ -33,7 +33,8 @@ func (c *Compressor) prune(work []Message, p plan, th thresholds) *prune.Result 
 // pruneTail runs the pressure pass alone on p's tail, for a compaction that
 // summarises: the summary replaces the middle, so only the tail's changes
 // matter, and they are kept however little they save. It returns the
-// changes, after pointing p at the demoted tail.
+// changes, after pointing p at the demoted tail and its counts, so what
+// the summary is given (see roomLeft) is the room the request really has.
 func (c *Compressor) pruneTail(p *plan, th thresholds) []prune.Change {
 	if !c.cfg.pruning || th.economy {
 		return nil
@@ -45,6 +46,10 @@ func (c *Compressor) pruneTail(p *plan, th thresholds) []prune.Change {
 	hybrid := make([]Message, 0, len(p.msgs))
 	hybrid = append(hybrid, p.msgs[:p.cut]...)
 	p.msgs = append(hybrid, pr.Messages[p.cut:]...)
+	p.counts = append([]int(nil), p.counts...)
+	for _, ch := range pr.Changes {
+		p.counts[ch.Index] = c.cfg.counter.CountMessage(p.msgs[ch.Index])
+	}
 	return pr.Changes
 }
 
@@ -61,7 +66,7 @@ func (r *compaction) pruneOnly(pr *prune.Result) (*Result, error) {
 		return nil, fmt.Errorf("compact: internal error, pruned history is invalid: %w", err)
 	}
 	after := tokens.CountMessages(c.cfg.counter, out)
-	c.record(after, r.th.threshold, meter.Prune, r.early, models.Tokens{})
+	c.record(r, after, meter.Prune, models.Tokens{})
 	c.mu.Lock()
 	c.st.prunes++
 	c.mu.Unlock()

@@ -69,7 +69,9 @@ type compaction struct {
 
 	work    []Message // the history compacted: the caller's, or its repair
 	repairs []Repair
-	th      thresholds // the Compressor's, less what the tool definitions take
+	th      thresholds // the Compressor's, less what the tool definitions and what counting misses take
+	tools   int        // what the tool definitions take
+	over    bool       // the request is over the usable window
 	p       plan
 	before  int           // tokens of work and the incoming message
 	early   string        // why an automatic compaction under the threshold is due ("" at it)
@@ -140,19 +142,22 @@ func (c *Compressor) unlockRun() { <-c.run }
 // enough, otherwise a summary. It is called with the run lock held.
 func (r *compaction) run(ctx context.Context) (*Result, error) {
 	c := r.c
-	c.mu.Lock()
-	th, paused, why := c.th, c.st.paused, c.st.pauseReason
-	c.mu.Unlock()
-	// Tool definitions ride along with every request: the messages get
-	// what they leave of the threshold.
-	th.threshold = max(th.threshold-tokens.CountTools(c.cfg.counter, r.o.Tools), 1)
+	r.tools = tokens.CountTools(c.cfg.counter, r.o.Tools)
 	r.before = tokens.CountMessages(c.cfg.counter, r.work)
 	if r.o.Incoming != nil {
 		r.before += c.cfg.counter.CountMessage(*r.o.Incoming)
 	}
+	c.mu.Lock()
+	th, room := c.th, c.st.size.Room(r.before+r.tools)
+	c.mu.Unlock()
+	// Tool definitions ride along with every request, and so does what
+	// the provider counts and the Compressor cannot see (see UpdateUsage):
+	// the messages get what they leave of the threshold.
+	th.threshold = max(th.threshold-r.tools-room.Unseen, 1)
+	r.over = room.Size > th.usable
 	// No pause lets a request over the usable window go out as it is.
-	if paused && !r.o.Force && r.before <= th.usable {
-		return nil, fmt.Errorf("%w: %s", ErrPaused, why)
+	if room.Paused && !r.o.Force && !r.over {
+		return nil, fmt.Errorf("%w: %s", ErrPaused, room.Reason)
 	}
 	r.th = th
 	if r.rng != nil {
@@ -215,14 +220,17 @@ func (c *Compressor) trimOversized(res *Result, th thresholds) {
 
 // unneeded returns the Result of a compaction that has nothing to do: an
 // unforced request under the threshold, and under any earlier point the
-// prices make due (see WithPricing). It costs a count (memoised per
-// message) and no copy: Messages is msgs itself, with the incoming message
+// prices make due (see WithPricing), counting what the last usage report
+// showed counting misses (see UpdateUsage); the count is the one the next
+// report is compared with. It costs a count (memoised per message) and no
+// copy: Messages is msgs itself, with the incoming message
 // appended when there is one. It returns nil when the history must
 // shrink, and why when that is under the threshold.
 func (c *Compressor) unneeded(msgs []Message, o CompressOptions) (*Result, string) {
-	n := tokens.CountMessages(c.cfg.counter, msgs) + c.extraTokens(o)
+	counted := tokens.CountMessages(c.cfg.counter, msgs) + c.extraTokens(o)
 	c.mu.Lock()
 	th := c.th
+	n := c.st.size.Counts(counted)
 	due, early := c.dueLocked(n)
 	c.mu.Unlock()
 	if due {
@@ -236,7 +244,7 @@ func (c *Compressor) unneeded(msgs []Message, o CompressOptions) (*Result, strin
 	}
 	res := &Result{
 		Messages: out, MessagesBefore: len(msgs), MessagesAfter: len(out),
-		TokensBefore: n, TokensAfter: n,
+		TokensBefore: counted, TokensAfter: counted,
 		SummarizedFrom: -1, SummarizedTo: -1, SummaryIndex: -1, Lifted: -1,
 		Skipped: fmt.Sprintf("under the threshold (%d of %d tokens)", n, th.threshold),
 	}
@@ -338,8 +346,8 @@ func (r *compaction) fold(ctx context.Context) (*Result, error) {
 	candidates, at := carriedCandidates(*p)
 	// Carried messages give way to a summary of twice its target where the
 	// window is tight.
-	carry := min(th.carry, max(c.roomLeft(*p, th)-2*summaryTarget(*p, th), 0))
-	chosen, dropped := chooseCarried(append(prev.carried, candidates...), carry, c.cfg.counter)
+	carry := min(th.carry, max(c.roomLeft(*p, th, nil, o.Incoming)-2*summaryTarget(*p, th), 0))
+	chosen, dropped := msg.ChooseCarried(append(prev.carried, candidates...), carry, c.cfg.counter)
 	req := SummaryRequest{
 		Turns:           append(userTurns(dropped, len(prev.carried)), turns...),
 		PreviousSummary: withOpenTasks(prev.previousSummary(), nil),
@@ -347,8 +355,14 @@ func (r *compaction) fold(ctx context.Context) (*Result, error) {
 		Prompt:          c.cfg.summaryPrompt,
 	}
 	req.TargetTokens = c.factsTarget(ctx, req, summaryTarget(*p, th), th.factsCap, p.foldedTokens())
-	if room := (c.roomLeft(*p, th) - carry) / 2; r.rng == nil && req.TargetTokens > room {
-		req.TargetTokens = max(room, minSummaryTokens) // the summary, cut at twice its target, must fit too
+	// The summary gets the room the request has once the rest is in, and
+	// is cut at twice its target and at that room (a range compaction's
+	// at twice its target alone).
+	cut := 2 * req.TargetTokens
+	if r.rng == nil {
+		room := max(c.roomLeft(*p, th, chosen, o.Incoming), minSummaryTokens)
+		req.TargetTokens = min(req.TargetTokens, room)
+		cut = min(2*req.TargetTokens, room)
 	}
 	if r.rng == nil && !o.Force && !c.foldWorth(*p, th, before, req.TargetTokens) {
 		return nil, fmt.Errorf("%w: the summary would not pay back writing the cached history again", ErrNoSavings)
@@ -360,7 +374,7 @@ func (r *compaction) fold(ctx context.Context) (*Result, error) {
 	if th.priced {
 		cached = c.share(&req, r)
 	}
-	body, name, fallback, err := c.runSummarizer(ctx, req, o.Force || before > th.usable)
+	body, name, fallback, err := c.runSummarizer(ctx, req, o.Force, r.over)
 	if err != nil {
 		r.log.Warn("compaction failed", "err", c.errText(err))
 		return nil, err
@@ -373,16 +387,10 @@ func (r *compaction) fold(ctx context.Context) (*Result, error) {
 	} else if isModel(ran) {
 		r.sum = c.summaryTokens(req, body, cached)
 	}
-	body = textcut.ToTokens(strings.TrimSpace(msg.StripSummaryPrefix(body)), 2*req.TargetTokens, c.cfg.counter.CountText)
+	body = textcut.ToTokens(strings.TrimSpace(msg.StripSummaryPrefix(body)), cut, c.cfg.counter.CountText)
 	body = withOpenTasks(body, o.OpenTasks)
 
-	text := body
-	if th.priced && c.cfg.note != "" {
-		// The note goes where the summary changes the history anyway, so
-		// the system prompt's cache survives.
-		text = c.cfg.note + "\n\n" + body
-	}
-	out, summaryAt := c.assemble(*p, msg.SummaryText(text, chosen), o.Incoming, !th.priced)
+	out, summaryAt := c.assembleSummary(*p, th, body, chosen, o.Incoming)
 	if err := Validate(out); err != nil {
 		// A bug, never the caller's fault; the caller keeps its messages.
 		return nil, fmt.Errorf("compact: internal error, compacted history is invalid: %w", err)
@@ -395,7 +403,7 @@ func (r *compaction) fold(ctx context.Context) (*Result, error) {
 	if fallback != "" {
 		kind = meter.Fallback
 	}
-	c.record(after, th.threshold, kind, r.early, r.sum)
+	c.record(r, after, kind, r.sum)
 
 	res := &Result{
 		Messages: out, MessagesAfter: len(out),
@@ -412,31 +420,31 @@ func (r *compaction) fold(ctx context.Context) (*Result, error) {
 	return res, nil
 }
 
-// record notes a finished compaction: a result still over the threshold is a
-// strike at once; otherwise the next usage report judges it.
-func (c *Compressor) record(after, threshold int, kind, early string, sum models.Tokens) {
+// record notes a finished compaction that left after tokens of messages:
+// with the tools and what counting misses, a request still over the
+// threshold is a strike at once; otherwise the next usage report judges
+// it. That request's count is the one the next report is compared with.
+func (c *Compressor) record(r *compaction, after int, kind string, sum models.Tokens) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.st.cost.Compacted(kind, early, after, sum, c.pricingLocked())
+	c.st.cost.Compacted(kind, r.early, after, sum, c.pricingLocked())
 	c.st.compressions++
-	c.st.lastPrompt = after
-	if after >= threshold {
-		c.strikeLocked("compaction left usage over the threshold")
-		c.st.checkNext = false
-		return
-	}
-	c.st.checkNext = true
+	c.st.size.Compacted(after+r.tools, c.limitsLocked())
 }
 
 // runSummarizer produces the summary body. It returns the summarizer's
-// name, and why the fallback was used ("" when it was not).
-func (c *Compressor) runSummarizer(ctx context.Context, req SummaryRequest, force bool) (body, name, fallback string, err error) {
+// name, and why the fallback was used ("" when it was not). During a
+// backoff only a forced compaction calls the summarizer; an automatic one
+// goes to the fallback, or under AbortOnFailure returns a *BackoffError,
+// unless the request is over the usable window: the summarizer is then
+// the only way to make it fit.
+func (c *Compressor) runSummarizer(ctx context.Context, req SummaryRequest, force, overWindow bool) (body, name, fallback string, err error) {
 	primary := c.cfg.summarizer
 	c.mu.Lock()
 	backingOff, until, failures := c.backingOffLocked(), c.st.backoffUntil, c.st.failures
 	c.mu.Unlock()
 
-	if backingOff && !force {
+	if backingOff && !force && (c.cfg.policy == FallbackExtractive || !overWindow) {
 		if c.cfg.policy != FallbackExtractive {
 			return "", "", "", &BackoffError{Until: until, Failures: failures}
 		}
@@ -562,6 +570,17 @@ func userTurns(dropped []string, fromEarlier int) []Message {
 // summarised, within [minSummaryTokens, th.summary].
 func summaryTarget(p plan, th thresholds) int {
 	return max(min(sum(p.counts[p.headEnd:p.cut])/5, th.summary), minSummaryTokens)
+}
+
+// assembleSummary assembles the compacted history around a summary of body
+// carrying carried. With prices known the compaction note goes into the
+// summary, where the history changes anyway, so the system prompt's cache
+// survives; otherwise into the system prompt.
+func (c *Compressor) assembleSummary(p plan, th thresholds, body string, carried []string, incoming *Message) ([]Message, int) {
+	if th.priced && c.cfg.note != "" {
+		body = c.cfg.note + "\n\n" + body
+	}
+	return c.assemble(p, msg.SummaryText(body, carried), incoming, !th.priced)
 }
 
 // assemble builds the compacted history: the system messages (the first

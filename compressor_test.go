@@ -36,25 +36,55 @@ func newTestCompressor(s Summarizer, opts ...Option) *Compressor {
 
 func TestThresholds(t *testing.T) {
 	tests := []struct {
-		name string
-		opts []Option
-		want int
+		name     string
+		opts     []Option
+		want     int
+		adjusted string // what Status().Adjusted says, "" for nothing
 	}{
-		{"default window", nil, 89_856},                                               // 0.75 × (128k − 8192)
-		{"small window keeps the fraction", []Option{WithContextWindow(8000)}, 4_500}, // reserve 2000
-		{"floor lifts a low fraction on a large window", []Option{WithThreshold(0.3)}, 64_000},
-		{"floor never lifts past the default fraction", []Option{WithContextWindow(8000), WithThreshold(0.3)}, 4_500},
-		{"cap on a huge window", []Option{WithContextWindow(1_000_000)}, 256_000},
-		{"no bounds", []Option{WithContextWindow(1_000_000), WithThresholdBounds(0, 0)}, 743_856},
-		{"explicit reserve", []Option{WithContextWindow(100_000), WithReserveTokens(20_000)}, 60_000},
-		{"out-of-range values fall back to defaults", []Option{WithContextWindow(-1), WithThreshold(3)}, 89_856},
+		{"default window", nil, 89_856, ""},                                               // 0.75 × (128k − 8192)
+		{"small window keeps the fraction", []Option{WithContextWindow(8000)}, 4_500, ""}, // reserve 2000
+		{"a low fraction is honoured on a large window", []Option{WithThreshold(0.3)}, 35_942, ""},
+		{"a low fraction is honoured on a small window", []Option{WithContextWindow(32_000), WithThreshold(0.5)}, 12_000, ""},
+		{"a floor set lifts a low fraction", []Option{WithThreshold(0.3), WithThresholdBounds(64_000, 0)}, 64_000,
+			"threshold: 64000 tokens, not 35942 (0.3 of the 119808 usable): WithThresholdBounds(64000, 0) moved it"},
+		{"a floor set never lifts past the default fraction", []Option{WithContextWindow(32_000), WithThreshold(0.5), WithThresholdBounds(20_000, 0)}, 18_000,
+			"threshold: 18000 tokens, not 12000 (0.5 of the 24000 usable): WithThresholdBounds(20000, 0) moved it"},
+		{"cap on a huge window", []Option{WithContextWindow(1_000_000)}, 256_000, ""},
+		{"the default cap bounds the default fraction only", []Option{WithContextWindow(1_000_000), WithThreshold(0.5)}, 495_904, ""},
+		{"a cap set bounds any fraction", []Option{WithContextWindow(1_000_000), WithThreshold(0.5), WithThresholdBounds(0, 256_000)}, 256_000,
+			"threshold: 256000 tokens, not 495904 (0.5 of the 991808 usable): WithThresholdBounds(0, 256000) moved it"},
+		{"a cap set bounds the default fraction", []Option{WithThresholdBounds(0, 50_000)}, 50_000,
+			"threshold: 50000 tokens, not 89856 (0.75 of the 119808 usable): WithThresholdBounds(0, 50000) moved it"},
+		{"no bounds", []Option{WithContextWindow(1_000_000), WithThresholdBounds(0, 0)}, 743_856, ""},
+		{"explicit reserve", []Option{WithContextWindow(100_000), WithReserveTokens(20_000)}, 60_000, ""},
+		{"a reserve that takes the window", []Option{WithContextWindow(8_000), WithReserveTokens(8_000)}, 1,
+			"WithReserveTokens(8000): leaves nothing of the 8000-token window; 1 token usable"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := New(append(tt.opts, WithTokenCounter(byteCounter{}))...)
 			assert.Equal(t, tt.want, c.threshold())
+			var want []string
+			if tt.adjusted != "" {
+				want = []string{tt.adjusted}
+			}
+			assert.Equal(t, want, c.Status().Adjusted)
 		})
 	}
+	// An invalid value is reported as such, and the default kept.
+	c := New(WithContextWindow(-1), WithThreshold(3), WithTokenCounter(byteCounter{}))
+	assert.Equal(t, 89_856, c.threshold())
+	assert.Len(t, c.Status().Adjusted, 2)
+}
+
+// An adjustment follows the window: a model switch to a window where the
+// bounds no longer move the threshold clears it.
+func TestThresholdAdjustmentFollowsTheWindow(t *testing.T) {
+	c := New(WithContextWindow(32_000), WithThreshold(0.5), WithThresholdBounds(20_000, 0), WithTokenCounter(byteCounter{}))
+	require.Len(t, c.Status().Adjusted, 1)
+	c.SwitchModel("bigger", 200_000)
+	assert.Equal(t, 95_904, c.Status().Threshold)
+	assert.Empty(t, c.Status().Adjusted)
 }
 
 func TestCompressKeepsSystemHeadTailAndLatestUser(t *testing.T) {
@@ -289,7 +319,7 @@ func TestCarriedUserMessages(t *testing.T) {
 	require.Len(t, carried, res.Carried)
 	used := 0
 	for _, t := range carried {
-		used += byteCounter{}.CountText(t) + carriedEntryTokens
+		used += byteCounter{}.CountText(t) + msg.CarriedEntryTokens
 	}
 	assert.LessOrEqual(t, used, 200, "carried messages stay within their budget")
 	// The newest carried message is the last real user message summarised.
@@ -416,7 +446,9 @@ func TestAntiThrash(t *testing.T) {
 	for strike := 1; strike <= 2; strike++ {
 		_, err := c.Compress(context.Background(), in)
 		require.NoError(t, err)
-		c.UpdateUsage(Usage{PromptTokens: th + 100}) // the next real prompt is still over
+		// The next request, counted and reported, is still over.
+		c.ShouldCompress(th + 100)
+		c.UpdateUsage(Usage{PromptTokens: th + 100})
 		assert.Equal(t, strike, c.Status().Strikes)
 	}
 	st := c.Status()

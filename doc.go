@@ -16,7 +16,10 @@
 //	}
 //
 // After each response the host reports the provider's usage with
-// UpdateUsage, which keeps the Compressor's view of the window exact.
+// UpdateUsage, which keeps the Compressor's view of the window exact: the
+// provider counts what the Compressor cannot see (tool definitions it was
+// not given, images, the provider's framing), and a report over the
+// threshold makes the next check compact.
 //
 // # What a compaction keeps
 //

@@ -244,7 +244,7 @@ type Status struct {
 	// the most prompt tokens a request may take. 0 when the engine does
 	// not say.
 	Usable           int
-	LastPromptTokens int // the last prompt size seen (reported or counted)
+	LastPromptTokens int // the last prompt size seen: reported, or counted plus what the last report showed counting misses
 	// LastCompletionTokens and LastTotalTokens are the provider's last
 	// report (UpdateUsage); 0 before the first.
 	LastCompletionTokens int
@@ -262,7 +262,10 @@ type Status struct {
 	HandoffReason        string    // why compaction goes on without a handoff: quota spent, or the last failure
 	// Adjusted names each option New was given an invalid value, and the
 	// value kept in force instead ("WithThreshold(1.5): invalid, 0.75
-	// kept"). It is nil when every value was taken.
+	// kept"), and each setting the window moves while it does (bounds
+	// WithThresholdBounds set moving the threshold from its fraction, a
+	// reserve that leaves nothing of the window). It is nil when every
+	// value was taken as given.
 	Adjusted []string
 	// Encoding is the token encoding counted with ("" for a host's own
 	// counter that does not say), and Calibration the factor its counts are

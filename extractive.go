@@ -39,7 +39,8 @@ type extractiveSummarizer struct {
 //   - Completed actions: shell commands and other tool calls, in order,
 //     each with the outcome its output shows (→ exit 1, → FAIL,
 //     → Traceback, → error); other calls are written name(arguments).
-//   - Current state: the assistant's last visible text, quoted.
+//   - Current state: the assistant's last visible text, quoted; a run of
+//     long lines of printed data in it (a dict dump, an image) becomes […].
 //   - Decisions: the assistant's sentences that state one ("the fix is",
 //     "because", "instead", "I'll").
 //   - Next steps: tool calls that have no result yet.

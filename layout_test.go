@@ -236,6 +236,7 @@ var ranks = map[string]int{
 	"tokens":                      1,
 	"internal/textcut":            1,
 	"internal/meter":              1,
+	"internal/trigger":            2,
 	"internal/msg":                2,
 	"internal/extractive":         3,
 	"internal/promptsize":         3,

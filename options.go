@@ -59,7 +59,9 @@ type config struct {
 	windowSet      bool // WithContextWindow was given a valid window
 	reserve        int  // <0: min(defaultReserveTokens, window/4)
 	fraction       float64
+	fractionSet    bool // WithThreshold was given a valid fraction
 	floor, cap     int
+	boundsSet      bool // WithThresholdBounds was given valid bounds
 	headMessages   int
 	tailFraction   float64
 	tailMin        int
@@ -113,15 +115,10 @@ const (
 	// use.
 	DefaultThreshold = 0.75
 
-	// defaultThresholdFloor keeps a low threshold fraction from compacting a
-	// large window too early: the threshold is never below it, except on
-	// windows too small to hold it (there the floor becomes
-	// DefaultThreshold of the usable window).
-	defaultThresholdFloor = 64_000
-
-	// defaultThresholdCap bounds the threshold on very large windows: past
-	// about 256k tokens requests get slow and costly and models attend less
-	// well, so a million-token window still compacts there.
+	// defaultThresholdCap bounds the default threshold on very large
+	// windows: past about 256k tokens requests get slow and costly and
+	// models attend less well, so a million-token window still compacts
+	// there. A fraction WithThreshold sets is not bound by it.
 	defaultThresholdCap = 256_000
 
 	// defaultHeadMessages is how many non-system messages at the start are
@@ -171,7 +168,6 @@ func defaults() config {
 		window:        DefaultContextWindow,
 		reserve:       -1,
 		fraction:      DefaultThreshold,
-		floor:         defaultThresholdFloor,
 		cap:           defaultThresholdCap,
 		headMessages:  defaultHeadMessages,
 		tailFraction:  defaultTailFraction,
@@ -231,7 +227,8 @@ func WithContextWindow(tokens int) Option {
 
 // WithReserveTokens sets how many tokens of the window are kept for the
 // model's reply. The default is 8,192, at most a quarter of the window. It
-// must not be negative.
+// must not be negative; a reserve that takes the whole window leaves one
+// token usable, and Status().Adjusted says so.
 func WithReserveTokens(tokens int) Option {
 	return option(func(c *config) {
 		if tokens < 0 {
@@ -244,29 +241,33 @@ func WithReserveTokens(tokens int) Option {
 
 // WithThreshold sets the fraction of the usable window (window minus
 // reserve) at which compaction triggers, in (0, 1]. The default is 0.75, the
-// figure most agent runtimes use.
+// figure most agent runtimes use, at most 256,000 tokens. A fraction set
+// here is honoured as it is: only bounds WithThresholdBounds sets move it,
+// and Status().Adjusted then says by how much.
 func WithThreshold(fraction float64) Option {
 	return option(func(c *config) {
 		if !(fraction > 0 && fraction <= 1) {
 			c.reject("WithThreshold", fraction, c.fraction)
 			return
 		}
-		c.fraction = fraction
+		c.fraction, c.fractionSet = fraction, true
 	})
 }
 
-// WithThresholdBounds sets the threshold's floor and cap in tokens. The
-// defaults are 64,000 (so a low fraction does not compact a large window
-// early; on a window too small for it the floor gives way) and 256,000 (past
-// which requests get slow and costly). Zero turns either bound off; a
-// negative bound is invalid.
+// WithThresholdBounds sets the threshold's floor and cap in tokens, which
+// bound any fraction, the default's or WithThreshold's. A floor is never
+// taken past the default fraction of a window too small for it. By
+// default there is no floor, and a cap of 256,000 tokens (past which
+// requests get slow and costly) bounds the default fraction only. Zero
+// turns either bound off; a negative bound is invalid. When the bounds
+// move the threshold from the fraction, Status().Adjusted says so.
 func WithThresholdBounds(floor, cap int) Option {
 	return option(func(c *config) {
 		if floor < 0 || cap < 0 {
 			c.reject("WithThresholdBounds", fmt.Sprintf("%d, %d", floor, cap), fmt.Sprintf("%d, %d", c.floor, c.cap))
 			return
 		}
-		c.floor, c.cap = floor, cap
+		c.floor, c.cap, c.boundsSet = floor, cap, true
 	})
 }
 
@@ -318,7 +319,8 @@ func WithCarriedUserTokens(tokens int) Option {
 // target is a fifth of what is summarised, at most this bound (default
 // 8,000) and a tenth of the threshold. The bound must be at least 128. A
 // range whose facts (errors, files, identifiers, the last command) need
-// more room still gets it, up to a third of the threshold.
+// more room still gets it, up to a third of the threshold and the room
+// the compacted request leaves the summary.
 func WithSummaryTokens(tokens int) Option {
 	return option(func(c *config) {
 		if tokens < minSummaryTokens {

@@ -20,7 +20,7 @@ func TestInvalidOptionValuesKeepTheDefaultAndStatusSaysSo(t *testing.T) {
 		{"window", WithContextWindow(0), "WithContextWindow(0): invalid, 128000 kept"},
 		{"reserve", WithReserveTokens(-1), "WithReserveTokens(-1): invalid, the default kept"},
 		{"threshold", WithThreshold(1.5), "WithThreshold(1.5): invalid, 0.75 kept"},
-		{"bounds", WithThresholdBounds(-1, 5), "WithThresholdBounds(-1, 5): invalid, 64000, 256000 kept"},
+		{"bounds", WithThresholdBounds(-1, 5), "WithThresholdBounds(-1, 5): invalid, 0, 256000 kept"},
 		{"head", WithHeadMessages(-2), "WithHeadMessages(-2): invalid, 3 kept"},
 		{"tail", WithTail(1.2, 0), "WithTail(1.2, 0): invalid, 0.2, 4 kept"},
 		{"carried", WithCarriedUserTokens(-5), "WithCarriedUserTokens(-5): invalid, 20000 kept"},

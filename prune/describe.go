@@ -23,6 +23,12 @@ func isPruned(m Message) bool {
 	return m.Role == msg.RoleTool && strings.HasPrefix(msg.Text(m), prunedPrefix)
 }
 
+// isTrimmed reports whether m's text is one Prune wrote: a stand-in, or a
+// message of any role the fit pass trimmed.
+func isTrimmed(m Message) bool {
+	return strings.HasPrefix(msg.Text(m), prunedPrefix)
+}
+
 // defaultKeyArgs are the arguments a stand-in quotes to say what a call did,
 // in order of preference.
 var defaultKeyArgs = []string{"command", "cmd", "path", "file_path", "file", "filename", "url", "query", "pattern", "code"}
@@ -229,4 +235,12 @@ func demoteText(desc, out string) (text, note string) {
 	f := resultFacts(out)
 	return prunedPrefix + " Output of " + desc + " shortened to fit the context window (" + f +
 		"); its start and end follow.\n" + textcut.Middle(out, pressureExcerptChars, textcut.InChars, textcut.HeadShare, textcut.LineMarker), desc + ": " + f
+}
+
+// trimText is a trimmed message of role role: a stand-in line, then the
+// text's head and tail.
+func trimText(role, text string) (out, note string) {
+	size := resultSize(text)
+	return prunedPrefix + " This " + role + " message was shortened to fit the context window (" + size +
+		"); its start and end follow.\n" + textcut.Middle(text, pressureExcerptChars, textcut.InChars, textcut.HeadShare, textcut.LineMarker), role + " message: " + size
 }

@@ -11,7 +11,8 @@
 // tool uses stay whole ([WithKeepToolUses]), and so does the output of a
 // tool a [Rule] protects ([WithToolRules]). When the protected tail alone is
 // over budget ([WithPressure]), its largest results are demoted, largest
-// first.
+// first; when the whole history must fit a budget ([WithFit]), its largest
+// messages of any role are trimmed to their head and tail.
 //
 // A pruning changes messages in place, never their number, roles or
 // pairing: the [Result] has the same length as the input, with the same

@@ -2,6 +2,7 @@ package prune_test
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/contextkit/compact/internal/msgtest"
 	"github.com/contextkit/compact/prune"
@@ -68,4 +69,30 @@ func ExampleWithKinds() {
 	}
 	// Output:
 	// 3 deduplicated tool result
+}
+
+// WithFit makes a history fit a budget when stand-ins for old tool output
+// are not enough: here an earlier answer pasting a table is cut to its
+// start and end, and the latest exchange stays whole.
+func ExampleWithFit() {
+	var table strings.Builder
+	for i := range 400 {
+		fmt.Fprintf(&table, "| row %d | 42 | ok |\n", i)
+	}
+	msgs := []prune.Message{
+		{Role: openai.ChatMessageRoleUser, Content: "Show me the table."},
+		{Role: openai.ChatMessageRoleAssistant, Content: table.String()},
+		{Role: openai.ChatMessageRoleUser, Content: "Which row is largest?"},
+		{Role: openai.ChatMessageRoleAssistant, Content: "Row 7."},
+	}
+	res := prune.Apply(msgs, prune.WithFit(1000), prune.WithClearAtLeast(0))
+	for _, c := range res.Changes {
+		fmt.Printf("message %d: %s, %d -> %d tokens\n", c.Index, c.Kind, c.TokensBefore, c.TokensAfter)
+	}
+	fmt.Println(res.TokensAfter <= 1000)
+	fmt.Println(strings.SplitN(res.Messages[1].Content, "\n", 2)[0])
+	// Output:
+	// message 1: trimmed oversized message, 2179 -> 529 tokens
+	// true
+	// [pruned] This assistant message was shortened to fit the context window (400 lines, 8690 bytes); its start and end follow.
 }

@@ -34,6 +34,9 @@ func fuzzPruneOptions(data []byte, n int) []Option {
 		from := int(at(4)) % n
 		opts = append(opts, WithRange(from, from+int(at(5))%n))
 	}
+	if f := int(at(7)) % 4; f > 0 {
+		opts = append(opts, WithFit(f*400))
+	}
 	if at(6)%4 == 3 {
 		opts = append(opts, WithKinds(Deduplicated, ImagesReplaced, ArgumentsShortened))
 	}

@@ -76,14 +76,18 @@ func checkPrune(in []Message, res *Result, opts ...Option) error {
 		tail := i >= v.to
 		switch {
 		case i >= v.pendingFrom, i == v.latestUser, msg.IsSystem(in[i]), msg.IsSummary(in[i]),
-			c.Kind == Demoted && i >= len(in)-pressureKeepMessages:
+			(c.Kind == Demoted || c.Kind == Trimmed) && i >= len(in)-pressureKeepMessages:
 			return fmt.Errorf("message %d is protected but was changed (%s)", i, c.Kind)
+		case c.Kind == Trimmed:
+			if cfg.fit == 0 || msg.HasImages(in[i]) || in[i].Role == msg.RoleTool && v.keepsResult(i) {
+				return fmt.Errorf("message %d was trimmed, but may not be", i)
+			}
 		case tail != (c.Kind == Demoted):
 			return fmt.Errorf("message %d: %s, but tail is %v", i, c.Kind, tail)
 		case i < v.from:
 			return fmt.Errorf("message %d is before the range but was changed", i)
 		}
-		if c.Kind != ArgumentsShortened && c.Kind != ImagesReplaced && !isPruned(out[i]) {
+		if c.Kind != ArgumentsShortened && c.Kind != ImagesReplaced && !isTrimmed(out[i]) {
 			return fmt.Errorf("message %d: %s result does not start with %s", i, c.Kind, prunedPrefix)
 		}
 	}

@@ -48,6 +48,7 @@ type config struct {
 	clearAtLeast int
 	counter      tokens.Counter
 	pressure     int
+	fit          int
 	kinds        map[Kind]bool // nil: every kind
 
 	// adjusted lists the invalid values options were given, and what
@@ -171,15 +172,40 @@ func WithPressure(budget int) Option {
 	}
 }
 
+// WithFit sets a budget, in tokens, the whole pruned history must fit
+// (as tokens.CountMessages counts it): when the other changes leave it
+// over, the fit pass trims the largest messages, of any role, largest
+// first, until it fits or none is left. A trimmed message keeps a stand-in
+// line and its head and tail (about 500 tokens); its tool calls and
+// tool_call_id stay. System messages, summaries, the latest real user
+// message, the last two messages, a pending tool-call group at the end,
+// messages with images, results of NeverMask tools and messages another
+// rule changed are never trimmed. WithRange does not limit it. Zero, the
+// default, turns the pass off; a negative budget is invalid.
+//
+// It is for a request that must go out now and cannot wait for a summary:
+// a session at its hard limit uses it for one request, keeping the
+// messages whole in its history and archive.
+func WithFit(budget int) Option {
+	return func(c *config) {
+		if budget < 0 {
+			c.reject("WithFit", budget, c.fit)
+			return
+		}
+		c.fit = budget
+	}
+}
+
 // WithKinds limits pruning to the given kinds of change; by default
-// every kind may be made ([Demoted] only with a pressure budget). For
+// every kind may be made ([Demoted] only with a pressure budget, [Trimmed]
+// only with a budget to fit). For
 // example WithKinds(Deduplicated, ImagesReplaced) loses no text. Given more
 // than once, it limits pruning to the kinds every one of them names. A
 // value that names no kind is invalid.
 func WithKinds(kinds ...Kind) Option {
 	return func(c *config) {
 		for _, k := range kinds {
-			if k < Deduplicated || k > Demoted {
+			if k < Deduplicated || k > Trimmed {
 				c.reject("WithKinds", kinds, "every kind")
 				return
 			}

@@ -56,6 +56,10 @@ const (
 	// Demoted: the pressure pass cut a large result inside the
 	// protected tail to its head and tail behind a stand-in line.
 	Demoted
+	// Trimmed: the fit pass (see [WithFit]) cut an oversized message of
+	// any role (a pasted table, a long answer, a large result) to its head
+	// and tail behind a stand-in line, so that the history fits a budget.
+	Trimmed
 )
 
 var kindNames = [...]string{
@@ -64,6 +68,7 @@ var kindNames = [...]string{
 	ArgumentsShortened: "shortened tool arguments",
 	ImagesReplaced:     "replaced old images",
 	Demoted:            "demoted tool result in the tail",
+	Trimmed:            "trimmed oversized message",
 }
 
 // String returns the kind's short description.
@@ -187,11 +192,13 @@ func (pr *Pruner) Adjusted() []string {
 //     text notes (keeping the URL unless it is a data: URL).
 //
 // With [WithPressure] it also demotes the largest results of a tail that
-// alone is over budget. A change is made only when it saves at least 64
+// alone is over budget, and with [WithFit] it trims the largest messages
+// of any role while the whole history is over budget. A change is made only when it saves at least 64
 // tokens: a smaller result often holds the one fact the model wants.
 //
-// Every text Apply writes in place of a result starts with "[pruned]", and
-// such a result is never pruned again, so pruning is idempotent: pruning
+// Every text Apply writes in place of a result (or, trimming, of a
+// message's text) starts with "[pruned]", and such a result or message is
+// never pruned again, so pruning is idempotent: pruning
 // the output again changes nothing. Apply never touches system messages,
 // summaries (compact.IsSummary), the latest real user message, a pending
 // tool-call group at the end, or results of NeverMask tools; it never adds, removes or
@@ -220,6 +227,9 @@ func (pr *Pruner) Apply(msgs []Message) *Result {
 	}
 	if cfg.on(ArgumentsShortened) && cfg.argChars > 0 {
 		p.arguments()
+	}
+	if cfg.fit > 0 && cfg.on(Trimmed) {
+		p.fit()
 	}
 	sort.Slice(p.changes, func(a, b int) bool { return p.changes[a].Index < p.changes[b].Index })
 

@@ -409,3 +409,69 @@ func TestPrunePropertiesOnTranscripts(t *testing.T) {
 		}
 	}
 }
+
+// table is a pasted table of rows lines, tagged so its head and tail can be
+// told apart.
+func table(tag string, rows int) string {
+	var b strings.Builder
+	for i := range rows {
+		fmt.Fprintf(&b, "| %s row %d | 42 | 3.14 | ok |\n", tag, i)
+	}
+	return b.String()
+}
+
+// The fit pass trims the largest messages of any role, largest first,
+// while the history is over its budget; the protected messages and those
+// another rule changed stay as they are.
+func TestPruneFit(t *testing.T) {
+	in := []Message{sys(table("system", 300)), user("paste the data")}
+	in = append(in, asst(table("answer", 2000)))            // 2: the largest
+	in = append(in, user(table("pasted", 600)), asst("ok")) // 3: a user message that is not the latest
+	in = append(in, bashRound("a", "cat data", shellOutput("a", 800, 0))...)
+	in = append(in, user(table("latest", 1000)), asst(table("reply", 900))) // 7 latest user, 8 last
+	tc := tokens.Estimate{}
+	total := tokens.CountMessages(tc, in)
+
+	t.Run("off by default", func(t *testing.T) {
+		for _, c := range Apply(in, WithClearAtLeast(0), WithKeepToolUses(0)).Changes {
+			assert.NotEqual(t, Trimmed, c.Kind)
+		}
+	})
+	t.Run("largest first, until it fits", func(t *testing.T) {
+		opts := []Option{WithClearAtLeast(0), WithKinds(Trimmed), WithFit(total - 100)}
+		res := Apply(in, opts...)
+		require.NoError(t, checkPrune(in, res, opts...))
+		require.Equal(t, []int{2}, changedIndexes(res))
+		assert.Equal(t, Trimmed, res.Changes[0].Kind)
+		assert.Equal(t, "trimmed oversized message", res.Changes[0].Kind.String())
+		got := res.Messages[2].Content
+		assert.True(t, strings.HasPrefix(got, "[pruned] This assistant message was shortened to fit the context window (2000 lines, "), got)
+		assert.Contains(t, got, "| answer row 0 |", "the head stays")
+		assert.Contains(t, got, "| answer row 1999 |", "the tail stays")
+		assert.Less(t, len(got), pressureExcerptChars+300)
+		assert.LessOrEqual(t, res.TokensAfter, total-100)
+	})
+	t.Run("as far as it can", func(t *testing.T) {
+		opts := []Option{WithClearAtLeast(0), WithKinds(Trimmed), WithFit(1)}
+		res := Apply(in, opts...)
+		require.NoError(t, checkPrune(in, res, opts...))
+		assert.Equal(t, []int{2, 3, 6}, changedIndexes(res), "the system prompt, the latest user message and the last two stay")
+		assert.True(t, strings.HasPrefix(res.Messages[6].Content, "[pruned] Output of bash (command: cat data) shortened"),
+			"a tool result is described by its call")
+		assert.Equal(t, "a", res.Changes[2].ToolCallID)
+	})
+	t.Run("after the other rules", func(t *testing.T) {
+		opts := []Option{WithClearAtLeast(0), WithKeepToolUses(0), WithRange(0, 7), WithFit(1)}
+		res := Apply(in, opts...)
+		require.NoError(t, checkPrune(in, res, opts...))
+		kinds := map[int]Kind{}
+		for _, c := range res.Changes {
+			kinds[c.Index] = c.Kind
+		}
+		assert.Equal(t, map[int]Kind{2: Trimmed, 3: Trimmed, 6: Masked}, kinds, "a masked result is not trimmed as well")
+	})
+	t.Run("a negative budget is invalid", func(t *testing.T) {
+		res := Apply(in, WithFit(-1))
+		assert.Equal(t, []string{"WithFit(-1): invalid, 0 kept"}, res.Adjusted)
+	})
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/internal/textcut"
+	"github.com/contextkit/compact/tokens"
 	openai "github.com/sashabaranov/go-openai"
 )
 
@@ -125,6 +126,62 @@ func (p *pruner) pressure() {
 			tail -= p.changes[len(p.changes)-1].saved()
 		}
 	}
+}
+
+// fit trims the largest messages of any role, largest first, while the
+// whole history, with the changes made so far, is over the fit budget.
+func (p *pruner) fit() {
+	n := len(p.msgs)
+	total := tokens.CountMessages(p.cfg.counter, p.msgs)
+	for _, c := range p.changes {
+		total -= c.saved()
+	}
+	if total <= p.cfg.fit {
+		return
+	}
+	var cands []int
+	for i := 0; i < n-pressureKeepMessages && i < p.pendingFrom; i++ {
+		if p.trimmable(i) {
+			cands = append(cands, i)
+		}
+	}
+	sort.SliceStable(cands, func(a, b int) bool { return p.counts[cands[a]] > p.counts[cands[b]] })
+	for _, i := range cands {
+		if total <= p.cfg.fit {
+			return
+		}
+		m := p.msgs[i]
+		var text, note string
+		var id, tool string
+		if m.Role == msg.RoleTool {
+			u, _ := p.use(i)
+			id, tool = m.ToolCallID, u.name
+			text, note = demoteText(p.describe(i), msg.Text(m))
+		} else {
+			text, note = trimText(m.Role, msg.Text(m))
+			if len(m.ToolCalls) > 0 {
+				id, tool = m.ToolCalls[0].ID, m.ToolCalls[0].Function.Name
+			}
+		}
+		if p.set(i, msg.ReplaceText(m, text), Trimmed, id, tool, note) {
+			total -= p.changes[len(p.changes)-1].saved()
+		}
+	}
+}
+
+// trimmable reports whether the fit pass may trim message i: none of the
+// rules changed it, it is not protected, and it has text to cut and no
+// image.
+func (p *pruner) trimmable(i int) bool {
+	m := p.msgs[i]
+	switch {
+	case p.repl[i] != nil, p.counts[i] < minSaving, i == p.latestUser,
+		msg.IsSystem(m), msg.IsSummary(m), msg.HasImages(m), isTrimmed(m):
+		return false
+	case m.Role == msg.RoleTool:
+		return !p.keepsResult(i)
+	}
+	return true
 }
 
 // images replaces the image parts of user and tool messages older than the

@@ -20,16 +20,46 @@ import (
 // appended since, verbatim and in order. The host's loop does not change:
 // Append, ShouldCompress, Compress when told, Messages.
 //
-// The hard limit is the engine's usable window (compact.Status.Usable):
-// no request handed out goes over it. ShouldCompress reports true only for
-// a request over it, and Compress then brings it under. While a compaction
-// runs, Compress first prunes the request (old tool output replaced by
-// stand-ins, for this request only: the live history is unchanged) when
-// that alone makes it fit, and otherwise waits for the compaction, as long
-// as its ctx allows; when none runs, or the one it waited for leaves the
-// request over, it compacts on the request path. Status().AtLimit counts
-// which of these happened, and Status().Waits how long request paths
-// waited.
+// A request's size, against the soft mark and the hard limit, is the
+// session's count of it (the history and the tool definitions it counts)
+// and what the provider's usage reports showed that count misses (tool
+// definitions the host did not name, images, the provider's framing), as
+// a Compressor judges it (see UpdateUsage; Status().RequestTokens): a
+// provider that counts more than the library starts the compaction, and
+// holds requests under the hard limit, by its own measure. What was
+// appended since the last report is counted as the session counts it.
+// In the background the host's loop no longer has the engine count each
+// request, so the session tells the engine which request each report
+// describes before it passes the report on (ShouldCompress with the count
+// of the request Messages handed out): a report that arrives after a
+// compaction committed is compared with the request it describes, not
+// with the compacted one.
+//
+// A compaction keeps the last message verbatim, so one that starts while
+// the last message alone is over half the engine's threshold (an answer
+// pasting a data table, say) could not fold it and would leave the
+// request about as large: the background compaction starts with the next
+// message instead, and folds it.
+//
+// The hard limit is the engine's usable window (compact.Status.Usable): no
+// request handed out goes over it, by that size. ShouldCompress reports
+// true only for a request over it, and Compress then brings it under (a
+// request pruned to fit leaves room for what the count misses). While a
+// compaction runs, Compress first prunes the request when that alone makes
+// it fit: old tool output replaced by stand-ins and, when that is not
+// enough, the largest earlier messages of any role (not the system prompt,
+// a summary, the latest user message or the last two messages) cut to their
+// start and end (prune.WithFit), for this request only: the live history
+// and the store keep every message whole, and the Result's Pruned says what
+// was done to each. At the next request over the limit, while the history
+// has only grown, the request is the one pruned before followed by what was
+// appended since, as long as that fits, so what the provider cached of it
+// stays the prefix; it is pruned again when that does not fit. Otherwise
+// Compress waits for the compaction, as long as its ctx allows; when none
+// runs, or the one it waited for leaves the request over, it compacts on
+// the request path.
+// Status().AtLimit counts which of these happened, and Status().Waits the
+// request paths that blocked.
 //
 // A background compaction that fails loses nothing: the history stays as
 // it was, and requests go out uncompacted while they fit. The engine's
@@ -49,14 +79,16 @@ func WithBackground(on bool) Option {
 	return func(c *config) { c.background = on }
 }
 
-// WithSoftMark sets the soft mark, the request size at which a background
-// compaction starts, as a fraction of the engine's threshold: 0.8 starts
-// it at 80% of the threshold. Zero, the default, adapts the mark to what
-// the session has seen (Status().Pace): from the tokens a request adds, the
-// time between requests and the time a compaction takes, the mark leaves
-// room for the requests sent while the compaction runs, with a margin,
-// and is never below half the threshold. A fraction below 0 or above 1 is
-// invalid: the adaptive mark is kept, and Status().Adjusted says so.
+// WithSoftMark sets the soft mark, the request size (with what usage
+// reports showed the count misses, see WithBackground) at which a
+// background compaction starts, as a fraction of the engine's threshold:
+// 0.8 starts it at 80% of the threshold. Zero, the default, adapts the mark
+// to what the session has seen (Status().Pace): from the tokens a request
+// adds, the time between requests and the time a compaction takes, the mark
+// leaves room for the requests sent while the compaction runs, with a
+// margin, and is never below half the threshold. A fraction below 0 or
+// above 1 is invalid: the adaptive mark is kept, and Status().Adjusted says
+// so.
 func WithSoftMark(fraction float64) Option {
 	return func(c *config) {
 		if !(fraction >= 0 && fraction <= 1) {
@@ -206,9 +238,13 @@ func (s *Session) trigger() {
 	}
 	now := s.now()
 	s.mu.Lock()
-	startable, tokens, mark := s.startableLocked(now), s.requestTokensLocked(nil), s.softMarkLocked()
+	startable, tokens, size, mark := s.startableLocked(now), s.requestTokensLocked(nil), s.requestSizeLocked(nil), s.softMarkLocked()
 	s.mu.Unlock()
-	if !startable || (mark > 0 && tokens < mark) {
+	if !startable || (mark > 0 && size < mark) {
+		return
+	}
+	if s.lastOversized() {
+		s.log.Debug("background compaction deferred to the next message", "reason", "the last message is over half the threshold")
 		return
 	}
 	st := s.engine.Status()
@@ -237,8 +273,22 @@ func (s *Session) trigger() {
 	s.bg, s.compacting = run, true
 	s.figures.bgStarted++
 	s.mu.Unlock()
-	s.log.Debug("background compaction starting", "tokens", tokens, "soft_mark", mark)
+	s.log.Debug("background compaction starting", "tokens", size, "counted", tokens, "soft_mark", mark)
 	go s.background(ctx, run, mark > 0)
+}
+
+// lastOversized reports whether the last message of the live history takes
+// more than half the engine's threshold. A compaction keeps the last
+// message verbatim (it is the protected tail, or the latest user message),
+// so one started now would leave that message, and the request, about as
+// large as they are; once a message follows it, a Compressor folds a turn
+// that large. So a background compaction waits for the next message
+// rather than spend a summary on a fold that cannot make room.
+func (s *Session) lastOversized() bool {
+	s.mu.Lock()
+	h, threshold := s.history, s.req.threshold
+	s.mu.Unlock()
+	return threshold > 0 && len(h) > 0 && s.counter.CountMessage(h[len(h)-1]) > threshold/2
 }
 
 // background runs a background compaction and records its outcome. It

@@ -9,7 +9,11 @@ import (
 // This file is the adaptive soft mark: from how much a request adds, how
 // often requests come and how long a compaction takes, the request size at
 // which a background compaction should start so that it usually commits
-// before the history reaches the engine's threshold.
+// before the history reaches the engine's threshold. The mark is compared
+// with the request's size with what usage reports showed the count misses
+// (see Session.UpdateUsage); growth is taken between counts, since what
+// counting misses moves only when a report comes, and a report is no
+// growth.
 
 // The figures the adaptive soft mark is made of. Each says where it comes
 // from.

@@ -19,6 +19,10 @@ type replaySetup struct {
 	summarizer time.Duration // how long a summary takes
 	step       time.Duration // model time per request
 	engine     []compact.Option
+	store      Store // nil: a MemoryStore
+	// provider, when set, reports the size of each request the session
+	// counted at n (see simDriver.provider).
+	provider func(n int) int
 }
 
 // replayFigures is what a replay measured.
@@ -34,10 +38,14 @@ func runReplay(t testing.TB, msgs []compact.Message, setup replaySetup) replayFi
 	clock := newSimClock()
 	slow := &slowSummarizer{clock: clock, took: setup.summarizer, tokens: 1500}
 	opts := append([]compact.Option{compact.WithSummarizer(slow), compact.WithClock(clock.Now)}, setup.engine...)
-	s, err := Open(ctx, "replay", compact.New(opts...), WithStore(NewMemoryStore()),
+	store := setup.store
+	if store == nil {
+		store = NewMemoryStore()
+	}
+	s, err := Open(ctx, "replay", compact.New(opts...), WithStore(store),
 		WithBackground(setup.background), WithClock(clock.Now))
 	require.NoError(t, err)
-	d := &simDriver{t: t, s: s, clock: clock, step: setup.step, usable: s.Status().Usable}
+	d := &simDriver{t: t, s: s, clock: clock, step: setup.step, usable: s.Status().Usable, provider: setup.provider}
 	d.replay(ctx, msgs)
 	st := s.Status()
 	require.NoError(t, s.Close(ctx))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/contextkit/compact"
@@ -42,9 +43,12 @@ import (
 // other processes appended), and a WithIncoming message is appended as it
 // is.
 //
-// The returned Result is the engine's: its Messages are the compacted
-// history without the messages appended during the compaction, which
-// Messages includes. A WithIncoming message comes back inside the compacted
+// The returned Result is the caller's own: a copy of the engine's, with
+// or without a store, sharing nothing with the engine's Result or the
+// live history, so the caller may keep or change it. Its Messages are the
+// compacted history as the session installed it (with WithRecall, its
+// summary ends with the recall line) without the messages appended during
+// the compaction, which Messages includes. A WithIncoming message comes back inside the compacted
 // history, so it is part of the live history afterwards and must not be
 // appended again.
 //
@@ -58,8 +62,10 @@ import (
 // history without those messages until the next Append or Sync, and the
 // compaction must not be repeated.
 //
-// A call that waited (for its own compaction, or for one that was running)
-// counts in Status().Waits. With background compaction on (WithBackground),
+// A call that blocked counts in Status().Waits: it waited for a compaction
+// running or for another process's lease, or its own compaction called
+// the summarizer. One that pruning alone achieved took moments and does
+// not. With background compaction on (WithBackground),
 // a Compress that is not forced compacts only a request over the hard
 // limit, and may prune that request or wait for the background compaction
 // instead; see WithBackground. It returns the Result of the compaction it
@@ -90,8 +96,8 @@ func (s *Session) compress(ctx context.Context, fn engineFunc, opts []compact.Co
 		return nil, err
 	}
 	defer s.release()
-	res, ran, err := s.compressHeld(ctx, kindForeground, fn, opts)
-	if waited || ran {
+	res, blocked, err := s.compressHeld(ctx, kindForeground, fn, opts)
+	if waited || blocked {
 		s.countWait(start)
 	}
 	return res, err
@@ -106,9 +112,9 @@ func (s *Session) countWait(start time.Time) {
 }
 
 // compressHeld compacts with fn, a compaction of kind k; the caller holds
-// the slot. ran reports whether the engine did, or tried to and failed,
-// rather than finding nothing to do or refusing at once.
-func (s *Session) compressHeld(ctx context.Context, k kind, fn engineFunc, opts []compact.CompressOption) (res *compact.Result, ran bool, err error) {
+// the slot. blocked reports whether the compaction held its caller up
+// (see blocking).
+func (s *Session) compressHeld(ctx context.Context, k kind, fn engineFunc, opts []compact.CompressOption) (res *compact.Result, blocked bool, err error) {
 	s.mu.Lock()
 	closed := s.closed
 	if !closed {
@@ -133,12 +139,13 @@ func (s *Session) compressHeld(ctx context.Context, k kind, fn engineFunc, opts 
 		}
 		return res, err
 	}
+	leaseWaited := false
 	if s.store != nil {
-		res, err = s.compactStored(ctx, "compress", k, run)
+		res, leaseWaited, err = s.compactStored(ctx, "compress", k, run)
 	} else {
 		res, err = s.compactMemory(ctx, k, run)
 	}
-	ran = err == nil && res.Skipped == "" || err != nil && !refused(err)
+	blocked = leaseWaited || blocking(res, err)
 	if err == nil && res.Skipped != "" {
 		// Nothing was compacted; an incoming message still joins the
 		// history, as it would have inside a compacted one.
@@ -146,7 +153,20 @@ func (s *Session) compressHeld(ctx context.Context, k kind, fn engineFunc, opts 
 			err = s.append(ctx, []compact.Message{*in})
 		}
 	}
-	return res, ran, err
+	return res, blocked, err
+}
+
+// blocking reports whether a compaction that ended with res and err held
+// up the request path that ran it: it called a summarizer (a model, as a
+// rule: seconds), or it failed after it began its work (a summarizer that
+// failed or timed out, say). A compaction that pruning alone achieved
+// (Result.Summarizer empty) takes moments and is no wait; neither is one
+// that found nothing to do or was refused at once.
+func blocking(res *compact.Result, err error) bool {
+	if res != nil { // with an error wrapping ErrStale, the committed compaction's
+		return res.Skipped == "" && res.Summarizer != ""
+	}
+	return err != nil && !refused(err)
 }
 
 // refused reports an error with which a compaction ended before any work:
@@ -154,6 +174,24 @@ func (s *Session) compressHeld(ctx context.Context, k kind, fn engineFunc, opts 
 func refused(err error) bool {
 	return errors.Is(err, compact.ErrNothingToCompress) || errors.Is(err, compact.ErrPaused) ||
 		errors.Is(err, compact.ErrBackoff) || errors.Is(err, ErrBusy) || errors.Is(err, ErrClosed)
+}
+
+// ownResult returns a copy of res for the caller of a compaction, sharing
+// no slice, message or report with it: whatever the caller does with it
+// touches neither the engine's Result nor the live history.
+func ownResult(res *compact.Result) *compact.Result {
+	out := *res
+	out.Messages = compact.Clone(res.Messages)
+	out.CarriedFrom = slices.Clone(res.CarriedFrom)
+	out.Repairs = slices.Clone(res.Repairs)
+	out.Pruned = slices.Clone(res.Pruned)
+	out.Account = slices.Clone(res.Account)
+	if res.Handoff != nil {
+		h := *res.Handoff
+		h.Continuation = compact.Clone(h.Continuation)
+		out.Handoff = &h
+	}
+	return &out
 }
 
 // compaction is what one compaction did, for the log line that ends it.
@@ -225,8 +263,9 @@ func (s *Session) compactMemory(ctx context.Context, k kind, run func(context.Co
 	}
 	if res.Skipped != "" {
 		s.log.Debug("compaction skipped", "why", res.Skipped)
-		return res, nil
+		return ownResult(res), nil
 	}
+	res = ownResult(res)
 	c.res = res
 	// A private copy: the caller may do what it likes with res.
 	compacted := compact.Clone(res.Messages)
@@ -236,8 +275,7 @@ func (s *Session) compactMemory(ctx context.Context, k kind, run func(context.Co
 	arrived := len(s.history) - n
 	s.history = concat(compacted, s.history[n:])
 	s.tokens = sumCompacted + (s.tokens - sumBefore)
-	s.version++
-	s.installs++
+	s.installedLocked()
 	s.mu.Unlock()
 	s.done(c, arrived)
 	return res, nil

@@ -28,8 +28,7 @@ type foldedOf struct {
 // the one it names.
 func (s *Session) settle(ctx context.Context, live []compact.Message, through int64, n int, res *compact.Result,
 	lines []keptLine, native bool) (*compact.Result, seqRange) {
-	out := *res
-	out.Messages = compact.Clone(res.Messages)
+	out := *ownResult(res)
 	fresh := reportedSummary(&out)
 	restored := restoreRecallLines(out.Messages, fresh, lines)
 	var (

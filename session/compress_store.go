@@ -20,19 +20,22 @@ import (
 //
 // Once the store has committed, the result is returned whatever follows: if
 // the view cannot be brought up to date, with an error wrapping ErrStale.
-func (s *Session) compactStored(ctx context.Context, op string, k kind, run compactFunc) (*compact.Result, error) {
+// leaseWaited reports whether it waited for another holder's lease.
+func (s *Session) compactStored(ctx context.Context, op string, k kind, run compactFunc) (res *compact.Result, leaseWaited bool, err error) {
 	count := k != kindReset
 	var c *compaction
-	fail := func(err error) (*compact.Result, error) {
+	fail := func(err error) (*compact.Result, bool, error) {
 		if count {
 			err = s.fail(c, err)
 		}
-		return nil, err
+		return nil, leaseWaited, err
 	}
-	lease, runCtx, stop, err := s.lease(ctx, s.noWait || k == kindBackground || k == kindIdle)
+	hold, err := s.lease(ctx, s.noWait || k == kindBackground || k == kindIdle)
+	leaseWaited = hold.waited
 	if err != nil {
 		return fail(err)
 	}
+	lease, runCtx, stop := hold.lease, hold.ctx, hold.stop
 	defer stop()
 
 	live, through, n, err := s.store.Live(runCtx, s.id)
@@ -46,7 +49,7 @@ func (s *Session) compactStored(ctx context.Context, op string, k kind, run comp
 	if s.recall {
 		in, lines = stripRecallLines(live)
 	}
-	res, err := run(runCtx, in)
+	res, err = run(runCtx, in)
 	if err != nil {
 		return fail(s.leaseCause(runCtx, err))
 	}
@@ -54,7 +57,7 @@ func (s *Session) compactStored(ctx context.Context, op string, k kind, run comp
 		// Nothing to commit; the view still learns what the store holds.
 		s.log.Debug("compaction skipped", "why", res.Skipped)
 		s.installNewer(live, through, n)
-		return res, nil
+		return ownResult(res), leaseWaited, nil
 	}
 	res, folded := s.settle(runCtx, live, through, n, res, lines, k == kindRecorded)
 	compacted := compact.Clone(res.Messages)
@@ -79,10 +82,10 @@ func (s *Session) compactStored(ctx context.Context, op string, k kind, run comp
 	}
 	if err != nil {
 		s.log.Warn("bringing the view up to date after a compaction failed", errAttr(err))
-		return res, s.errorf(op, fmt.Errorf("%w: compaction %d was committed, but reading what other processes appended meanwhile failed: %w",
+		return res, leaseWaited, s.errorf(op, fmt.Errorf("%w: compaction %d was committed, but reading what other processes appended meanwhile failed: %w",
 			ErrStale, n+1, err))
 	}
-	return res, nil
+	return res, leaseWaited, nil
 }
 
 // installNewer makes live, the live history after compaction n up to
@@ -151,19 +154,27 @@ func (s *Session) installCommitted(ctx context.Context, compacted []compact.Mess
 	return len(msgs) - len(compacted), nil
 }
 
+// leaseHold is a lease taken by lease: the lease, a context that is
+// cancelled if the lease is lost while it is renewed, and stop, which
+// stops renewing and releases the lease (once, however often it is
+// called). waited reports that another holder's lease was waited for.
+type leaseHold struct {
+	lease  Lease
+	ctx    context.Context
+	stop   func()
+	waited bool
+}
+
 // lease takes the session's lease when the store is a Leaser, waiting for
-// another holder's to end unless noWait is set. It returns the
-// lease, a context that is cancelled if the lease is lost while it is
-// renewed, and stop, which stops renewing and releases the lease (once, however
-// often it is called). Without a Leaser the lease is zero and ctx is
-// returned as it is.
-func (s *Session) lease(ctx context.Context, noWait bool) (Lease, context.Context, func(), error) {
+// another holder's to end unless noWait is set. Without a Leaser the
+// lease is zero and ctx is returned as it is. On error only waited is set.
+func (s *Session) lease(ctx context.Context, noWait bool) (leaseHold, error) {
 	if s.leaser == nil {
-		return Lease{}, ctx, func() {}, nil
+		return leaseHold{ctx: ctx, stop: func() {}}, nil
 	}
-	lease, err := s.acquireLease(ctx, noWait)
+	lease, waited, err := s.acquireLease(ctx, noWait)
 	if err != nil {
-		return Lease{}, nil, nil, err
+		return leaseHold{waited: waited}, err
 	}
 	runCtx, cancel := context.WithCancelCause(ctx)
 	renewed := make(chan struct{})
@@ -182,7 +193,7 @@ func (s *Session) lease(ctx context.Context, noWait bool) (Lease, context.Contex
 			}
 		})
 	}
-	return lease, runCtx, stop, nil
+	return leaseHold{lease: lease, ctx: runCtx, stop: stop, waited: waited}, nil
 }
 
 // releaseTimeout bounds the release of a lease after its compaction ended,
@@ -198,19 +209,19 @@ const (
 )
 
 // acquireLease acquires the session's lease, polling while another holds it
-// unless noWait is set.
-func (s *Session) acquireLease(ctx context.Context, noWait bool) (Lease, error) {
+// unless noWait is set. waited reports whether it polled.
+func (s *Session) acquireLease(ctx context.Context, noWait bool) (_ Lease, waited bool, _ error) {
 	wait := leasePollMin
-	for {
+	for ; ; waited = true {
 		lease, err := s.leaser.Acquire(ctx, s.id, s.leaseTTL)
 		if err == nil {
-			return lease, nil
+			return lease, waited, nil
 		}
 		if !errors.Is(err, ErrBusy) {
-			return Lease{}, s.errorf("acquiring the compaction lease", err)
+			return Lease{}, waited, s.errorf("acquiring the compaction lease", err)
 		}
 		if noWait {
-			return Lease{}, fmt.Errorf("session: %q: %w", s.id, err)
+			return Lease{}, waited, fmt.Errorf("session: %q: %w", s.id, err)
 		}
 		d := wait
 		var held *LeaseHeldError
@@ -224,7 +235,7 @@ func (s *Session) acquireLease(ctx context.Context, noWait bool) (Lease, error) 
 		select {
 		case <-ctx.Done():
 			timer.Stop()
-			return Lease{}, s.errorf("waiting for the compaction lease", ctx.Err())
+			return Lease{}, true, s.errorf("waiting for the compaction lease", ctx.Err())
 		case <-timer.C:
 		}
 		wait = min(2*wait, leasePollMax)

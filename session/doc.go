@@ -56,10 +56,16 @@
 // appended since, in order. The soft mark adapts to how fast the history
 // grows and how long compactions take ([WithSoftMark] fixes it), so that
 // the compaction usually commits before the history reaches the threshold.
+// A request's size is the session's count and what the provider's usage
+// reports ([Session.UpdateUsage]) showed that count misses (tool
+// definitions the host did not name, images, the provider's framing), as
+// the Compressor judges it, so the soft mark, the hard limit and the idle
+// mark hold by the provider's measure.
 // No request goes over the usable window: when one would, ShouldCompress
-// says so and Compress prunes that request if pruning alone fits, else
-// waits for the compaction (as long as its ctx allows), else compacts on
-// the spot. A failed background compaction loses nothing and is not
+// says so and Compress prunes that request if pruning alone fits (old tool
+// output, then the largest earlier messages cut to their start and end,
+// for that request only), else waits for the compaction (as long as its
+// ctx allows), else compacts on the spot. A failed background compaction loses nothing and is not
 // retried in a loop. [Session.CompactIfIdle] compacts a session whose user
 // is away, once the provider's prompt cache has gone cold. [Session.Status]
 // counts compactions by where they ran, the waits of request paths and

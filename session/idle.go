@@ -42,8 +42,9 @@ func WithIdleAfter(d time.Duration) Option {
 
 // CompactIfIdle compacts the live history now if the session has been
 // quiet for the idle time (see WithIdleAfter) and the request has reached
-// four tenths of the engine's threshold, below where automatic compaction
-// would start: while the user is away the provider's prompt cache has gone
+// four tenths of the engine's threshold (its size as Status().RequestTokens
+// measures it, with what usage reports showed the count misses), below
+// where automatic compaction would start: while the user is away the provider's prompt cache has gone
 // cold, so a compaction costs nothing extra in cache writes, and the next
 // request is smaller. A host calls it from its own timer; it never waits:
 // with a compaction of the session running, or its lease held by another
@@ -64,7 +65,7 @@ func (s *Session) CompactIfIdle(ctx context.Context, opts ...compact.CompressOpt
 	now := s.now()
 	after := s.idleTime(st.Model)
 	s.mu.Lock()
-	closed, quiet, n, th := s.closed, now.Sub(s.req.lastActive), s.requestTokensLocked(nil), s.req.threshold
+	closed, quiet, n, th := s.closed, now.Sub(s.req.lastActive), s.requestSizeLocked(nil), s.req.threshold
 	s.mu.Unlock()
 	switch {
 	case closed:

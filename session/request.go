@@ -6,12 +6,14 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/trigger"
 	"github.com/contextkit/compact/tokens"
 )
 
 // This file is the next request as the session sees it: the live history
 // (or a request pruned to fit, see background_limit.go), the tool
-// definitions it carries, and the engine's limits it is held to.
+// definitions it carries, its size with what the provider's usage reports
+// showed counting misses, and the engine's limits it is held to.
 
 // requestState is what a Session knows of its requests. Session.mu guards
 // it.
@@ -22,8 +24,15 @@ type requestState struct {
 	tools      []openai.Tool
 	toolTokens int
 	// threshold, window and usable are the engine's, as its Status last
-	// reported them.
+	// reported them; model is the engine's model then.
 	threshold, window, usable int
+	model                     string
+	// measure is what the usage reports passed to UpdateUsage showed of
+	// the requests Messages handed out beyond their counts (tool
+	// definitions the host did not name, images, the provider's framing):
+	// the Compressor's formula (see package internal/trigger), over the
+	// session's own count.
+	measure trigger.Measure
 	// pruned is the request a request path pruned to fit the hard limit,
 	// for the history at version pruned.version; nil when none.
 	pruned *prunedRequest
@@ -90,6 +99,34 @@ func (s *Session) requestTokensLocked(incoming *compact.Message) int {
 	return n + tokens.ReplyPrimingTokens
 }
 
+// nextTokensLocked is the count of the next request Messages hands out:
+// the pruned one while it is current, the live history and the tools
+// otherwise.
+func (s *Session) nextTokensLocked() int {
+	if p := s.req.pruned; p != nil && p.version == s.version {
+		return p.tokens
+	}
+	return s.requestTokensLocked(nil)
+}
+
+// sizeLocked is the size of a request counted at n, as the session judges
+// every request against its marks: the count, and what usage reports
+// showed counting misses (at least the last report, while no compaction
+// made it stale and no count of its request says more).
+func (s *Session) sizeLocked(n int) int {
+	if n == 0 {
+		return 0
+	}
+	return s.req.measure.Estimate(n)
+}
+
+// requestSizeLocked is the size of the next request with incoming when
+// it is not nil (see sizeLocked), the live history's: what a compaction
+// would start from.
+func (s *Session) requestSizeLocked(incoming *compact.Message) int {
+	return s.sizeLocked(s.requestTokensLocked(incoming))
+}
+
 // requestLocked is the next request: the pruned one while it is current,
 // the live history otherwise.
 func (s *Session) requestLocked() []compact.Message {
@@ -117,7 +154,9 @@ func (s *Session) engineOptions(opts []compact.CompressOption) []compact.Compres
 // refreshLimits reads the engine's threshold and window again.
 func (s *Session) refreshLimits() { s.setLimits(s.engine.Status()) }
 
-// setLimits records the engine's threshold and window from st.
+// setLimits records the engine's threshold and window from st. When the
+// engine moved to another model, what usage reports showed counting
+// misses is forgotten, as a Compressor forgets it: the count changed.
 func (s *Session) setLimits(st compact.Status) {
 	usable := st.Usable
 	if usable <= 0 {
@@ -125,5 +164,17 @@ func (s *Session) setLimits(st compact.Status) {
 	}
 	s.mu.Lock()
 	s.req.threshold, s.req.window, s.req.usable = st.Threshold, st.Window, max(usable, 0)
+	if st.Model != s.req.model {
+		s.req.measure, s.req.model = trigger.Measure{}, st.Model
+	}
 	s.mu.Unlock()
+}
+
+// installedLocked notes that the history was replaced (a compaction, a
+// reload, a Reset): the last usage report no longer says how large the
+// next request is at least.
+func (s *Session) installedLocked() {
+	s.version++
+	s.installs++
+	s.req.measure.Stale()
 }

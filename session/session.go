@@ -12,6 +12,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/trigger"
 	"github.com/contextkit/compact/models"
 	"github.com/contextkit/compact/tokens"
 )
@@ -403,6 +404,36 @@ func (s *Session) Sync(ctx context.Context) error {
 	return nil
 }
 
+// refresh is Sync at the cost of an empty Append when nothing changed (a
+// request path at the hard limit asks at every request): it asks the store
+// where the log and its compactions stand, reads only the records other
+// processes appended when that is all they did, and the whole live history
+// only when another process compacted.
+func (s *Session) refresh(ctx context.Context) error {
+	s.order.Lock()
+	defer s.order.Unlock()
+	last, n, err := s.store.Append(ctx, s.id)
+	if err != nil {
+		return s.errorf("sync", err)
+	}
+	s.mu.Lock()
+	same := n == s.n && last == s.seq
+	behind := n == s.n && last > s.seq
+	s.mu.Unlock()
+	switch {
+	case same:
+		return nil
+	case behind:
+		err = s.catchUp(ctx, last)
+	default:
+		err = s.load(ctx)
+	}
+	if err != nil {
+		return s.errorf("sync", err)
+	}
+	return nil
+}
+
 // load reads the live history from the store and makes it the view. The
 // caller holds order, or nothing else can reach s yet.
 func (s *Session) load(ctx context.Context) error {
@@ -427,8 +458,7 @@ func (s *Session) install(msgs []compact.Message, through int64, n int) {
 	tokens := s.sum(msgs)
 	s.mu.Lock()
 	s.history, s.tokens, s.seq, s.n = msgs, tokens, through, n
-	s.version++
-	s.installs++
+	s.installedLocked()
 	s.mu.Unlock()
 }
 
@@ -442,11 +472,14 @@ func (s *Session) install(msgs []compact.Message, through int64, n int) {
 // are never pruned that way.
 //
 // Each call counts as a request: the session learns from the calls how
-// fast its history grows (see Status().Pace), and when it was last active.
+// fast its history grows (see Status().Pace), and when it was last active;
+// and the next usage report (UpdateUsage) is taken to describe the request
+// the last call handed out, as it counted it.
 func (s *Session) Messages() []compact.Message {
 	now := s.now()
 	s.mu.Lock()
 	h := s.requestLocked()
+	s.req.measure.Counts(s.nextTokensLocked())
 	s.req.pace.observe(now, s.requestTokensLocked(nil), s.installs)
 	s.req.lastActive = now
 	s.mu.Unlock()
@@ -516,14 +549,40 @@ func (s *Session) ShouldCompress(opts ...compact.CompressOption) bool {
 	return !busy && s.engine.ShouldCompress(tokens)
 }
 
-// UpdateUsage passes the usage a provider reported on to the engine. It
-// also marks the session active, for CompactIfIdle.
+// UpdateUsage passes the usage a provider reported on to the engine, and
+// marks the session active, for CompactIfIdle.
+//
+// The session takes the report to describe the request Messages last
+// handed out, and compares it with its own count of that request, as a
+// Compressor does (docs/engine.md, Usage reports): the difference (tool
+// definitions the host did not name, images, the provider's framing) is
+// what its count misses, and every later judgement of a request's size
+// adds it: the soft mark and the hard limit of background compaction, the
+// idle mark, and Status().RequestTokens. A report when no request was
+// handed out since the last one is the least the next request takes,
+// until a compaction. With background compaction on, the engine is first
+// told which request the report describes (see WithBackground), and a
+// report past the soft mark starts the compaction at once.
 func (s *Session) UpdateUsage(u compact.Usage) {
 	now := s.now()
 	s.mu.Lock()
 	s.req.lastActive = now
+	counted := 0
+	if u.PromptTokens > 0 {
+		counted = s.req.measure.Counted()
+		s.req.measure.Learn(u.PromptTokens, counted)
+	}
+	bg := s.bgOn
 	s.mu.Unlock()
+	if bg && counted > 0 {
+		// In the background no check of the host's loop counts each
+		// request for the engine, and a compaction that committed while
+		// the request was out left the engine counting the compacted one:
+		// tell it which request the report describes.
+		s.engine.ShouldCompress(counted)
+	}
 	s.engine.UpdateUsage(u)
+	s.trigger()
 }
 
 // Reset clears the live history so the conversation starts over under the
@@ -552,11 +611,10 @@ func (s *Session) Reset(ctx context.Context) error {
 	if s.store == nil {
 		s.mu.Lock()
 		s.history, s.tokens = nil, 0
-		s.version++
-		s.installs++
+		s.installedLocked()
 		s.mu.Unlock()
 	} else {
-		_, err = s.compactStored(ctx, "reset", kindReset, func(context.Context, []compact.Message) (*compact.Result, error) {
+		_, _, err = s.compactStored(ctx, "reset", kindReset, func(context.Context, []compact.Message) (*compact.Result, error) {
 			return &compact.Result{Summarizer: ResetSummarizer}, nil
 		})
 		if err != nil && !errors.Is(err, ErrStale) {
@@ -566,6 +624,9 @@ func (s *Session) Reset(ctx context.Context) error {
 	if h, ok := s.engine.(compact.SessionHooks); ok {
 		h.OnSessionReset(s.id)
 	}
+	s.mu.Lock()
+	s.req.measure = trigger.Measure{} // the conversation starts over, as the engine's state does
+	s.mu.Unlock()
 	return err
 }
 

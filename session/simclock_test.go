@@ -134,6 +134,13 @@ type simDriver struct {
 
 	requests, over, peak int
 	usable               int
+	// provider, when set, is the size a provider reports of a request the
+	// session counted at n, and the driver passes that report to
+	// UpdateUsage once the request's model time has passed (a background
+	// compaction may have committed meanwhile); over and peak are then by
+	// the provider's measure.
+	provider func(n int) int
+	reported int // the report of the request sent, not passed on yet
 }
 
 // pollEvery is how long the driver sleeps, in real time, between two looks
@@ -170,9 +177,19 @@ func (d *simDriver) replay(ctx context.Context, msgs []compact.Message) {
 		d.request(ctx)
 		d.clock.Advance(d.step)
 		d.settle()
+		d.report()
 		d.append(ctx, m)
 		next = a + 1
 	}
+}
+
+// report passes the provider's report of the request sent to the session.
+func (d *simDriver) report() {
+	if d.provider == nil {
+		return
+	}
+	d.s.UpdateUsage(compact.Usage{PromptTokens: d.reported})
+	d.settle()
 }
 
 func (d *simDriver) append(ctx context.Context, msgs ...compact.Message) {
@@ -215,6 +232,10 @@ func (d *simDriver) request(ctx context.Context) {
 	tools := d.s.req.toolTokens
 	d.s.mu.Unlock()
 	n := d.s.countAll(req) + tools
+	if d.provider != nil {
+		n = d.provider(n)
+		d.reported = n
+	}
 	d.requests++
 	d.peak = max(d.peak, n)
 	if d.usable > 0 && n > d.usable {

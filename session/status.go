@@ -18,11 +18,20 @@ type Status struct {
 	ID       string // the session's id
 	Messages int    // messages in the live history
 	Tokens   int    // tokens of the live history, by the session's counter
-	// RequestTokens is what the next request takes: Tokens and the tool
+	// RequestTokens is what the next request takes: Tokens, the tool
 	// definitions the session counts (the host's, as last named to
-	// ShouldCompress or Compress, and its own recall tools).
+	// ShouldCompress or Compress, and its own recall tools), and Unseen;
+	// at least the last usage report when no request was handed out
+	// between it and the one before, until a compaction (see UpdateUsage).
+	// The soft mark, the hard limit and the idle mark judge this size.
 	RequestTokens int
-	Compacting    bool // a compaction is running
+	// Unseen is what the last usage report passed to UpdateUsage found
+	// beyond the session's count of the request it describes: what the
+	// count misses (tool definitions the host did not name, images, the
+	// provider's framing). 0 before a report, after a Reset, and when the
+	// engine's model changes.
+	Unseen     int
+	Compacting bool // a compaction is running
 	// InBackground reports that the running compaction runs off the
 	// request path, on the session's own goroutine.
 	InBackground bool
@@ -36,14 +45,19 @@ type Status struct {
 	// the session's own goroutine (WithBackground), by CompactIfIdle, or
 	// elsewhere (a provider's, committed by Record).
 	ForegroundCompactions, BackgroundCompactions, IdleCompactions, RecordedCompactions int
-	// Waits is the time request paths spent waiting for a compaction:
-	// their own, or one that was running.
+	// Waits counts the request paths that blocked on a compaction, and
+	// for how long: a Compress (or its kin) that waited for a compaction
+	// running or for the lease another process held, or whose own
+	// compaction called the summarizer (or failed trying). A compaction
+	// that pruning alone achieved (Result.Summarizer empty) takes moments
+	// and is no wait, though ForegroundCompactions counts it.
 	Waits Waits
 
-	// SoftMark is the request size, in tokens, at which a background
-	// compaction starts: the host's (WithSoftMark) or the one the session
-	// adapted from its Pace. HardLimit is the size no request handed out
-	// may exceed, the engine's usable window (Status.Usable, else Window).
+	// SoftMark is the request size, in tokens, as RequestTokens measures
+	// it, at which a background compaction starts: the host's
+	// (WithSoftMark) or the one the session adapted from its Pace.
+	// HardLimit is the size, so measured, no request handed out may
+	// exceed: the engine's usable window (Status.Usable, else Window).
 	// Both are 0 when background compaction is off, and SoftMark when the
 	// engine reports no threshold (the engine's ShouldCompress decides).
 	SoftMark, HardLimit int
@@ -62,9 +76,10 @@ type Status struct {
 	RetryAt            time.Time
 }
 
-// Waits is how long request paths waited for a compaction.
+// Waits is how many request paths blocked on a compaction (see
+// Status.Waits), and how long.
 type Waits struct {
-	Count   int           // calls that waited
+	Count   int           // request paths that blocked
 	Total   time.Duration // their waits added up
 	Longest time.Duration // the longest
 }
@@ -73,8 +88,9 @@ type Waits struct {
 // when the request was over the hard limit.
 type AtLimit struct {
 	// Pruned counts requests handed out pruned (old tool output replaced by
-	// stand-ins) while a compaction ran: pruning alone made them fit, and
-	// the live history was left as it was.
+	// stand-ins, the largest earlier messages cut to their start and end)
+	// while a compaction ran: pruning alone made them fit, and the live
+	// history was left as it was.
 	Pruned int
 	// Waited counts requests that waited for the running compaction.
 	Waited int
@@ -109,8 +125,8 @@ func (s *Session) Status() Status {
 	st.Cost = s.spent.Add(st.Cost)
 	out := Status{
 		Status: st, ID: s.id, Messages: len(s.history), Tokens: s.totalLocked(),
-		RequestTokens: s.requestTokensLocked(nil),
-		Compacting:    s.compacting, InBackground: s.bg != nil, Closed: s.closed, Compactions: s.compactions,
+		RequestTokens: s.requestSizeLocked(nil), Unseen: s.req.measure.Unseen(),
+		Compacting: s.compacting, InBackground: s.bg != nil, Closed: s.closed, Compactions: s.compactions,
 		LastSnapshot:          s.lastSnapshot,
 		ForegroundCompactions: s.figures.foreground, BackgroundCompactions: s.figures.background,
 		IdleCompactions: s.figures.idle, RecordedCompactions: s.figures.recorded, Waits: s.figures.waits, AtLimit: s.figures.atLimit,

@@ -245,8 +245,9 @@ func TestLeaseStopRunsOnce(t *testing.T) {
 	noLeaks(t)
 	store := &countingLeaser{MemoryStore: NewMemoryStore()}
 	s := newTestSession(t, "agent-1", &recorder{}, WithStore(store))
-	_, _, stop, err := s.lease(context.Background(), false)
+	hold, err := s.lease(context.Background(), false)
 	require.NoError(t, err)
+	stop := hold.stop
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Add(1)

@@ -3,6 +3,7 @@ package eino
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 
 	"github.com/cloudwego/eino/adk"
@@ -58,7 +59,9 @@ func WithLogger(l *slog.Logger) Option {
 // WithErrorHandler sets what happens when a compaction fails: handle gets
 // the error, and a non-nil return stops the agent's run with it, while nil
 // sends the model call with the history as it was. The default (and nil)
-// logs the error and carries on. A cancelled ctx always stops the run.
+// logs the error and carries on: at Info a normal state (compact.ErrPaused,
+// ErrBackoff, ErrNoSavings, ErrNothingToCompress), at Warn a failure. A
+// cancelled ctx always stops the run.
 func WithErrorHandler(handle func(ctx context.Context, err error) error) Option {
 	return func(m *Middleware) {
 		if handle != nil {
@@ -78,6 +81,11 @@ func NewMiddleware(engine compact.ContextEngine, opts ...Option) *Middleware {
 	m := &Middleware{BaseChatModelAgentMiddleware: &adk.BaseChatModelAgentMiddleware{}, engine: engine,
 		logger: slog.New(slog.DiscardHandler)}
 	m.onError = func(ctx context.Context, err error) error {
+		if normalState(err) {
+			m.logger.InfoContext(ctx, "compact: not compacting now, sending the history as it is",
+				"engine", engine.Name(), "reason", err)
+			return nil
+		}
 		m.logger.WarnContext(ctx, "compact: compaction failed, sending the history as it is",
 			"engine", engine.Name(), "err", err)
 		return nil
@@ -86,6 +94,13 @@ func NewMiddleware(engine compact.ContextEngine, opts ...Option) *Middleware {
 		o(m)
 	}
 	return m
+}
+
+// normalState reports an error that is no failure: automatic compaction
+// paused or backing off, or nothing worth folding.
+func normalState(err error) bool {
+	return errors.Is(err, compact.ErrPaused) || errors.Is(err, compact.ErrBackoff) ||
+		errors.Is(err, compact.ErrNoSavings) || errors.Is(err, compact.ErrNothingToCompress)
 }
 
 // BeforeModelRewriteState compacts state's messages when the engine wants

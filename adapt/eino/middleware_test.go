@@ -1,9 +1,12 @@
 package eino
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"log/slog"
 	"strings"
 	"testing"
 
@@ -105,6 +108,32 @@ func TestMiddlewareLetsAFailedCompactionPassByDefault(t *testing.T) {
 	_, got, err := mw.BeforeModelRewriteState(context.Background(), state, &adk.ModelContext{})
 	require.NoError(t, err, "the model call goes out with the history as it was")
 	assert.Same(t, state, got)
+}
+
+// pausedEngine says automatic compaction is paused, a normal state.
+type pausedEngine struct{ *compact.Compressor }
+
+func (pausedEngine) Compress(context.Context, []compact.Message, ...compact.CompressOption) (*compact.Result, error) {
+	return nil, fmt.Errorf("%w: 2 compactions in a row left the request over the threshold", compact.ErrPaused)
+}
+
+// By default a pause is logged as what it is, a normal state, and a failure
+// as a failure.
+func TestMiddlewareLogsNormalStatesApartFromFailures(t *testing.T) {
+	for _, tt := range []struct {
+		engine        compact.ContextEngine
+		want, notWant string
+	}{
+		{pausedEngine{compact.New()}, "level=INFO msg=\"compact: not compacting now", "failed"},
+		{failingEngine{compact.New()}, "level=WARN msg=\"compact: compaction failed", "not compacting"},
+	} {
+		var b bytes.Buffer
+		mw := NewMiddleware(tt.engine, WithLogger(slog.New(slog.NewTextHandler(&b, nil))))
+		_, _, err := mw.BeforeModelRewriteState(context.Background(), &adk.ChatModelAgentState{Messages: longHistory(2)}, nil)
+		require.NoError(t, err)
+		assert.Contains(t, b.String(), tt.want)
+		assert.NotContains(t, b.String(), tt.notWant)
+	}
 }
 
 func TestMiddlewareErrorHandlerMayStopTheRun(t *testing.T) {

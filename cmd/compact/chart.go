@@ -36,15 +36,14 @@ type chartSeries struct {
 // The chart's geometry, in SVG user units: a width that fits a page
 // column beside another, and margins that hold the axis labels.
 const (
-	chartWidth   = 720
-	chartHeight  = 260
-	chartLeft    = 64 // room for "128,000"
-	chartRight   = 16
-	chartTop     = 28 // room for the title
-	chartBottom  = 44 // room for the x labels and the legend
-	chartYTicks  = 4  // horizontal grid lines above zero
-	chartXTicks  = 6  // at most this many request labels
-	chartHeadway = 1.05
+	chartWidth  = 720
+	chartHeight = 260
+	chartLeft   = 64 // room for "128,000"
+	chartRight  = 16
+	chartTop    = 28 // room for the title
+	chartBottom = 44 // room for the x labels and the legend
+	chartYTicks = 4  // horizontal grid lines above zero
+	chartXTicks = 6  // at most this many request labels
 )
 
 // kindColors colour compaction markers by kind, in order of the kinds'
@@ -61,7 +60,9 @@ func writeChart(w io.Writer, s chartSeries) error {
 	for _, p := range s.Points {
 		top = max(top, p.Sent)
 	}
-	yMax := float64(top) * chartHeadway
+	// The plot's top is the largest value drawn (the window, or a request
+	// over it), so every value is inside the axes and the plot fills them.
+	yMax := float64(top)
 	y := func(v int) float64 { return float64(chartTop) + plotH - plotH*float64(max(v, 0))/yMax }
 	n := len(s.Points)
 	x := func(i int) float64 {
@@ -82,7 +83,7 @@ func writeChart(w io.Writer, s chartSeries) error {
 
 	// The grid and the y axis's labels.
 	for k := 0; k <= chartYTicks; k++ {
-		v := int(math.Round(yMax * float64(k) / chartYTicks / chartHeadway))
+		v := int(math.Round(yMax * float64(k) / chartYTicks))
 		fmt.Fprintf(&b, `<line class="grid" x1="%d" x2="%d" y1="%s" y2="%s" stroke="#e3e3ea"/>`, chartLeft, chartWidth-chartRight, num(y(v)), num(y(v)))
 		fmt.Fprintf(&b, `<text x="%d" y="%s" text-anchor="end" fill="#555">%s</text>`, chartLeft-6, num(y(v)+4), thousands(v))
 	}
@@ -103,14 +104,20 @@ func writeChart(w io.Writer, s chartSeries) error {
 	area("sent", "#bcd3ee", func(p chartPoint) int { return p.Sent })
 	area("cached", "#5b8fd0", func(p chartPoint) int { return min(p.Cached, p.Sent) })
 
-	// Compactions, one marker each, coloured by kind.
+	// Compactions, one marker each, coloured by kind. A marker is no
+	// request size: it stops at the window line, so it never reads as a
+	// request over the window.
 	colour := kindPalette(s.Points)
+	markTop := top
+	if s.Window > 0 {
+		markTop = s.Window
+	}
 	for i, p := range s.Points {
 		if p.Compaction == "" {
 			continue
 		}
-		fmt.Fprintf(&b, `<line class="compaction" data-kind="%s" x1="%s" x2="%s" y1="%d" y2="%s" stroke="%s" stroke-width="1.5"><title>`,
-			attr(p.Compaction), num(x(i)), num(x(i)), chartTop, num(y(0)), colour[p.Compaction])
+		fmt.Fprintf(&b, `<line class="compaction" data-kind="%s" x1="%s" x2="%s" y1="%s" y2="%s" stroke="%s" stroke-width="1.5"><title>`,
+			attr(p.Compaction), num(x(i)), num(x(i)), num(y(markTop)), num(y(0)), colour[p.Compaction])
 		escapeXML(&b, fmt.Sprintf("request %d: %s", i+1, p.Compaction))
 		b.WriteString(`</title></line>`)
 	}

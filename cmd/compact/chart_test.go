@@ -195,3 +195,38 @@ func FuzzChart(f *testing.F) {
 		}
 	})
 }
+
+// The plot's top is the largest value drawn, so the plot fills its axes,
+// and a compaction's marker stops at the window line: a summary's marker
+// never rises above the window, where it would read as a request over it.
+func TestChartFillsItsAxesAndKeepsMarkersUnderTheWindow(t *testing.T) {
+	s := chartReplay()
+	s.Threshold, s.Window = 45_000, 60_000 // the window above every request
+	var b bytes.Buffer
+	require.NoError(t, writeChart(&b, s))
+	es := parseSVG(t, b.Bytes())
+	window := byClass(es, "window")
+	require.Len(t, window, 1)
+	wy := coord(t, window[0].Attrs["y1"])
+	require.InDelta(t, float64(chartTop), wy, 0.1, "the window, the largest value, is the top of the axes")
+	top := byClass(es, "grid")
+	require.NotEmpty(t, top)
+	require.InDelta(t, float64(chartTop), coord(t, top[len(top)-1].Attrs["y1"]), 0.1, "the top grid line is the plot's top")
+	marks := byClass(es, "compaction")
+	require.Len(t, marks, 2)
+	for _, m := range marks {
+		require.GreaterOrEqual(t, coord(t, m.Attrs["y1"]), wy-0.1, "a %s marker stays under the window line", m.Attrs["data-kind"])
+	}
+
+	// A request over the window raises the plot's top; the markers still
+	// stop at the window line.
+	s.Points[20].Sent = 80_000
+	b.Reset()
+	require.NoError(t, writeChart(&b, s))
+	es = parseSVG(t, b.Bytes())
+	wy = coord(t, byClass(es, "window")[0].Attrs["y1"])
+	require.Greater(t, wy, float64(chartTop)+1)
+	for _, m := range byClass(es, "compaction") {
+		require.InDelta(t, wy, coord(t, m.Attrs["y1"]), 0.1)
+	}
+}

@@ -31,6 +31,7 @@ type outcome struct {
 	fit                 fit
 	account             []messageReport
 	settings            []pageSetting // the settings used, for the HTML view
+	adjusted            []string      // the settings the library moved (Status().Adjusted)
 	tokensIn            int           // the input as given
 	tokensBefore, after int           // the history compacted (the input after repair), and the result
 	elapsed             time.Duration
@@ -109,8 +110,13 @@ func (e *engine) counter(model string) (tokens.Counter, string, error) {
 // window of 0 is the model's, from the model table, as WithModel takes it.
 func (e *engine) compressor(model string, tc tokens.Counter, window int) *compact.Compressor {
 	opts := []compact.Option{
-		compact.WithModel(model), compact.WithThreshold(e.o.threshold),
+		compact.WithModel(model),
 		compact.WithTokenCounter(tc), compact.WithLogger(e.logger), compact.WithSummaryTimeout(e.o.timeout),
+	}
+	if e.o.set["threshold"] {
+		// Set only when given: the library's default fraction is bounded
+		// by its default cap, a fraction set is honoured as it is.
+		opts = append(opts, compact.WithThreshold(e.o.threshold))
 	}
 	if window > 0 {
 		opts = append(opts, compact.WithContextWindow(window))
@@ -157,7 +163,7 @@ func (e *engine) compactOne(ctx context.Context, t *transcript, window int, forc
 	oc.tokensIn = tokens.CountMessages(tc, t.msgs)
 	oc.tokensBefore = tokens.CountMessages(c.Counter(), msgs)
 	oc.after = oc.tokensBefore
-	oc.settings = e.settings(oc, st)
+	oc.settings, oc.adjusted = e.settings(oc, st), st.Adjusted
 	defer func() {
 		oc.account = accountOf(oc)
 		oc.fit = fitOf(oc, c)
@@ -212,8 +218,8 @@ func (e *engine) pruneOnly(oc *outcome, msgs []compact.Message, tc tokens.Counte
 	pr := prune.Apply(msgs, prune.WithTokenCounter(tc), prune.WithPressure(oc.threshold/2))
 	oc.pruneTime = time.Since(start)
 	if !pr.Committed {
-		oc.note = fmt.Sprintf("pruning would reclaim %s tokens, fewer than the %s a pruning must; the input is written unchanged",
-			thousands(pr.Reclaimable), thousands(pr.ClearAtLeast))
+		oc.note = fmt.Sprintf("pruning would reclaim %s, fewer than the %s a pruning must; the input is written unchanged",
+			plural(pr.Reclaimable, "token"), thousands(pr.ClearAtLeast))
 		return oc, nil
 	}
 	oc.out, oc.pruned = pr.Messages, pr.Changes

@@ -66,7 +66,7 @@ func (c *cli) batch(ctx context.Context, e *engine) int {
 	p.finish()
 	code := exitOK
 	if err := ctx.Err(); err != nil {
-		say(c.stderr, "compact: stopped after %d of %d files: %v\n", len(reports), len(items), err)
+		say(c.stderr, "compact: stopped after %d of %s: %v\n", len(reports), plural(len(items), "file"), err)
 		code = exitError
 	}
 	if c.o.html != "" {
@@ -85,8 +85,8 @@ func (c *cli) batch(ctx context.Context, e *engine) int {
 			code = exitError
 		}
 	}
-	say(c.stderr, "compact: %d file(s) into %s: %d compacted, %d unchanged, %d failed, %d over the window\n",
-		len(items), c.o.out, compacted, unchanged, failed, over)
+	say(c.stderr, "compact: %s into %s: %d compacted, %d unchanged, %d failed, %d over the window\n",
+		plural(len(items), "file"), c.o.out, compacted, unchanged, failed, over)
 	if over > 0 && c.o.mustFit && code == exitOK {
 		code = exitOverflow
 	}

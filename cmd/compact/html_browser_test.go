@@ -162,3 +162,41 @@ func TestHTMLViewInABrowser(t *testing.T) {
 		require.Empty(t, got.Bad)
 	})
 }
+
+// replay -html in a wide browser window: each chart is as wide as its
+// card, not the 720 pixels it is drawn in, and no compaction marker rises
+// above the window line.
+func TestReplayChartFillsItsCardInABrowser(t *testing.T) {
+	path := findBrowser(t)
+	page := filepath.Join(t.TempDir(), "replay.html")
+	r := runCLI(t, "", append(append([]string{}, replayArgs...), "-html", page)...)
+	require.Equal(t, exitOK, r.code, r.stderr)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	tb, err := startBrowser(t, path).openTab(ctx)
+	require.NoError(t, err)
+	require.NoError(t, tb.call(ctx, "Emulation.setDeviceMetricsOverride",
+		map[string]any{"width": 1400, "height": 900, "deviceScaleFactor": 1, "mobile": false}, nil))
+	errs, err := tb.load(ctx, "file://"+page)
+	require.NoError(t, err)
+	require.Empty(t, errs, "console errors")
+	var charts []struct {
+		Fill       float64 `json:"fill"`       // the chart's width over its card's content width
+		WindowTop  float64 `json:"windowTop"`  // the window line's top, in pixels
+		MarkersTop float64 `json:"markersTop"` // the highest marker's top
+	}
+	require.NoError(t, tb.eval(ctx, `Array.from(document.querySelectorAll(".chart"), card => {
+  const svg = card.querySelector("svg"), cs = getComputedStyle(card);
+  const inner = card.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+  const tops = Array.from(svg.querySelectorAll("line.compaction"), l => l.getBoundingClientRect().top);
+  return {fill: svg.getBoundingClientRect().width / inner,
+    windowTop: svg.querySelector("line.window").getBoundingClientRect().top,
+    markersTop: tops.length ? Math.min(...tops) : 1e9};
+})`, &charts))
+	require.Len(t, charts, 3, "a chart per setting")
+	for i, c := range charts {
+		require.InDelta(t, 1, c.Fill, 0.02, "chart %d fills its card", i)
+		require.GreaterOrEqual(t, c.MarkersTop, c.WindowTop-0.5, "chart %d: no marker above the window line", i)
+	}
+}

@@ -21,17 +21,17 @@ type indexPage struct {
 
 // indexTemplate lists a batch's pages: a row per file with its sizes, its
 // fit, and a link to its page.
-var indexTemplate = template.Must(template.New("index").Funcs(template.FuncMap{"change": change, "n": thousands}).Parse(`<!doctype html>
+var indexTemplate = template.Must(template.New("index").Funcs(template.FuncMap{"change": change, "n": thousands, "plural": plural}).Parse(`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="{{.CSP}}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>compact: {{len .Rows}} files</title>
+<title>compact: {{plural (len .Rows) "file"}}</title>
 <style>{{.CSS}}</style>
 </head>
 <body>
-<header class="top"><h1>compact: {{len .Rows}} files</h1></header>
+<header class="top"><h1>compact: {{plural (len .Rows) "file"}}</h1></header>
 <main class="panels list">
 <table class="index">
 <thead><tr><th>file</th><th>messages</th><th>tokens</th><th>change</th><th>fits</th><th>result</th></tr></thead>

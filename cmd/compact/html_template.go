@@ -5,7 +5,7 @@ import "html/template"
 // pageTemplate is the HTML view's page. html/template escapes every value
 // for where it lands; the CSS and the script are the package's own
 // constants, allowed by hash in the page's Content-Security-Policy.
-var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{"n": thousands, "spare": func(a, b int) int { return a - b }}).Parse(`<!doctype html>
+var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{"n": thousands, "plural": plural, "spare": func(a, b int) int { return a - b }}).Parse(`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -18,20 +18,20 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{"n"
 <body>
 <header class="top">
 <h1>{{.Title}}</h1>
-<p class="line">{{n .R.BeforeMessages}} messages, {{n .R.BeforeTokens}} tokens &rarr; {{n .R.AfterMessages}} messages, {{n .R.AfterTokens}} tokens{{if .R.Note}} &middot; {{.R.Note}}{{end}}</p>
+<p class="line">{{plural .R.BeforeMessages "message"}}, {{plural .R.BeforeTokens "token"}} &rarr; {{plural .R.AfterMessages "message"}}, {{plural .R.AfterTokens "token"}}{{if .R.Note}} &middot; {{.R.Note}}{{end}}</p>
 <p class="tools"><button type="button" id="expand">Expand all</button> <button type="button" id="collapse">Collapse all</button></p>
 </header>
 <section class="panels">
 <div class="panel {{if .R.Fits}}fits{{else}}over{{end}}" id="fit">
 <h2>Fit</h2>
 <dl>
-<dt>window</dt><dd>{{n .R.Window}} tokens</dd>
-<dt>threshold</dt><dd>{{n .R.Threshold}} tokens</dd>
-<dt>usable</dt><dd>{{n .R.Usable}} tokens (the window less the reply's reserve)</dd>
-<dt>after</dt><dd>{{n .R.AfterTokens}} tokens</dd>
-{{if .R.Fits}}<dt>fits</dt><dd>yes, {{n (spare .R.Usable .R.AfterTokens)}} tokens to spare</dd>
-{{else}}<dt>fits</dt><dd class="bad">no: {{n .R.Overflow}} tokens over</dd>
-{{with .R.TooLarge}}<dt>largest kept</dt><dd>output message <a href="#out-{{.Output}}">{{.Output}}</a> ({{.Role}}, {{n .Tokens}} tokens){{if ge .Input 0}}, input <a href="#in-{{.Input}}">{{.Input}}</a>{{end}}</dd>{{end}}
+<dt>window</dt><dd>{{plural .R.Window "token"}}</dd>
+<dt>threshold</dt><dd>{{plural .R.Threshold "token"}}</dd>
+<dt>usable</dt><dd>{{plural .R.Usable "token"}} (the window less the reply's reserve)</dd>
+<dt>after</dt><dd>{{plural .R.AfterTokens "token"}}</dd>
+{{if .R.Fits}}<dt>fits</dt><dd>yes, {{plural (spare .R.Usable .R.AfterTokens) "token"}} to spare</dd>
+{{else}}<dt>fits</dt><dd class="bad">no: {{plural .R.Overflow "token"}} over</dd>
+{{with .R.TooLarge}}<dt>largest kept</dt><dd>output message <a href="#out-{{.Output}}">{{.Output}}</a> ({{.Role}}, {{plural .Tokens "token"}}){{if ge .Input 0}}, input <a href="#in-{{.Input}}">{{.Input}}</a>{{end}}</dd>{{end}}
 {{end}}</dl>
 </div>
 <div class="panel" id="settings">
@@ -42,8 +42,10 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{"n"
 </div>
 <div class="panel" id="fates">
 <h2>Fates</h2>
-<ul class="legend">{{range .Fates}}<li><span class="chip f-{{.Fate}}">{{.Fate}}</span> {{.Count}} messages, {{n .Tokens}} tokens</li>{{end}}</ul>
-{{if ge .R.SummaryIndex 0}}<p>Summarised input {{.R.SummarizedFrom}}&ndash;{{.R.SummarizedTo}} into output message <a href="#out-{{.R.SummaryIndex}}">{{.R.SummaryIndex}}</a> ({{n .R.SummaryTokens}} tokens).</p>{{end}}
+<p>What became of each input message, and what those messages weighed in the input:</p>
+<ul class="legend">{{range .Fates}}<li><span class="chip f-{{.Fate}}">{{.Fate}}</span> {{plural .Count "message"}}, {{plural .Tokens "input token"}}</li>{{end}}</ul>
+{{if .R.Pruned}}<p id="reclaimed">Pruning changed {{plural .R.Pruned "message"}} and reclaimed {{plural .R.PrunedTokens "token"}}.</p>{{end}}
+{{if ge .R.SummaryIndex 0}}<p>Summarised input {{.R.SummarizedFrom}}&ndash;{{.R.SummarizedTo}} into output message <a href="#out-{{.R.SummaryIndex}}">{{.R.SummaryIndex}}</a> ({{plural .R.SummaryTokens "token"}}).</p>{{end}}
 {{range .R.Repairs}}<p class="bad">Repaired input {{.Index}}: {{.Detail}}</p>{{end}}
 </div>
 </section>
@@ -53,11 +55,11 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{"n"
 </section>{{end}}
 <main class="columns">
 <section class="side" id="before">
-<h2>Before: {{len .Before}} messages</h2>
+<h2>Before: {{plural (len .Before) "message"}}</h2>
 {{range .Before}}{{template "message" .}}{{end}}
 </section>
 <section class="side" id="after">
-<h2>After: {{len .After}} messages</h2>
+<h2>After: {{plural (len .After) "message"}}</h2>
 {{range .After}}{{template "message" .}}{{end}}
 </section>
 </main>
@@ -68,7 +70,7 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{"n"
 {{define "message"}}<article class="msg f-{{.Fate}}" id="{{.ID}}" data-index="{{.Index}}" data-fate="{{.Fate}}">
 <header><span class="idx">{{.Index}}</span> <span class="role">{{.Role}}</span>{{if .Tool}} <span class="tool">{{.Tool}}</span>{{end}} <span class="tok">{{n .Tokens}} tok</span> <span class="chip f-{{.Fate}}">{{.Fate}}{{if .Pruned}}: {{.Pruned}}{{end}}</span>{{range .Links}} <a href="#{{.ID}}">{{.Label}}</a>{{end}}</header>
 {{if .CallID}}<p class="call">answers {{.CallID}}</p>{{end}}
-{{if .Preview}}<details><summary><span class="pv">{{.Preview}}</span> <span class="more">({{len .Text}} bytes)</span></summary><pre>{{.Text}}</pre></details>{{else if .Text}}<pre>{{.Text}}</pre>{{end}}
+{{if .Preview}}<details><summary><span class="pv">{{.Preview}}</span> <span class="more">({{plural (len .Text) "byte"}})</span></summary><pre>{{.Text}}</pre></details>{{else if .Text}}<pre>{{.Text}}</pre>{{end}}
 {{range .Calls}}<pre class="call">&#8594; {{.}}</pre>{{end}}
 </article>
 {{end}}`))

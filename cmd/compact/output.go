@@ -3,11 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 
 	openai "github.com/sashabaranov/go-openai"
 
@@ -62,90 +58,4 @@ func encodeJSON(v any) ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
-}
-
-// pendingFile is a file written under a temporary name beside its
-// destination, waiting to be renamed into place.
-type pendingFile struct {
-	tmp, dst string
-}
-
-// stage writes data to a temporary file in dst's directory. Nothing at dst
-// changes until commit.
-func stage(dst string, data []byte) (*pendingFile, error) {
-	dir := filepath.Dir(dst)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(dst)+".tmp-*")
-	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err // the temporary name means nothing to the user
-		}
-		return nil, fmt.Errorf("writing %s: %w", dst, err)
-	}
-	p := &pendingFile{tmp: f.Name(), dst: dst}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(p.tmp, fileMode(dst))
-	}
-	if err != nil {
-		p.discard()
-		return nil, fmt.Errorf("writing %s: %w", dst, err)
-	}
-	return p, nil
-}
-
-// fileMode keeps an existing destination's permissions; a new file gets
-// 0644 (CreateTemp's 0600 would hide a result from the user's tools).
-func fileMode(dst string) fs.FileMode {
-	if fi, err := os.Stat(dst); err == nil && fi.Mode().IsRegular() {
-		return fi.Mode().Perm()
-	}
-	return 0o644
-}
-
-func (p *pendingFile) commit() error {
-	if err := os.Rename(p.tmp, p.dst); err != nil {
-		p.discard()
-		return fmt.Errorf("writing %s: %w", p.dst, err)
-	}
-	return nil
-}
-
-func (p *pendingFile) discard() { _ = os.Remove(p.tmp) }
-
-// writeFiles writes every file or none: each is staged first, and only
-// when all are staged are they renamed into place. A rename failing after
-// another succeeded (a disk vanishing between two renames in one
-// directory) is the one case it cannot undo.
-func writeFiles(files map[string][]byte) error {
-	var staged []*pendingFile
-	for dst, data := range files {
-		if fi, err := os.Stat(dst); err == nil && fi.IsDir() {
-			for _, s := range staged {
-				s.discard()
-			}
-			return fmt.Errorf("writing %s: it is a directory", dst)
-		}
-		p, err := stage(dst, data)
-		if err != nil {
-			for _, s := range staged {
-				s.discard()
-			}
-			return err
-		}
-		staged = append(staged, p)
-	}
-	var errs []error
-	for _, p := range staged {
-		if err := p.commit(); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
 }

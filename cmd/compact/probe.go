@@ -278,7 +278,7 @@ func writeProbeTable(out io.Writer, name string, window int, rows []probeRow, ve
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "%s: %d of %d transcripts compacted", name, compacted, len(rows))
+	fmt.Fprintf(w, "%s: %d of %s compacted", name, compacted, plural(len(rows), "transcript"))
 	if fallbacks > 0 {
 		fmt.Fprintf(w, " (* %d fell back to the extractive summary)", fallbacks)
 	}

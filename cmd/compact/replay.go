@@ -101,8 +101,8 @@ func (c *cli) replay(ctx context.Context, args []string) int {
 	}
 	for _, s := range rep.Settings {
 		if s.OverWindow > 0 {
-			say(c.stderr, "compact: replay: %s: %d request(s) over the usable window of %s tokens\n",
-				s.Name, s.OverWindow, thousands(s.Usable))
+			say(c.stderr, "compact: replay: %s: %s over the usable window of %s\n",
+				s.Name, plural(s.OverWindow, "request"), plural(s.Usable, "token"))
 		}
 	}
 	return code
@@ -150,7 +150,7 @@ func (c *cli) replayInputs(o *replayOptions, files []string) ([]*conversation, s
 	}
 	name := strings.Join(files, " + ")
 	if len(files) > 2 {
-		name = fmt.Sprintf("%d files joined", len(files))
+		name = plural(len(files), "file") + " joined"
 	}
 	return []*conversation{newConversation(name, joined)}, model, nil
 }

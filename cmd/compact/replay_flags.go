@@ -54,7 +54,8 @@ type replayOptions struct {
 type setting struct {
 	name          string
 	window        int
-	threshold     float64
+	threshold     float64 // used only when thresholdSet: the library's default is bounded by its cap
+	thresholdSet  bool
 	reserve       int // used only when reserveSet
 	reserveSet    bool
 	floor         int // the threshold's floor; -1: the library's
@@ -112,7 +113,7 @@ Flags may come before or after the files; "--" ends them.
 func settingFlags(fs *flag.FlagSet, s *setting) {
 	fs.IntVar(&s.window, "window", compact.DefaultContextWindow, "context window in `tokens`")
 	fs.Float64Var(&s.threshold, "threshold", compact.DefaultThreshold, "compact at this `fraction` of the usable window, in (0, 1] (see -floor)")
-	fs.IntVar(&s.floor, "floor", -1, "the threshold's floor in `tokens` (-1: the library's 64,000; 0: none), which a low -threshold does not go under")
+	fs.IntVar(&s.floor, "floor", -1, "the threshold's floor in `tokens` (-1 or 0: none, the library's default), which a low -threshold does not go under")
 	fs.IntVar(&s.reserve, "reserve", 0, "output `tokens` reserved out of the window (default: the library's, 8192 capped at a quarter of the window)")
 	fs.StringVar(&s.summarizer, "summarizer", "extractive", "summarizer `name`: extractive (offline, no model call) or openai (OPENAI_API_KEY, OPENAI_BASE_URL)")
 	fs.IntVar(&s.summaryTokens, "summary-tokens", 0, "summarise with a stub that returns a summary of `N` tokens keeping no facts, billed as a model call (offline, deterministic)")
@@ -154,7 +155,7 @@ func parseReplayArgs(args []string, stderr io.Writer) (*replayOptions, error) {
 	o.name = settingDefault
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	o.reserveSet = set["reserve"]
+	o.reserveSet, o.thresholdSet = set["reserve"], set["threshold"]
 	o.paths = paths
 	if err := o.check(); err != nil {
 		say(stderr, "compact: replay: %s\n", errText(err))
@@ -231,8 +232,11 @@ func (o *replayOptions) parseSetting(spec string) (setting, error) {
 		return setting{}, fmt.Errorf("%q is not a flag (a setting is %s, %s, or flags)", fs.Arg(0), settingDefault, settingDropOldest)
 	}
 	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "reserve" {
+		switch f.Name {
+		case "reserve":
 			s.reserveSet = true
+		case "threshold":
+			s.thresholdSet = true
 		}
 	})
 	s.name = spec

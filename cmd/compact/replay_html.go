@@ -36,7 +36,7 @@ var replayTemplate = template.Must(template.New("replay").Parse(`<!doctype html>
 
 // replayCSS adds the charts' layout to the page's style.
 const replayCSS = `
-.list{display:block}.list>.panel{margin:0 0 12px}.chart svg{max-width:100%;height:auto}
+.list{display:block}.list>.panel{margin:0 0 12px}.chart svg{display:block;width:100%;height:auto}
 `
 
 // writeReplayPage writes the replay's results and charts to path, as one

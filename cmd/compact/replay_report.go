@@ -37,6 +37,7 @@ type settingReport struct {
 	OverWindow        int            `json:"over_window"`
 	Compactions       map[string]int `json:"compactions"` // by kind: summary, fallback, prune, drop
 	SummarizerCalls   int            `json:"summarizer_calls"`
+	ModelCalls        int            `json:"summarizer_model_calls"`   // of those, calls to a model (0 for the extractive summarizer)
 	SummarizerInput   int            `json:"summarizer_input_tokens"`  // billed prompt tokens (0 for the extractive summarizer)
 	SummarizerShared  int            `json:"summarizer_shared_tokens"` // of those, sent as the agent's own history (billed through the cache)
 	SummarizerOutput  int            `json:"summarizer_output_tokens"` // billed reply tokens
@@ -77,7 +78,7 @@ type costReport struct {
 func (r *replayReport) add(s setting, t *tally, prices []priceTable) {
 	sr := settingReport{Name: s.name, Window: s.window, Usable: t.usable, Threshold: t.threshold,
 		Requests: t.requests, TokensSent: t.sent, PeakRequest: t.peak, OverWindow: t.overWindow,
-		Compactions: t.compactions, SummarizerCalls: t.sumCalls, SummarizerInput: t.sumInput + t.sumShared,
+		Compactions: t.compactions, SummarizerCalls: t.sumCalls, ModelCalls: t.sumModel, SummarizerInput: t.sumInput + t.sumShared,
 		SummarizerShared: t.sumShared, SummarizerOutput: t.sumOutput, AgentOutputTokens: t.agentOutput,
 		ShortEnds: t.shortEnd, ShortestEnd: t.minEnd,
 		FactsLost: t.lost, FactsRecoverable: t.recoverable}
@@ -134,11 +135,11 @@ func (r *replayReport) write(out io.Writer, asJSON bool) error {
 	if r.Model != "" {
 		counted = r.Model + ", " + counted
 	}
-	what := fmt.Sprintf("%d conversation(s)", r.Conversations)
+	what := plural(r.Conversations, "conversation")
 	if r.Joined {
-		what = fmt.Sprintf("%d file(s) joined into one conversation", len(r.Inputs))
+		what = plural(len(r.Inputs), "file") + " joined into one conversation"
 	}
-	fmt.Fprintf(w, "replay of %s, %s messages; tokens counted with %s; a request every %s", what, thousands(r.Messages), counted, r.Interval)
+	fmt.Fprintf(w, "replay of %s, %s; tokens counted with %s; a request every %s", what, plural(r.Messages, "message"), counted, r.Interval)
 	if r.UserDelay != "0s" {
 		fmt.Fprintf(w, " (+%s after a user message)", r.UserDelay)
 	}
@@ -174,6 +175,12 @@ func (r *replayReport) write(out io.Writer, asJSON bool) error {
 	row("compactions", func(s settingReport) string { return compactionCell(s.Compactions) })
 	row("summarizer calls", func(s settingReport) string { return thousands(s.SummarizerCalls) })
 	row("summarizer tokens in/out", func(s settingReport) string {
+		switch {
+		case s.ModelCalls == 0 && s.SummarizerCalls > 0:
+			return "none: no model called (extractive)"
+		case s.ModelCalls == 0:
+			return "-"
+		}
 		cell := thousands(s.SummarizerInput) + "/" + thousands(s.SummarizerOutput)
 		if s.SummarizerShared > 0 {
 			cell += fmt.Sprintf(" (%s shared)", thousands(s.SummarizerShared))
@@ -228,8 +235,8 @@ func (r *replayReport) write(out io.Writer, asJSON bool) error {
 	s0 := r.Settings[0]
 	for _, c := range s0.Costs {
 		if c.AgentOutput != nil {
-			fmt.Fprintf(w, "the agent's replies (%s tokens, the same under every setting) cost %s more under %s\n",
-				thousands(s0.AgentOutputTokens), dollarCell(c.AgentOutput), c.Model)
+			fmt.Fprintf(w, "the agent's replies (%s, the same under every setting) cost %s more under %s\n",
+				plural(s0.AgentOutputTokens, "token"), dollarCell(c.AgentOutput), c.Model)
 		}
 	}
 	_, err := out.Write(text.Bytes())
@@ -244,7 +251,7 @@ func priceHeading(c costReport) string {
 	return fmt.Sprintf("prices of %s (cache %s)", c.Model, c.CacheLifetime)
 }
 
-// compactionCell is "6 summary, 2 prune", "0" when there were none.
+// compactionCell is "6 summaries, 2 prunes", "0" when there were none.
 func compactionCell(by map[string]int) string {
 	kinds := make([]string, 0, len(by))
 	for k, n := range by {
@@ -258,7 +265,7 @@ func compactionCell(by map[string]int) string {
 	sort.Strings(kinds)
 	parts := make([]string, len(kinds))
 	for i, k := range kinds {
-		parts[i] = fmt.Sprintf("%d %s", by[k], k)
+		parts[i] = plural(by[k], k)
 	}
 	return strings.Join(parts, ", ")
 }

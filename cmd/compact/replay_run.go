@@ -22,7 +22,7 @@ const (
 )
 
 // libraryThresholdCap is the library's threshold cap (256,000 tokens, see
-// compact.WithThresholdBounds), kept when -floor changes the floor.
+// compact.WithThresholdBounds), kept when -floor sets a floor.
 const libraryThresholdCap = 256_000
 
 // conversation is one history replay sends, with what it needs of it
@@ -59,6 +59,7 @@ type tally struct {
 	usable      int
 	compactions map[string]int
 	sumCalls    int // summarizer calls
+	sumModel    int // of those, calls billed as a model's (none for the extractive summarizer)
 	sumInput    int // summarizer tokens billed: rendered prompts
 	sumShared   int // and prompts that sent the agent's history
 	sumOutput   int // and replies
@@ -134,7 +135,7 @@ var replayEpoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // calls no model).
 func (r *replayer) compressor(now *time.Duration) (*compact.Compressor, *meteredSummarizer, error) {
 	opts := []compact.Option{
-		compact.WithModel(r.model), compact.WithContextWindow(r.s.window), compact.WithThreshold(r.s.threshold),
+		compact.WithModel(r.model), compact.WithContextWindow(r.s.window),
 		compact.WithTokenCounter(r.tc), compact.WithSummaryTimeout(r.o.timeout), compact.WithLogger(r.logger),
 		compact.WithEconomy(r.s.economy), compact.WithClock(func() time.Time { return replayEpoch.Add(*now) }),
 	}
@@ -147,7 +148,10 @@ func (r *replayer) compressor(now *time.Duration) (*compact.Compressor, *metered
 	if r.s.reserveSet {
 		opts = append(opts, compact.WithReserveTokens(r.s.reserve))
 	}
-	if r.s.floor >= 0 {
+	if r.s.thresholdSet {
+		opts = append(opts, compact.WithThreshold(r.s.threshold))
+	}
+	if r.s.floor > 0 {
 		opts = append(opts, compact.WithThresholdBounds(r.s.floor, libraryThresholdCap))
 	}
 	var inner compact.Summarizer
@@ -274,6 +278,7 @@ func (r *replayer) run(ctx context.Context, conv *conversation, t *tally) ([]com
 	if metered != nil {
 		calls, in, reply := metered.totals()
 		t.sumCalls += calls
+		t.sumModel += calls
 		t.sumInput += in
 		t.sumOutput += reply
 	} else {

@@ -108,6 +108,39 @@ func TestReplayWithoutPricesSaysUnknown(t *testing.T) {
 	assert.False(t, rep.Settings[0].Costs[0].Priced)
 }
 
+// The extractive summarizer calls no model: the table says so where a
+// model's tokens would be, and the JSON counts its calls apart from a
+// model's; the stub, billed as a model, shows its tokens.
+func TestReplaySaysNoModelWasCalled(t *testing.T) {
+	r := runCLI(t, "", "replay", "-window", "6000", "testdata/replay/agent_session.json")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	line := tableRow(t, r.stdout, "summarizer tokens in/out")
+	assert.Contains(t, line, "none: no model called (extractive)")
+	assert.NotContains(t, line, "0/0")
+	assert.NotEqual(t, "0", strings.Fields(tableRow(t, r.stdout, "summarizer calls"))[2], "the extractive summarizer was called")
+
+	j := runCLI(t, "", "replay", "-json", "-window", "6000", "-compare", "default;-summary-tokens 100", "testdata/replay/agent_session.json")
+	require.Equal(t, exitOK, j.code, j.stderr)
+	var rep replayReport
+	require.NoError(t, json.Unmarshal([]byte(j.stdout), &rep))
+	assert.Positive(t, rep.Settings[0].SummarizerCalls)
+	assert.Zero(t, rep.Settings[0].ModelCalls, "extractive")
+	assert.Equal(t, rep.Settings[1].SummarizerCalls, rep.Settings[1].ModelCalls, "the stub stands in for a model")
+	assert.Positive(t, rep.Settings[1].ModelCalls)
+}
+
+// tableRow is the line of replay's table that starts with label.
+func tableRow(t *testing.T, out, label string) string {
+	t.Helper()
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, label+"  ") {
+			return line
+		}
+	}
+	t.Fatalf("no row %q in:\n%s", label, out)
+	return ""
+}
+
 // Bad input stops the command before anything is printed, with the one
 // line the command's other modes give; a bad command line exits 2.
 func TestReplayRefusesBadInputWithOneLine(t *testing.T) {
@@ -158,7 +191,7 @@ func TestReplayFailsWhenARequestIsOverTheWindow(t *testing.T) {
 	r := runCLI(t, "", "replay", "-window", "1000", p)
 	assert.Equal(t, exitError, r.code)
 	assert.Contains(t, r.stdout, "over the window")
-	assert.Contains(t, r.stderr, "default: 1 request(s) over the usable window")
+	assert.Contains(t, r.stderr, "default: 1 request over the usable window")
 }
 
 // The baseline drops whole turns from the front: an assistant's tool

@@ -25,7 +25,10 @@ type report struct {
 	Model     string `json:"model,omitempty"`
 	Window    int    `json:"window"`
 	Threshold int    `json:"threshold"`
-	fit              // fits, usable, overflow, too_large
+	// Adjusted names each setting the library moved from what was asked
+	// (compact.Status.Adjusted).
+	Adjusted []string `json:"adjusted,omitempty"`
+	fit               // fits, usable, overflow, too_large
 
 	Compacted      bool   `json:"compacted"`
 	Note           string `json:"note,omitempty"`
@@ -77,7 +80,7 @@ func newReport(oc *outcome) report {
 		Format:         oc.in.format,
 		BeforeMessages: len(oc.in.msgs), AfterMessages: len(oc.out),
 		BeforeTokens: oc.tokensIn, AfterTokens: oc.after,
-		Encoding: oc.encoding, Model: oc.model, Window: oc.window, Threshold: oc.threshold,
+		Encoding: oc.encoding, Model: oc.model, Window: oc.window, Threshold: oc.threshold, Adjusted: oc.adjusted,
 		fit:            oc.fit,
 		Messages:       oc.account,
 		Note:           oc.note,
@@ -124,9 +127,12 @@ func (r report) writeHuman(out io.Writer, name string, explain bool) {
 	row := func(label, format string, args ...any) {
 		fmt.Fprintf(w, "  %-11s %s\n", label, fmt.Sprintf(format, args...))
 	}
-	row("before", "%s messages, %s tokens (%s)", thousands(r.BeforeMessages), thousands(r.BeforeTokens), r.Encoding)
-	row("after", "%s messages, %s tokens (%s)", thousands(r.AfterMessages), thousands(r.AfterTokens), change(r.BeforeTokens, r.AfterTokens))
-	row("threshold", "%s tokens of a %s-token window", thousands(r.Threshold), thousands(r.Window))
+	row("before", "%s, %s (%s)", plural(r.BeforeMessages, "message"), plural(r.BeforeTokens, "token"), r.Encoding)
+	row("after", "%s, %s (%s)", plural(r.AfterMessages, "message"), plural(r.AfterTokens, "token"), change(r.BeforeTokens, r.AfterTokens))
+	row("threshold", "%s of a %s-token window", plural(r.Threshold, "token"), thousands(r.Window))
+	for _, a := range r.Adjusted {
+		row("adjusted", "%s", a)
+	}
 	row("fits", "%s", r.fit.text())
 	for _, rp := range r.Repairs {
 		row("repaired", "input message %d: %s", rp.Index, rp.Detail)
@@ -137,15 +143,15 @@ func (r report) writeHuman(out io.Writer, name string, explain bool) {
 	case r.SummaryIndex < 0:
 		row("summarised", "nothing: pruning alone did it, no summarizer ran")
 	default:
-		row("summarised", "input messages %d-%d (%d) into output message %d (%s tokens)",
-			r.SummarizedFrom, r.SummarizedTo, r.SummarizedTo-r.SummarizedFrom+1, r.SummaryIndex, thousands(r.SummaryTokens))
+		row("summarised", "input messages %d-%d (%d) into output message %d (%s)",
+			r.SummarizedFrom, r.SummarizedTo, r.SummarizedTo-r.SummarizedFrom+1, r.SummaryIndex, plural(r.SummaryTokens, "token"))
 	}
 	if r.Compacted {
 		if r.Lifted >= 0 {
 			row("lifted", "the latest user message (input %d), verbatim right after the summary", r.Lifted)
 		}
 		if r.Carried > 0 {
-			row("carried", "%d earlier user message(s), verbatim inside the summary", r.Carried)
+			row("carried", "%s, verbatim inside the summary", plural(r.Carried, "earlier user message"))
 		}
 		row("pruned", "%s", r.prunedText())
 		s := r.Summarizer
@@ -189,9 +195,9 @@ func (r report) prunedText() string {
 	}
 	parts := make([]string, len(order))
 	for i, k := range order {
-		parts[i] = fmt.Sprintf("%d %s", kinds[k], k)
+		parts[i] = plural(kinds[k], k)
 	}
-	return fmt.Sprintf("%d message(s), %s tokens reclaimed: %s", r.Pruned, thousands(r.PrunedTokens), strings.Join(parts, ", "))
+	return fmt.Sprintf("%s, %s reclaimed: %s", plural(r.Pruned, "message"), plural(r.PrunedTokens, "token"), strings.Join(parts, ", "))
 }
 
 // summaryLines is how much of the summary -report shows.
@@ -204,7 +210,7 @@ func writeSummary(w *strings.Builder, body string, at int) {
 	fmt.Fprintln(w, "  summary:")
 	for i, l := range lines {
 		if i == summaryLines {
-			fmt.Fprintf(w, "    … %d more lines (output message %d has it all)\n", len(lines)-i, at)
+			fmt.Fprintf(w, "    … %s (output message %d has it all)\n", plural(len(lines)-i, "more line"), at)
 			break
 		}
 		fmt.Fprintln(w, "    "+l)
@@ -214,7 +220,7 @@ func writeSummary(w *strings.Builder, body string, at int) {
 // line is the one-line form a batch prints per file.
 func (r report) line() string {
 	if !r.Compacted {
-		return fmt.Sprintf("%s: %s messages, %s tokens: %s", r.File, thousands(r.BeforeMessages), thousands(r.BeforeTokens), r.Note)
+		return fmt.Sprintf("%s: %s, %s: %s", r.File, plural(r.BeforeMessages, "message"), plural(r.BeforeTokens, "token"), r.Note)
 	}
 	how := fmt.Sprintf("summarised %d-%d, %s", r.SummarizedFrom, r.SummarizedTo, r.Summarizer)
 	if r.SummaryIndex < 0 {
@@ -223,8 +229,8 @@ func (r report) line() string {
 	if r.Pruned > 0 {
 		how += fmt.Sprintf(", %d pruned", r.Pruned)
 	}
-	s := fmt.Sprintf("%s: %s -> %s messages, %s -> %s tokens (%s), %s",
-		r.File, thousands(r.BeforeMessages), thousands(r.AfterMessages), thousands(r.BeforeTokens), thousands(r.AfterTokens),
+	s := fmt.Sprintf("%s: %s -> %s, %s -> %s (%s), %s",
+		r.File, thousands(r.BeforeMessages), plural(r.AfterMessages, "message"), thousands(r.BeforeTokens), plural(r.AfterTokens, "token"),
 		change(r.BeforeTokens, r.AfterTokens), how)
 	if r.Fallback {
 		s += " (fallback)"
@@ -267,4 +273,18 @@ func thousands(n int) string {
 		return "-" + b.String()
 	}
 	return b.String()
+}
+
+// plural is n, with thousands separators, and noun, in the plural unless
+// n is 1: "1 message", "2,048 tokens", "3 summaries". A noun already in
+// the plural ("shortened tool arguments") is left as it is.
+func plural(n int, noun string) string {
+	s := thousands(n) + " "
+	if n == 1 || strings.HasSuffix(noun, "s") {
+		return s + noun
+	}
+	if strings.HasSuffix(noun, "y") && !strings.ContainsAny(noun[len(noun)-2:len(noun)-1], "aeiou") {
+		return s + noun[:len(noun)-1] + "ies"
+	}
+	return s + noun + "s"
 }

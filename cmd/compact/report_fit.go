@@ -75,9 +75,9 @@ func (f fit) text() string {
 	if f.Fits {
 		return fmt.Sprintf("yes: within the %s usable tokens", thousands(f.Usable))
 	}
-	s := fmt.Sprintf("NO: %s tokens over the %s usable", thousands(f.Overflow), thousands(f.Usable))
+	s := fmt.Sprintf("NO: %s over the %s usable", plural(f.Overflow, "token"), thousands(f.Usable))
 	if t := f.TooLarge; t != nil {
-		s += fmt.Sprintf("; the largest message kept verbatim is output message %d (%s, %s tokens", t.Output, t.Role, thousands(t.Tokens))
+		s += fmt.Sprintf("; the largest message kept verbatim is output message %d (%s, %s", t.Output, t.Role, plural(t.Tokens, "token"))
 		if t.Input >= 0 {
 			s += ", input " + strconv.Itoa(t.Input)
 		}
@@ -103,7 +103,7 @@ func (e *engine) settings(oc *outcome, st compact.Status) []pageSetting {
 		{"model", model},
 		{"encoding", oc.encoding},
 		{"window", thousands(st.Window)},
-		{"threshold", fmt.Sprintf("%s tokens (%g of the usable window)", thousands(st.Threshold), o.threshold)},
+		{"threshold", fmt.Sprintf("%s (%g of the usable window)", plural(st.Threshold, "token"), o.threshold)},
 		{"summarizer", e.name},
 		{"force", strconv.FormatBool(o.force)},
 	}

@@ -120,7 +120,7 @@ func (c *cli) single(ctx context.Context, e *engine, path string) int {
 	if err != nil {
 		return fail(err)
 	}
-	p := startProgress(c.stderr, c.progress, 0, fmt.Sprintf("compacting %s (%d messages)", filepath.Base(name), len(t.msgs)))
+	p := startProgress(c.stderr, c.progress, 0, fmt.Sprintf("compacting %s (%s)", filepath.Base(name), plural(len(t.msgs), "message")))
 	oc, err := e.compactOne(ctx, t, c.o.window, c.o.force)
 	p.finish()
 	if err != nil {
@@ -181,7 +181,7 @@ func (c *cli) notes(name string, r report) {
 		say(c.stderr, "compact: %s: %s\n", name, r.Note)
 	}
 	if n := len(r.Repairs); n > 0 {
-		say(c.stderr, "compact: %s: repaired %d tool-pairing problem(s); -report lists them\n", name, n)
+		say(c.stderr, "compact: %s: repaired %s; -report lists them\n", name, plural(n, "tool-pairing problem"))
 	}
 	if len(r.DroppedFields) > 0 {
 		say(c.stderr, "compact: %s: fields not carried into the output: %v\n", name, r.DroppedFields)

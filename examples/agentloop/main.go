@@ -10,6 +10,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -55,12 +56,17 @@ func run(ctx context.Context, w io.Writer) error {
 	}
 	for turn := 1; turn <= maxTurns; turn++ {
 		// Before every request: compact when the history nears the window.
-		// On error the history is untouched and the agent carries on.
+		// On error the history is untouched and the agent carries on; a
+		// pause, a backoff or nothing to gain is a normal state, not a failure.
 		if c.ShouldCompressMessages(msgs) {
 			res, err := c.Compress(ctx, msgs)
-			if err != nil {
+			switch {
+			case errors.Is(err, compact.ErrPaused), errors.Is(err, compact.ErrBackoff),
+				errors.Is(err, compact.ErrNoSavings), errors.Is(err, compact.ErrNothingToCompress):
+				_, _ = fmt.Fprintf(w, "turn %d: not compacting now, a normal state: %v\n", turn, err)
+			case err != nil:
 				_, _ = fmt.Fprintf(w, "turn %d: compaction failed, sending the history as is: %v\n", turn, err)
-			} else {
+			default:
 				_, _ = fmt.Fprintf(w, "turn %d: compacted %d messages (%d tokens) into %d (%d tokens) with %s\n",
 					turn, res.MessagesBefore, res.TokensBefore, res.MessagesAfter, res.TokensAfter, res.Summarizer)
 				msgs = res.Messages

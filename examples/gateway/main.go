@@ -158,8 +158,13 @@ func converse(ctx context.Context, m *session.Manager, id, name string, turns in
 		if s.ShouldCompress() {
 			// Another gateway may be compacting this agent: Compress waits
 			// for its lease. A compaction the engine finds nothing to gain
-			// from is no error for a gateway.
-			if _, err := s.Compress(ctx); err != nil && !errors.Is(err, compact.ErrNothingToCompress) && !errors.Is(err, compact.ErrNoSavings) {
+			// from, a pause and a backoff are normal states, no error for a
+			// gateway.
+			_, err := s.Compress(ctx)
+			switch {
+			case err == nil, errors.Is(err, compact.ErrPaused), errors.Is(err, compact.ErrBackoff), errors.Is(err, session.ErrBusy),
+				errors.Is(err, compact.ErrNoSavings), errors.Is(err, compact.ErrNothingToCompress):
+			default:
 				return err
 			}
 		}

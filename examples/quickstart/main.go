@@ -6,6 +6,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log"
 	"os"
@@ -34,13 +35,7 @@ func main() {
 	}
 	ctx := context.Background()
 	for turn := 0; turn < 20; turn++ {
-		// Before every request. Under the threshold this returns the history
-		// as it is; on error msgs are untouched and the agent carries on.
-		if res, err := c.Compress(ctx, msgs, compact.WithTools(tools)); err != nil {
-			log.Printf("compaction failed, sending the history as is: %v", err)
-		} else {
-			msgs = res.Messages
-		}
+		msgs = compress(ctx, c, msgs, tools) // before every request
 		resp, err := client.CreateChatCompletion(ctx, openai.ChatCompletionRequest{
 			Model: "gpt-4o", Messages: msgs, Tools: tools,
 		})
@@ -58,6 +53,22 @@ func main() {
 			msgs = append(msgs, compact.Message{Role: compact.RoleTool, ToolCallID: call.ID, Content: readFile(call)})
 		}
 	}
+}
+
+// compress returns msgs compacted, or as they are (under the threshold, or
+// on an error). A pause, a backoff and nothing to gain are not failures.
+func compress(ctx context.Context, c *compact.Compressor, msgs []compact.Message, tools []openai.Tool) []compact.Message {
+	res, err := c.Compress(ctx, msgs, compact.WithTools(tools))
+	switch {
+	case err == nil:
+		return res.Messages
+	case errors.Is(err, compact.ErrPaused), errors.Is(err, compact.ErrBackoff),
+		errors.Is(err, compact.ErrNoSavings), errors.Is(err, compact.ErrNothingToCompress):
+		// normal states: c.Status() says why
+	default:
+		log.Printf("compaction failed, sending the history as is: %v", err)
+	}
+	return msgs
 }
 
 // readFile runs the tool: the file's text, or the error for the model to read.

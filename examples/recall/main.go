@@ -13,6 +13,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -76,9 +77,13 @@ func run(ctx context.Context, w io.Writer) error {
 	for turn := 1; turn <= maxTurns; turn++ {
 		if s.ShouldCompress() {
 			res, err := s.Compress(ctx)
-			if err != nil {
+			switch {
+			case errors.Is(err, compact.ErrPaused), errors.Is(err, compact.ErrBackoff), errors.Is(err, session.ErrBusy),
+				errors.Is(err, compact.ErrNoSavings), errors.Is(err, compact.ErrNothingToCompress):
+				_, _ = fmt.Fprintf(w, "turn %d: not compacting now, a normal state: %v\n", turn, err)
+			case err != nil:
 				_, _ = fmt.Fprintf(w, "turn %d: compaction failed, sending the history as is: %v\n", turn, err)
-			} else {
+			default:
 				_, _ = fmt.Fprintf(w, "turn %d: compacted %d messages into %d with %s\n", turn, res.MessagesBefore, res.MessagesAfter, res.Summarizer)
 				sum := compact.Text(res.Messages[res.SummaryIndex])
 				_, _ = fmt.Fprintf(w, "  the summary ends: %s\n", sum[strings.LastIndex(sum, "\n")+1:])

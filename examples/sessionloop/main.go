@@ -77,12 +77,19 @@ func run(ctx context.Context, db, ask string, opts ...compact.Option) (err error
 		return err
 	}
 	for turn := 0; turn < 20; turn++ {
-		// Before every request; on error the history is untouched.
+		// Before every request; on error the history is untouched. A pause,
+		// a backoff, another process compacting or nothing to gain is a
+		// normal state, not a failure.
 		if s.ShouldCompress(compact.WithTools(tools)) {
-			if res, err := s.Compress(ctx, compact.WithTools(tools)); err != nil {
-				log.Printf("compaction failed, sending the history as is: %v", err)
-			} else {
+			res, err := s.Compress(ctx, compact.WithTools(tools))
+			switch {
+			case err == nil:
 				fmt.Printf("compacted %d messages into %d\n", res.MessagesBefore, res.MessagesAfter)
+			case errors.Is(err, compact.ErrPaused), errors.Is(err, compact.ErrBackoff), errors.Is(err, session.ErrBusy),
+				errors.Is(err, compact.ErrNoSavings), errors.Is(err, compact.ErrNothingToCompress):
+				// not a failure: s.Status() says why
+			default:
+				log.Printf("compaction failed, sending the history as is: %v", err)
 			}
 		}
 		resp, err := client.CreateChatCompletion(ctx, openai.ChatCompletionRequest{

@@ -73,7 +73,7 @@ func newDraft(d *digest, focus string, lim Limits, target int) *draft {
 	}
 	dr.blocks[secEarlier] = redactWindows(normalizeBlock(d.earlier), lim.EarlierChars)
 	dr.limit[secEarlier] = share(lim.EarlierChars, earlierShare)
-	dr.blocks[secState] = redactWindows(normalizeBlock(d.state), lim.StateChars)
+	dr.blocks[secState] = redactWindows(normalizeBlock(preferProse(d.state)), lim.StateChars)
 	dr.limit[secState] = share(lim.StateChars, stateShare)
 
 	settleFiles(&d.files)

@@ -3,6 +3,8 @@ package msg
 import (
 	"strconv"
 	"strings"
+
+	"github.com/contextkit/compact/internal/textcut"
 )
 
 // CarriedHeader opens the section of a summary message that carries recent
@@ -86,4 +88,51 @@ func carriedEnd(body string) int {
 		return 0
 	}
 	return i + len(CarriedHeader) + end
+}
+
+// Counter measures what carried messages take: a tokens.Counter.
+type Counter interface {
+	CountText(s string) int
+	CountMessage(m Message) int
+}
+
+// CarriedEntryTokens is a generous count of a carried entry line's tokens.
+const CarriedEntryTokens = 8
+
+// minCarriedTokens is the least of a message worth carrying cut down: below
+// it the head and tail around the cut marker say too little.
+const minCarriedTokens = 48
+
+// ChooseCarried picks the real user messages carried verbatim: the newest
+// first while they fit budget tokens (each counted as a user message and
+// its entry line), the oldest of those cut to fit. The result is oldest
+// first; candidates are oldest first. The oldest that fits only in part
+// also stays among the dropped, so a summarizer reads it whole.
+func ChooseCarried(candidates []string, budget int, tc Counter) (chosen, dropped []string) {
+	if budget <= 0 {
+		return nil, candidates
+	}
+	used := 0
+	k := len(candidates)
+	for k > 0 {
+		t := candidates[k-1]
+		// Counted as a user message: a little over the text alone, and
+		// memoised, so a candidate that is a message of the history (or was
+		// carried last time) is not tokenised again.
+		n := tc.CountMessage(Message{Role: RoleUser, Content: t}) + CarriedEntryTokens
+		if used+n <= budget {
+			used += n
+			k--
+			chosen = append(chosen, t)
+			continue
+		}
+		if left := budget - used - CarriedEntryTokens; left >= minCarriedTokens {
+			chosen = append(chosen, textcut.ToTokens(t, left, tc.CountText))
+		}
+		break
+	}
+	for i, j := 0, len(chosen)-1; i < j; i, j = i+1, j-1 {
+		chosen[i], chosen[j] = chosen[j], chosen[i]
+	}
+	return chosen, candidates[:k]
 }

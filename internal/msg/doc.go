@@ -2,7 +2,8 @@
 // shape of a chat history: reading a message's text (Text, ToolCallText),
 // copying without sharing (Clone, CloneMessage), writing content
 // (ReplaceText, JoinContent), the summary a compaction writes (its prefix,
-// the user messages it carries, a summary merged into another message),
+// the user messages it carries and which of them fit a budget, a summary
+// merged into another message),
 // and the pairing of tool calls with their results (Validate, Problems,
 // RepairToolPairs, Join, AlignCut).
 //

@@ -12,6 +12,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -55,12 +56,17 @@ func run(ctx context.Context, w io.Writer) error {
 	}
 	for turn := 1; turn <= maxTurns; turn++ {
 		// Before every request: compact when the history nears the window.
-		// On error the history is untouched and the agent carries on.
+		// On error the history is untouched and the agent carries on; a
+		// pause, a backoff or nothing to gain is a normal state, not a failure.
 		if should, err := adapt.ShouldCompress(engine, h); err == nil && should {
 			out, res, err := adapt.Compress(ctx, engine, h)
-			if err != nil {
+			switch {
+			case errors.Is(err, compact.ErrPaused), errors.Is(err, compact.ErrBackoff),
+				errors.Is(err, compact.ErrNoSavings), errors.Is(err, compact.ErrNothingToCompress):
+				_, _ = fmt.Fprintf(w, "turn %d: not compacting now, a normal state: %v\n", turn, err)
+			case err != nil:
 				_, _ = fmt.Fprintf(w, "turn %d: compaction failed, sending the history as is: %v\n", turn, err)
-			} else {
+			default:
 				how := fmt.Sprintf("pruned %d old tool results", len(res.Pruned))
 				if res.SummaryIndex >= 0 {
 					how = "summarised the older turns"

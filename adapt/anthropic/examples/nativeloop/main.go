@@ -92,6 +92,9 @@ func run(ctx context.Context, w io.Writer) error {
 		// provider cannot (it failed lately, or the request would not fit).
 		res, err := sess.Compress(ctx)
 		switch {
+		case errors.Is(err, compact.ErrPaused), errors.Is(err, compact.ErrBackoff), errors.Is(err, session.ErrBusy),
+			errors.Is(err, compact.ErrNoSavings), errors.Is(err, compact.ErrNothingToCompress):
+			fmt.Fprintf(w, "request %d: not compacting now, a normal state: %v\n", req, err)
 		case err != nil:
 			fmt.Fprintf(w, "request %d: compaction failed, sending the history as is: %v\n", req, err)
 		case res.Skipped == "":

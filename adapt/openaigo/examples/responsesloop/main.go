@@ -24,6 +24,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -94,15 +95,20 @@ func run(ctx context.Context, w io.Writer) error {
 		}
 		// Before every request: compact when the history nears the window,
 		// and have the session record it. On error the history is
-		// untouched and the agent carries on.
+		// untouched and the agent carries on (a pause, a backoff or nothing
+		// to gain is a normal state, not a failure).
 		if should, err := openaigo.ShouldCompressItems(engine, input); err == nil && should {
 			out, res, err := openaigo.CompressItems(ctx, engine, input)
 			if err == nil {
 				err = record(ctx, sess, input, out, res)
 			}
-			if err != nil {
+			switch {
+			case errors.Is(err, compact.ErrPaused), errors.Is(err, compact.ErrBackoff),
+				errors.Is(err, compact.ErrNoSavings), errors.Is(err, compact.ErrNothingToCompress):
+				fmt.Fprintf(w, "turn %d: not compacting now, a normal state: %v\n", turn, err)
+			case err != nil:
 				fmt.Fprintf(w, "turn %d: compaction failed, sending the history as is: %v\n", turn, err)
-			} else {
+			default:
 				fmt.Fprintf(w, "turn %d: compacted %d items (%d tokens) into %d (%d tokens) with %s; the session recorded it\n",
 					turn, len(input), res.TokensBefore, len(out), res.TokensAfter, res.Summarizer)
 				if res.Fallback {
