@@ -43,8 +43,11 @@ func checkAccount(in []Message, res *Result) error {
 			return fmt.Errorf("account %d: fate %s, but pruned is %v", i, a.Fate, pruned[i])
 		}
 		switch a.Fate {
-		case fateKept, fatePruned, fateLifted, fateShort:
-			if a.Output < 0 || a.Output >= len(out) || a.Output == res.SummaryIndex {
+		case fateKept, fatePruned, fateLifted, fateShort, fateRepaired:
+			// The summary's message is the turn after it too, when the
+			// summary is merged in front of it (WithUserFirst).
+			shared := a.Output == res.SummaryIndex && !msg.IsStandaloneSummary(out[a.Output])
+			if a.Output < 0 || a.Output >= len(out) || a.Output == res.SummaryIndex && !shared {
 				return fmt.Errorf("account %d: %s to output %d of %d", i, a.Fate, a.Output, len(out))
 			}
 			if prev, ok := taken[a.Output]; ok {
@@ -61,8 +64,19 @@ func checkAccount(in []Message, res *Result) error {
 			if msg.IsSystem(in[i]) && strings.HasPrefix(Text(got), Text(in[i])) && got.Role == in[i].Role {
 				continue // the system prompt, maybe with the note
 			}
-			if !msg.EqualMessage(got, in[i]) {
+			if !msg.EqualMessage(got, in[i]) && !isSharedWith(got, in[i]) {
 				return fmt.Errorf("account %d: kept, but output %d is another message", i, a.Output)
+			}
+		case fateRepaired:
+			got := out[a.Output]
+			if got.Role != in[i].Role || msg.EqualMessage(got, in[i]) || a.Repair == 0 || a.Repair != RepairKind(msg.RepairMergedSeam) && !repairedAt(res, i, a.Repair) {
+				return fmt.Errorf("account %d: repaired (%s), but output %d is %+v", i, a.Repair, a.Output, got)
+			}
+			if inRange(i) { // lifted, and repaired
+				if i != res.Lifted {
+					return fmt.Errorf("account %d: repaired inside the summarised range, but Lifted is %d", i, res.Lifted)
+				}
+				summarised++
 			}
 		case fatePruned:
 			got := out[a.Output]
@@ -71,7 +85,7 @@ func checkAccount(in []Message, res *Result) error {
 			}
 		case fateLifted:
 			_, own, _ := msg.SplitMerged(in[i])
-			if i != res.Lifted || !inRange(i) || !msg.EqualMessage(out[a.Output], own) {
+			if i != res.Lifted || !inRange(i) || !msg.EqualMessage(out[a.Output], own) && !isSharedWith(out[a.Output], own) {
 				return fmt.Errorf("account %d: lifted, but Lifted is %d", i, res.Lifted)
 			}
 			summarised++
@@ -96,15 +110,27 @@ func checkAccount(in []Message, res *Result) error {
 		case fateMerged:
 			// Joined to the turn before it at a seam: that turn's output
 			// holds its text.
-			if a.Output < 0 || a.Output >= len(out) || !strings.Contains(Text(out[a.Output]), Text(in[i])) {
+			// holds its text, or the summary, when that turn was folded.
+			folded := a.Output == res.SummaryIndex && inRange(i)
+			if a.Output < 0 || a.Output >= len(out) || !folded && !strings.Contains(Text(out[a.Output]), Text(in[i])) {
 				return fmt.Errorf("account %d: merged into output %d, which does not hold it", i, a.Output)
+			}
+			if inRange(i) {
+				summarised++
+			}
+		case fateDropped:
+			if a.Output != -1 || in[i].Role != RoleTool || !repairedAt(res, i, RepairKind(msg.RepairDroppedResult)) {
+				return fmt.Errorf("account %d: dropped, but output %d or no such repair", i, a.Output)
+			}
+			if inRange(i) {
+				summarised++
 			}
 		default:
 			return fmt.Errorf("account %d: fate %q", i, a.Fate)
 		}
 	}
 	if res.SummaryIndex >= 0 && summarised != res.SummarizedTo-res.SummarizedFrom+1 {
-		return fmt.Errorf("account: %d messages summarised or lifted, the range %d-%d holds %d",
+		return fmt.Errorf("account: %d messages summarised, lifted, merged or dropped, the range %d-%d holds %d",
 			summarised, res.SummarizedFrom, res.SummarizedTo, res.SummarizedTo-res.SummarizedFrom+1)
 	}
 	if carried != len(res.CarriedFrom) || carried > res.Carried {
@@ -166,4 +192,14 @@ func TestAccountFollowsRepairs(t *testing.T) {
 	require.Equal(t, "dropped", got[2])
 	require.Equal(t, "merged", got[3])
 	require.Equal(t, res.Account[1].Output, res.Account[3].Output, "the merged turn goes where the turn before it went")
+}
+
+// repairedAt reports whether res lists a repair of kind k of message i.
+func repairedAt(res *Result, i int, k RepairKind) bool {
+	for _, rp := range res.Repairs {
+		if rp.Index == i && rp.Kind == k {
+			return true
+		}
+	}
+	return false
 }

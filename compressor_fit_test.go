@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/internal/racetest"
 	"github.com/contextkit/compact/tokens"
 	openai "github.com/sashabaranov/go-openai"
@@ -78,7 +79,10 @@ func TestResultSaysWhenTheRequestStillDoesNotFit(t *testing.T) {
 	assert.False(t, res.Fits)
 	assert.Positive(t, res.Overflow)
 	assert.Equal(t, res.TokensAfter-res.Usable, res.Overflow)
-	assert.Equal(t, huge, res.Messages[res.TooLarge], "names the message compaction must keep")
+	// The summary opens the history merged in front of it (WithUserFirst).
+	_, own, shared := msg.SplitMerged(res.Messages[res.TooLarge])
+	assert.True(t, shared && res.TooLarge == res.SummaryIndex)
+	assert.Equal(t, huge, own, "names the message compaction must keep")
 
 	p := c.Preflight(longSession(10), WithIncoming(huge))
 	assert.False(t, p.Fits, "preflight says so before the request is sent")
@@ -130,7 +134,9 @@ func TestTrimOversizedShortensTheLatestUserMessageUntilItFits(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, res.Fits, "overflow %d", res.Overflow)
 	require.GreaterOrEqual(t, res.Shortened, 0)
-	got := Text(res.Messages[res.Shortened])
+	summary, own, _ := msg.SplitMerged(res.Messages[res.Shortened])
+	assert.Equal(t, res.Summary, summary, "the summary merged in front of it stays whole")
+	got := Text(own)
 	assert.True(t, strings.HasPrefix(got, "START") && strings.HasSuffix(got, "END"), "head and tail kept")
 	assert.Contains(t, got, "characters cut")
 	assert.Equal(t, tokens.CountMessages(byteCounter{}, res.Messages), res.TokensAfter)
@@ -138,7 +144,7 @@ func TestTrimOversizedShortensTheLatestUserMessageUntilItFits(t *testing.T) {
 	off, err := newTestCompressor(&recorder{}).Compress(context.Background(), in, Force())
 	require.NoError(t, err)
 	assert.Equal(t, -1, off.Shortened, "off by default: the message stays verbatim")
-	assert.Contains(t, off.Messages, huge)
+	assert.True(t, containsEqual(off.Messages, huge))
 }
 
 // The summary prompt option reaches the summarizer's request.

@@ -31,7 +31,7 @@ func (p plan) hasContent() bool {
 		if i == p.lift {
 			continue
 		}
-		if m := p.msgs[i]; !IsSummary(m) || !isBlankRest(m) {
+		if !msg.IsStandaloneSummary(p.msgs[i]) {
 			return true
 		}
 	}
@@ -48,13 +48,6 @@ func (p plan) foldedTokens() int {
 		}
 	}
 	return n
-}
-
-// isBlankRest reports whether a summary message carries nothing but the
-// summary (it was not merged into a real message).
-func isBlankRest(m Message) bool {
-	_, rest, _ := msg.SplitMerged(m)
-	return msg.IsBlank(rest) && len(rest.ToolCalls) == 0
 }
 
 // plan decides the cut for msgs under the thresholds th, with incoming the

@@ -37,7 +37,9 @@ func checkContracts(in []Message, res *Result) error {
 	// The final message comes back last, verbatim, unless it is an earlier
 	// summary (compaction never ends a history on one; another tool might):
 	// that is folded into the new summary.
-	if last := in[len(in)-1]; !IsSummary(last) && !hasMergedSummary(in) && !reflect.DeepEqual(out[len(out)-1], last) {
+	// (It may carry the new summary in front of it: see WithUserFirst.)
+	if last := in[len(in)-1]; !IsSummary(last) && !hasMergedSummary(in) && !reflect.DeepEqual(out[len(out)-1], last) &&
+		!isSharedWith(out[len(out)-1], last) {
 		return errors.New("final message not verbatim at the end")
 	}
 	// The latest real user message comes back verbatim: as it was, or as it
@@ -47,6 +49,9 @@ func checkContracts(in []Message, res *Result) error {
 		if !containsEqual(out, in[u]) && !containsEqual(out, own) {
 			return fmt.Errorf("latest real user message %d lost", u)
 		}
+	}
+	if err := checkUserFirst(in, res); err != nil {
+		return err
 	}
 	pruned := make(map[int]bool, len(res.Pruned))
 	for _, c := range res.Pruned {
@@ -118,29 +123,59 @@ func checkPruneOnly(in []Message, res *Result) error {
 // message may be folded too.
 func hasMergedSummary(msgs []Message) bool {
 	for _, m := range msgs {
-		if IsSummary(m) && !isBlankRest(m) {
+		if IsSummary(m) && !msg.IsStandaloneSummary(m) {
 			return true
 		}
 	}
 	return false
 }
 
+// hasSeam reports whether a and b (either maybe with the summary merged
+// in front of it) are neighbours in in already.
 func hasSeam(in []Message, a, b Message) bool {
+	same := func(m, o Message) bool { return msg.EqualMessage(m, o) || isSharedWith(o, m) }
 	for i := 1; i < len(in); i++ {
-		if msg.EqualMessage(in[i-1], a) && msg.EqualMessage(in[i], b) {
+		if same(in[i-1], a) && same(in[i], b) {
 			return true
 		}
 	}
 	return false
 }
 
+// containsEqual reports whether msgs hold m, as it is or with a summary
+// merged in front of it (see WithUserFirst).
 func containsEqual(msgs []Message, m Message) bool {
 	for _, o := range msgs {
-		if msg.EqualMessage(o, m) {
+		if msg.EqualMessage(o, m) || isSharedWith(o, m) {
 			return true
 		}
 	}
 	return false
+}
+
+// checkUserFirst asserts contract 10: a summary that opens the history
+// (after the system messages) is a user turn of its own or shares the user
+// turn after it, and a history that opened on a user turn still does.
+func checkUserFirst(in []Message, res *Result) error {
+	first := func(msgs []Message) int {
+		i := 0
+		for i < len(msgs) && msg.IsSystem(msgs[i]) {
+			i++
+		}
+		return i
+	}
+	out := res.Messages
+	f := first(out)
+	if f == len(out) || out[f].Role == RoleUser {
+		return nil
+	}
+	if f == res.SummaryIndex {
+		return fmt.Errorf("the summary opens the history as a %s turn: %s", out[f].Role, roles(out))
+	}
+	if g := first(in); g < len(in) && in[g].Role == RoleUser {
+		return fmt.Errorf("the history opened on a user turn, its compaction on a %s turn: %s", out[f].Role, roles(out))
+	}
+	return nil
 }
 
 func countSummaries(msgs []Message) int {

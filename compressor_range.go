@@ -18,7 +18,9 @@ type foldRange struct{ from, to int }
 // The latest real user message, when it lies in the range, comes back
 // verbatim right after the summary, unless what follows the range starts
 // with a user turn (two user turns would meet): it is then carried inside
-// the summary. The summary takes the role its neighbours allow; when
+// the summary. The summary takes the role its neighbours allow (with
+// nothing kept before it, it is merged in front of a user turn after it:
+// see WithUserFirst); when
 // msgs[from-1] and what follows the range already alternate so that no role
 // fits, the range grows back a message at a time (never into the leading
 // system messages, never splitting a tool call from its result), and

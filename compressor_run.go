@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/contextkit/compact/internal/english"
 	"github.com/contextkit/compact/internal/meter"
 	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/internal/textcut"
@@ -25,8 +26,8 @@ type BackoffError struct {
 
 // Error says how long the wait is.
 func (e *BackoffError) Error() string {
-	return fmt.Sprintf("compact: backing off after %d summarizer failures until %s",
-		e.Failures, e.Until.Format(time.RFC3339))
+	return fmt.Sprintf("compact: backing off after %d summarizer %s until %s",
+		e.Failures, english.Noun(e.Failures, "failure"), e.Until.Format(time.RFC3339))
 }
 
 // Unwrap returns ErrBackoff.
@@ -36,7 +37,8 @@ func (e *BackoffError) Unwrap() error { return ErrBackoff }
 // history. See ContextEngine for the contracts it keeps. It is meant to be
 // called before every request: a history under the threshold (counting the
 // incoming message and tools the options name) comes back unchanged, with
-// Result.Skipped saying so, at the cost of a memoised count and no copy.
+// Result.Skipped saying so, at the cost of a memoised count and no copy
+// (one WithRepair had to repair comes back repaired, not skipped).
 // Force compacts anyway (a person's "/compress"), and also bypasses a pause
 // or a backoff; CompressOptions.Early compacts anyway and keeps them.
 //
@@ -76,6 +78,7 @@ type compaction struct {
 	before  int           // tokens of work and the incoming message
 	early   string        // why an automatic compaction under the threshold is due ("" at it)
 	sum     models.Tokens // the summarizer's call, when a model was called
+	shared  bool          // the summary was merged in front of the turn after it
 
 	handoff *handoffJob // due after the run, written once the lock is released
 }
@@ -100,6 +103,12 @@ func (c *Compressor) compress(ctx context.Context, msgs []Message, rng *foldRang
 	}
 	if rng == nil && !r.o.Force && !r.o.Early {
 		res, early := c.unneeded(r.work, r.o)
+		if res != nil && r.repairs != nil {
+			// Not skipped: the caller gets the repair, and its account.
+			res.Skipped, res.Repairs = "", r.repairs
+			res.TokensBefore = tokens.CountMessages(c.cfg.counter, msgs) + c.extraTokens(r.o)
+			c.account(msgs, r.work, res, false)
+		}
 		if res != nil {
 			return r.finish(res), nil
 		}
@@ -179,7 +188,7 @@ func (r *compaction) run(ctx context.Context) (*Result, error) {
 	res.MessagesBefore, res.Repairs = r.in, r.repairs
 	c.fit(res, th)
 	c.trimOversized(res, th)
-	c.account(r.msgs, res)
+	c.account(r.msgs, r.work, res, r.shared)
 	res.Cost = c.editCost(r.work, res, r.sum)
 	return res, nil
 }
@@ -202,18 +211,21 @@ func (c *Compressor) trimOversized(res *Result, th thresholds) {
 		return
 	}
 	m := res.Messages[i]
-	had := c.cfg.counter.CountMessage(m)
+	summary, own, shared := msg.SplitMerged(m) // the summary stays whole
 	// A margin of a hundredth of the window absorbs the counting of the
 	// marker the cut leaves.
-	want := had - res.Overflow - th.usable/100
+	want := c.cfg.counter.CountMessage(own) - res.Overflow - th.usable/100
 	if want <= 0 {
 		return
 	}
-	short := msg.ReplaceText(m, textcut.ToTokens(Text(m), want, c.cfg.counter.CountText))
+	short := msg.ReplaceText(own, textcut.ToTokens(Text(own), want, c.cfg.counter.CountText))
+	if shared {
+		short = msg.MergeSummary(short, summary)
+	}
 	out := Clone(res.Messages)
 	out[i] = short
 	res.Messages = out
-	res.TokensAfter += c.cfg.counter.CountMessage(short) - had
+	res.TokensAfter += c.cfg.counter.CountMessage(short) - c.cfg.counter.CountMessage(m)
 	c.fit(res, th)
 	res.Shortened = i
 }
@@ -273,7 +285,10 @@ func (c *Compressor) fit(res *Result, th thresholds) {
 	res.Overflow = res.TokensAfter - th.usable
 	largest := 0
 	for i, m := range res.Messages {
-		if i == res.SummaryIndex || msg.IsSystem(m) {
+		if i == res.SummaryIndex {
+			_, m, _ = msg.SplitMerged(m) // what shares the summary's message may shrink
+		}
+		if msg.IsSystem(m) || msg.IsBlank(m) {
 			continue
 		}
 		if n := c.cfg.counter.CountMessage(m); n > largest {
@@ -350,7 +365,7 @@ func (r *compaction) fold(ctx context.Context) (*Result, error) {
 	chosen, dropped := msg.ChooseCarried(append(prev.carried, candidates...), carry, c.cfg.counter)
 	req := SummaryRequest{
 		Turns:           append(userTurns(dropped, len(prev.carried)), turns...),
-		PreviousSummary: withOpenTasks(prev.previousSummary(), nil),
+		PreviousSummary: msg.WithOpenTasks(prev.previousSummary(), nil),
 		Focus:           o.Focus,
 		Prompt:          c.cfg.summaryPrompt,
 	}
@@ -388,9 +403,10 @@ func (r *compaction) fold(ctx context.Context) (*Result, error) {
 		r.sum = c.summaryTokens(req, body, cached)
 	}
 	body = textcut.ToTokens(strings.TrimSpace(msg.StripSummaryPrefix(body)), cut, c.cfg.counter.CountText)
-	body = withOpenTasks(body, o.OpenTasks)
+	body = msg.WithOpenTasks(body, o.OpenTasks)
 
-	out, summaryAt := c.assembleSummary(*p, th, body, chosen, o.Incoming)
+	out, summaryAt, shared := c.assembleSummary(*p, th, body, chosen, o.Incoming)
+	r.shared = shared
 	if err := Validate(out); err != nil {
 		// A bug, never the caller's fault; the caller keeps its messages.
 		return nil, fmt.Errorf("compact: internal error, compacted history is invalid: %w", err)
@@ -429,7 +445,7 @@ func (c *Compressor) record(r *compaction, after int, kind string, sum models.To
 	defer c.mu.Unlock()
 	c.st.cost.Compacted(kind, r.early, after, sum, c.pricingLocked())
 	c.st.compressions++
-	c.st.size.Compacted(after+r.tools, c.limitsLocked())
+	c.st.size.Compacted(after+r.tools, c.cfg.now(), c.limitsLocked())
 }
 
 // runSummarizer produces the summary body. It returns the summarizer's
@@ -575,8 +591,9 @@ func summaryTarget(p plan, th thresholds) int {
 // assembleSummary assembles the compacted history around a summary of body
 // carrying carried. With prices known the compaction note goes into the
 // summary, where the history changes anyway, so the system prompt's cache
-// survives; otherwise into the system prompt.
-func (c *Compressor) assembleSummary(p plan, th thresholds, body string, carried []string, incoming *Message) ([]Message, int) {
+// survives; otherwise into the system prompt. It returns what assemble
+// does.
+func (c *Compressor) assembleSummary(p plan, th thresholds, body string, carried []string, incoming *Message) ([]Message, int, bool) {
 	if th.priced && c.cfg.note != "" {
 		body = c.cfg.note + "\n\n" + body
 	}
@@ -585,12 +602,15 @@ func (c *Compressor) assembleSummary(p plan, th thresholds, body string, carried
 
 // assemble builds the compacted history: the system messages (the first
 // with the compaction note, when note), the head, the summary message, the
-// lifted user message, the tail, and the incoming message. It returns the
-// history and the summary's index in it.
-func (c *Compressor) assemble(p plan, summary string, incoming *Message, note bool) ([]Message, int) {
+// lifted user message, the tail, and the incoming message. A summary that
+// would open the history as an assistant turn is merged in front of the
+// user turn after it instead, unless WithUserFirst(false). It returns the
+// history, the summary's index in it, and whether the summary shares its
+// message.
+func (c *Compressor) assemble(p plan, summary string, incoming *Message, note bool) ([]Message, int, bool) {
 	sysMsgs := Clone(p.msgs[:p.sysEnd])
 	if note && c.cfg.note != "" && len(sysMsgs) > 0 && !strings.Contains(Text(sysMsgs[0]), c.cfg.note) {
-		sysMsgs[0] = appendNote(sysMsgs[0], c.cfg.note)
+		sysMsgs[0] = msg.AppendNote(sysMsgs[0], c.cfg.note)
 	}
 	head := p.msgs[p.sysEnd:p.headEnd]
 	next := p.next(incoming)
@@ -602,19 +622,13 @@ func (c *Compressor) assemble(p plan, summary string, incoming *Message, note bo
 	out = append(out, sysMsgs...)
 	out = append(out, Clone(head)...)
 	at := len(out)
-	out = append(out, Message{Role: summaryRole(prev, next), Content: summary})
-	out = append(out, Clone(next)...)
-	return out, at
-}
-
-// appendNote returns a system message with note appended once.
-func appendNote(m Message, note string) Message {
-	if len(m.MultiContent) > 0 {
-		out := msg.CloneMessage(m)
-		msg.JoinContent(&out, m, Message{Content: note}, msg.CompactionNoteSep)
-		return out
+	role := summaryRole(prev, next)
+	if role == RoleAssistant && prev == nil && !c.cfg.assistantFirst {
+		// Only the user turn next opens on kept the summary from the role.
+		return append(append(out, msg.MergeSummary(next[0], summary)), Clone(next[1:])...), at, true
 	}
-	return msg.ReplaceText(m, m.Content+msg.CompactionNoteSep+note)
+	out = append(out, Message{Role: role, Content: summary})
+	return append(out, Clone(next)...), at, false
 }
 
 // summaryRole picks the summary message's role: user, or assistant where a

@@ -103,9 +103,13 @@ func TestCompressKeepsSystemHeadTailAndLatestUser(t *testing.T) {
 	assert.True(t, IsSummary(out[res.SummaryIndex]))
 	assert.Less(t, res.TokensAfter, res.TokensBefore)
 	// The single task message, the latest user message, is never kept in
-	// the head: it follows the summary, verbatim.
+	// the head: it follows the summary, verbatim, in the summary's message
+	// (the history opens on a user turn: WithUserFirst).
 	assert.Equal(t, 1, res.Lifted)
-	assert.Equal(t, in[1], out[res.SummaryIndex+1])
+	_, own, shared := msg.SplitMerged(out[res.SummaryIndex])
+	assert.True(t, shared)
+	assert.Equal(t, in[1], own)
+	assert.Equal(t, RoleUser, out[res.SummaryIndex].Role)
 	// Every input message is in the output or in the summarised range.
 	for i, m := range in[1:] {
 		if i+1 < res.SummarizedFrom || i+1 > res.SummarizedTo {
@@ -141,9 +145,12 @@ func TestRecompactionYieldsOneSummaryAndDecaysTheHead(t *testing.T) {
 		assert.False(t, IsSummary(turn), "the old summary is not among the turns")
 	}
 	assert.Equal(t, 1, strings.Count(second.Messages[0].Content, CompactionNote), "the note is added once")
-	// The task message stays lifted verbatim after the summary.
-	assert.Equal(t, 2, second.Lifted)
-	assert.Equal(t, grown[2], second.Messages[second.SummaryIndex+1])
+	// The task message stays lifted verbatim, the new summary merged in
+	// front of it as the old one was.
+	assert.Equal(t, 1, second.Lifted)
+	summary, own, _ := msg.SplitMerged(second.Messages[second.SummaryIndex])
+	assert.Equal(t, longSession(30)[1], own)
+	assert.True(t, strings.HasPrefix(summary, second.Summary), "the summary in the task's message is the new one")
 }
 
 func TestIncomingMessageComesBackLastAndIsNotSummarised(t *testing.T) {
@@ -171,8 +178,9 @@ func TestNoLiftInFrontOfAnIncomingUserTurn(t *testing.T) {
 	res, err := newTestCompressor(&recorder{}).Compress(context.Background(), in, Force(), WithIncoming(incoming))
 	require.NoError(t, err)
 	out := res.Messages
-	assert.Equal(t, "s a u", roles(out))
-	assert.Equal(t, incoming, out[len(out)-1])
+	assert.Equal(t, "s u", roles(out), "the summary merged in front of the incoming turn (WithUserFirst)")
+	_, own, _ := msg.SplitMerged(out[len(out)-1])
+	assert.Equal(t, incoming, own)
 	assert.Equal(t, -1, res.Lifted)
 	assert.Contains(t, out[res.SummaryIndex].Content, "a question", "carried verbatim in the summary")
 }

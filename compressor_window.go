@@ -55,7 +55,7 @@ func (c *Compressor) summaryOverhead() int {
 // cheap tier left it), the summary message with its prefix, note and
 // carried messages, the incoming message and the reply priming.
 func (c *Compressor) roomLeft(p plan, th thresholds, carried []string, incoming *Message) int {
-	rest, _ := c.assembleSummary(p, th, "", carried, incoming)
+	rest, _, _ := c.assembleSummary(p, th, "", carried, incoming)
 	return th.usable - tokens.CountMessages(c.cfg.counter, rest)
 }
 

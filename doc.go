@@ -31,8 +31,11 @@
 // (an agent's single task message, say), it is placed verbatim right after
 // the summary, never before it. The turns between are
 // folded into one summary message that starts with SummaryPrefix; recent
-// user messages from those turns ride along inside it verbatim. Compacting
-// again updates that summary rather than stacking a second one.
+// user messages from those turns ride along inside it verbatim. The first
+// turn after the system prompt is a user turn: a summary that would open
+// the history as an assistant turn is merged in front of the user turn
+// after it (see WithUserFirst). Compacting again updates that summary
+// rather than stacking a second one.
 //
 // The result always passes Validate. Result reports the range that was
 // summarised, so every input message is either in the output or accounted
@@ -136,8 +139,8 @@
 // Each constructor has its own option type: [Option] for [New],
 // [ExtractiveOption] for [NewExtractiveSummarizer], tokens.Option and
 // prune.Option for those packages, so an option handed to the wrong
-// constructor does not compile; [WithTokenCounter] is a [SharedOption] that
-// configures both of this package's. A Compressor takes the options of the
+// constructor does not compile; [WithTokenCounter] returns an option that
+// is both of this package's. A Compressor takes the options of the
 // parts it runs through [WithPruneOptions] and [WithCounterOptions].
 // Per-call settings of a compaction ([Force], [WithFocus], [WithIncoming]...)
 // are a [CompressOption], read by any engine through [ApplyCompressOptions].

@@ -24,8 +24,13 @@ type Result struct {
 
 	// SummarizedFrom and SummarizedTo are the input indexes, inclusive, of
 	// the messages folded into the summary; both -1 when nothing was.
+	// Every input index a Result reports (these, CarriedFrom, Lifted,
+	// Pruned, Account) is the caller's, also when WithRepair dropped or
+	// merged messages first.
 	SummarizedFrom, SummarizedTo int
-	// SummaryIndex is the summary's index in Messages, or -1.
+	// SummaryIndex is the summary's index in Messages, or -1. The summary
+	// may share its message with the user turn after it, merged in front
+	// of that turn's own content (see WithUserFirst).
 	SummaryIndex int
 	// Summary is the summary's body, without prefix or carried messages.
 	Summary string
@@ -38,7 +43,8 @@ type Result struct {
 	CarriedFrom []int
 	// Lifted is the input index of the latest real user message when it lay
 	// inside the summarised range and was placed, verbatim, right after the
-	// summary; -1 otherwise.
+	// summary (or with the summary merged in front of it, see
+	// WithUserFirst); -1 otherwise.
 	Lifted int
 
 	// Summarizer names the summarizer whose summary was used; "" when
@@ -60,10 +66,11 @@ type Result struct {
 
 	// Account is what the compaction did with each input message, one
 	// entry per message in input order: kept, pruned, folded into the
-	// summary, carried in it, lifted, or (under WithRepair) merged or
-	// dropped by the repair. Every input message appears exactly once, and
-	// the fates agree with the ranges above. It is nil when nothing was
-	// done (Skipped): every message is then in Messages at its own index.
+	// summary, carried in it, lifted, or (under WithRepair) repaired,
+	// merged or dropped by the repair. Every input message appears exactly
+	// once, and the fates agree with the ranges above. It is nil when
+	// nothing was done (Skipped): every message is then in Messages at its
+	// own index.
 	// The Compressor fills it; another engine may leave it nil.
 	Account []MessageFate
 
@@ -78,7 +85,11 @@ type Result struct {
 	// Skipped says why nothing was done, "" when the history was
 	// compacted. Under the threshold an unforced Compress returns the
 	// history as it is: Messages is then the caller's slice itself (with
-	// the incoming message appended, when there is one), not a copy.
+	// the incoming message appended, when there is one), not a copy. A
+	// history WithRepair had to repair is never skipped: under the
+	// threshold the Result is the repair alone (Messages the repaired
+	// copy, Repairs and Account what changed, nothing folded or pruned),
+	// which Status does not count as a compaction.
 	Skipped string
 
 	// Fits reports whether TokensAfter fits the usable window (the window
@@ -122,27 +133,39 @@ type MessageFate struct {
 	Tokens int
 	// Fate is one of:
 	//   - "kept": in Result.Messages as it came in (a system prompt may
-	//     have gained CompactionNote, once, when the prices are unknown);
+	//     have gained CompactionNote, once, when the prices are unknown;
+	//     the user turn after the summary may carry it merged in front of
+	//     its content, Output then being Result.SummaryIndex: see
+	//     WithUserFirst);
 	//   - "pruned": in Result.Messages, changed by pruning (prune says how);
 	//   - "folded": folded into the summary;
 	//   - "carried": a real user message of the summarised range, carried
 	//     verbatim inside the summary message (the oldest of them may be
 	//     cut in its middle to fit);
 	//   - "lifted": the latest real user message, inside the summarised
-	//     range, placed verbatim right after the summary;
+	//     range, placed verbatim right after the summary (or sharing its
+	//     message, as "kept" says);
 	//   - "shortened": in Result.Messages cut in its middle so the request
 	//     fits (the latest user message, under WithTrimOversized);
 	//   - "merged": joined to the turn before it at a seam: one a repair's
 	//     removal made (see WithRepair), or where a partial compaction
 	//     through another engine rejoined the kept messages (see Join);
 	//   - "dropped": a repair removed it, a tool result that answered no
-	//     call.
+	//     call;
+	//   - "repaired": in Result.Messages, changed by a repair (see
+	//     WithRepair): an unanswered call removed, a placeholder written in
+	//     an assistant turn left empty, or the turn after it merged in;
+	//     Repair says which.
 	Fate string
 	// Prune is what pruning did to it ("pruned" only).
 	Prune prune.Kind
+	// Repair is what the repair did to it ("repaired" only): the first of
+	// its entries in Result.Repairs, or a merged seam when only the turn
+	// after it was merged in.
+	Repair RepairKind
 	// Output is where it went in Result.Messages: its own index when kept,
-	// pruned or lifted, the summary's when folded or carried, the turn it
-	// joined when merged; -1 when dropped.
+	// pruned, lifted or repaired, the summary's when folded or carried, the
+	// turn it joined when merged; -1 when dropped.
 	Output int
 }
 
@@ -160,6 +183,9 @@ type MessageFate struct {
 //     saying that earlier turns were compacted.
 //   - The protected tail, the latest real user message and a pending
 //     tool-call group at the very end come back verbatim.
+//   - The first message after the system prompt is a user turn unless the
+//     host asks otherwise (the Compressor merges a summary that would open
+//     the history in front of the user turn after it; see WithUserFirst).
 //   - Nothing disappears silently: every input message is in the output
 //     verbatim or inside the range the Result reports as summarised or
 //     pruned.
@@ -218,8 +244,13 @@ type Usage struct {
 	CachedTokens     int // prompt tokens read from the provider's cache
 	CacheWriteTokens int // prompt tokens written to the provider's cache
 	// At is when the request was sent, which tells how long the provider's
-	// cache has been idle; zero means when UpdateUsage is called, by the
-	// engine's clock (see WithClock).
+	// cache has been idle, and whether the request went out before the
+	// last compaction committed: the report of such a request (one in
+	// flight while Compress ran) describes the history that compaction
+	// replaced, so it judges no compaction (no anti-thrash strike) and
+	// lifts no pause (see Compressor.UpdateUsage). Zero means when
+	// UpdateUsage is called, by the engine's clock (see WithClock): after
+	// every compaction.
 	At time.Time
 }
 
@@ -337,7 +368,9 @@ func Force() CompressOption {
 }
 
 // WithIncoming names the user message the host is about to send. It is kept
-// out of the summary and appended, verbatim, as the last message.
+// out of the summary and appended, verbatim, as the last message (with the
+// summary merged in front of it when nothing else follows the summary; see
+// WithUserFirst).
 func WithIncoming(m Message) CompressOption {
 	return func(o *CompressOptions) {
 		c := msg.CloneMessage(m)
@@ -452,7 +485,8 @@ type Tool struct {
 // RangeCompressor is implemented by engines that can fold exactly the
 // messages a person chose, for "/compress here" and "summarize from here"
 // (see CompressHere, CompressBefore, CompressFrom). CompressRange folds
-// msgs[from:to] into one summary and keeps every other message verbatim,
+// msgs[from:to] into one summary and keeps every other message verbatim
+// (the first after the summary may share its message, as in Compress),
 // with the contracts of ContextEngine.Compress; the latest real user
 // message, when it lies in the range, comes back verbatim right after the
 // summary. A range that starts or ends on a tool result is an error

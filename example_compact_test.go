@@ -37,14 +37,19 @@ func ExampleCompressor_Compress() {
 	fmt.Println("after: ", roles(res.Messages))
 	fmt.Println("summarised input messages", res.SummarizedFrom, "to", res.SummarizedTo)
 	fmt.Println("summary at", res.SummaryIndex, "by", res.Summarizer)
-	fmt.Println("latest user message kept:", res.Messages[res.SummaryIndex+1].Content)
+	// The history opens on a user turn: the summary is merged in front of
+	// the latest user message, which follows it verbatim.
+	m := res.Messages[res.SummaryIndex]
+	fmt.Println("a summary and a real user turn:", compact.IsSummary(m), compact.IsRealUser(m))
+	fmt.Println("ending with the latest user message:", strings.HasSuffix(m.Content, "\n\nMake the store tests pass."))
 	fmt.Println("valid:", compact.Validate(res.Messages) == nil)
 	// Output:
 	// before: suatatatatatatatatatatatata
-	// after:  sauatata
+	// after:  suatata
 	// summarised input messages 1 to 21
 	// summary at 1 by extractive
-	// latest user message kept: Make the store tests pass.
+	// a summary and a real user turn: true true
+	// ending with the latest user message: true
 	// valid: true
 }
 

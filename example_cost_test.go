@@ -31,7 +31,7 @@ func ExampleWithPricing() {
 	fmt.Println("an unknown model's bill:", unpriced.Status().Cost.Dollars)
 	// Output:
 	// system prompt unchanged: true
-	// the next request writes 1589 tokens again, and every later one reads 5733 fewer
+	// the next request writes 1594 tokens again, and every later one reads 5728 fewer
 	// it pays back after 3.2 requests
 	// billed so far: 1 request, 93% from the cache, $0.00309
 	// an unknown model's bill: <nil>

@@ -67,9 +67,9 @@ func ExampleWithHandoff() {
 	}
 	fmt.Println(c.Status().HandoffReason)
 	// Output:
-	// compaction 1: 8 messages, no packet
+	// compaction 1: 7 messages, no packet
 	// compaction 2: packet handoff-sess-7-20250506T070809Z-1.md
-	// compaction 3: 8 messages, no packet
+	// compaction 3: 7 messages, no packet
 	// handoff quota spent (1 of 1); compacting as usual
 }
 

@@ -80,12 +80,15 @@ func ExampleCompressHere() {
 	fmt.Println("before:", roleLine(msgs))
 	fmt.Println("after: ", roleLine(out))
 	fmt.Println("summarised:", res.SummarizedFrom, "to", res.SummarizedTo)
-	fmt.Println("last exchange intact:", reflect.DeepEqual(out[len(out)-4:], msgs[len(msgs)-4:]))
+	// The history opens on a user turn: the summary shares the last
+	// exchange's request, merged in front of it.
+	fmt.Println("last exchange intact:", reflect.DeepEqual(out[len(out)-3:], msgs[len(msgs)-3:]),
+		strings.HasSuffix(out[res.SummaryIndex].Content, "\n\n"+msgs[len(msgs)-4].Content))
 	// Output:
 	// before: s u a t a u a t a u a t a
-	// after:  s a u a t a
+	// after:  s u a t a
 	// summarised: 1 to 8
-	// last exchange intact: true
+	// last exchange intact: true true
 }
 
 // SplitExchanges shows what "/compress here N" would keep, without
@@ -126,10 +129,10 @@ func ExampleCompressBefore() {
 		return
 	}
 	fmt.Println(roleLine(res.Messages))
-	fmt.Println(res.Messages[2].Content)
+	fmt.Println(res.SummaryIndex, compact.IsSummary(res.Messages[1]), compact.IsRealUser(res.Messages[1]))
 	// Output:
-	// s a u a t a u a t a
-	// Now speed up the parser.
+	// s u a t a u a t a
+	// 1 true true
 }
 
 // "Summarize from here" keeps the first exchange, folds the rest, and

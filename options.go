@@ -16,9 +16,9 @@ import (
 // option type of its own, so an option meant for another part (a prune or
 // tokens option, an option of [NewExtractiveSummarizer]) does not compile
 // where it means nothing; the parts' own options reach a Compressor through
-// [WithPruneOptions] and [WithCounterOptions]. [WithTokenCounter] is a
-// [SharedOption]: it configures a Compressor and the extractive summarizer
-// alike.
+// [WithPruneOptions] and [WithCounterOptions]. [WithTokenCounter] is both
+// an Option and an [ExtractiveOption]: it configures a Compressor and the
+// extractive summarizer alike.
 //
 // An option given an invalid value (a negative size, a fraction out of
 // range) changes nothing: the default stays in force, and [Status].Adjusted
@@ -31,13 +31,6 @@ type Option interface {
 // [NewExtractiveSummarizer]).
 type ExtractiveOption interface {
 	applyExtractive(c *extractiveConfig)
-}
-
-// SharedOption is an option that makes sense to a Compressor and to the
-// extractive summarizer alike: [WithTokenCounter].
-type SharedOption interface {
-	Option
-	ExtractiveOption
 }
 
 // extractiveConfig is every setting an ExtractiveOption can make.
@@ -82,6 +75,7 @@ type config struct {
 	pruning        bool // prune before summarising (WithPruning)
 	summaryPrompt  string
 	trimOversized  bool
+	assistantFirst bool           // WithUserFirst(false)
 	pricing        models.Pricing // WithPricing's, when pricingSet
 	pricingSet     bool
 	economy        bool
@@ -286,6 +280,18 @@ func WithHeadMessages(n int) Option {
 	})
 }
 
+// WithUserFirst sets whether the first non-system message of a compacted
+// history is a user turn, as Bedrock's Converse API and the chat templates
+// of several open models (Mistral, Gemma) require. The default is true:
+// where the summary would open the history right before a user turn, it is
+// merged in front of that turn's content, whose own content follows it
+// unchanged ([IsSummary] recognises the message, [IsRealUser] still counts
+// it, and the next compaction takes the two apart). False keeps the shape
+// of earlier versions: the summary there is an assistant turn of its own.
+func WithUserFirst(on bool) Option {
+	return option(func(c *config) { c.assistantFirst = !on })
+}
+
 // WithTail sets the protected tail: a token budget as a fraction of the
 // threshold, in (0, 1), and the fewest messages it keeps, at least 1. The
 // defaults are 0.20 and 4.
@@ -382,8 +388,14 @@ func WithFallbackSummarizer(s Summarizer) Option {
 // for a Compressor, the exact counter for the model's encoding (see
 // WithModel and WithCounterOptions), which it also passes to its pruning;
 // for the extractive summarizer, an estimate of a token per four bytes. It
-// configures both (see [SharedOption]).
-func WithTokenCounter(tc tokens.Counter) SharedOption { return counterOption{tc} }
+// configures both: the option it returns is an Option and an
+// [ExtractiveOption].
+func WithTokenCounter(tc tokens.Counter) interface {
+	Option
+	ExtractiveOption
+} {
+	return counterOption{tc}
+}
 
 // counterOption is WithTokenCounter's option.
 type counterOption struct{ tc tokens.Counter }

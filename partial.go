@@ -1,19 +1,6 @@
 package compact
 
-import (
-	"errors"
-	"strconv"
-	"strings"
-)
-
-// defaultKeepExchanges is how many recent exchanges "/compress here" keeps
-// verbatim when no number is given: the current exchange and the one
-// before it, as in Hermes' "/compress here".
-const defaultKeepExchanges = 2
-
-// maxKeepExchanges bounds the number given to "/compress here N". Past it
-// the command would keep nearly everything; a larger number is clamped.
-const maxKeepExchanges = 100
+import "github.com/contextkit/compact/internal/cmdargs"
 
 // CompressCommand is what the text after "/compress" asks for: a full
 // compaction (optionally weighted toward a focus topic), or a partial one
@@ -47,65 +34,6 @@ type CompressCommand struct {
 // one ("--keep=x") keeps the default. Partial forms are recognised only at
 // the start; "fix the bug here" is a focus topic.
 func ParseCompressArgs(args string) CompressCommand {
-	words := strings.Fields(args)
-	rest, ok := partialKeyword(words)
-	if !ok {
-		return CompressCommand{Focus: strings.Join(words, " ")}
-	}
-	cmd := CompressCommand{Partial: true, Keep: defaultKeepExchanges}
-	if attached, isFlag := flagValue(words[0]); isFlag && attached != nil {
-		// --keep=N: the value is attached, never a focus word.
-		if n, ok := parseKeep(*attached); ok {
-			cmd.Keep = n
-		}
-	} else if len(rest) > 0 {
-		if n, ok := parseKeep(rest[0]); ok {
-			cmd.Keep = n
-			rest = rest[1:]
-		}
-	}
-	cmd.Focus = strings.Join(rest, " ")
-	return cmd
-}
-
-// partialKeyword reports whether words open with a partial form, and
-// returns the words after it.
-func partialKeyword(words []string) ([]string, bool) {
-	switch {
-	case len(words) == 0:
-		return nil, false
-	case strings.EqualFold(words[0], "here"):
-		return words[1:], true
-	case len(words) >= 3 && strings.EqualFold(words[0], "up") && strings.EqualFold(words[1], "to") &&
-		strings.EqualFold(words[2], "here"):
-		return words[3:], true
-	}
-	if _, isFlag := flagValue(words[0]); isFlag {
-		return words[1:], true
-	}
-	return nil, false
-}
-
-// flagValue recognises --keep and -k. attached is the text after "=", nil
-// when the value (if any) is the next word.
-func flagValue(word string) (attached *string, isFlag bool) {
-	name, value, hasValue := strings.Cut(word, "=")
-	if !strings.EqualFold(name, "--keep") && !strings.EqualFold(name, "-k") {
-		return nil, false
-	}
-	if hasValue {
-		return &value, true
-	}
-	return nil, true
-}
-
-// parseKeep reads N, clamped to [1, maxKeepExchanges]. ok is false when s
-// is not a decimal integer.
-func parseKeep(s string) (int, bool) {
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		return 0, false
-	}
-	// Out of range, ParseInt returns the bound with the right sign.
-	return int(min(max(n, 1), maxKeepExchanges)), true
+	partial, keep, focus := cmdargs.Parse(args)
+	return CompressCommand{Partial: partial, Keep: keep, Focus: focus}
 }

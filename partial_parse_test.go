@@ -3,6 +3,7 @@ package compact
 import (
 	"testing"
 
+	"github.com/contextkit/compact/internal/cmdargs"
 	"github.com/contextkit/compact/internal/msgtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -95,7 +96,7 @@ func FuzzParseCompressArgs(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, args string) {
 		cmd := ParseCompressArgs(args)
-		require.False(t, cmd.Partial && (cmd.Keep < 1 || cmd.Keep > maxKeepExchanges), "%s: keep %d out of range", msgtest.Excerpt(args), cmd.Keep)
+		require.False(t, cmd.Partial && (cmd.Keep < 1 || cmd.Keep > cmdargs.MaxKeep), "%s: keep %d out of range", msgtest.Excerpt(args), cmd.Keep)
 		require.False(t, !cmd.Partial && cmd.Keep != 0, "%s: a full compaction keeps %d", msgtest.Excerpt(args), cmd.Keep)
 		require.LessOrEqual(t, len(cmd.Focus), len(args), "%s: focus %s is longer than the input", msgtest.Excerpt(args), msgtest.Excerpt(cmd.Focus))
 	})

@@ -17,16 +17,19 @@ import (
 // checkKept asserts the contracts of a compaction that keeps tail verbatim
 // at the end ("compress here" and "summarize up to here"): the contracts
 // every compaction keeps, with as many summaries as the tail already held
-// plus the new one, and the tail byte-identical.
+// plus the new one, and the tail byte-identical, the first of its messages
+// maybe with the summary merged in front of it (see WithUserFirst).
 func checkKept(in, tail []Message, res *Result) error {
 	out := res.Messages
 	if err := checkCommon(in, res); err != nil {
 		return err
 	}
-	if len(out) < len(tail) || !reflect.DeepEqual(out[len(out)-len(tail):], tail) {
+	k := len(out) - len(tail)
+	if k < 0 || !reflect.DeepEqual(out[k+1:], tail[1:]) ||
+		!reflect.DeepEqual(out[k], tail[0]) && !(k == res.SummaryIndex && isSharedWith(out[k], tail[0])) {
 		return fmt.Errorf("the kept tail (%d messages) is not byte-identical at the end", len(tail))
 	}
-	if !reflect.DeepEqual(out[len(out)-1], in[len(in)-1]) {
+	if !reflect.DeepEqual(out[len(out)-1], in[len(in)-1]) && !(len(tail) == 1 && k == res.SummaryIndex) {
 		return errors.New("final message not verbatim at the end")
 	}
 	if want := 1 + countSummaries(tail); countSummaries(out) != want {
@@ -85,6 +88,9 @@ func checkCommon(in []Message, res *Result) error {
 			strings.Count(Text(out[0]), CompactionNote) > 1 {
 			return errors.New("system prompt changed")
 		}
+	}
+	if err := checkUserFirst(in, res); err != nil {
+		return err
 	}
 	// Verbatim as it was, or as it was before another tool merged a summary
 	// into it (that summary is folded into the new one).

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/contextkit/compact/internal/english"
 	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/tokens"
 )
@@ -26,7 +27,10 @@ import (
 // tail it did not see; their difference is the engine's own.
 //
 // The last keep exchanges come back byte-identical, in order, at the end
-// of Result.Messages (followed by the incoming message, if one was given).
+// of Result.Messages (followed by the incoming message, if one was given);
+// the first of them carries the summary merged in front of its content
+// when nothing precedes the summary but system messages (see
+// WithUserFirst).
 // The one exception is an engine that breaks its contract by ending the
 // compacted head with a turn of the first kept message's role: Join then
 // merges that message into it, so nothing is lost and the history stays
@@ -89,7 +93,7 @@ func CompressFrom(ctx context.Context, engine ContextEngine, msgs []Message, ind
 		return nil, fmt.Errorf("compact: engine %q cannot summarise from a chosen message: %w", engine.Name(), errors.ErrUnsupported)
 	}
 	if index < 0 || index >= len(msgs) {
-		return nil, fmt.Errorf("%w: message %d is out of range: the history has %d messages", ErrInvalidBoundary, index, len(msgs))
+		return nil, fmt.Errorf("%w: message %d is out of range: the history has %d %s", ErrInvalidBoundary, index, len(msgs), english.Noun(len(msgs), "message"))
 	}
 	if err := Validate(msgs); err != nil {
 		return nil, fmt.Errorf("compact: input %w", err)
@@ -202,11 +206,22 @@ func accountSplit(msgs []Message, res *Result, tailAt int, tail []Message) []Mes
 // rejoin puts a compacted head back in front of the tail it was compacted
 // for. The engine was given tail[0] as the incoming message, so compacted
 // ends with a copy of it, placed to fit; that copy gives way to the tail,
-// and Join guards the seam in case the engine placed it badly.
+// and Join guards the seam in case the engine placed it badly. A copy the
+// engine merged its summary into (see WithUserFirst) stays in its place.
 func rejoin(compacted, tail []Message) ([]Message, error) {
 	k := len(compacted)
-	if k == 0 || !msg.EqualMessage(compacted[k-1], tail[0]) {
-		return nil, fmt.Errorf("%w: the incoming message did not come back last", ErrInvalidHistory)
+	switch {
+	case k > 0 && msg.EqualMessage(compacted[k-1], tail[0]):
+		return Join(compacted[:k-1], tail), nil
+	case k > 0 && isSharedWith(compacted[k-1], tail[0]):
+		// The seam after it is the input's own: no guard.
+		return append(Join(compacted[:k-1], compacted[k-1:]), Clone(tail[1:])...), nil
 	}
-	return Join(compacted[:k-1], tail), nil
+	return nil, fmt.Errorf("%w: the incoming message did not come back last", ErrInvalidHistory)
+}
+
+// isSharedWith reports whether m is own with a summary merged in front.
+func isSharedWith(m, own Message) bool {
+	_, rest, ok := msg.SplitMerged(m)
+	return ok && msg.EqualMessage(rest, own)
 }

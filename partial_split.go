@@ -3,6 +3,8 @@ package compact
 import (
 	"fmt"
 
+	"github.com/contextkit/compact/internal/cmdargs"
+	"github.com/contextkit/compact/internal/english"
 	"github.com/contextkit/compact/internal/msg"
 )
 
@@ -28,29 +30,14 @@ import (
 // copying it (msg.CloneMessage).
 func SplitExchanges(msgs []Message, keep int) (head, tail []Message, err error) {
 	if keep <= 0 {
-		keep = defaultKeepExchanges
+		keep = cmdargs.DefaultKeep
 	}
-	last := msg.LastIndex(msgs, 0, IsSummary)
-	start, found := -1, 0
-	for i := len(msgs) - 1; i > last && found < keep; i-- {
-		if startsExchange(msgs, i) {
-			start, found = i, found+1
-		}
-	}
+	start := msg.ExchangeStart(msgs, keep)
 	if start < 0 {
 		return nil, nil, fmt.Errorf("%w: no user turn after the last summary to keep", ErrNothingToCompress)
 	}
 	return split(msgs, start)
 }
-
-// startsExchange reports whether msgs[i] opens an exchange: a real user
-// turn that does not follow another one.
-func startsExchange(msgs []Message, i int) bool {
-	return isPlainUser(msgs[i]) && (i == 0 || !isPlainUser(msgs[i-1]))
-}
-
-// isPlainUser reports whether m is a real user turn with no summary in it.
-func isPlainUser(m Message) bool { return IsRealUser(m) && !IsSummary(m) }
 
 // SplitAt splits msgs before msgs[index], for a host whose interface lets a
 // person pick the first message to keep ("summarize up to here"): head is
@@ -72,17 +59,11 @@ func isPlainUser(m Message) bool { return IsRealUser(m) && !IsSummary(m) }
 func SplitAt(msgs []Message, index int) (head, tail []Message, err error) {
 	n := len(msgs)
 	if index < 0 || index >= n {
-		return nil, nil, fmt.Errorf("%w: message %d is out of range: the history has %d messages", ErrInvalidBoundary, index, n)
+		return nil, nil, fmt.Errorf("%w: message %d is out of range: the history has %d %s", ErrInvalidBoundary, index, n, english.Noun(n, "message"))
 	}
-	i := index
-	for i < n && isStandaloneSummary(msgs[i]) {
-		i++
-	}
-	if i == n {
+	i, ok := msg.KeepStart(msgs, index)
+	if !ok {
 		return nil, nil, fmt.Errorf("%w: message %d: nothing but summaries from there on to keep", ErrInvalidBoundary, index)
-	}
-	for i > 0 && !isStandaloneSummary(msgs[i-1]) && (msgs[i].Role == RoleTool || msg.Clashes(msgs[i-1], msgs[i])) {
-		i--
 	}
 	return split(msgs, i)
 }
@@ -91,23 +72,8 @@ func SplitAt(msgs []Message, index int) (head, tail []Message, err error) {
 // the head holds something to summarise.
 func split(msgs []Message, at int) (head, tail []Message, err error) {
 	head, tail = msgs[:at:at], msgs[at:len(msgs):len(msgs)]
-	if !hasFoldable(head) {
+	if !msg.HasFoldable(head) {
 		return nil, nil, fmt.Errorf("%w: nothing before message %d but system messages and summaries", ErrNothingToCompress, at)
 	}
 	return head, tail, nil
 }
-
-// hasFoldable reports whether msgs hold a message a summary could stand for:
-// one that is neither a system message nor an earlier summary alone.
-func hasFoldable(msgs []Message) bool {
-	for _, m := range msgs {
-		if !msg.IsSystem(m) && !isStandaloneSummary(m) {
-			return true
-		}
-	}
-	return false
-}
-
-// isStandaloneSummary reports whether m is a summary message of its own,
-// not one merged in front of another message's content.
-func isStandaloneSummary(m Message) bool { return IsSummary(m) && isBlankRest(m) }

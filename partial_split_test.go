@@ -178,7 +178,7 @@ func FuzzSplit(f *testing.F) {
 		keep := int(data[0] % 5)
 		head, tail, err := SplitExchanges(in, keep)
 		if err == nil {
-			require.True(t, reflect.DeepEqual(in, append(Clone(head), tail...)) && isPlainUser(tail[0]) && hasFoldable(head),
+			require.True(t, reflect.DeepEqual(in, append(Clone(head), tail...)) && isPlainUser(tail[0]) && msg.HasFoldable(head),
 				"SplitExchanges(%d) at %d: %s", keep, len(head), roles(in))
 		} else {
 			require.ErrorIs(t, err, ErrNothingToCompress, "unexpected error")
@@ -186,7 +186,7 @@ func FuzzSplit(f *testing.F) {
 		index := int(data[len(data)-1]) % len(in)
 		head, tail, err = SplitAt(in, index)
 		if err == nil {
-			require.True(t, reflect.DeepEqual(in, append(Clone(head), tail...)) && hasFoldable(head) && !isStandaloneSummary(tail[0]),
+			require.True(t, reflect.DeepEqual(in, append(Clone(head), tail...)) && msg.HasFoldable(head) && !msg.IsStandaloneSummary(tail[0]),
 				"SplitAt(%d) at %d: %s", index, len(head), roles(in))
 		} else {
 			require.True(t, errors.Is(err, ErrNothingToCompress) || errors.Is(err, ErrInvalidBoundary), "unexpected error: %v", err)
@@ -194,3 +194,6 @@ func FuzzSplit(f *testing.F) {
 		require.True(t, reflect.DeepEqual(before, in), "input modified")
 	})
 }
+
+// isPlainUser reports whether m is a real user turn with no summary in it.
+func isPlainUser(m Message) bool { return IsRealUser(m) && !IsSummary(m) }

@@ -55,8 +55,10 @@ func TestCompressHereFoldsExactlyTheHead(t *testing.T) {
 	out := res.Messages
 
 	tail := in[len(in)-8:]
-	assert.Equal(t, tail, out[len(out)-8:], "the last two exchanges, byte-identical")
-	assert.Equal(t, "s a "+roles(tail), roles(out), "system prompt, summary, tail")
+	assert.Equal(t, tail[1:], out[len(out)-7:], "the last two exchanges, byte-identical")
+	_, own, _ := msg.SplitMerged(out[1])
+	assert.Equal(t, tail[0], own, "their first with the summary merged in front of it")
+	assert.Equal(t, "s "+roles(tail), roles(out), "system prompt, summary and tail (WithUserFirst)")
 	assert.True(t, reflect.DeepEqual(before, in), "input unchanged")
 	require.NoError(t, Validate(out))
 	assert.Equal(t, in[1:len(in)-8], r.Last().Turns, "the summarizer saw the whole head")
@@ -113,7 +115,8 @@ func TestCompressHereIncomingAndFocus(t *testing.T) {
 			require.NoError(t, err)
 			out := res.Messages
 			assert.Equal(t, incoming, out[len(out)-1], "the incoming message comes last")
-			assert.Equal(t, in[len(in)-4:], out[len(out)-5:len(out)-1], "after the kept exchange")
+			assert.Equal(t, in[len(in)-3:], out[len(out)-4:len(out)-1], "after the kept exchange")
+			assert.True(t, containsEqual(out[len(out)-5:len(out)-4], in[len(in)-4]), "the kept exchange opens it, maybe sharing the summary's message")
 			assert.Equal(t, "the parser", r.Last().Focus)
 			require.NoError(t, Validate(out))
 		})

@@ -70,6 +70,13 @@ func TestCheckEngineCatchesBrokenEngines(t *testing.T) {
 		{"tail-verbatim", func(_ []compact.Message, r *compact.Result) {
 			r.Messages[len(r.Messages)-1].Content += " (edited)"
 		}},
+		{"user-first", func(_ []compact.Message, r *compact.Result) {
+			// The shape of earlier versions: the summary an assistant turn
+			// before the user turn it precedes.
+			if i := r.SummaryIndex; i >= 0 && compact.IsRealUser(r.Messages[i]) {
+				r.Messages = append(r.Messages[:i:i], append([]compact.Message{{Role: compact.RoleAssistant, Content: "earlier turns, summarised"}}, r.Messages[i:]...)...)
+			}
+		}},
 		{"nothing-disappears", func(_ []compact.Message, r *compact.Result) {
 			r.SummarizedTo = r.SummarizedFrom // claims a shorter range than it folded
 		}},

@@ -95,15 +95,17 @@ func ExampleSession_CompressHere() {
 		fmt.Println(err)
 		return
 	}
+	// The history opens on a user turn: the summary is merged in front of
+	// the kept exchange's request, which ends the message unchanged.
 	msgs := s.Messages()
-	fmt.Println("summary at", res.SummaryIndex, "then:")
-	for _, m := range msgs[res.SummaryIndex+1:] {
-		fmt.Printf("  %s: %s\n", m.Role, m.Content)
+	fmt.Println("summary at", res.SummaryIndex, "in a user turn:", compact.IsRealUser(msgs[res.SummaryIndex]))
+	for _, m := range msgs[res.SummaryIndex:] {
+		fmt.Printf("  %s: ...%s\n", m.Role, m.Content[strings.LastIndex(m.Content, "\n")+1:])
 	}
 	// Output:
-	// summary at 1 then:
-	//   user: Which test failed first?
-	//   assistant: TestRetry, in pkg2.
+	// summary at 1 in a user turn: true
+	//   user: ...Which test failed first?
+	//   assistant: ...TestRetry, in pkg2.
 }
 
 func ExampleEscapedArguments() {
@@ -131,7 +133,8 @@ func ExampleSession_CompressBefore() {
 	}
 	msgs := s.Messages()
 	fmt.Println("folded messages", res.SummarizedFrom, "to", res.SummarizedTo, "of", res.MessagesBefore)
-	fmt.Println("kept:", msgs[len(msgs)-1].Content)
+	last := msgs[len(msgs)-1].Content // the summary merged in front of it
+	fmt.Println("kept:", last[strings.LastIndex(last, "\n")+1:])
 	// Output:
 	// folded messages 1 to 81 of 83
 	// kept: Which test failed first?

@@ -33,15 +33,46 @@ var recallLinePattern = regexp.MustCompile(`^\[Recall: messages (\d+) to (\d+) o
 // recallLineSep separates a summary from its recallLine.
 const recallLineSep = "\n\n"
 
-// parseRecallLine finds the recallLine a summary message ends with and
-// returns the range it names. ok is false when m is no summary or does not
+// parseRecallLine finds the recallLine a summary ends with and returns the
+// range it names. ok is false when m is no summary or its summary does not
 // end with one.
 func parseRecallLine(m compact.Message) (from, to int64, ok bool) {
 	if !compact.IsSummary(m) {
 		return 0, 0, false
 	}
-	_, from, to, ok = splitRecallLine(lastText(m))
+	t := summaryPart(m)
+	_, from, to, ok = splitRecallLine(t[:summaryEnd(t)])
 	return from, to, ok
+}
+
+// summaryPart returns the text of m, a summary, that holds the summary:
+// its content, or its first part when it is made of parts.
+func summaryPart(m compact.Message) string {
+	if m.Content == "" && len(m.MultiContent) > 0 {
+		return m.MultiContent[0].Text
+	}
+	return m.Content
+}
+
+// withSummaryPart returns a copy of m whose summary's text is t.
+func withSummaryPart(m compact.Message, t string) compact.Message {
+	c := compact.Clone([]compact.Message{m})[0]
+	if c.Content == "" && len(c.MultiContent) > 0 {
+		c.MultiContent[0].Text = t
+		return c
+	}
+	c.Content = t
+	return c
+}
+
+// summaryEnd returns where the summary in text ends: before the marker
+// that closes a summary merged in front of a message's own content (which
+// no recall line may follow: it is the user's), or at the end of text.
+func summaryEnd(text string) int {
+	if j := msg.SummaryEndAt(text); j >= 0 {
+		return len(strings.TrimRight(text[:j], "\n"))
+	}
+	return len(text)
 }
 
 // splitRecallLine separates a text ending with a recallLine from it.
@@ -93,23 +124,28 @@ func withLastText(m compact.Message, t string) compact.Message {
 	return c
 }
 
-// stripRecallLine returns m without the recallLine it ends with, and
-// whether it had one.
+// stripRecallLine returns m without the recallLine its summary ends with,
+// and whether it had one.
 func stripRecallLine(m compact.Message) (compact.Message, bool) {
 	if !compact.IsSummary(m) {
 		return m, false
 	}
-	rest, _, _, ok := splitRecallLine(lastText(m))
+	t := summaryPart(m)
+	e := summaryEnd(t)
+	rest, _, _, ok := splitRecallLine(t[:e])
 	if !ok {
 		return m, false
 	}
-	return withLastText(m, rest), true
+	return withSummaryPart(m, rest+t[e:]), true
 }
 
-// addRecallLine returns m, a summary, ending with line instead of any
-// recallLine it had.
+// addRecallLine returns m, a summary, its summary ending with line instead
+// of any recallLine it had.
 func addRecallLine(m compact.Message, line string) compact.Message {
-	return addLine(m, line)
+	t := summaryPart(m)
+	e := summaryEnd(t)
+	rest, _, _, _ := splitRecallLine(t[:e])
+	return withSummaryPart(m, strings.TrimRight(rest, "\n")+recallLineSep+line+t[e:])
 }
 
 // addLine returns m ending with line instead of any recallLine it had.

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/msg"
 )
 
 func TestRecallLineGoesOnAnySummaryAndComesOff(t *testing.T) {
@@ -34,6 +35,9 @@ func TestRecallLineGoesOnAnySummaryAndComesOff(t *testing.T) {
 			assert.Equal(t, [2]int64{4, 90}, [2]int64{from, to})
 			assert.True(t, compact.IsSummary(with), "still a summary")
 			assert.Equal(t, compact.IsRealUser(tc.m), compact.IsRealUser(with), "still the same kind of turn")
+			_, own, _ := msg.SplitMerged(tc.m)
+			_, ownWith, _ := msg.SplitMerged(with)
+			assert.Equal(t, own, ownWith, "the line goes on the summary, never on a user's own words after it")
 
 			again := addRecallLine(with, recallLine(4, 120))
 			assert.Equal(t, 1, recallLines([]compact.Message{again}), "a new line replaces the old")
@@ -86,4 +90,33 @@ func TestRecallAlignsTheLiveHistoryWithTheLog(t *testing.T) {
 	seqs, err := s.alignSeqs(ctx, live, 11)
 	require.NoError(t, err)
 	assert.Equal(t, []int64{1, 2, 0, 0, 10, 11}, seqs)
+}
+
+// A compaction whose summary opens the history merged in front of a user
+// turn (compact.WithUserFirst) gets its recall line inside the summary:
+// the user's own words after it stay as the log has them, and the next
+// compaction takes the line off and folds the message.
+func TestRecallLineStaysInASummaryMergedBeforeAUserTurn(t *testing.T) {
+	ctx := context.Background()
+	st := NewMemoryStore()
+	engine := newTestCompressor(&recorder{}, compact.WithHeadMessages(0), compact.WithTail(0.01, 2))
+	s, err := Open(ctx, "merged", engine, WithRecall(true), WithStore(st))
+	require.NoError(t, err)
+	mustAppend(t, s, agentHistory("merged", 8)...)
+	mustAppend(t, s, compact.Message{Role: compact.RoleAssistant, Content: "We are at round 8."})
+	_, err = s.Compress(ctx, compact.Force())
+	require.NoError(t, err)
+	first := s.Messages()[1]
+	_, own, merged := msg.SplitMerged(first)
+	require.True(t, merged && compact.IsRealUser(first), "the summary shares the user turn: %q", compact.Text(first))
+	assert.Equal(t, user("Where are we?"), own, "the user's words, as the log has them")
+	from, to, ok := parseRecallLine(first)
+	require.True(t, ok)
+	assert.Equal(t, int64(2), from)
+	assert.Less(t, to, int64(19))
+
+	mustAppend(t, s, agentHistory("merged", 12)[2:]...)
+	_, err = s.Compress(ctx, compact.Force())
+	require.NoError(t, err)
+	assert.Equal(t, 1, recallLines(s.Messages()), "one summary, one line")
 }

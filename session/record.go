@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/msg"
 )
 
 // Record commits res, a compaction of the live history that the session's
@@ -28,7 +29,8 @@ import (
 // compaction block and the rest of the response) are recognised and not
 // doubled.
 // When res has an Account, every message it keeps must be the live
-// history's message at its index, and every message after the summary
+// history's message at its index (a summary may be merged in front of
+// it), and every message after the summary
 // must be one it keeps or one appended since; a system prompt must be the
 // live history's either way. Otherwise Record refuses res, changing
 // nothing, with an error wrapping ErrMismatch that names the index.
@@ -184,7 +186,7 @@ func checkAccount(in, msgs []compact.Message, account []compact.MessageFate) ([]
 		}
 		own[o] = true
 		exact := f.Fate == "kept" || f.Fate == "lifted"
-		if exact && !sameMessage(msgs[o], in[j]) && !(j == 0 && in[j].Role == compact.RoleSystem) {
+		if exact && !sameMessage(msgs[o], in[j]) && !sharesWith(msgs[o], in[j]) && !(j == 0 && in[j].Role == compact.RoleSystem) {
 			return nil, fmt.Errorf("%w: message %d: the result keeps it as its message %d, which differs from the live history's",
 				ErrMismatch, j, o)
 		}
@@ -194,6 +196,13 @@ func checkAccount(in, msgs []compact.Message, account []compact.MessageFate) ([]
 		}
 	}
 	return own, nil
+}
+
+// sharesWith reports whether m is own with a summary merged in front of
+// its content (see compact.WithUserFirst): kept, with what it shares.
+func sharesWith(m, own compact.Message) bool {
+	_, rest, ok := msg.SplitMerged(m)
+	return ok && sameMessage(rest, own)
 }
 
 // sameRun reports whether a and b hold the same messages.

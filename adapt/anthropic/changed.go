@@ -28,10 +28,13 @@ func (c *Conversion) exactSegment(j int) segment {
 // engine changed or wrote; leading says no turn precedes it. A tool result
 // or a tool-calling assistant turn whose id names an input piece no other
 // message reproduced (by position when several have the id: see
-// align.Origins) keeps that piece's other fields; a user message that reads part for part as the piece it
-// replaced keeps the blocks whose parts it kept; a leading system message
-// that extends the input's system prompt keeps its blocks. false means the
-// role has no place in a History.
+// align.Origins) keeps that piece's other fields; a user message that
+// holds a summary merged in front of an input piece's own blocks (see
+// align.Shared) is that piece with the summary as a leading text block; a
+// user message that reads part for part as the piece it replaced keeps the
+// blocks whose parts it kept; a leading system message that extends the
+// input's system prompt keeps its blocks. false means the role has no place
+// in a History.
 func (c *Conversion) changedSegment(m compact.Message, i int, leading bool, o *align.Origins) (segment, bool) {
 	sub, used := o.Sub[i], o.Used
 	switch m.Role {
@@ -46,6 +49,12 @@ func (c *Conversion) changedSegment(m compact.Message, i int, leading bool, o *a
 			}
 		}
 	case compact.RoleUser:
+		if j, lead, had, ok := align.Shared(c.views, m, used); ok && c.pieces[j].turn != systemTurn {
+			used[j] = true
+			s := c.exactSegment(j)
+			s.blocks, s.exact = withLead(s.blocks, lead, had), false
+			return s, true
+		}
 		if sub >= 0 && !used[sub] && c.views[sub].Role == compact.RoleUser {
 			if s, ok := c.changedUser(m, sub); ok {
 				used[sub] = true
@@ -68,6 +77,22 @@ func (c *Conversion) changedSegment(m compact.Message, i int, leading bool, o *a
 		}
 	}
 	return newSegment(m)
+}
+
+// withLead returns blocks, a user turn's, with lead (a summary merged in
+// front of them, see align.Shared) as a text block before them, in place
+// of the summary the first of them held when had.
+func withLead(blocks []sdk.ContentBlockParamUnion, lead string, had bool) []sdk.ContentBlockParamUnion {
+	if had && len(blocks) > 0 && blocks[0].OfText != nil {
+		if own := align.OwnText(blocks[0].OfText.Text); own == "" {
+			blocks = blocks[1:]
+		} else {
+			t := *blocks[0].OfText
+			t.Text = own
+			blocks = append([]sdk.ContentBlockParamUnion{{OfText: &t}}, blocks[1:]...)
+		}
+	}
+	return append([]sdk.ContentBlockParamUnion{sdk.NewTextBlock(lead)}, blocks...)
 }
 
 // changedResult is a tool message the engine changed, as input piece j's

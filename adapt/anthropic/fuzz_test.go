@@ -104,7 +104,7 @@ func FuzzCompress(f *testing.F) {
 			if valid {
 				require.NoError(t, Validate(out), "restored output")
 			}
-			require.True(t, reflect.DeepEqual(h.Messages[len(h.Messages)-1], out.Messages[len(out.Messages)-1]), "the last turn changed")
+			require.True(t, reflect.DeepEqual(h.Messages[len(h.Messages)-1], out.Messages[len(out.Messages)-1]) || sharesLast(t, h, out), "the last turn changed")
 			left := maps.Clone(keys)
 			for k, m := range out.Messages {
 				for i, b := range mutableBlocks(m) {

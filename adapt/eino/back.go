@@ -149,3 +149,42 @@ func mediaSource(url string) schema.MessagePartCommon {
 	}
 	return schema.MessagePartCommon{URL: &url}
 }
+
+// withLead returns a copy of u, a user message, with lead (a summary merged
+// in front of it, see align.Shared) before its content, in place of the
+// summary it had when had: joined to Content when it has one or no part
+// list, else as a text part leading its part list.
+func withLead(u *schema.Message, lead string, had bool) *schema.Message {
+	cp := *u
+	own := func(t string) string {
+		if had {
+			return align.OwnText(t)
+		}
+		return t
+	}
+	switch {
+	case cp.Content != "" || !usesLists(&cp):
+		cp.Content = lead + align.LeadSep + own(cp.Content)
+	case len(cp.MultiContent) > 0:
+		parts := cp.MultiContent
+		if had && parts[0].Type == schema.ChatMessagePartTypeText {
+			if parts = parts[1:]; own(u.MultiContent[0].Text) != "" {
+				first := u.MultiContent[0]
+				first.Text = own(first.Text)
+				parts = append([]schema.ChatMessagePart{first}, parts...)
+			}
+		}
+		cp.MultiContent = append([]schema.ChatMessagePart{{Type: schema.ChatMessagePartTypeText, Text: lead}}, parts...)
+	default:
+		parts := cp.UserInputMultiContent
+		if had && parts[0].Type == schema.ChatMessagePartTypeText {
+			if parts = parts[1:]; own(u.UserInputMultiContent[0].Text) != "" {
+				first := u.UserInputMultiContent[0]
+				first.Text = own(first.Text)
+				parts = append([]schema.MessageInputPart{first}, parts...)
+			}
+		}
+		cp.UserInputMultiContent = append([]schema.MessageInputPart{{Type: schema.ChatMessagePartTypeText, Text: lead}}, parts...)
+	}
+	return &cp
+}

@@ -42,7 +42,9 @@
 // its content, reasoning, metadata and other calls (each changed call its
 // index and Extra), a user turn whose images were pruned its other parts,
 // a system prompt with a note added its parts. A message the engine wrote
-// (a summary) is converted plainly. Messages inside the range the engine
+// (a summary) is converted plainly; a summary merged in front of a user
+// message (see compact.WithUserFirst) leads that message's own content, a
+// text part or the start of Content, everything else of it kept. Messages inside the range the engine
 // summarised are gone from the output like any summarised message, and
 // their text is in the summary.
 package eino

@@ -102,7 +102,7 @@ func FuzzCompress(f *testing.F) {
 			conv, err := Convert(out)
 			require.NoError(t, err, "the restored history does not convert")
 			require.True(t, reflect.DeepEqual(conv.Messages, res.Messages), "the restored history does not read as the engine's output")
-			require.True(t, reflect.DeepEqual(msgs[len(msgs)-1], out[len(out)-1]), "the last message changed")
+			require.True(t, reflect.DeepEqual(msgs[len(msgs)-1], out[len(out)-1]) || sharesWith(t, out[len(out)-1], msgs[len(msgs)-1]), "the last message changed")
 			left := maps.Clone(keys)
 			for k, u := range out {
 				if u.Role == schema.Tool {

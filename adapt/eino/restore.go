@@ -36,6 +36,11 @@ func (c *Conversion) Restore(msgs []compact.Message) ([]*schema.Message, error) 
 			out = append(out, &cp)
 			continue
 		}
+		if j, lead, had, ok := align.Shared(c.views, m, o.Used); ok && c.hist[j].Role == schema.User {
+			o.Used[j] = true
+			out = append(out, withLead(c.hist[j], lead, had))
+			continue
+		}
 		cand := o.Sub[i]
 		if cand < 0 && i == 0 && len(c.views) > 0 {
 			cand = 0 // a first message that may extend the first input message

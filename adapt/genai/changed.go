@@ -24,14 +24,37 @@ func (c *Conversion) exactSegment(j int) segment {
 		idx: p.idx, origin: p, exact: true}
 }
 
+// withLead returns s, a user piece's segment, with lead (a summary merged
+// in front of it, see align.Shared) as a text part before its parts, in
+// place of the summary the first of them held when had.
+func withLead(s segment, lead string, had bool) segment {
+	parts, idx := s.parts, s.idx
+	if had && len(parts) > 0 && parts[0].Text != "" {
+		if own := align.OwnText(parts[0].Text); own == "" {
+			parts, idx = parts[1:], idx[1:]
+		} else {
+			p := *parts[0]
+			p.Text = own
+			parts = append([]*sdk.Part{&p}, parts[1:]...)
+		}
+	}
+	s.parts = append([]*sdk.Part{{Text: lead}}, parts...)
+	s.idx = append([]int{-1}, idx...)
+	s.exact = false
+	return s
+}
+
 // changedSegment converts message i of the engine's output, which the
 // engine changed or wrote; leading says no content precedes it. A function
 // response or a model content with calls whose id names an input piece no
 // other message reproduced (by position when several have the id: see
-// align.Origins) keeps that piece's other fields; a user message that reads part for part as the piece it
-// replaced keeps the parts it kept; a leading system message that extends
-// the system instruction keeps its parts. false means the role has no
-// place in a History.
+// align.Origins) keeps that piece's other fields; a user message that holds
+// a summary merged in front of an input piece's own parts (see
+// align.Shared) is that piece with the summary as a leading text part; a
+// user message that reads part for part as the piece it replaced keeps the
+// parts it kept; a leading system message that extends the system
+// instruction keeps its parts. false means the role has no place in a
+// History.
 func (c *Conversion) changedSegment(m compact.Message, i int, leading bool, o *align.Origins,
 	names map[string]string) (segment, bool) {
 	sub, used := o.Sub[i], o.Used
@@ -47,6 +70,10 @@ func (c *Conversion) changedSegment(m compact.Message, i int, leading bool, o *a
 			}
 		}
 	case compact.RoleUser:
+		if j, lead, had, ok := align.Shared(c.views, m, used); ok && c.pieces[j].content != systemContent {
+			used[j] = true
+			return withLead(c.exactSegment(j), lead, had), true
+		}
 		if sub >= 0 && !used[sub] && c.views[sub].Role == compact.RoleUser {
 			if s, ok := c.changedUser(m, sub); ok {
 				used[sub] = true

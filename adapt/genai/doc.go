@@ -53,7 +53,9 @@
 // whose arguments it shortened keeps its thought signature and the rest of
 // its content; a system instruction the engine extended keeps its parts and
 // gets the addition as one more part; a message the engine wrote (a
-// summary) becomes plain text parts. Parts inside the range the engine
+// summary) becomes plain text parts, and a summary merged in front of a
+// user message (see compact.WithUserFirst) a text part before that
+// content's own parts. Parts inside the range the engine
 // summarised are gone from the output like any summarised message, and
 // their text is in the summary.
 //

@@ -98,7 +98,8 @@ func FuzzCompress(f *testing.F) {
 			}
 			require.NoError(t, compact.Validate(res.Messages), "engine output")
 			require.NoError(t, Validate(out), "restored output")
-			require.True(t, reflect.DeepEqual(h.Contents[len(h.Contents)-1], out.Contents[len(out.Contents)-1]), "the last content changed")
+			last, got := h.Contents[len(h.Contents)-1], out.Contents[len(out.Contents)-1]
+			require.True(t, reflect.DeepEqual(last, got) || sharesLast(t, last, got), "the last content changed")
 			left := maps.Clone(keys)
 			for k, c := range out.Contents {
 				for i, p := range c.Parts {

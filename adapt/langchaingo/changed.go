@@ -19,11 +19,34 @@ func (c *Conversion) exactSegment(j int) segment {
 	return segment{role: c.hist[p.msg].Role, parts: pick(c.parts[p.msg], p.idx), idx: p.idx, origin: p, exact: true}
 }
 
+// withLead returns s, a user piece's segment, with lead (a summary merged
+// in front of it, see align.Shared) as a text part before its parts, in
+// place of the summary the first of them held when had (that part keeps
+// its form, a pointer or a cache wrapper, when text of its own is left).
+func withLead(s segment, lead string, had bool) segment {
+	parts, idx := s.parts, s.idx
+	if had && len(parts) > 0 {
+		text, _ := asText(parts[0])
+		if own := align.OwnText(text.Text); own == "" {
+			parts, idx = parts[1:], idx[1:]
+		} else if own != text.Text {
+			text.Text = own
+			parts = append([]llms.ContentPart{inForm(parts[0], text)}, parts[1:]...)
+		}
+	}
+	s.parts = append([]llms.ContentPart{llms.TextContent{Text: lead}}, parts...)
+	s.idx = append([]int{-1}, idx...)
+	s.exact = false
+	return s
+}
+
 // changedSegment converts message i of the engine's output, which the
 // engine changed or wrote. A tool response or an AI message with calls
 // whose id names an input piece no other message reproduced (by position
 // when several have the id: see align.Origins) keeps that piece's other
-// parts and fields; a human or system
+// parts and fields; a human message that holds a summary merged in front
+// of an input piece's own parts (see align.Shared) is that piece with the
+// summary as a leading text part; a human or system
 // message that reads part for part as the piece it replaced keeps the
 // parts it kept, and one that extends it (a leading system message extends
 // the input's leading one) keeps its parts and gets the addition as more
@@ -51,6 +74,10 @@ func (c *Conversion) changedSegment(m compact.Message, i int, leading bool, o *a
 		}
 		fallthrough
 	case compact.RoleUser:
+		if j, lead, had, ok := align.Shared(c.views, m, used); ok && m.Role == compact.RoleUser {
+			used[j] = true
+			return withLead(c.exactSegment(j), lead, had), true
+		}
 		if sub >= 0 && !used[sub] && c.views[sub].Role == m.Role {
 			if s, ok := c.changedUser(m, sub); ok {
 				used[sub] = true

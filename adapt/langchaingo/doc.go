@@ -41,7 +41,8 @@
 // agent used the id before); a call whose arguments it shortened keeps the
 // rest of its message; a system prompt the engine extended keeps its parts
 // and gets the addition as one more text part; a message the engine wrote
-// (a summary) becomes text parts. Every output passes Validate whenever
+// (a summary) becomes text parts, and a summary merged in front of a user
+// message (see compact.WithUserFirst) a text part before its own parts. Every output passes Validate whenever
 // the input did: tool responses follow their calls, each call answered
 // before the next message that is not a tool message.
 package langchaingo

@@ -113,7 +113,7 @@ func FuzzCompress(f *testing.F) {
 			}
 			require.NoError(t, compact.Validate(res.Messages), "engine output")
 			require.NoError(t, Validate(out), "restored output")
-			require.True(t, reflect.DeepEqual(msgs[len(msgs)-1], out[len(out)-1]), "the last message changed")
+			require.True(t, reflect.DeepEqual(msgs[len(msgs)-1], out[len(out)-1]) || sharesLast(t, msgs[len(msgs)-1], out[len(out)-1]), "the last message changed")
 			left := maps.Clone(responses)
 			for k, m := range out {
 				for i, p := range m.Parts {

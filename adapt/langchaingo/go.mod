@@ -2,7 +2,7 @@ module github.com/contextkit/compact/adapt/langchaingo
 
 go 1.26.0
 
-require github.com/contextkit/compact v0.0.0
+require github.com/contextkit/compact v0.1.0
 
 require (
 	github.com/Masterminds/goutils v1.1.1 // indirect
@@ -32,7 +32,7 @@ require (
 	github.com/yargevad/filepathx v1.0.0 // indirect
 	go.starlark.net v0.0.0-20230302034142-4b1e35fe2254 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
-	golang.org/x/crypto v0.41.0 // indirect
+	golang.org/x/crypto v0.58.0 // indirect
 	golang.org/x/exp v0.0.0-20240808152545-0cdaa3abc0fa // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
@@ -48,5 +48,3 @@ require (
 	github.com/tmc/langchaingo v0.1.14
 	go.uber.org/goleak v1.3.0
 )
-
-replace github.com/contextkit/compact => ../..

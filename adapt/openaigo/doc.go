@@ -71,7 +71,9 @@
 // with shortened arguments its content, audio, name, reasoning and other
 // calls, a user turn with pruned images its other parts, a system prompt
 // with a note added its parts. A message the engine wrote (a summary) is
-// converted plainly. Messages inside the range the engine summarised are
+// converted plainly; a summary merged in front of a user message (see
+// compact.WithUserFirst) leads that message's own content as a text part
+// (or the start of its string), everything else of it kept. Messages inside the range the engine summarised are
 // gone from the output like any summarised message, and their text is in
 // the summary.
 //

@@ -3,7 +3,7 @@ module github.com/contextkit/compact/adapt/openaigo
 go 1.26.0
 
 require (
-	github.com/contextkit/compact v0.0.0
+	github.com/contextkit/compact v0.1.0
 	github.com/openai/openai-go/v3 v3.96.0
 	github.com/sashabaranov/go-openai v1.43.0
 	github.com/stretchr/testify v1.12.1
@@ -17,5 +17,3 @@ require (
 	github.com/tidwall/sjson v1.2.5 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 )
-
-replace github.com/contextkit/compact => ../..

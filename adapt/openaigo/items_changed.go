@@ -250,6 +250,33 @@ func (c *ItemConversion) changedUser(j int, m compact.Message) ([]Item, bool, er
 	return out, true, nil
 }
 
+// sharedUser is the user message j with lead (a summary merged in front of
+// it, see align.Shared) before its content, in place of the summary it had
+// when had: joined to a string, or as a leading text part of a list.
+// Everything else of its items stays as it was.
+func (c *ItemConversion) sharedUser(j int, lead string, had bool) ([]Item, error) {
+	s := c.spans[j]
+	i := c.firstItem(s)
+	var content any = []any{inputText(lead)}
+	if str, isString := jsonString(c.wires[i].Content); isString {
+		content = lead + align.LeadSep + align.OwnText(str)
+	} else if raws, ok := rawParts(c.wires[i].Content); ok {
+		if had && len(raws) > 0 {
+			raws = raws[1:]
+		}
+		for _, raw := range raws {
+			content = append(content.([]any), raw)
+		}
+	}
+	u, err := patchItem(c.hist[i], map[string]any{"content": content})
+	if err != nil {
+		return nil, err
+	}
+	out := c.original(j)
+	out[i-s.from] = u
+	return out, nil
+}
+
 // extended is the system or developer message of message j with text added
 // at its end (as the Compressor adds its note): a string content the longer
 // string, a list its parts and a text part for each addition. An item that

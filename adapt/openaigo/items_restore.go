@@ -61,6 +61,15 @@ func (c *ItemConversion) restore(msgs []compact.Message) ([]Item, []int, error) 
 			out = append(out, c.original(j)...)
 			continue
 		}
+		if j, lead, had, ok := align.Shared(c.views, m, o.Used); ok && c.sorted.kinds[c.firstItem(c.spans[j])] == kindUser {
+			o.Used[j] = true
+			items, err := c.sharedUser(j, lead, had)
+			if err != nil {
+				return nil, nil, fmt.Errorf("openaigo: message %d: %w", i, err)
+			}
+			out = append(out, items...)
+			continue
+		}
 		cand := o.Sub[i]
 		if cand < 0 && i == 0 && len(c.views) > 0 {
 			cand = 0 // a first message that may extend the first input message

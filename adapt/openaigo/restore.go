@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/packages/param"
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/internal/align"
@@ -34,6 +35,11 @@ func (c *Conversion) Restore(msgs []compact.Message) ([]openai.ChatCompletionMes
 			out = append(out, copyUnion(c.hist[j]))
 			continue
 		}
+		if j, lead, had, ok := align.Shared(c.views, m, o.Used); ok && c.hist[j].OfUser != nil {
+			o.Used[j] = true
+			out = append(out, withLead(c.hist[j], lead, had))
+			continue
+		}
 		cand := o.Sub[i]
 		if cand < 0 && i == 0 && len(c.views) > 0 {
 			cand = 0 // a first message that may extend the first input message
@@ -60,6 +66,22 @@ func (c *Conversion) Restore(msgs []compact.Message) ([]openai.ChatCompletionMes
 // as compact.Validate reports it. msgs is not modified.
 func FromMessages(msgs []compact.Message) ([]openai.ChatCompletionMessageParamUnion, error) {
 	return (&Conversion{}).Restore(msgs)
+}
+
+// withLead returns u, a user message, with lead (a summary merged in front
+// of it, see align.Shared) before its content, in place of the summary it
+// had when had: as a leading text part, or joined to its string.
+func withLead(u openai.ChatCompletionMessageParamUnion, lead string, had bool) openai.ChatCompletionMessageParamUnion {
+	v := *u.OfUser
+	if parts := v.Content.OfArrayOfContentParts; parts != nil {
+		if had {
+			parts = parts[1:]
+		}
+		v.Content.OfArrayOfContentParts = append([]openai.ChatCompletionContentPartUnionParam{openai.TextContentPart(lead)}, parts...)
+	} else {
+		v.Content.OfString = param.NewOpt(lead + align.LeadSep + align.OwnText(v.Content.OfString.Value))
+	}
+	return openai.ChatCompletionMessageParamUnion{OfUser: &v}
 }
 
 // copyUnion returns u with its variant struct copied.

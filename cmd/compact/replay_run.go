@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/models"
 	"github.com/contextkit/compact/prune"
 	"github.com/contextkit/compact/tokens"
@@ -240,7 +241,7 @@ func (r *replayer) run(ctx context.Context, conv *conversation, t *tally) ([]com
 				}
 			}
 		}
-		if end := verbatimEnd(&live, conv.keys[:a]); end < min(verbatimGoal, convSoFar) {
+		if end := verbatimEnd(&live, conv.keys[:a], r.tc); end < min(verbatimGoal, convSoFar) {
 			t.shortEnd++
 			if t.minEnd < 0 || end < t.minEnd {
 				t.minEnd = end
@@ -332,11 +333,19 @@ func (r *replayer) compact(ctx context.Context, c *compact.Compressor, live *win
 }
 
 // verbatimEnd returns the tokens of the longest run of conv's last
-// messages that end w unchanged.
-func verbatimEnd(w *window, conv []msgKey) int {
+// messages that end w unchanged; the first of them may carry the summary
+// merged in front of it (compact.WithUserFirst), and counts without it.
+func verbatimEnd(w *window, conv []msgKey, tc tokens.Counter) int {
 	n := 0
-	for k := 1; k <= len(w.keys) && k <= len(conv) && w.keys[len(w.keys)-k] == conv[len(conv)-k]; k++ {
-		n += w.tokens[len(w.tokens)-k]
+	for k := 1; k <= len(w.keys) && k <= len(conv); k++ {
+		if w.keys[len(w.keys)-k] == conv[len(conv)-k] {
+			n += w.tokens[len(w.tokens)-k]
+			continue
+		}
+		if _, own, ok := msg.SplitMerged(w.msgs[len(w.msgs)-k]); ok && keyOf(own) == conv[len(conv)-k] {
+			n += tc.CountMessage(own)
+		}
+		break
 	}
 	return n
 }

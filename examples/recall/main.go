@@ -85,8 +85,12 @@ func run(ctx context.Context, w io.Writer) error {
 				_, _ = fmt.Fprintf(w, "turn %d: compaction failed, sending the history as is: %v\n", turn, err)
 			default:
 				_, _ = fmt.Fprintf(w, "turn %d: compacted %d messages into %d with %s\n", turn, res.MessagesBefore, res.MessagesAfter, res.Summarizer)
+				// The summary's message may be the user's request too, the
+				// summary merged in front of it: the recall line ends the
+				// summary, not the message.
 				sum := compact.Text(res.Messages[res.SummaryIndex])
-				_, _ = fmt.Fprintf(w, "  the summary ends: %s\n", sum[strings.LastIndex(sum, "\n")+1:])
+				line, _, _ := strings.Cut(sum[max(strings.Index(sum, "[Recall: "), 0):], "\n")
+				_, _ = fmt.Fprintf(w, "  the summary's recall line: %s\n", line)
 				_, _ = fmt.Fprintf(w, "  the summary quotes the panic: %v\n", strings.Contains(sum, "nil map"))
 			}
 		}

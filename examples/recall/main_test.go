@@ -14,7 +14,7 @@ func TestRecallGetsBackWhatTheSummaryDropped(t *testing.T) {
 	require.NoError(t, run(context.Background(), &out))
 	got := out.String()
 	assert.Contains(t, got, "compacted", "the history outgrew the window")
-	assert.Contains(t, got, "the summary ends: [Recall: messages ")
+	assert.Contains(t, got, "the summary's recall line: [Recall: messages ")
 	assert.NotContains(t, got, "the summary quotes the panic: true", "the summary dropped the failure")
 	assert.Contains(t, got, `the model called context_search({"query":"panic:","role":"tool"})`)
 	assert.Contains(t, got, "the model called context_expand(")

@@ -24,8 +24,10 @@ func TestCompressHereKeepsTheLastExchanges(t *testing.T) {
 			last = i
 		}
 	}
-	tail := history[last:]
-	assert.Equal(t, tail, c.msgs[len(c.msgs)-len(tail):], "the last exchange is kept verbatim")
+	tail, kept := history[last:], c.msgs[len(c.msgs)-len(history[last:]):]
+	assert.Equal(t, tail[1:], kept[1:], "the last exchange is kept verbatim")
+	// Its request opens the history: the summary is merged in front of it.
+	assert.True(t, compact.IsSummary(kept[0]) && strings.HasSuffix(kept[0].Content, "\n\n"+tail[0].Content))
 	require.NoError(t, compact.Validate(c.msgs))
 }
 

@@ -6,6 +6,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/contextkit/compact"
+	imsg "github.com/contextkit/compact/internal/msg"
 )
 
 // This file reads a message an engine changed against the message it was
@@ -119,3 +120,58 @@ func partTexts(m compact.Message) ([]string, bool) {
 	}
 	return out, true
 }
+
+// Shared finds the input message of in that m, an engine's output, holds
+// with a summary merged in front of it (the Compressor's summary opens a
+// history that way, see compact.WithUserFirst): the last message of in no
+// other output message took (used) whose own content m's own content is.
+// It returns its index; lead, the text m puts in front of that content
+// (the summary, its closing marker included), which an adapter puts in
+// front of the original message's content (a leading text part, or a
+// string joined by LeadSep); and had, which says the original carries an
+// earlier summary in front of its own content (its first part, or its
+// string up to OwnText), which lead replaces. ok is false when m is no
+// such message.
+func Shared(in []compact.Message, m compact.Message, used []bool) (j int, lead string, had, ok bool) {
+	_, own, merged := imsg.SplitMerged(m)
+	if !merged || imsg.IsBlank(own) {
+		return 0, "", false, false
+	}
+	switch {
+	case len(m.MultiContent) > len(own.MultiContent):
+		lead = m.MultiContent[0].Text
+	case len(m.MultiContent) == 0 && own.MultiContent == nil:
+		lead = strings.TrimSuffix(m.Content[:len(m.Content)-len(own.Content)], LeadSep)
+	default:
+		return 0, "", false, false
+	}
+	for _, had := range [...]bool{false, true} {
+		for j := len(in) - 1; j >= 0; j-- {
+			if used[j] {
+				continue
+			}
+			v := in[j]
+			if had {
+				if _, v, merged = imsg.SplitMerged(v); !merged {
+					continue
+				}
+			}
+			if SameMessage(v, own) {
+				return j, lead, had, true
+			}
+		}
+	}
+	return 0, "", false, false
+}
+
+// OwnText is s without a summary merged in front of it: the text after
+// the summary's closing marker, or s itself.
+func OwnText(s string) string {
+	if _, rest, ok := imsg.SplitSummary(s); ok && imsg.SummaryEndAt(s) >= 0 {
+		return rest
+	}
+	return s
+}
+
+// LeadSep joins the lead Shared returns to a string content.
+const LeadSep = imsg.MergedSummarySep

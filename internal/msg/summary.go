@@ -113,14 +113,39 @@ func SplitSummary(s string) (summary, rest string, ok bool) {
 	return body, "", true
 }
 
+// SummaryEndAt returns the index in s of the SummaryEnd that closes a
+// summary merged in front of other content, -1 when s holds none.
+func SummaryEndAt(s string) int {
+	if !hasSummaryHeader(s) {
+		return -1
+	}
+	body := strings.TrimLeft(StripSummaryPrefix(s), " \t\r\n") // a suffix of s
+	from := carriedEnd(body)
+	i := strings.Index(body[from:], SummaryEnd)
+	if i < 0 {
+		return -1
+	}
+	return len(s) - len(body) + from + i
+}
+
 // MergedSummaryText is the text placed in front of a message's content when
-// the summary has to share that message: the prefixed summary, then
-// SummaryEnd, then (joined by the caller) the message's own content.
-// Any copy of SummaryEnd inside the summary is defused first, so the first
-// SummaryEnd in a merged message is always the real delimiter.
-func MergedSummaryText(summary string) string {
-	body := strings.ReplaceAll(StripSummaryPrefix(summary), SummaryEnd, defusedSummaryEnd)
-	return PrefixSummary(body) + "\n\n" + SummaryEnd
+// the summary has to share that message: the prefixed summary with the user
+// messages it carries, then SummaryEnd, then (joined by the caller) the
+// message's own content. Any copy of SummaryEnd in the summary's body is
+// defused first, so the first SummaryEnd after the carried messages (which
+// are kept byte for byte) is always the real delimiter.
+func MergedSummaryText(summary string) string { return MergeSummary(Message{}, summary).Content }
+
+// MergeSummary returns a copy of m with summary (a summary message's text)
+// merged in front of its content, as SplitMerged takes apart: the text
+// MergedSummaryText describes, joined by MergedSummarySep to string
+// content, or a leading text part of a parts list.
+func MergeSummary(m Message, summary string) Message {
+	body, carried := SplitCarried(strings.TrimSpace(StripSummaryPrefix(summary)))
+	text := SummaryText(strings.ReplaceAll(body, SummaryEnd, defusedSummaryEnd), carried) + "\n\n" + SummaryEnd
+	out := CloneMessage(m)
+	JoinContent(&out, Message{Content: text}, m, MergedSummarySep)
+	return out
 }
 
 // defusedSummaryEnd replaces SummaryEnd inside a summary's own text.
@@ -128,6 +153,17 @@ const defusedSummaryEnd = "(end of context handoff)"
 
 // MergedSummarySep separates MergedSummaryText from the content it precedes.
 const MergedSummarySep = "\n\n"
+
+// AppendNote returns a copy of m, a system message, with note appended
+// after CompactionNoteSep: to its string content, or as a text part.
+func AppendNote(m Message, note string) Message {
+	if len(m.MultiContent) > 0 {
+		out := CloneMessage(m)
+		JoinContent(&out, m, Message{Content: note}, CompactionNoteSep)
+		return out
+	}
+	return ReplaceText(m, m.Content+CompactionNoteSep+note)
+}
 
 // HasCompactionNote reports whether a system prompt already carries
 // CompactionNote, wherever a host's later edits have left it.
@@ -144,6 +180,13 @@ func IsRealUser(m Message) bool {
 	}
 	_, rest, merged := SplitMerged(m)
 	return !merged || !IsBlank(rest)
+}
+
+// IsStandaloneSummary reports whether m is a summary message of its own,
+// not one merged in front of another message's content.
+func IsStandaloneSummary(m Message) bool {
+	_, rest, ok := SplitMerged(m)
+	return ok && IsBlank(rest) && len(rest.ToolCalls) == 0
 }
 
 // SplitMerged takes apart a message whose content starts with a summary: the

@@ -2,6 +2,7 @@ package sqlitestore_test
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -53,7 +54,7 @@ func TestMigrationsAddTheFoldedRangeAndTheSpend(t *testing.T) {
 		assert.Zero(t, comps[0].Spend, "%s: nor a spend", step)
 		var version int
 		require.NoError(t, db.QueryRow(`SELECT version FROM schema_version`).Scan(&version))
-		assert.Equal(t, 3, version, step)
+		assert.Equal(t, 4, version, step)
 		if len(comps) == 1 {
 			_, err = st.Commit(ctx, "agent-7", session.Compaction{N: 2, Through: 3, FoldedFrom: 1, FoldedThrough: 3, Spend: spent}, session.Lease{})
 			require.NoError(t, err)
@@ -64,6 +65,52 @@ func TestMigrationsAddTheFoldedRangeAndTheSpend(t *testing.T) {
 		assert.Equal(t, spent, comps[1].Spend, step)
 		require.NoError(t, st.Close())
 		_, err = db.Exec(`UPDATE schema_version SET version = 1`) // the columns stay
+		require.NoError(t, err)
+	}
+}
+
+// Migration 4 replaces the first search index (one for the whole file,
+// with positions) by the one kept session by session: the old tables go,
+// searches find what they found, and the step runs again harmlessly.
+func TestMigrationReplacesTheSearchIndex(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "sessions.db")
+	st, err := sqlitestore.Open(ctx, path)
+	require.NoError(t, err)
+	msgs := make([]compact.Message, 400)
+	for i := range msgs {
+		msgs[i] = compact.Message{Role: compact.RoleTool, Content: fmt.Sprintf("step %d: ok", i)}
+	}
+	msgs[7].Content = "step 7: ERROR disk full"
+	_, _, err = st.Append(ctx, "agent-7", msgs...)
+	require.NoError(t, err)
+	require.NoError(t, st.Close())
+
+	// The file as version 3 left it.
+	db := rawDB(t, path)
+	for _, q := range []string{
+		`DROP TABLE message_search`,
+		`ALTER TABLE sessions DROP COLUMN indexed`,
+		`CREATE VIRTUAL TABLE message_text USING fts5 (text, content = '', tokenize = 'trigram')`,
+		`CREATE TABLE search_index (indexed INTEGER NOT NULL) STRICT`,
+		`INSERT INTO search_index (indexed) VALUES (0)`,
+		`UPDATE schema_version SET version = 3`,
+	} {
+		_, err := db.Exec(q)
+		require.NoError(t, err, q)
+	}
+	for _, step := range []string{"migrating version 3", "running step 4 again"} {
+		st, err := sqlitestore.Open(ctx, path)
+		require.NoError(t, err, step)
+		found, err := st.Search(ctx, "agent-7", "error disk", 0, 0)
+		require.NoError(t, err, step)
+		require.Len(t, found, 1, step)
+		assert.EqualValues(t, 8, found[0].Seq, step)
+		var old int
+		require.NoError(t, db.QueryRow(`SELECT count(*) FROM sqlite_schema WHERE name IN ('message_text', 'search_index')`).Scan(&old))
+		assert.Zero(t, old, "%s: the first index is gone", step)
+		require.NoError(t, st.Close())
+		_, err = db.Exec(`UPDATE schema_version SET version = 3`) // the new index stays
 		require.NoError(t, err)
 	}
 }

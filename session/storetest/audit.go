@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/session"
 )
 
@@ -20,7 +21,8 @@ const maxAuditProblems = 5
 // Through lies in the range its summaries stand for (FoldedFrom to
 // FoldedThrough) or is carried in its Live, verbatim or pruned in place (a
 // tool result under its call id, a tool call turn under its call ids, the
-// system prompt with a compaction note after it). Records a Reset cleared
+// system prompt with a compaction note after it, a user turn with the
+// summary merged in front of it). Records a Reset cleared
 // are not looked for in the compactions after it. It returns the problems
 // found joined, each naming the compaction and the record; nil when a
 // compaction loses nothing.
@@ -86,6 +88,9 @@ func newCarriage(live []compact.Message) carriage {
 			c.prompts = append(c.prompts, compact.Text(m))
 		}
 		c.texts[m.Role+"\x00"+compact.Text(m)] = true
+		if _, own, ok := msg.SplitMerged(m); ok {
+			c.texts[own.Role+"\x00"+compact.Text(own)] = true
+		}
 	}
 	return c
 }

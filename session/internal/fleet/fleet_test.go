@@ -75,6 +75,11 @@ func TestFleetPostgres(t *testing.T) {
 	runFleet(t, st, "postgres", dsn, schema, false)
 }
 
+// loadPoolSize is how many connections the load's yardstick keeps in each
+// process: as many as a Postgres store opens by default (see
+// pgstore.WithMaxConns).
+const loadPoolSize = 8
+
 // openStore opens the store a worker (or the parent) shares.
 func openStore(ctx context.Context, kind, target, schema string) (session.Store, func(), error) {
 	switch kind {
@@ -85,7 +90,7 @@ func openStore(ctx context.Context, kind, target, schema string) (session.Store,
 		}
 		return st, func() { st.Close() }, nil
 	case "postgres":
-		st, err := pgstore.Open(ctx, target, pgstore.WithSchema(schema), pgstore.WithMaxConns(4))
+		st, err := pgstore.Open(ctx, target, pgstore.WithSchema(schema))
 		if err != nil {
 			return nil, nil, err
 		}
