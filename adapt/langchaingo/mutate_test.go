@@ -63,7 +63,7 @@ func mutate(msgs []llms.MessageContent, ops []byte) []llms.MessageContent {
 			reuseCallID(out, k)
 		case opLong:
 			if r, ok := asResponse(*p); ok {
-				r.Content = strings.Repeat(r.Content+" line\n", 300)
+				r.Content = strings.Repeat("flags.go:12: parse the --legacy flag\n", 300) // fixed, so that repeating the op cannot grow it
 				*p = inForm(*p, r)
 			}
 		}
