@@ -252,6 +252,7 @@ var ranks = map[string]int{
 	"internal/align":              5, // the SDK adapters' shared code, on the root
 	"session/internal/codec":      5,
 	"session/internal/fleet":      6,
+	"session/internal/legacy":     6,
 	"session/internal/storebench": 6,
 }
 

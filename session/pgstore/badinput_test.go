@@ -72,12 +72,12 @@ func schema(tb testing.TB) string {
 	return name
 }
 
-func exec(t *testing.T, sql string) {
+func exec(t *testing.T, sql string, args ...any) {
 	t.Helper()
 	conn, err := pgx.Connect(context.Background(), dsn(t))
 	require.NoError(t, err)
 	defer conn.Close(context.Background())
-	_, err = conn.Exec(context.Background(), sql)
+	_, err = conn.Exec(context.Background(), sql, args...)
 	require.NoError(t, err)
 }
 

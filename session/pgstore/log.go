@@ -33,7 +33,9 @@ func fail(ctx context.Context, op, id string, err error) error {
 }
 
 // searchText is what the search table holds for m: its SearchText lower-
-// cased, as valid UTF-8 without NUL, which Postgres text cannot hold.
+// cased, as valid UTF-8 without NUL, which Postgres text cannot hold. It
+// only narrows the candidates: Search checks each against the message
+// itself, which the body keeps byte for byte.
 func searchText(m compact.Message) string {
 	return postgresText(strings.ToLower(session.SearchText(m)))
 }

@@ -12,8 +12,10 @@
 // migrated by Open under an advisory lock, so replicas starting together
 // migrate once. Appends are one statement each; a session's lease is a row
 // with a fencing token that only grows, timed by the database's clock, so
-// hosts whose clocks differ still agree on who holds it. Errors never hold
-// the DSN or its password.
+// hosts whose clocks differ still agree on who holds it. Messages are kept
+// as JSON in text columns, byte for byte: NUL bytes and text that is not
+// UTF-8, which a Postgres text column cannot hold, are escaped in the JSON
+// and come back as they went in. Errors never hold the DSN or its password.
 //
 // Searches look a text up in a table of each record's text, lower-cased,
 // through a GIN index of pg_trgm, and check every candidate exactly. The

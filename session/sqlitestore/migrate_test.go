@@ -9,6 +9,7 @@ import (
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/models"
 	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/session/internal/legacy"
 	"github.com/contextkit/compact/session/sqlitestore"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -67,6 +68,36 @@ func TestMigrationsAddTheFoldedRangeAndTheSpend(t *testing.T) {
 		_, err = db.Exec(`UPDATE schema_version SET version = 1`) // the columns stay
 		require.NoError(t, err)
 	}
+}
+
+// A file written before stores kept every byte holds go-openai's JSON for
+// each message, with U+FFFD where a byte was not UTF-8: it reads as it
+// always did, beside what is appended now.
+func TestMessagesWrittenBeforeBytesWereKeptStillRead(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "sessions.db")
+	old := legacy.Messages()
+	st, err := sqlitestore.Open(ctx, path)
+	require.NoError(t, err)
+	_, _, err = st.Append(ctx, "agent-7", old...)
+	require.NoError(t, err)
+	_, err = st.Commit(ctx, "agent-7", session.Compaction{N: 1, Through: 1, Live: old[:1]}, session.Lease{})
+	require.NoError(t, err)
+	require.NoError(t, st.Close())
+
+	// The rows as the earlier version wrote them.
+	db := rawDB(t, path)
+	for i, m := range old {
+		_, err = db.Exec(`UPDATE messages SET body = ? WHERE session = 'agent-7' AND seq = ?`, legacy.JSON(t, m), i+1)
+		require.NoError(t, err)
+	}
+	_, err = db.Exec(`UPDATE compactions SET live = ? WHERE session = 'agent-7' AND n = 1`, legacy.JSON(t, old[:1]))
+	require.NoError(t, err)
+
+	st, err = sqlitestore.Open(ctx, path)
+	require.NoError(t, err)
+	defer st.Close()
+	legacy.Check(t, st, "agent-7")
 }
 
 // Migration 4 replaces the first search index (one for the whole file,

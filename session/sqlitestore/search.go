@@ -37,8 +37,8 @@ const maxTerms = 24
 // session's part of the trigram index (every record of the session up to
 // sessions.indexed), then the records appended since are read, and every
 // candidate is checked exactly; shorter or non-ASCII text (whose case
-// folding SQLite and Go may see differently) is matched by reading the
-// session's log.
+// folding SQLite and Go may see differently), or text holding NUL (which
+// ends an FTS5 query), is matched by reading the session's log.
 //
 // The index keeps, for each trigram, only the rowids of the texts holding
 // it: a lookup asks for rows holding every trigram of the session's tag and
@@ -50,7 +50,7 @@ func (s *Store) Search(ctx context.Context, id, text string, after int64, limit 
 		return nil, err
 	}
 	var match string // the index lookup; "" when the index cannot serve text
-	if len(text) >= trigram && ascii(text) {
+	if len(text) >= trigram && indexable(text) {
 		match = lookup(id, text)
 		if err := s.catchUp(ctx, id); err != nil {
 			return nil, fmt.Errorf("sqlitestore: search %q: indexing: %w", id, err)
@@ -261,9 +261,10 @@ func lookup(id, text string) string {
 	return strings.Join(terms, " AND ")
 }
 
-func ascii(s string) bool {
+// indexable reports whether the index can look s up: ASCII without NUL.
+func indexable(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
+		if s[i] == 0 || s[i] >= utf8.RuneSelf {
 			return false
 		}
 	}

@@ -53,6 +53,33 @@ func TestSearchAcrossTheIndexAndWhatFollows(t *testing.T) {
 	assert.Empty(t, found, "a session's search reads only its own log")
 }
 
+// The index holds text next to NUL and bytes that are not UTF-8, so Search
+// finds it there; a query holding NUL, which would end an FTS5 query, reads
+// the log instead of failing.
+func TestIndexFindsTextAmongAnyBytes(t *testing.T) {
+	ctx := context.Background()
+	st := openTemp(t)
+	msgs := make([]compact.Message, 300) // past the lag a search indexes
+	for i := range msgs {
+		msgs[i] = compact.Message{Role: compact.RoleUser, Content: fmt.Sprintf("filler %d", i)}
+	}
+	msgs = append(msgs, compact.Message{Role: compact.RoleTool, ToolCallID: "c\xff", Content: "out: \x00needle\xff\xfe here"})
+	_, _, err := st.Append(ctx, "agent-7", msgs...)
+	require.NoError(t, err)
+	for _, q := range []string{"needle", "NEEDLE", ": \x00needle", "needle\xff\xfe here"} {
+		found, err := st.Search(ctx, "agent-7", q, 0, 0)
+		require.NoError(t, err, "%q", q)
+		require.Len(t, found, 1, "%q", q)
+		assert.Equal(t, "out: \x00needle\xff\xfe here", found[0].Message.Content, "%q: the bytes as appended", q)
+	}
+	db := rawDB(t, st.Path())
+	var rowid, indexed int64
+	require.NoError(t, db.QueryRow(`SELECT rowid FROM message_search WHERE message_search MATCH '"nee" AND "dle"'`).Scan(&rowid),
+		"the index itself holds the text")
+	require.NoError(t, db.QueryRow(`SELECT indexed FROM sessions WHERE id = 'agent-7'`).Scan(&indexed))
+	assert.EqualValues(t, 301, indexed)
+}
+
 // Two sessions whose tags in the index are the same (the tag is a hash of
 // the id) still find only their own records; and a record holding every
 // trigram of a text, but not the text, is not found (the index keeps no

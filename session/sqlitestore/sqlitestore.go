@@ -17,8 +17,9 @@
 // once for them all, so that under load an append waits for at most two
 // transactions of its own process. The schema is versioned: Open applies the migrations this
 // package knows, in one transaction, and refuses a file written by a newer
-// version. A session's lease is a row with a fencing token, timed by this
-// machine's clock. Searches use an FTS5 trigram index over each message's
+// version. Messages are kept as JSON, byte for byte (text that is not
+// UTF-8 is escaped in it and comes back as it went in). A session's lease
+// is a row with a fencing token, timed by this machine's clock. Searches use an FTS5 trigram index over each message's
 // text, checked exactly, kept session by session: a session's first search
 // indexes its records, and later ones what was appended since (when more
 // than a few hundred records wait), so that appends need not, and a

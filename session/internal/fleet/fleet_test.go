@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/racetest"
 	"github.com/contextkit/compact/internal/sharedtest"
 	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/pgstore"
@@ -112,7 +113,7 @@ type worker struct {
 // takes its session over, and checks the store.
 func runFleet(t *testing.T, st session.Store, kind, target, schema string, background bool) {
 	sessions, ops := 200, 300
-	if raceEnabled {
+	if racetest.Enabled {
 		ops = 100 // the race detector slows every process down several times
 	}
 	if testing.Short() {
