@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/contextkit/compact/internal/english"
 	"github.com/contextkit/compact/internal/extractive"
 	"github.com/contextkit/compact/internal/meter"
 	"github.com/contextkit/compact/internal/msg"
@@ -29,7 +30,7 @@ type Compressor struct {
 
 	// tc is cfg.counter remembering the counts of the messages of the
 	// last two calls (see trigger.Remembered): the count the engine uses.
-	tc *trigger.Remembered
+	tc roundCounter
 
 	// own is the counter the Compressor built for its model (nil when the
 	// host set one): SwitchModel swaps its encoding, UpdateUsage calibrates
@@ -158,8 +159,8 @@ func computeThresholds(cfg config, window int) thresholds {
 	case reserve >= window:
 		note = fmt.Sprintf("WithReserveTokens(%d): leaves nothing of the %d-token window; 1 token usable", reserve, window)
 	case th != asked && (cfg.fractionSet || cfg.boundsSet):
-		note = fmt.Sprintf("threshold: %d tokens, not %d (%v of the %d usable): WithThresholdBounds(%d, %d) moved it",
-			th, asked, cfg.fraction, usable, cfg.floor, cfg.cap)
+		note = fmt.Sprintf("threshold: %d %s, not %d (%v of the %d usable): WithThresholdBounds(%d, %d) moved it",
+			th, english.Noun(th, "token"), asked, cfg.fraction, usable, cfg.floor, cfg.cap)
 	}
 	return thresholds{
 		adjusted:  note,
@@ -207,6 +208,14 @@ func (c *Compressor) count(msgs []Message) int {
 // tokenizer the package does not have, the report also tunes the
 // calibration. A prompt back under the threshold lifts an anti-thrash
 // pause; the first report after a compaction judges it.
+//
+// A report whose request was sent (Usage.At) before the last compaction
+// committed describes a history that compaction replaced: it is billed,
+// but judges no compaction, lifts no pause, is no least size and is not
+// Status().LastPromptTokens. It says what counting misses, and tunes the
+// calibration, only when ShouldCompress, ShouldCompressMessages or
+// Preflight counted that request before it was sent and nothing counted
+// since (a Compress that was not forced counts its own input).
 func (c *Compressor) UpdateUsage(u Usage) {
 	if u.PromptTokens <= 0 {
 		return
@@ -215,11 +224,7 @@ func (c *Compressor) UpdateUsage(u Usage) {
 	defer c.mu.Unlock()
 	c.st.lastCompletion, c.st.lastTotal = u.CompletionTokens, u.TotalTokens
 	c.billLocked(u)
-	counted := c.st.size.Counted()
-	if c.own != nil && counted > 0 {
-		counted = c.own.Calibrate(u.PromptTokens, counted)
-	}
-	c.st.size.Report(u.PromptTokens, counted, c.limitsLocked())
+	c.st.size.Report(u.PromptTokens, u.At, c.own, c.limitsLocked())
 }
 
 // limitsLocked are the figures the size of a request is judged against.
@@ -247,8 +252,7 @@ func (c *Compressor) ShouldCompress(promptTokens int) bool {
 
 // shouldLocked is ShouldCompress; it also returns the size judged.
 func (c *Compressor) shouldLocked(counted int) (bool, int) {
-	n := c.st.size.Counts(counted)
-	c.st.size.See(n, c.limitsLocked())
+	n := c.st.size.Check(counted, c.cfg.now(), c.limitsLocked())
 	if n > c.th.usable {
 		return true, n
 	}

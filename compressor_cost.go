@@ -66,12 +66,6 @@ func (c *Compressor) retuneLocked() {
 	c.th = th
 }
 
-// afterLocked is the size a compaction leaves: the last one's, or before
-// the first what the tail, the head and the carried messages may keep.
-func (c *Compressor) afterLocked() int {
-	return c.st.cost.After(c.th.tail + c.th.head + c.th.carry)
-}
-
 // triggerLocked returns the prompt size at which a compaction is due with
 // the cache warm: the threshold, or in economy mode earlier when the cost
 // per request is lower (see models.Pricing.Spacing).
@@ -79,7 +73,9 @@ func (c *Compressor) triggerLocked() int {
 	if !c.th.economy {
 		return c.th.threshold
 	}
-	after := c.afterLocked()
+	// The size a compaction leaves: the last one's, or before the first
+	// what the tail, the head and the carried messages may keep.
+	after := c.st.cost.After(c.th.tail + c.th.head + c.th.carry)
 	fixed := c.st.cost.SummarizerCost(isModel(c.cfg.summarizer), float64(after))
 	return c.st.cost.Trigger(c.pricingLocked(), c.th.threshold, after, fixed)
 }
@@ -150,16 +146,22 @@ func (c *Compressor) pruneWorth(p plan, th thresholds, prunedAfter, rewritten in
 	if isModel(c.cfg.summarizer) {
 		fixed = max(fixed, float64(p.foldedTokens()))
 	}
-	cycle := func(after, rewritten int, fixed float64) (float64, error) {
+	// The cost per request of a cycle after each: pruning, then the summary.
+	var cost [2]float64
+	for i, cy := range [2]struct {
+		after, rewritten int
+		fixed            float64
+	}{{prunedAfter, rewritten, 0}, {after, after - kept, fixed}} {
 		until := th.threshold
 		if th.economy {
-			until = c.st.cost.Trigger(pr, th.threshold, after, fixed)
+			until = c.st.cost.Trigger(pr, th.threshold, cy.after, cy.fixed)
 		}
-		return pr.CycleCost(after, until, g, rewritten, fixed)
+		var err error
+		if cost[i], err = pr.CycleCost(cy.after, until, g, cy.rewritten, cy.fixed); err != nil {
+			return true
+		}
 	}
-	prune, err1 := cycle(prunedAfter, rewritten, 0)
-	summary, err2 := cycle(after, after-kept, fixed)
-	return err1 != nil || err2 != nil || prune <= summary
+	return cost[0] <= cost[1]
 }
 
 // plannedAfter estimates the history the summary p plans leaves: what
@@ -215,7 +217,7 @@ func (c *Compressor) foldWorth(p plan, th thresholds, before, target int) bool {
 func (p plan) carriedTokens() int {
 	n := 0
 	for i := p.headEnd; i < p.cut; i++ {
-		if i != p.lift && IsRealUser(p.msgs[i]) {
+		if i != p.lift && msg.IsRealUser(p.msgs[i]) {
 			n += p.counts[i]
 		}
 	}

@@ -18,8 +18,14 @@ import (
 // size of the prompt SummaryPrompt would render (estimated, see
 // promptsize.Prompt), the facts index of a range
 // (see extractive.FactsRoom), a handoff packet written (any error leaves
-// nothing behind), an error's text redacted (see errText), and pruning.
+// nothing behind), an error's text redacted (see errText), pruning, and
+// the message counts the engine uses (the host's or the model's counter,
+// remembered per message, see trigger.Remembered).
 type (
+	roundCounter interface {
+		tokens.Counter
+		Round() // starts a call: counts its last two calls did not use are forgotten
+	}
 	promptSizer interface {
 		promptTokens(tc tokens.Counter, req SummaryRequest) int
 	}

@@ -282,3 +282,53 @@ func TestAPauseNeverHoldsARequestTheToolsTakeOverTheWindow(t *testing.T) {
 	require.NoError(t, err, "with the tools the request is over the window")
 	assert.Empty(t, res.Skipped)
 }
+
+// A report of a request that was in flight while a compaction ran (sent,
+// Usage.At, before the compaction committed) describes the history the
+// compaction replaced: over the threshold, it is no strike, so two of them
+// never pause automatic compaction; it is billed; it says what counting
+// misses only when a check counted that request before it was sent (a
+// Compress that is not forced counts its own input). The first report of
+// a request sent after a compaction judges it, as documented: over the
+// threshold, a strike.
+func TestAReportSentBeforeTheCompactionCommittedIsNoStrike(t *testing.T) {
+	ctx := context.Background()
+	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	c := New(WithModel("gpt-4o"), WithContextWindow(16_000), WithClock(func() time.Time { return now }))
+	th := c.Status().Threshold
+	msgs, next := sessionOf(c, th+th/10)
+	// compact checks msgs (the request sent), lets the model think while
+	// Compress runs, and returns when the request was sent and the
+	// history after the compaction.
+	compact := func(opts ...CompressOption) (time.Time, []Message) {
+		require.True(t, c.ShouldCompressMessages(msgs), "over the threshold")
+		sent := now
+		now = now.Add(10 * time.Second)
+		res, err := c.Compress(ctx, msgs, opts...)
+		require.NoError(t, err)
+		require.Empty(t, res.Skipped)
+		return sent, append(res.Messages, next...)
+	}
+	for round, opts := range [][]CompressOption{nil, {Force()}} {
+		sent, after := compact(opts...)
+		c.UpdateUsage(Usage{PromptTokens: c.count(msgs) + 200, At: sent})
+		st := c.Status()
+		assert.Zero(t, st.Strikes, "round %d: the report describes the history before the compaction", round)
+		assert.False(t, st.Paused, "round %d", round)
+		assert.Less(t, st.LastPromptTokens, th, "round %d: the last size seen is the compacted request's", round)
+		assert.Equal(t, round+1, st.Cost.Requests, "round %d: billed", round)
+		want := c.count(after) // Compress counted its own input after the check
+		if len(opts) > 0 {
+			want += 200 // a forced one did not: compared with the check of its request
+		}
+		assert.Equal(t, want, c.Preflight(after).Tokens, "round %d: what counting misses", round)
+		for msgs = after; c.count(msgs) < th+th/10; {
+			msgs = append(msgs, user("and the next question, with its details spelled out at length"),
+				asst("an answer at similar length, covering each detail"))
+		}
+	}
+
+	sent, _ := compact()
+	c.UpdateUsage(Usage{PromptTokens: th + 100, At: sent.Add(10 * time.Second)})
+	assert.Equal(t, 1, c.Status().Strikes, "a request sent as the compaction committed, over the threshold: a strike")
+}

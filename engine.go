@@ -244,8 +244,13 @@ type Usage struct {
 	CachedTokens     int // prompt tokens read from the provider's cache
 	CacheWriteTokens int // prompt tokens written to the provider's cache
 	// At is when the request was sent, which tells how long the provider's
-	// cache has been idle; zero means when UpdateUsage is called, by the
-	// engine's clock (see WithClock).
+	// cache has been idle, and whether the request went out before the
+	// last compaction committed: the report of such a request (one in
+	// flight while Compress ran) describes the history that compaction
+	// replaced, so it judges no compaction (no anti-thrash strike) and
+	// lifts no pause (see Compressor.UpdateUsage). Zero means when
+	// UpdateUsage is called, by the engine's clock (see WithClock): after
+	// every compaction.
 	At time.Time
 }
 

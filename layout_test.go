@@ -234,6 +234,7 @@ var ranks = map[string]int{
 	"tokens/internal/bpe":         0,
 	"tokens/internal/rankgen":     0,
 	"tokens":                      1,
+	"internal/english":            0,
 	"internal/textcut":            1,
 	"internal/cmdargs":            0,
 	"internal/meter":              1,
@@ -252,6 +253,7 @@ var ranks = map[string]int{
 	"internal/align":              5, // the SDK adapters' shared code, on the root
 	"session/internal/codec":      5,
 	"session/internal/fleet":      6,
+	"session/internal/legacy":     6,
 	"session/internal/storebench": 6,
 }
 

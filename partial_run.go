@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/contextkit/compact/internal/english"
 	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/tokens"
 )
@@ -92,7 +93,7 @@ func CompressFrom(ctx context.Context, engine ContextEngine, msgs []Message, ind
 		return nil, fmt.Errorf("compact: engine %q cannot summarise from a chosen message: %w", engine.Name(), errors.ErrUnsupported)
 	}
 	if index < 0 || index >= len(msgs) {
-		return nil, fmt.Errorf("%w: message %d is out of range: the history has %d messages", ErrInvalidBoundary, index, len(msgs))
+		return nil, fmt.Errorf("%w: message %d is out of range: the history has %d %s", ErrInvalidBoundary, index, len(msgs), english.Noun(len(msgs), "message"))
 	}
 	if err := Validate(msgs); err != nil {
 		return nil, fmt.Errorf("compact: input %w", err)
@@ -214,7 +215,7 @@ func rejoin(compacted, tail []Message) ([]Message, error) {
 		return Join(compacted[:k-1], tail), nil
 	case k > 0 && isSharedWith(compacted[k-1], tail[0]):
 		// The seam after it is the input's own: no guard.
-		return append(Join(compacted[:k-1], compacted[k-1:]), Clone(tail[1:])...), nil
+		return append(Join(compacted[:k-1], compacted[k-1:]), msg.Clone(tail[1:])...), nil
 	}
 	return nil, fmt.Errorf("%w: the incoming message did not come back last", ErrInvalidHistory)
 }

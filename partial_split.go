@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/contextkit/compact/internal/cmdargs"
+	"github.com/contextkit/compact/internal/english"
 	"github.com/contextkit/compact/internal/msg"
 )
 
@@ -58,7 +59,7 @@ func SplitExchanges(msgs []Message, keep int) (head, tail []Message, err error) 
 func SplitAt(msgs []Message, index int) (head, tail []Message, err error) {
 	n := len(msgs)
 	if index < 0 || index >= n {
-		return nil, nil, fmt.Errorf("%w: message %d is out of range: the history has %d messages", ErrInvalidBoundary, index, n)
+		return nil, nil, fmt.Errorf("%w: message %d is out of range: the history has %d %s", ErrInvalidBoundary, index, n, english.Noun(n, "message"))
 	}
 	i, ok := msg.KeepStart(msgs, index)
 	if !ok {

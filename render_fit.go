@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/contextkit/compact/internal/english"
 	"github.com/contextkit/compact/internal/textcut"
 )
 
@@ -16,11 +17,8 @@ const gapMarkerMax = 100
 
 // gapMarker stands for n blocks of chars characters left out of a rendering.
 func gapMarker(n, chars int) string {
-	msgs := " messages ("
-	if n == 1 {
-		msgs = " message ("
-	}
-	return "[... " + strconv.Itoa(n) + msgs + strconv.Itoa(chars) + " characters) cut to fit ...]"
+	return "[... " + strconv.Itoa(n) + " " + english.Noun(n, "message") + " (" + strconv.Itoa(chars) + " " +
+		english.Noun(chars, "character") + ") cut to fit ...]"
 }
 
 // fitBlocks joins blocks, dropping a middle run of older ones when they

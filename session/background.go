@@ -29,11 +29,13 @@ import (
 // holds requests under the hard limit, by its own measure. What was
 // appended since the last report is counted as the session counts it.
 // In the background the host's loop no longer has the engine count each
-// request, so the session tells the engine which request each report
-// describes before it passes the report on (ShouldCompress with the count
-// of the request Messages handed out): a report that arrives after a
+// request, so Messages does (ShouldCompress with the count of the request
+// it hands out), and a report reaches the engine with the time its
+// request was handed out (see UpdateUsage): a report that arrives after a
 // compaction committed is compared with the request it describes, not
-// with the compacted one.
+// with the compacted one, and when that request was out while the
+// compaction committed, it judges no compaction (no anti-thrash strike
+// from the history the compaction replaced).
 //
 // A compaction keeps the last message verbatim, so one that starts while
 // the last message alone is over half the engine's threshold (an answer

@@ -23,12 +23,16 @@ type replaySetup struct {
 	// provider, when set, reports the size of each request the session
 	// counted at n (see simDriver.provider).
 	provider func(n int) int
+	session  []Option // the session's own options beside the store, background and clock
 }
 
 // replayFigures is what a replay measured.
 type replayFigures struct {
 	Status
 	requests, over, peak, summaries int
+	// inFlight, inFlightOver and inFlightStrikes are the driver's (see
+	// simDriver).
+	inFlight, inFlightOver, inFlightStrikes int
 }
 
 // runReplay plays msgs against a fresh session as setup says.
@@ -42,8 +46,8 @@ func runReplay(t testing.TB, msgs []compact.Message, setup replaySetup) replayFi
 	if store == nil {
 		store = NewMemoryStore()
 	}
-	s, err := Open(ctx, "replay", compact.New(opts...), WithStore(store),
-		WithBackground(setup.background), WithClock(clock.Now))
+	s, err := Open(ctx, "replay", compact.New(opts...), append([]Option{WithStore(store),
+		WithBackground(setup.background), WithClock(clock.Now)}, setup.session...)...)
 	require.NoError(t, err)
 	d := &simDriver{t: t, s: s, clock: clock, step: setup.step, usable: s.Status().Usable, provider: setup.provider}
 	d.replay(ctx, msgs)
@@ -52,7 +56,8 @@ func runReplay(t testing.TB, msgs []compact.Message, setup replaySetup) replayFi
 	t.Logf("%d requests (peak %d, %d over %d); compactions: %d foreground, %d background, %d summaries; waits %+v; at the limit %+v; soft mark %d of threshold %d; pace %+v",
 		d.requests, d.peak, d.over, d.usable, st.ForegroundCompactions, st.BackgroundCompactions, slow.calls.Load(), st.Waits, st.AtLimit,
 		st.SoftMark, st.Threshold, st.Pace)
-	return replayFigures{Status: st, requests: d.requests, over: d.over, peak: d.peak, summaries: int(slow.calls.Load())}
+	return replayFigures{Status: st, requests: d.requests, over: d.over, peak: d.peak, summaries: int(slow.calls.Load()),
+		inFlight: d.inFlight, inFlightOver: d.inFlightOver, inFlightStrikes: d.inFlightStrikes}
 }
 
 // chatRun is a conversation of n exchanges, each a user turn and an

@@ -212,3 +212,20 @@ func TestBackgroundReportsKeepTheCalibration(t *testing.T) {
 	assert.InDelta(t, want, f.Calibration, 0.01)
 	assert.Zero(t, f.Unseen)
 }
+
+// A background compaction that commits while a request is out: the
+// report of that request, over the engine's threshold, describes the
+// history the compaction replaced, and is no anti-thrash strike (two
+// would pause the background compaction).
+func TestAReportOfARequestOutWhileTheBackgroundCompactionCommittedIsNoStrike(t *testing.T) {
+	// A minute's summary from 60% of the threshold: the history passes
+	// the threshold, not the usable window, before the compaction commits.
+	f := runReplay(t, chatRun(300), replaySetup{background: true, summarizer: time.Minute, step: 2 * time.Second,
+		engine: chatEngine, provider: func(n int) int { return n * 6 / 5 }, session: []Option{WithSoftMark(0.6)}})
+	t.Logf("%d reports of requests out while a compaction committed, %d over the threshold, %d strikes then",
+		f.inFlight, f.inFlightOver, f.inFlightStrikes)
+	require.Positive(t, f.inFlightOver, "a request out while a compaction committed, over the threshold")
+	assert.Zero(t, f.inFlightStrikes)
+	assert.Zero(t, f.Waits.Count)
+	assert.Zero(t, f.over)
+}

@@ -107,15 +107,18 @@
 //
 // [MemoryStore] is for tests and single processes. Package
 // session/sqlitestore (modernc.org/sqlite, pure Go) keeps sessions in a file
-// shared by the processes of one machine: WAL, synchronous=NORMAL (its
-// WithSynchronousFull trades an fsync per turn for surviving power loss),
-// writes in short IMMEDIATE transactions retried while the file is busy,
+// shared by the processes of one machine: an owner-only file, WAL,
+// synchronous=NORMAL (its WithSynchronousFull trades an fsync per turn for
+// surviving power loss), writes in short IMMEDIATE transactions (those that
+// arrive together batched into one) retried while the file is busy,
 // versioned migrations, and an FTS5 trigram index for searches. Package
 // session/pgstore (pgx/v5) serves hosts sharing one database: tables in their
 // own schema, migrated under an advisory lock, one statement per append, the
-// lease timed by the database's clock; add synchronous_commit=off to the DSN
-// for lower turn latency at the cost of the last few milliseconds on a
-// crash. Errors of either never print the DSN or a password.
+// lease timed by the database's clock, a pg_trgm index for searches; add
+// synchronous_commit=off to the DSN for lower turn latency at the cost of
+// the last few milliseconds on a crash. Both index a session's texts when it
+// is searched, not when it is appended to. Errors of either never print the
+// DSN or a password. docs/sizing.md says which to choose for a fleet.
 //
 // A store of your own proves itself with storetest.Run (the contract's rules
 // as named subtests: ordering, no overwrite, ctx honoured, bad ids refused,

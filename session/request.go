@@ -38,8 +38,9 @@ type requestState struct {
 	pruned *prunedRequest
 	pace   pace
 	// lastActive is when the session last handed out a request or was told
-	// a request's usage (or was opened).
-	lastActive time.Time
+	// a request's usage (or was opened); sentAt when it last handed out a
+	// request, and installedAt when the history was last replaced.
+	lastActive, sentAt, installedAt time.Time
 	// waiting counts request paths blocked on a compaction right now.
 	waiting int
 }
@@ -177,4 +178,5 @@ func (s *Session) installedLocked() {
 	s.version++
 	s.installs++
 	s.req.measure.Stale()
+	s.req.installedAt = s.now()
 }

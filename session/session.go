@@ -474,15 +474,21 @@ func (s *Session) install(msgs []compact.Message, through int64, n int) {
 // Each call counts as a request: the session learns from the calls how
 // fast its history grows (see Status().Pace), and when it was last active;
 // and the next usage report (UpdateUsage) is taken to describe the request
-// the last call handed out, as it counted it.
+// the last call handed out, as it counted it, sent when it was handed out.
+// With background compaction on, the call is also the engine's check of
+// that request (ShouldCompress with its count), as the host's check is
+// without it.
 func (s *Session) Messages() []compact.Message {
 	now := s.now()
 	s.mu.Lock()
-	h := s.requestLocked()
-	s.req.measure.Counts(s.nextTokensLocked())
+	h, n := s.requestLocked(), s.nextTokensLocked()
+	s.req.measure.Counts(n)
 	s.req.pace.observe(now, s.requestTokensLocked(nil), s.installs)
-	s.req.lastActive = now
+	s.req.lastActive, s.req.sentAt = now, now
 	s.mu.Unlock()
+	if s.bgOn && n > 0 {
+		s.engine.ShouldCompress(n)
+	}
 	return compact.Clone(h)
 }
 
@@ -560,27 +566,28 @@ func (s *Session) ShouldCompress(opts ...compact.CompressOption) bool {
 // adds it: the soft mark and the hard limit of background compaction, the
 // idle mark, and Status().RequestTokens. A report when no request was
 // handed out since the last one is the least the next request takes,
-// until a compaction. With background compaction on, the engine is first
-// told which request the report describes (see WithBackground), and a
-// report past the soft mark starts the compaction at once.
+// until a compaction, unless its Usage.At is before the last compaction
+// was installed. With background compaction on, a report past the soft
+// mark starts the compaction at once.
+//
+// A report with no Usage.At reaches the engine with At set to when
+// Messages handed its request out, so the engine knows a request that
+// was out while a compaction committed (a background one, say): its
+// report judges no compaction (see compact.Compressor.UpdateUsage).
 func (s *Session) UpdateUsage(u compact.Usage) {
 	now := s.now()
 	s.mu.Lock()
 	s.req.lastActive = now
-	counted := 0
 	if u.PromptTokens > 0 {
-		counted = s.req.measure.Counted()
-		s.req.measure.Learn(u.PromptTokens, counted)
+		counted := s.req.measure.Counted()
+		if counted > 0 && u.At.IsZero() {
+			u.At = s.req.sentAt
+		}
+		if counted > 0 || u.At.IsZero() || !u.At.Before(s.req.installedAt) {
+			s.req.measure.Learn(u.PromptTokens, counted)
+		}
 	}
-	bg := s.bgOn
 	s.mu.Unlock()
-	if bg && counted > 0 {
-		// In the background no check of the host's loop counts each
-		// request for the engine, and a compaction that committed while
-		// the request was out left the engine counting the compacted one:
-		// tell it which request the report describes.
-		s.engine.ShouldCompress(counted)
-	}
 	s.engine.UpdateUsage(u)
 	s.trigger()
 }

@@ -141,6 +141,13 @@ type simDriver struct {
 	// the provider's measure.
 	provider func(n int) int
 	reported int // the report of the request sent, not passed on yet
+	// sentInstalls is how many compactions the session had installed when
+	// it handed out the request sent; inFlight counts the reports of
+	// requests a compaction committed after, inFlightOver those over the
+	// engine's threshold, and inFlightStrikes the anti-thrash strikes the
+	// engine counted while the session took one in.
+	sentInstalls                            uint64
+	inFlight, inFlightOver, inFlightStrikes int
 }
 
 // pollEvery is how long the driver sleeps, in real time, between two looks
@@ -188,8 +195,21 @@ func (d *simDriver) report() {
 	if d.provider == nil {
 		return
 	}
+	before := d.s.engine.Status()
 	d.s.UpdateUsage(compact.Usage{PromptTokens: d.reported})
 	d.settle()
+	d.s.mu.Lock()
+	stale := d.s.installs != d.sentInstalls
+	d.s.mu.Unlock()
+	if stale {
+		d.inFlight++
+		if d.reported >= before.Threshold {
+			d.inFlightOver++
+		}
+		if d.s.engine.Status().Strikes > before.Strikes {
+			d.inFlightStrikes++
+		}
+	}
 }
 
 func (d *simDriver) append(ctx context.Context, msgs ...compact.Message) {
@@ -230,6 +250,7 @@ func (d *simDriver) request(ctx context.Context) {
 	req := d.s.Messages()
 	d.s.mu.Lock()
 	tools := d.s.req.toolTokens
+	d.sentInstalls = d.s.installs
 	d.s.mu.Unlock()
 	n := d.s.countAll(req) + tools
 	if d.provider != nil {

@@ -28,6 +28,14 @@ import (
 //     up.
 //   - It never keeps or modifies a slice or message it is given, nor hands
 //     out one it keeps: what goes in and what comes out are copies.
+//   - It keeps every message verbatim: each string of each field (content,
+//     parts, names, tool calls and their arguments, ids) byte for byte,
+//     NUL bytes and bytes that are not valid UTF-8 included, which JSON
+//     alone would turn into U+FFFD. Read, Live, Snapshot, Compactions and
+//     Search give back exactly what Append and Commit were given, so a
+//     history reads the same after a restart as before it. (A message
+//     with both Content and MultiContent set, which no provider accepts,
+//     may be refused, naming its index.)
 //   - Append adds msgs to the end of the session's log, in order and all or
 //     nothing, numbering them with the next sequence numbers (the first
 //     message of a session is 1, and numbers are dense), and returns the
@@ -184,10 +192,11 @@ type Spender interface {
 // than reading the whole log, for recall tools over a long archive.
 //
 // Search returns the records of session id numbered after after whose
-// SearchText contains text, ignoring case (as strings.ToLower folds it),
-// oldest first, at most limit of them (limit 0 or less means no limit). The
-// match is exact: a store that uses an index checks each candidate. An
-// empty text matches every record.
+// SearchText contains text, ignoring case (as strings.ToLower folds it,
+// which also reads each byte that is not UTF-8 as U+FFFD), oldest first,
+// at most limit of them (limit 0 or less means no limit). The match is
+// exact: a store that uses an index checks each candidate. An empty text
+// matches every record.
 type Searcher interface {
 	Search(ctx context.Context, id, text string, after int64, limit int) ([]Record, error)
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/contextkit/compact"
 	"github.com/stretchr/testify/assert"
@@ -76,4 +78,60 @@ func TestUsageReportsJudgeTheSessionsRequests(t *testing.T) {
 	require.Equal(t, 100, s.Status().Unseen)
 	engine.SwitchModel("gpt-4o", 4000)
 	assert.Zero(t, s.Status().Unseen, "another model counts differently")
+}
+
+// usageSpy is a Compressor that records the usage reports it is given.
+type usageSpy struct {
+	*compact.Compressor
+	mu      sync.Mutex
+	reports []compact.Usage
+}
+
+func (e *usageSpy) UpdateUsage(u compact.Usage) {
+	e.mu.Lock()
+	e.reports = append(e.reports, u)
+	e.mu.Unlock()
+	e.Compressor.UpdateUsage(u)
+}
+
+func (e *usageSpy) last() compact.Usage {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.reports[len(e.reports)-1]
+}
+
+// A report with no Usage.At reaches the engine as sent when Messages
+// handed its request out (a host's At is kept), so the engine knows a
+// request that was out while a compaction committed. A report nobody
+// handed out the request of, sent before the last compaction was
+// installed, is no least size for the next request.
+func TestAReportIsOfTheRequestWhenItWasHandedOut(t *testing.T) {
+	ctx := context.Background()
+	clock := newSimClock()
+	engine := &usageSpy{Compressor: newTestCompressor(&recorder{}, compact.WithClock(clock.Now))}
+	s, err := Open(ctx, "usage", engine, WithClock(clock.Now))
+	require.NoError(t, err)
+	defer s.Close(ctx)
+	mustAppend(t, s, chatHistory("usage", 100)...)
+
+	handedOut := clock.Now()
+	n := sent(s)
+	clock.Advance(30 * time.Second)
+	s.UpdateUsage(compact.Usage{PromptTokens: n})
+	assert.Equal(t, handedOut, engine.last().At, "sent when Messages handed it out")
+	sent(s)
+	mine := clock.Now().Add(-time.Second)
+	s.UpdateUsage(compact.Usage{PromptTokens: n, At: mine})
+	assert.Equal(t, mine, engine.last().At, "the host's own time")
+	s.UpdateUsage(compact.Usage{PromptTokens: n})
+	assert.True(t, engine.last().At.IsZero(), "no request handed out: the engine's clock says when")
+
+	before := clock.Now()
+	clock.Advance(time.Second)
+	_, err = s.Compress(ctx, compact.Force())
+	require.NoError(t, err)
+	s.UpdateUsage(compact.Usage{PromptTokens: n + 5000, At: before})
+	assert.Equal(t, s.Tokens(), s.Status().RequestTokens, "sent before the compaction: no least size")
+	s.UpdateUsage(compact.Usage{PromptTokens: n + 5000})
+	assert.Equal(t, n+5000, s.Status().RequestTokens, "sent after it: the least the next request takes")
 }

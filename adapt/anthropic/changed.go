@@ -24,23 +24,27 @@ func (c *Conversion) exactSegment(j int) segment {
 	return segment{role: turnRole(c.hist.Messages[p.turn]), blocks: blocks, origin: &c.pieces[j], exact: true}
 }
 
-// changedSegment converts a message the engine changed or wrote. sub is
-// the input piece it took the place of, or -1; leading says no turn
-// precedes it. A tool result or a tool-calling assistant turn whose id
-// names an input piece no other message reproduced keeps that piece's
-// other fields; a user message that reads part for part as the piece it
-// replaced keeps the blocks whose parts it kept; a leading system message
-// that extends the input's system prompt keeps its blocks. false means the
-// role has no place in a History.
-func (c *Conversion) changedSegment(m compact.Message, sub int, leading bool, used []bool, ids align.IDs) (segment, bool) {
+// changedSegment converts message i of the engine's output, which the
+// engine changed or wrote; leading says no turn precedes it. A tool result
+// or a tool-calling assistant turn whose id names an input piece no other
+// message reproduced (by position when several have the id: see
+// align.Origins) keeps that piece's other fields; a user message that
+// holds a summary merged in front of an input piece's own blocks (see
+// align.Shared) is that piece with the summary as a leading text block; a
+// user message that reads part for part as the piece it replaced keeps the
+// blocks whose parts it kept; a leading system message that extends the
+// input's system prompt keeps its blocks. false means the role has no place
+// in a History.
+func (c *Conversion) changedSegment(m compact.Message, i int, leading bool, o *align.Origins) (segment, bool) {
+	sub, used := o.Sub[i], o.Used
 	switch m.Role {
 	case compact.RoleTool:
-		if j, ok := align.Take(ids.Results, m.ToolCallID, used); ok {
+		if j, ok := o.Result(i, m.ToolCallID); ok {
 			return c.changedResult(m, j), true
 		}
 	case compact.RoleAssistant:
 		if len(m.ToolCalls) > 0 {
-			if j, ok := align.Take(ids.Calls, m.ToolCalls[0].ID, used); ok {
+			if j, ok := o.Call(i, m.ToolCalls[0].ID); ok {
 				return c.changedAssistant(m, j), true
 			}
 		}

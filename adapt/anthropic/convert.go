@@ -8,6 +8,7 @@ import (
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/align"
 )
 
 // History is a conversation as the Messages API takes it: the top-level
@@ -52,8 +53,10 @@ const systemTurn = -1
 // a copy of its slices and turns (not of its blocks) for Restore.
 //
 // It fails only on what no message can express: a turn that is none of
-// user, assistant or system, or a tool_use input that does not encode as
-// JSON. The error names the turn and wraps compact.ErrInvalidHistory.
+// user, assistant or system, a block (or a block of a tool_result's
+// content) with no variant, which encodes as null, or a tool_use input that
+// does not encode as JSON. The error names the turn (and the block) and
+// wraps compact.ErrInvalidHistory.
 // Blocks in places the API does not allow (a tool_use in a user turn, say)
 // convert as text, so the engine can still read them; Validate reports them.
 func Convert(h History) (*Conversion, error) {
@@ -67,6 +70,9 @@ func Convert(h History) (*Conversion, error) {
 		c.add(systemView(h.System), piece{turn: systemTurn, to: len(h.System)})
 	}
 	for k := range h.Messages {
+		if b, i, found := nullBlock(c.blocks[k]); found {
+			return nil, fmt.Errorf("anthropic: message %d, block %d: %w: %s", k, b, compact.ErrInvalidHistory, nullText(i))
+		}
 		if err := c.addTurn(k); err != nil {
 			return nil, fmt.Errorf("anthropic: message %d: %w: %w", k, compact.ErrInvalidHistory, err)
 		}
@@ -143,4 +149,32 @@ func (c *Conversion) turnOf(i int) int {
 		return -1
 	}
 	return c.pieces[i].turn
+}
+
+// nullBlock finds the first of blocks that holds no variant (content is
+// -1), or whose tool_result content holds a block with none (content is
+// its index there): the SDK encodes such a union as null, which the API
+// refuses and no message can say.
+func nullBlock(blocks []sdk.ContentBlockParamUnion) (block, content int, found bool) {
+	for b, u := range blocks {
+		if u.GetType() == nil && align.EncodesNull(u) {
+			return b, -1, true
+		}
+		if r := u.OfToolResult; r != nil {
+			for i, c := range r.Content {
+				if c.GetType() == nil && align.EncodesNull(c) {
+					return b, i, true
+				}
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+// nullText says what nullBlock found.
+func nullText(content int) string {
+	if content < 0 {
+		return "the block has no variant (it encodes as null)"
+	}
+	return fmt.Sprintf("tool_result content block %d has no variant (it encodes as null)", content)
 }

@@ -32,12 +32,14 @@
 // lines the engine's output up with the converted input the way diff does:
 // every message the engine kept unchanged comes back as the original
 // blocks, byte for byte; a tool result or tool call the engine shortened
-// keeps its block's other fields (is_error, cache_control, caller); a
-// system prompt the engine extended keeps its blocks and gets the addition
-// as one more block; a message the engine wrote (a summary) becomes plain
-// text blocks, and a summary merged in front of a user message (see
-// compact.WithUserFirst) a text block before that turn's own blocks. Blocks inside the range the engine summarised are gone from
-// the output like any summarised message, and their text is in the summary.
+// keeps its block's other fields (is_error, cache_control, caller), found
+// by its id, or by its place when the id was used before; a system prompt
+// the engine extended keeps its blocks and gets the addition as one more
+// block; a message the engine wrote (a summary) becomes plain text blocks,
+// and a summary merged in front of a user message (see
+// compact.WithUserFirst) a text block before that turn's own blocks.
+// Blocks inside the range the engine summarised are gone from the output
+// like any summarised message, and their text is in the summary.
 //
 // Every output keeps the Messages API's shape (see Validate): turns
 // alternate, the first is a user turn (or an assistant turn that opens on

@@ -18,7 +18,8 @@ import (
 // user turn instead; a tool call id used a second time (OpenAI allows it,
 // Anthropic does not) gets a suffix, and so do the results that answer it.
 // Reasoning content is left out: Anthropic takes thinking only with the
-// signature it issued. msgs is not modified.
+// signature it issued. A message with both Content and MultiContent is an
+// error naming it, as compact.Validate reports it. msgs is not modified.
 func FromMessages(msgs []compact.Message) (History, error) {
 	return (&Conversion{}).Restore(uniqueCallIDs(msgs))
 }

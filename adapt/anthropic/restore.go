@@ -30,24 +30,24 @@ type segment struct {
 // The restored history shares block values with the history c was made
 // from; neither is modified here, so a host that changes blocks in place
 // should copy them first.
+//
+// A message of msgs with both Content and MultiContent is an error
+// (compact.Validate's, naming it), since converting it would keep one and
+// drop the other.
 func (c *Conversion) Restore(msgs []compact.Message) (History, error) {
-	match, sub := align.Messages(c.views, msgs)
-	used := make([]bool, len(c.pieces))
-	for _, j := range match {
-		if j >= 0 {
-			used[j] = true
-		}
+	if err := align.BothContents(msgs); err != nil {
+		return History{}, fmt.Errorf("anthropic: %w", err)
 	}
-	ids := align.NewIDs(c.views, func(j int) bool { return c.pieces[j].turn == systemTurn })
+	o := align.NewOrigins(c.views, msgs, func(j int) bool { return c.pieces[j].turn == systemTurn })
 	var h History
 	var segs []segment
 	for i, m := range msgs {
 		var s segment
-		if j := match[i]; j >= 0 {
+		if j := o.Match[i]; j >= 0 {
 			s = c.exactSegment(j)
 		} else {
 			var ok bool
-			if s, ok = c.changedSegment(m, sub[i], len(segs) == 0, used, ids); !ok {
+			if s, ok = c.changedSegment(m, i, len(segs) == 0, o); !ok {
 				return History{}, fmt.Errorf("anthropic: message %d: %w: role %q has no place in a Messages API history",
 					i, compact.ErrInvalidHistory, m.Role)
 			}

@@ -169,7 +169,9 @@ func withLead(u *schema.Message, lead string, had bool) *schema.Message {
 		parts := cp.MultiContent
 		if had && parts[0].Type == schema.ChatMessagePartTypeText {
 			if parts = parts[1:]; own(u.MultiContent[0].Text) != "" {
-				parts = append([]schema.ChatMessagePart{{Type: schema.ChatMessagePartTypeText, Text: own(u.MultiContent[0].Text)}}, parts...)
+				first := u.MultiContent[0]
+				first.Text = own(first.Text)
+				parts = append([]schema.ChatMessagePart{first}, parts...)
 			}
 		}
 		cp.MultiContent = append([]schema.ChatMessagePart{{Type: schema.ChatMessagePartTypeText, Text: lead}}, parts...)

@@ -14,23 +14,25 @@ import (
 // This file restores messages the engine changed: as much of the original
 // as still holds.
 
-// changed converts a message the engine changed or wrote. cand is the input
-// message it took the place of, or -1. A tool result or a tool-calling
-// assistant turn whose id names an input message no other message
-// reproduced keeps that message's other fields; a user message that reads
+// changed converts message i of the engine's output, which the engine
+// changed or wrote. cand is the input message it took the place of, or -1.
+// A tool result or a tool-calling assistant turn whose id names an input
+// message no other message reproduced (by position when several have the
+// id: see align.Origins) keeps that message's other fields; a user message that reads
 // part for part as the one it replaced keeps the parts it kept; a system
 // message that extends the one it replaced keeps its fields and parts.
 // false means the message has no role.
-func (c *Conversion) changed(m compact.Message, cand int, used []bool, ids align.IDs) (*schema.Message, bool) {
+func (c *Conversion) changed(m compact.Message, i, cand int, o *align.Origins) (*schema.Message, bool) {
+	used := o.Used
 	replaced := cand >= 0 && !used[cand] && c.views[cand].Role == m.Role
 	switch m.Role {
 	case compact.RoleTool:
-		if j, ok := align.Take(ids.Results, m.ToolCallID, used); ok {
+		if j, ok := o.Result(i, m.ToolCallID); ok {
 			return c.rewrite(m, j), true
 		}
 	case compact.RoleAssistant:
 		if len(m.ToolCalls) > 0 {
-			if j, ok := align.Take(ids.Calls, m.ToolCalls[0].ID, used); ok {
+			if j, ok := o.Call(i, m.ToolCalls[0].ID); ok {
 				return c.rewrite(m, j), true
 			}
 		}

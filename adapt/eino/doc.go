@@ -37,7 +37,8 @@
 // diff does: every message the engine kept unchanged comes back as a copy
 // of the original, field for field. A message the engine changed keeps
 // what it did not change: a shortened tool result its call id, tool name
-// and Extra (and its list form), an assistant turn with shortened arguments
+// and Extra (and its list form; found by its call id, or by its place when
+// an agent used the id before), an assistant turn with shortened arguments
 // its content, reasoning, metadata and other calls (each changed call its
 // index and Extra), a user turn whose images were pruned its other parts,
 // a system prompt with a note added its parts. A message the engine wrote

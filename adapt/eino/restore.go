@@ -20,32 +20,32 @@ import (
 // Extra maps, ResponseMeta) are shared with the history c was made from.
 // Neither is modified here, so a host that changes them in place should
 // copy them first.
+//
+// A message of msgs with both Content and MultiContent is an error
+// (compact.Validate's, naming it), since converting it would keep one and
+// drop the other.
 func (c *Conversion) Restore(msgs []compact.Message) ([]*schema.Message, error) {
-	match, sub := align.Messages(c.views, msgs)
-	used := make([]bool, len(c.views))
-	for _, j := range match {
-		if j >= 0 {
-			used[j] = true
-		}
+	if err := align.BothContents(msgs); err != nil {
+		return nil, fmt.Errorf("eino: %w", err)
 	}
-	ids := align.NewIDs(c.views, nil)
+	o := align.NewOrigins(c.views, msgs, nil)
 	out := make([]*schema.Message, 0, len(msgs))
 	for i, m := range msgs {
-		if j := match[i]; j >= 0 {
+		if j := o.Match[i]; j >= 0 {
 			cp := *c.hist[j]
 			out = append(out, &cp)
 			continue
 		}
-		if j, lead, had, ok := align.Shared(c.views, m, used); ok && c.hist[j].Role == schema.User {
-			used[j] = true
+		if j, lead, had, ok := align.Shared(c.views, m, o.Used); ok && c.hist[j].Role == schema.User {
+			o.Used[j] = true
 			out = append(out, withLead(c.hist[j], lead, had))
 			continue
 		}
-		cand := sub[i]
+		cand := o.Sub[i]
 		if cand < 0 && i == 0 && len(c.views) > 0 {
 			cand = 0 // a first message that may extend the first input message
 		}
-		u, ok := c.changed(m, cand, used, ids)
+		u, ok := c.changed(m, i, cand, o)
 		if !ok {
 			return nil, fmt.Errorf("eino: message %d: %w: a message with no role", i, compact.ErrInvalidHistory)
 		}
@@ -62,8 +62,9 @@ func (c *Conversion) Restore(msgs []compact.Message) ([]*schema.Message, error) 
 // string content as Content, a user message's parts as
 // UserInputMultiContent, an assistant's as AssistantGenMultiContent, any
 // other role's as MultiContent, tool calls, call ids,
-// names and reasoning content as eino's fields of the same names. msgs is
-// not modified.
+// names and reasoning content as eino's fields of the same names. A message
+// with both Content and MultiContent is an error naming it, as
+// compact.Validate reports it. msgs is not modified.
 func FromMessages(msgs []compact.Message) ([]*schema.Message, error) {
 	return (&Conversion{}).Restore(msgs)
 }

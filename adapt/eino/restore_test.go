@@ -1,6 +1,7 @@
 package eino
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -115,4 +116,38 @@ func TestConvertRefusesANilMessage(t *testing.T) {
 	_, err := Convert([]*schema.Message{schema.UserMessage("hi"), nil})
 	require.ErrorIs(t, err, compact.ErrInvalidHistory)
 	assert.Contains(t, err.Error(), "message 1")
+}
+
+// reusedIDHistory is issue 35's repro: an agent that numbers its calls
+// afresh each turn (tau-bench style) calls c1 twice; the first result is
+// long enough that a compaction at an 8k window prunes it.
+func reusedIDHistory() []*schema.Message {
+	call := &schema.Message{Role: schema.Assistant, ToolCalls: []schema.ToolCall{{ID: "c1", Type: "function",
+		Function: schema.FunctionCall{Name: "search", Arguments: `{"q":"flags"}`}}}}
+	result := func(text string) *schema.Message {
+		return &schema.Message{Role: schema.Tool, ToolCallID: "c1", ToolName: "search", Content: text,
+			Extra: map[string]any{"k": "v"}}
+	}
+	return []*schema.Message{
+		schema.UserMessage("Find where the flags are parsed."), call, result(strings.Repeat("flags.go:12: parse the --legacy flag here\n", 300)),
+		schema.UserMessage("And the defaults?"), call, result("defaults.go:3: var legacy = false"),
+	}
+}
+
+func TestCompressAPrunedResultWhoseCallIDRepeatsKeepsItsFields(t *testing.T) {
+	in := reusedIDHistory()
+	out, res, err := Compress(context.Background(), compact.New(compact.WithContextWindow(8000)), in, compact.Force())
+	require.NoError(t, err)
+	require.NotEmpty(t, res.Pruned, "the long result is pruned")
+	var pruned *schema.Message
+	for _, u := range out {
+		if u.Role == schema.Tool && strings.HasPrefix(u.Content, "[pruned]") {
+			pruned = u
+		}
+	}
+	require.NotNil(t, pruned, "the pruned result is in the output")
+	assert.Equal(t, "c1", pruned.ToolCallID)
+	assert.Equal(t, "search", pruned.ToolName, "the pruned result keeps its ToolName though c1 is used twice")
+	assert.Equal(t, map[string]any{"k": "v"}, pruned.Extra, "and its Extra")
+	requireIdentical(t, in[len(in)-1:], out[len(out)-1:])
 }

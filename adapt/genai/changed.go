@@ -44,24 +44,28 @@ func withLead(s segment, lead string, had bool) segment {
 	return s
 }
 
-// changedSegment converts a message the engine changed or wrote. sub is
-// the input piece it took the place of, or -1; leading says no content
-// precedes it. A function response or a model content with calls whose id
-// names an input piece no other message reproduced keeps that piece's
-// other fields; a user message that reads part for part as the piece it
-// replaced keeps the parts it kept; a leading system message that extends
-// the system instruction keeps its parts. false means the role has no
-// place in a History.
-func (c *Conversion) changedSegment(m compact.Message, sub int, leading bool, used []bool, x align.IDs,
+// changedSegment converts message i of the engine's output, which the
+// engine changed or wrote; leading says no content precedes it. A function
+// response or a model content with calls whose id names an input piece no
+// other message reproduced (by position when several have the id: see
+// align.Origins) keeps that piece's other fields; a user message that holds
+// a summary merged in front of an input piece's own parts (see
+// align.Shared) is that piece with the summary as a leading text part; a
+// user message that reads part for part as the piece it replaced keeps the
+// parts it kept; a leading system message that extends the system
+// instruction keeps its parts. false means the role has no place in a
+// History.
+func (c *Conversion) changedSegment(m compact.Message, i int, leading bool, o *align.Origins,
 	names map[string]string) (segment, bool) {
+	sub, used := o.Sub[i], o.Used
 	switch m.Role {
 	case compact.RoleTool:
-		if j, ok := align.Take(x.Results, m.ToolCallID, used); ok {
+		if j, ok := o.Result(i, m.ToolCallID); ok {
 			return c.changedResponse(m, j), true
 		}
 	case compact.RoleAssistant:
 		if len(m.ToolCalls) > 0 {
-			if j, ok := align.Take(x.Calls, m.ToolCalls[0].ID, used); ok {
+			if j, ok := o.Call(i, m.ToolCalls[0].ID); ok {
 				return c.changedModel(m, j), true
 			}
 		}

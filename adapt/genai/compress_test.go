@@ -2,6 +2,8 @@ package genai
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -69,4 +71,45 @@ func TestUsageFromCountsThoughtsAsOutput(t *testing.T) {
 	u = UsageFrom(&sdk.GenerateContentResponseUsageMetadata{PromptTokenCount: 10, CandidatesTokenCount: 1, TotalTokenCount: 12})
 	assert.Equal(t, 12, u.TotalTokens, "the API's total wins when it sends one")
 	assert.Equal(t, compact.Usage{}, UsageFrom(nil))
+}
+
+// reusedIDHistory is issue 35's repro in the Gemini API's shape: an agent
+// that numbers its calls afresh each turn calls c1 twice, and the first
+// response, long enough that a compaction at an 8k window prunes it, has
+// WillContinue and Scheduling set.
+func reusedIDHistory() History {
+	call := &sdk.Content{Role: sdk.RoleModel, Parts: []*sdk.Part{{FunctionCall: &sdk.FunctionCall{ID: "c1", Name: "search",
+		Args: map[string]any{"q": "flags"}}}}}
+	response := func(text string) *sdk.Content {
+		return &sdk.Content{Role: sdk.RoleUser, Parts: []*sdk.Part{{FunctionResponse: &sdk.FunctionResponse{ID: "c1", Name: "search",
+			Response: map[string]any{"output": text}, WillContinue: sdk.Ptr(false), Scheduling: sdk.FunctionResponseSchedulingWhenIdle}}}}
+	}
+	first := response(strings.Repeat("flags.go:12: parse the --legacy flag here\n", 300))
+	first.Parts = append(first.Parts, &sdk.Part{Text: "And the defaults?"})
+	return History{Contents: []*sdk.Content{
+		sdk.NewContentFromText("Find where the flags are parsed.", sdk.RoleUser), call, first,
+		call, response("defaults.go:3: var legacy = false"),
+	}}
+}
+
+func TestCompressAPrunedResponseWhoseCallIDRepeatsKeepsItsFields(t *testing.T) {
+	h := reusedIDHistory()
+	require.NoError(t, Validate(h))
+	out, res, err := Compress(context.Background(), compact.New(compact.WithContextWindow(8000)), h, compact.Force())
+	require.NoError(t, err)
+	require.NotEmpty(t, res.Pruned, "the long response is pruned")
+	var pruned *sdk.FunctionResponse
+	for _, c := range out.Contents {
+		for _, p := range c.Parts {
+			if fr := p.FunctionResponse; fr != nil && strings.HasPrefix(fmt.Sprint(fr.Response["output"]), "[pruned]") {
+				pruned = fr
+			}
+		}
+	}
+	require.NotNil(t, pruned, "the pruned response is in the output")
+	assert.Equal(t, "c1", pruned.ID)
+	assert.Equal(t, "search", pruned.Name)
+	assert.Equal(t, sdk.Ptr(false), pruned.WillContinue, "the pruned response keeps WillContinue though c1 is used twice")
+	assert.Equal(t, sdk.FunctionResponseSchedulingWhenIdle, pruned.Scheduling, "and Scheduling")
+	assert.Same(t, h.Contents[len(h.Contents)-1], out.Contents[len(out.Contents)-1])
 }

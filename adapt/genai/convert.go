@@ -56,8 +56,8 @@ const systemContent = -1
 // a copy of its Contents slice and of each content's parts slice (not of
 // the parts) for Restore.
 //
-// It fails only on what no message can express: a nil content or part, a
-// role other than user or model (an empty role is the user's, as the API
+// It fails only on what no message can express: a nil content or part (or
+// a nil part of a function response), a role other than user or model (an empty role is the user's, as the API
 // reads it), or function call arguments or a function response that do not
 // encode as JSON. The error names the content and wraps
 // compact.ErrInvalidHistory. Parts in places the API does not allow (a
@@ -102,6 +102,9 @@ func (c *Conversion) addContent(k int, content *sdk.Content, open calls, ids *ca
 	for i, p := range parts {
 		if p == nil {
 			return nil, fmt.Errorf("part %d: nil part", i)
+		}
+		if err := nilResponsePart(p); err != nil {
+			return nil, fmt.Errorf("part %d: %w", i, err)
 		}
 	}
 	switch content.Role {
@@ -176,4 +179,17 @@ func (c *Conversion) contentOf(i int) int {
 		return -1
 	}
 	return c.pieces[i].content
+}
+
+// nilResponsePart reports a nil part of p's function response: it encodes
+// as null.
+func nilResponsePart(p *sdk.Part) error {
+	if fr := p.FunctionResponse; fr != nil {
+		for k, rp := range fr.Parts {
+			if rp == nil {
+				return fmt.Errorf("function response %q: part %d is nil", fr.Name, k)
+			}
+		}
+	}
+	return nil
 }

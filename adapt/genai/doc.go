@@ -48,7 +48,8 @@
 // lines the engine's output up with the converted input the way diff does:
 // every content the engine kept unchanged comes back as the same
 // *genai.Content, and every part as the same *genai.Part; a function
-// response the engine shortened keeps its id, name and part fields; a call
+// response the engine shortened keeps its id, name and part fields (found
+// by its id, or by its place when an agent used the id before); a call
 // whose arguments it shortened keeps its thought signature and the rest of
 // its content; a system instruction the engine extended keeps its parts and
 // gets the addition as one more part; a message the engine wrote (a

@@ -1,10 +1,13 @@
 package genai
 
 import (
+	"fmt"
 	"strconv"
 
-	"github.com/contextkit/compact"
 	sdk "google.golang.org/genai"
+
+	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/msg"
 )
 
 // FromMessages converts an OpenAI-style history, with no original parts
@@ -20,11 +23,24 @@ import (
 // is left out: Gemini takes back only the thoughts it signed. msgs is not
 // modified.
 //
+// It refuses, with an error naming the message that wraps
+// compact.ErrInvalidHistory, what no Gemini history can carry as the API
+// takes it: a tool message that answers no call of the assistant turn
+// before it (or has no call id), a call left unanswered when another turn
+// starts (the calls of the last turn may still be running, and may be
+// answered in part), a call with no function name, and a message with both
+// Content and MultiContent (see compact.Validate). So a History it returns
+// passes Validate, unless it has no contents or its last calls are
+// answered in part.
+//
 // An id that Convert makes up for a call or response the Gemini API sent
 // without one ("fc_3_1": content 3, part 1) is dropped again where it
 // names the part's own place, or belongs to a call whose id was dropped,
 // so that FromMessages of what Convert made gives the history back.
 func FromMessages(msgs []compact.Message) (History, error) {
+	if err := unpaired(msgs); err != nil {
+		return History{}, err
+	}
 	h, err := (&Conversion{}).Restore(msgs)
 	if err != nil {
 		return h, err
@@ -54,4 +70,24 @@ func dropMadeUpIDs(contents []*sdk.Content) {
 			}
 		}
 	}
+}
+
+// unpaired reports the first message of msgs whose calls or results no
+// Gemini history can pair (see FromMessages).
+func unpaired(msgs []compact.Message) error {
+	for _, p := range compact.Problems(msgs) {
+		switch msg.Rule(p.Rule) {
+		case msg.RuleOrphanResult, msg.RuleMissingToolCallID, msg.RuleUnansweredCall:
+			return fmt.Errorf("genai: %w", p)
+		}
+	}
+	for i, m := range msgs {
+		for _, tc := range m.ToolCalls {
+			if m.Role == compact.RoleAssistant && tc.Function.Name == "" {
+				return fmt.Errorf("genai: message %d: %w: tool call %q has no function name, which the Gemini API needs",
+					i, compact.ErrInvalidHistory, tc.ID)
+			}
+		}
+	}
+	return nil
 }

@@ -18,7 +18,8 @@ type Rule int
 const (
 	// RuleNoContents: the history has no contents.
 	RuleNoContents Rule = iota + 1
-	// RuleNil: a nil content or part (it encodes as null).
+	// RuleNil: a nil content or part, or a nil part of a function
+	// response (each encodes as null).
 	RuleNil
 	// RuleRole: a content's role is neither user nor model (an empty role
 	// is the user's).
@@ -97,7 +98,8 @@ func (e *ShapeError) Unwrap() error { return ErrShape }
 
 // Validate reports whether h is a history the Gemini API accepts, by the
 // rules this package keeps on everything it restores: at least one
-// content; no nil content or part; only user and model contents,
+// content; no nil content or part (nor a nil part of a function
+// response); only user and model contents,
 // alternating, the first a user content; no content without parts and no
 // part without data; function calls in model contents and function
 // responses in user contents, each with a name; every function call
@@ -114,6 +116,8 @@ func Validate(h History) error {
 			switch {
 			case part == nil:
 				return fail(-1, p, RuleNil, "the part is nil")
+			case nilResponsePart(part) != nil:
+				return fail(-1, p, RuleNil, "%v", nilResponsePart(part))
 			case !hasData(part):
 				return fail(-1, p, RuleEmptyPart, "the part has no data")
 			}
@@ -144,6 +148,8 @@ func Validate(h History) error {
 			switch {
 			case part == nil:
 				return fail(i, p, RuleNil, "the part is nil")
+			case nilResponsePart(part) != nil:
+				return fail(i, p, RuleNil, "%v", nilResponsePart(part))
 			case !hasData(part):
 				return fail(i, p, RuleEmptyPart, "the part has no data")
 			case part.FunctionCall != nil:

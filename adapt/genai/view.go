@@ -244,6 +244,9 @@ func systemView(parts []*sdk.Part) (compact.Message, error) {
 		if p == nil {
 			return compact.Message{}, fmt.Errorf("part %d: nil part", i)
 		}
+		if err := nilResponsePart(p); err != nil {
+			return compact.Message{}, fmt.Errorf("part %d: %w", i, err)
+		}
 	}
 	return userView(compact.RoleSystem, parts), nil
 }

@@ -21,23 +21,17 @@ func (c *Conversion) exactSegment(j int) segment {
 
 // withLead returns s, a user piece's segment, with lead (a summary merged
 // in front of it, see align.Shared) as a text part before its parts, in
-// place of the summary the first of them held when had.
+// place of the summary the first of them held when had (that part keeps
+// its form, a pointer or a cache wrapper, when text of its own is left).
 func withLead(s segment, lead string, had bool) segment {
 	parts, idx := s.parts, s.idx
 	if had && len(parts) > 0 {
-		var text string
-		switch p := parts[0].(type) {
-		case llms.TextContent:
-			text = p.Text
-		case *llms.TextContent:
-			if p != nil {
-				text = p.Text
-			}
-		}
-		if own := align.OwnText(text); own == "" {
+		text, _ := asText(parts[0])
+		if own := align.OwnText(text.Text); own == "" {
 			parts, idx = parts[1:], idx[1:]
-		} else if own != text {
-			parts = append([]llms.ContentPart{llms.TextContent{Text: own}}, parts[1:]...)
+		} else if own != text.Text {
+			text.Text = own
+			parts = append([]llms.ContentPart{inForm(parts[0], text)}, parts[1:]...)
 		}
 	}
 	s.parts = append([]llms.ContentPart{llms.TextContent{Text: lead}}, parts...)
@@ -46,25 +40,29 @@ func withLead(s segment, lead string, had bool) segment {
 	return s
 }
 
-// changedSegment converts a message the engine changed or wrote. sub is
-// the input piece it took the place of, or -1. A tool response or an AI
-// message with calls whose id names an input piece no other message
-// reproduced keeps that piece's other parts and fields; a human or system
+// changedSegment converts message i of the engine's output, which the
+// engine changed or wrote. A tool response or an AI message with calls
+// whose id names an input piece no other message reproduced (by position
+// when several have the id: see align.Origins) keeps that piece's other
+// parts and fields; a human message that holds a summary merged in front
+// of an input piece's own parts (see align.Shared) is that piece with the
+// summary as a leading text part; a human or system
 // message that reads part for part as the piece it replaced keeps the
 // parts it kept, and one that extends it (a leading system message extends
 // the input's leading one) keeps its parts and gets the addition as more
 // text parts. leading says no message precedes it. false means
 // the role has no place in a langchaingo history.
-func (c *Conversion) changedSegment(m compact.Message, sub int, leading bool, used []bool, x align.IDs,
+func (c *Conversion) changedSegment(m compact.Message, i int, leading bool, o *align.Origins,
 	names map[string]string) (segment, bool) {
+	sub, used := o.Sub[i], o.Used
 	switch m.Role {
 	case compact.RoleTool:
-		if j, ok := align.Take(x.Results, m.ToolCallID, used); ok {
+		if j, ok := o.Result(i, m.ToolCallID); ok {
 			return c.changedResponse(m, j), true
 		}
 	case compact.RoleAssistant:
 		if len(m.ToolCalls) > 0 {
-			if j, ok := align.Take(x.Calls, m.ToolCalls[0].ID, used); ok {
+			if j, ok := o.Call(i, m.ToolCalls[0].ID); ok {
 				return c.changedAI(m, j), true
 			}
 		}
@@ -91,13 +89,15 @@ func (c *Conversion) changedSegment(m compact.Message, sub int, leading bool, us
 }
 
 // changedResponse is a tool message the engine changed, as input piece j's
-// tool call response with the new content.
+// tool call response with the new content, in the part's form (see
+// inForm).
 func (c *Conversion) changedResponse(m compact.Message, j int) segment {
 	p := &c.pieces[j]
 	i := p.idx[0]
-	r, _ := asResponse(c.parts[p.msg][i])
+	orig := c.parts[p.msg][i]
+	r, _ := asResponse(orig)
 	r.Content = compact.Text(m)
-	return segment{role: c.hist[p.msg].Role, parts: []llms.ContentPart{r}, idx: []int{i}, origin: p}
+	return segment{role: c.hist[p.msg].Role, parts: []llms.ContentPart{inForm(orig, r)}, idx: []int{i}, origin: p}
 }
 
 // changedAI is an assistant message the engine changed, as input piece j's
@@ -158,13 +158,14 @@ func (c *Conversion) changedAI(m compact.Message, j int) segment {
 }
 
 // updatedCall is tool call part part (tc read from it) with the name and
-// arguments of call: part itself when they did not change.
+// arguments of call: part itself when they did not change, else the new
+// call in part's form (see inForm).
 func updatedCall(part llms.ContentPart, tc llms.ToolCall, call openai.ToolCall) llms.ContentPart {
 	if align.SameCall(callView(tc), call) {
 		return part
 	}
 	tc.FunctionCall = &llms.FunctionCall{Name: call.Function.Name, Arguments: call.Function.Arguments}
-	return tc
+	return inForm(part, tc)
 }
 
 // changedUser is a human or system message the engine changed, as input
@@ -197,7 +198,7 @@ func (c *Conversion) changedUser(m compact.Message, j int) (segment, bool) {
 			continue
 		}
 		for _, np := range contentParts(compact.Message{MultiContent: []openai.ChatMessagePart{part}}) {
-			s.parts, s.idx = append(s.parts, np), append(s.idx, p.idx[i])
+			s.parts, s.idx = append(s.parts, inForm(orig[i], np)), append(s.idx, p.idx[i])
 		}
 	}
 	if !kept {

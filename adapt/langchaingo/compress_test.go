@@ -2,6 +2,7 @@ package langchaingo
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -75,4 +76,36 @@ func TestUsageFromReadsEveryProvidersKeys(t *testing.T) {
 			assert.Equal(t, tt.want, UsageFrom(tt.info))
 		})
 	}
+}
+
+// reusedIDHistory is issue 35's repro in langchaingo's types: an agent that
+// numbers its calls afresh each turn calls c1 twice; the first response,
+// long enough that a compaction at an 8k window prunes it, shares its tool
+// message with a second response and is held by pointer.
+func reusedIDHistory() []llms.MessageContent {
+	first := response("c1", "search", strings.Repeat("flags.go:12: parse the --legacy flag here\n", 300))
+	return []llms.MessageContent{
+		llms.TextParts(llms.ChatMessageTypeHuman, "Find where the flags are parsed."),
+		msg(llms.ChatMessageTypeAI, call("c1", "search", `{"q":"flags"}`), call("c2", "grep", `{"q":"legacy"}`)),
+		msg(llms.ChatMessageTypeTool, &first, response("c2", "grep", "cmd/flags.go:12: legacy")),
+		llms.TextParts(llms.ChatMessageTypeHuman, "And the defaults?"),
+		msg(llms.ChatMessageTypeAI, call("c1", "search", `{"q":"defaults"}`)),
+		msg(llms.ChatMessageTypeTool, response("c1", "search", "defaults.go:3: var legacy = false")),
+	}
+}
+
+func TestCompressAPrunedResponseWhoseCallIDRepeatsKeepsItsMessage(t *testing.T) {
+	in := reusedIDHistory()
+	out, res, err := Compress(context.Background(), compact.New(compact.WithContextWindow(8000)), in, compact.Force())
+	require.NoError(t, err)
+	require.NotEmpty(t, res.Pruned, "the long response is pruned")
+	require.Len(t, out, len(in), "the pruned response stays in the tool message it shared")
+	require.Len(t, out[2].Parts, 2)
+	pruned, ok := out[2].Parts[0].(*llms.ToolCallResponse)
+	require.True(t, ok, "the pruned response is still held by pointer, not %T", out[2].Parts[0])
+	assert.Equal(t, "c1", pruned.ToolCallID)
+	assert.Equal(t, "search", pruned.Name)
+	assert.True(t, strings.HasPrefix(pruned.Content, "[pruned]"), "%.40q", pruned.Content)
+	assert.Equal(t, in[2].Parts[1], out[2].Parts[1])
+	assert.Equal(t, in[len(in)-1], out[len(out)-1])
 }

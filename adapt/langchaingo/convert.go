@@ -38,8 +38,15 @@ type piece struct {
 // Convert converts msgs to compact's messages. It does not modify msgs, and
 // keeps a copy of the slice and of each message's parts slice for Restore.
 //
+// A part inside a CachedContent (llms.WithCacheControl) reads as the part
+// it wraps, and a part of a type this package does not read (a host's own)
+// as its type and JSON, so the engine counts and summarises what every
+// part says; Restore gives each back as it was.
+//
 // It fails only on what no message can express: a role langchaingo does
-// not define, or a nil part. The error names the message and wraps
+// not define, or a nil part, a nil pointer of a part type (such as a
+// (*llms.TextContent)(nil), which encodes as null) or a cache wrapper
+// around one. The error names the message and the part and wraps
 // compact.ErrInvalidHistory. Parts in places a provider refuses (a tool
 // call in a human message, say) convert as text, so the engine can still
 // read them; Validate reports them.
@@ -48,8 +55,8 @@ func Convert(msgs []llms.MessageContent) (*Conversion, error) {
 	for k, m := range msgs {
 		c.parts[k] = slices.Clone(m.Parts)
 		for i, p := range m.Parts {
-			if p == nil {
-				return nil, fmt.Errorf("langchaingo: message %d: %w: part %d is nil", k, compact.ErrInvalidHistory, i)
+			if problem := partProblem(p); problem != "" {
+				return nil, fmt.Errorf("langchaingo: message %d: %w: part %d %s", k, compact.ErrInvalidHistory, i, problem)
 			}
 		}
 		if err := c.addMessage(k, m); err != nil {

@@ -26,14 +26,19 @@
 // tool calls. A tool message is a tool message for each tool call
 // response it holds (langchaingo lets one message hold several). A
 // deprecated function message reads as a user message naming the
-// function, since compact has no role for it.
+// function, since compact has no role for it. A part in a cache wrapper
+// (llms.WithCacheControl) reads as the part it wraps, and a part of a type
+// of the host's own as its type and JSON, so the engine counts what every
+// part says; a nil part or nil pointer part is an error naming it.
 //
 // # What comes back
 //
 // A Conversion keeps the history it was made from, and Restore lines the
 // engine's output up with it the way diff does: every message the engine
 // kept comes back as the original message; a tool response the engine
-// shortened keeps its name; a call whose arguments it shortened keeps the
+// shortened keeps its name, its form (a pointer, a cache wrapper) and its
+// place in its message (found by its call id, or by its place when an
+// agent used the id before); a call whose arguments it shortened keeps the
 // rest of its message; a system prompt the engine extended keeps its parts
 // and gets the addition as one more text part; a message the engine wrote
 // (a summary) becomes text parts, and a summary merged in front of a user

@@ -14,7 +14,8 @@ import (
 // the call it answers), as langchaingo's OpenAI provider wants them. Text
 // parts with nothing visible are left out, and so is a message left with
 // no part. Reasoning content is left out: a MessageContent has no place for
-// it. msgs is not modified.
+// it. A message with both Content and MultiContent is an error naming it,
+// as compact.Validate reports it. msgs is not modified.
 func FromMessages(msgs []compact.Message) ([]llms.MessageContent, error) {
 	return (&Conversion{}).Restore(msgs)
 }

@@ -33,26 +33,26 @@ type segment struct {
 // The restored history shares part values (a ToolCall's FunctionCall, a
 // BinaryContent's bytes) with the history c was made from; neither is
 // modified here.
+//
+// A message of msgs with both Content and MultiContent is an error
+// (compact.Validate's, naming it), since converting it would keep one and
+// drop the other.
 func (c *Conversion) Restore(msgs []compact.Message) ([]llms.MessageContent, error) {
-	match, sub := align.Messages(c.views, msgs)
-	used := make([]bool, len(c.pieces))
-	for _, j := range match {
-		if j >= 0 {
-			used[j] = true
-		}
+	if err := align.BothContents(msgs); err != nil {
+		return nil, fmt.Errorf("langchaingo: %w", err)
 	}
-	ids := align.NewIDs(c.views, nil)
+	o := align.NewOrigins(c.views, msgs, nil)
 	names := map[string]string{}
 	var segs []segment
 	for i, m := range msgs {
 		for _, tc := range m.ToolCalls {
 			names[tc.ID] = tc.Function.Name
 		}
-		if j := match[i]; j >= 0 {
+		if j := o.Match[i]; j >= 0 {
 			segs = append(segs, c.exactSegment(j))
 			continue
 		}
-		s, ok := c.changedSegment(m, sub[i], len(segs) == 0, used, ids, names)
+		s, ok := c.changedSegment(m, i, len(segs) == 0, o, names)
 		if !ok {
 			return nil, fmt.Errorf("langchaingo: message %d: %w: role %q has no place in a langchaingo history",
 				i, compact.ErrInvalidHistory, m.Role)

@@ -18,7 +18,8 @@ type Rule int
 const (
 	// RuleRole: a role langchaingo does not define.
 	RuleRole Rule = iota + 1
-	// RuleNilPart: a nil part.
+	// RuleNilPart: a nil part, a nil pointer of a part type (it encodes as
+	// null), or a CachedContent wrapping either.
 	RuleNilPart
 	// RuleEmpty: a message with no parts.
 	RuleEmpty
@@ -82,7 +83,8 @@ func (e *ShapeError) Unwrap() error { return ErrShape }
 
 // Validate reports whether msgs is a history langchaingo's providers send
 // as it is, by the rules this package keeps on everything it restores:
-// known roles; no nil part and no message without parts; tool calls only
+// known roles; no nil part (nor nil pointer part, bare or cache-wrapped)
+// and no message without parts; tool calls only
 // in AI messages, each with an id and a named function; tool messages
 // holding tool call responses only; every response answering an
 // unanswered call of the AI message before it, with only tool messages
@@ -115,8 +117,8 @@ func Validate(msgs []llms.MessageContent) error {
 			open, order = map[string]int{}, nil
 		}
 		for p, part := range m.Parts {
-			if part == nil {
-				return fail(i, p, RuleNilPart, "the part is nil")
+			if problem := partProblem(part); problem != "" {
+				return fail(i, p, RuleNilPart, "the part %s", problem)
 			}
 			tc, isCall := asCall(part)
 			r, isResponse := asResponse(part)

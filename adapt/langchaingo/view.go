@@ -1,6 +1,9 @@
 package langchaingo
 
 import (
+	"encoding/json"
+	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -16,36 +19,139 @@ import (
 // turned back into parts when the engine keeps it unchanged.
 
 // The part types a history may hold by value or by pointer (the pointer
-// types implement llms.ContentPart too); as* read either.
+// types implement llms.ContentPart too), bare or wrapped in a
+// CachedContent (llms.WithCacheControl: langchaingo's prompt caching);
+// as* read any of them, and never a nil pointer.
+
+// maxWrappers bounds how many CachedContent wrappers Convert looks
+// through: a wrapper holding itself would otherwise be a loop.
+const maxWrappers = 8
+
+// inner is the part p stands for: p itself, or the part inside its
+// CachedContent wrappers (nil when a wrapper is nil or holds nothing).
+func inner(p llms.ContentPart) llms.ContentPart {
+	for range maxWrappers {
+		switch v := p.(type) {
+		case llms.CachedContent:
+			p = v.ContentPart
+		case *llms.CachedContent:
+			if v == nil {
+				return nil
+			}
+			p = v.ContentPart
+		default:
+			return p
+		}
+	}
+	return p
+}
+
+// partProblem says what makes p a part no message can hold, as the rest of
+// a sentence about it ("is nil"), "" when nothing does: nil, a nil pointer
+// of a part type (it encodes as null), a cache wrapper around either, or
+// wrappers nested past maxWrappers.
+func partProblem(p llms.ContentPart) string {
+	wrapped := ""
+	for range maxWrappers + 1 {
+		if p == nil {
+			if wrapped != "" {
+				return wrapped + "nothing"
+			}
+			return "is nil"
+		}
+		if v := reflect.ValueOf(p); v.Kind() == reflect.Pointer && v.IsNil() {
+			return fmt.Sprintf("%sa nil %T", firstOf(wrapped, "is "), p)
+		}
+		switch v := p.(type) {
+		case llms.CachedContent:
+			p = v.ContentPart
+		case *llms.CachedContent:
+			p = v.ContentPart
+		default:
+			return ""
+		}
+		wrapped = "is a cache wrapper around "
+	}
+	return fmt.Sprintf("nests more than %d cache wrappers", maxWrappers)
+}
+
+func firstOf(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
 
 func asText(p llms.ContentPart) (llms.TextContent, bool) {
-	switch v := p.(type) {
+	switch v := inner(p).(type) {
 	case llms.TextContent:
 		return v, true
 	case *llms.TextContent:
-		return *v, v != nil
+		if v != nil {
+			return *v, true
+		}
 	}
 	return llms.TextContent{}, false
 }
 
 func asCall(p llms.ContentPart) (llms.ToolCall, bool) {
-	switch v := p.(type) {
+	switch v := inner(p).(type) {
 	case llms.ToolCall:
 		return v, true
 	case *llms.ToolCall:
-		return *v, v != nil
+		if v != nil {
+			return *v, true
+		}
 	}
 	return llms.ToolCall{}, false
 }
 
 func asResponse(p llms.ContentPart) (llms.ToolCallResponse, bool) {
-	switch v := p.(type) {
+	switch v := inner(p).(type) {
 	case llms.ToolCallResponse:
 		return v, true
 	case *llms.ToolCallResponse:
-		return *v, v != nil
+		if v != nil {
+			return *v, true
+		}
 	}
 	return llms.ToolCallResponse{}, false
+}
+
+// inForm is part in the form orig has: a pointer when orig is one, inside
+// a CachedContent with orig's cache control when orig is wrapped, so that
+// a part the engine changed (a pruned response, shortened arguments, an
+// image replaced by a note) keeps its cache breakpoint. part is a value of
+// one of the part types.
+func inForm(orig, part llms.ContentPart) llms.ContentPart {
+	switch v := orig.(type) {
+	case llms.CachedContent:
+		v.ContentPart = inForm(v.ContentPart, part)
+		return v
+	case *llms.CachedContent:
+		if v == nil {
+			return part
+		}
+		w := *v
+		w.ContentPart = inForm(v.ContentPart, part)
+		return &w
+	}
+	if orig == nil || reflect.ValueOf(orig).Kind() != reflect.Pointer {
+		return part
+	}
+	switch v := part.(type) {
+	case llms.TextContent:
+		return &v
+	case llms.ToolCall:
+		return &v
+	case llms.ToolCallResponse:
+		return &v
+	case llms.ImageURLContent:
+		return &v
+	case llms.BinaryContent:
+		return &v
+	}
+	return part
 }
 
 // callView is a tool call as compact's call: the function's name and
@@ -58,7 +164,9 @@ func callView(tc llms.ToolCall) openai.ToolCall {
 	return out
 }
 
-// partView is the content part p reads as.
+// partView is the content part p reads as. A part of a type this package
+// does not read (a host's own type) reads as its type and its JSON, so the
+// engine counts and summarises what it says.
 func partView(p llms.ContentPart) openai.ChatMessagePart {
 	if t, ok := asText(p); ok {
 		return align.TextPart(t.Text)
@@ -70,7 +178,7 @@ func partView(p llms.ContentPart) openai.ChatMessagePart {
 	if r, ok := asResponse(p); ok {
 		return align.TextPart("[tool response " + r.ToolCallID + " " + r.Name + "]\n" + r.Content)
 	}
-	switch v := p.(type) {
+	switch v := inner(p).(type) {
 	case llms.ImageURLContent:
 		return align.ImagePart(v.URL, openai.ImageURLDetail(v.Detail))
 	case *llms.ImageURLContent:
@@ -84,7 +192,18 @@ func partView(p llms.ContentPart) openai.ChatMessagePart {
 			return binaryView(*v)
 		}
 	}
-	return align.TextPart("[part]")
+	return align.TextPart(opaqueText(inner(p)))
+}
+
+// opaqueText is the text of a part this package gives no reading of its
+// own: its type and its JSON, which is what a provider that knows the type
+// would send.
+func opaqueText(p llms.ContentPart) string {
+	data, err := json.Marshal(p)
+	if err != nil {
+		return fmt.Sprintf("[part %T]", p)
+	}
+	return fmt.Sprintf("[part %T]\n%s", p, data)
 }
 
 // binaryView is what binary data reads as: an image part (a data: URL) for

@@ -16,35 +16,29 @@ import (
 // This file restores messages the engine changed: as much of the original
 // as still holds.
 
-// changed converts a message the engine changed or wrote. cand is the
-// input message it took the place of, or -1. A tool result or a
-// tool-calling assistant turn whose id names an input message no other
-// message reproduced keeps that message's other fields; a user message
+// changed converts message i of the engine's output, which the engine
+// changed or wrote. cand is the input message it took the place of, or -1.
+// A tool result or a tool-calling assistant turn whose id names an input
+// message no other message reproduced (by position when several have the
+// id: see align.Origins) keeps that message's other fields; a user message
 // that reads part for part as the one it replaced keeps the parts it kept;
 // a system or developer message that extends the one it replaced keeps its
 // fields and parts. false means the role has no place in a request.
-func (c *Conversion) changed(m compact.Message, cand int, used []bool, x ids) (openai.ChatCompletionMessageParamUnion, bool) {
-	origin := func(id string, in map[string]int) (int, bool) {
-		j, ok := in[id]
-		if !ok || j < 0 || used[j] {
-			return 0, false
-		}
-		used[j] = true
-		return j, true
-	}
+func (c *Conversion) changed(m compact.Message, i, cand int, o *align.Origins) (openai.ChatCompletionMessageParamUnion, bool) {
+	used := o.Used
 	replaced := func(role string) bool {
 		return cand >= 0 && !used[cand] && c.views[cand].Role == role
 	}
 	switch m.Role {
 	case compact.RoleTool:
-		if j, ok := origin(m.ToolCallID, x.results); ok {
+		if j, ok := o.Result(i, m.ToolCallID); ok {
 			t := *c.hist[j].OfTool
 			t.Content.OfString, t.Content.OfArrayOfContentParts = sameForm(t.Content.OfArrayOfContentParts != nil, m)
 			return openai.ChatCompletionMessageParamUnion{OfTool: &t}, true
 		}
 	case compact.RoleAssistant:
 		if len(m.ToolCalls) > 0 {
-			if j, ok := origin(m.ToolCalls[0].ID, x.calls); ok {
+			if j, ok := o.Call(i, m.ToolCalls[0].ID); ok {
 				return c.changedAssistant(m, j), true
 			}
 		}

@@ -26,7 +26,8 @@ type Conversion struct {
 // and keeps a copy of the slice (not of the messages) for Restore.
 //
 // It fails only on a message with no role (one the SDK holds as raw JSON
-// without a "role"); the error names the message and wraps
+// without a "role") and on a content part or tool call with no variant,
+// which the SDK encodes as null; the error names the message and wraps
 // compact.ErrInvalidHistory. A message compact does not accept (a
 // deprecated function result, a tool result with no call) converts; the
 // engine reports it.

@@ -66,7 +66,8 @@
 // encrypted reasoning, item ids and statuses, file and audio parts,
 // null-versus-omitted fields, extra fields). A message the engine changed
 // keeps what it did not change: a shortened tool result its call id and
-// fields (and its form, a string or a list of parts), an assistant turn
+// fields (and its form, a string or a list of parts; found by its call id,
+// or by its place when an agent used the id before), an assistant turn
 // with shortened arguments its content, audio, name, reasoning and other
 // calls, a user turn with pruned images its other parts, a system prompt
 // with a note added its parts. A message the engine wrote (a summary) is

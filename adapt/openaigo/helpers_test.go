@@ -13,11 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/sharedtest"
 )
-
-// sharedTranscriptDir holds real agent conversations beside the checkout,
-// seen from this module's directory.
-const sharedTranscriptDir = "../../../shared/transcripts"
 
 // ownTranscriptDir holds the small transcripts the root module wrote
 // itself; they are always there.
@@ -62,10 +59,9 @@ func roundTrip(t testing.TB, msgs []openai.ChatCompletionMessageParamUnion) []op
 	return out
 }
 
-// transcripts returns the raw transcripts of dir by file name.
-func transcripts(t testing.TB, dir string) map[string][]byte {
+// transcripts reads the raw transcripts of files by file name.
+func transcripts(t testing.TB, files []string) map[string][]byte {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 	out := make(map[string][]byte, len(files))
 	for _, f := range files {
 		data, err := os.ReadFile(f)
@@ -76,20 +72,16 @@ func transcripts(t testing.TB, dir string) map[string][]byte {
 }
 
 // allTranscripts returns the root module's own transcripts and the shared
-// ones. Without the shared ones it skips, unless COMPACT_REQUIRE_SHARED=1
-// makes their absence a failure.
+// ones (see internal/sharedtest: it finds them beside any ancestor of the
+// module; without them the test skips, or fails in CI).
 func allTranscripts(t *testing.T) map[string][]byte {
 	t.Helper()
 	out := map[string][]byte{}
-	for n, m := range transcripts(t, ownTranscriptDir) {
+	own, _ := filepath.Glob(filepath.Join(ownTranscriptDir, "*.json"))
+	for n, m := range transcripts(t, own) {
 		out["own/"+n] = m
 	}
-	shared := transcripts(t, sharedTranscriptDir)
-	if len(shared) == 0 {
-		require.False(t, os.Getenv("COMPACT_REQUIRE_SHARED") == "1", "no transcripts in %s and COMPACT_REQUIRE_SHARED=1", sharedTranscriptDir)
-		t.Skipf("no shared transcripts in %s", sharedTranscriptDir)
-	}
-	for n, m := range shared {
+	for n, m := range transcripts(t, sharedtest.Files(t)) {
 		out["shared/"+n] = m
 	}
 	return out

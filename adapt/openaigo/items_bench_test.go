@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/sharedtest"
 )
 
 // benchItems is the longest of the shared transcripts as Responses items,
@@ -16,7 +17,10 @@ import (
 func benchItems(b *testing.B) []Item {
 	b.Helper()
 	var best []Item
-	files, _ := filepath.Glob(filepath.Join(sharedTranscriptDir, "*.json"))
+	var files []string
+	if dir := sharedtest.Dir(); dir != "" {
+		files, _ = filepath.Glob(filepath.Join(dir, "*.json"))
+	}
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {

@@ -1,6 +1,7 @@
 package openaigo
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -31,8 +32,9 @@ type ItemConversion struct {
 // ConvertItems converts items to compact's messages. It does not modify
 // items, and keeps a copy of the slice (not of the items) for Restore.
 //
-// It fails only on an item the SDK cannot encode, or one with neither a
-// type nor a role; the error names the item and wraps
+// It fails only on an item the SDK cannot encode, one with neither a type
+// nor a role, or one whose content or output holds a part with no variant
+// (it encodes as null); the error names the item and wraps
 // compact.ErrInvalidHistory. An item compact does not accept (an output
 // that answers no call) converts; the engine reports it.
 func ConvertItems(items []Item) (*ItemConversion, error) {
@@ -45,6 +47,15 @@ func ConvertItems(items []Item) (*ItemConversion, error) {
 		}
 		if w.Type == "" && w.Role == "" {
 			return nil, fmt.Errorf("openaigo: item %d: %w: an item with no type and no role", i, compact.ErrInvalidHistory)
+		}
+		for _, f := range []struct {
+			name string
+			raw  json.RawMessage
+		}{{"content", w.Content}, {"output", w.Output}} {
+			if k, found := nullElement(f.raw); found {
+				return nil, fmt.Errorf("openaigo: item %d: %w: %s part %d has no variant (it encodes as null)",
+					i, compact.ErrInvalidHistory, f.name, k)
+			}
 		}
 		c.wires[i], data[i] = w, raw
 	}
@@ -160,4 +171,19 @@ func (c *ItemConversion) reasoningProblem() *ItemError {
 		}
 	}
 	return nil
+}
+
+// nullElement finds the first element of raw, when it is a JSON array,
+// that is null: a part the SDK holds with no variant.
+func nullElement(raw json.RawMessage) (int, bool) {
+	var elems []json.RawMessage
+	if len(raw) == 0 || raw[0] != '[' || json.Unmarshal(raw, &elems) != nil {
+		return 0, false
+	}
+	for k, e := range elems {
+		if string(e) == "null" {
+			return k, true
+		}
+	}
+	return 0, false
 }

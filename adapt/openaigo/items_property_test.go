@@ -16,14 +16,16 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/internal/align"
+	"github.com/contextkit/compact/internal/racetest"
 	"github.com/contextkit/compact/prune"
 	"github.com/contextkit/compact/tokens"
 )
 
 // generatedSeeds is how many generated histories the properties run over:
-// 120, or 40 under the race detector (see raceEnabled).
+// 120, or 40 under the race detector, which makes them several times
+// slower (they run no goroutines of their own).
 func generatedSeeds() uint64 {
-	if raceEnabled {
+	if racetest.Enabled {
 		return 40
 	}
 	return 120

@@ -132,8 +132,8 @@ func partView(p wirePart, raw []byte, i int) goopenai.ChatMessagePart {
 		return textPart(p.Text)
 	case "input_image":
 		url := p.ImageURL
-		if url == "" {
-			url = "file:" + p.FileID
+		if url == "" && p.FileID != "" {
+			url = filePrefix + p.FileID // an image with neither keeps its empty URL
 		}
 		return goopenai.ChatMessagePart{Type: goopenai.ChatMessagePartTypeImageURL,
 			ImageURL: &goopenai.ChatMessageImageURL{URL: url, Detail: goopenai.ImageURLDetail(p.Detail)}}

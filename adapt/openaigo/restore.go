@@ -20,31 +20,31 @@ import (
 // nested deeper (content parts, tool calls) are shared with the history c
 // was made from. Neither is modified here, so a host that changes them in
 // place should copy them first.
+//
+// A message of msgs with both Content and MultiContent is an error
+// (compact.Validate's, naming it), since converting it would keep one and
+// drop the other.
 func (c *Conversion) Restore(msgs []compact.Message) ([]openai.ChatCompletionMessageParamUnion, error) {
-	match, sub := align.Messages(c.views, msgs)
-	used := make([]bool, len(c.views))
-	for _, j := range match {
-		if j >= 0 {
-			used[j] = true
-		}
+	if err := align.BothContents(msgs); err != nil {
+		return nil, fmt.Errorf("openaigo: %w", err)
 	}
-	ids := c.idIndex()
+	o := align.NewOrigins(c.views, msgs, nil)
 	out := make([]openai.ChatCompletionMessageParamUnion, 0, len(msgs))
 	for i, m := range msgs {
-		if j := match[i]; j >= 0 {
+		if j := o.Match[i]; j >= 0 {
 			out = append(out, copyUnion(c.hist[j]))
 			continue
 		}
-		if j, lead, had, ok := align.Shared(c.views, m, used); ok && c.hist[j].OfUser != nil {
-			used[j] = true
+		if j, lead, had, ok := align.Shared(c.views, m, o.Used); ok && c.hist[j].OfUser != nil {
+			o.Used[j] = true
 			out = append(out, withLead(c.hist[j], lead, had))
 			continue
 		}
-		cand := sub[i]
+		cand := o.Sub[i]
 		if cand < 0 && i == 0 && len(c.views) > 0 {
 			cand = 0 // a first message that may extend the first input message
 		}
-		u, ok := c.changed(m, cand, used, ids)
+		u, ok := c.changed(m, i, cand, o)
 		if !ok {
 			return nil, fmt.Errorf("openaigo: message %d: %w: role %q has no place in a Chat Completions request",
 				i, compact.ErrInvalidHistory, m.Role)
@@ -62,7 +62,8 @@ func (c *Conversion) Restore(msgs []compact.Message) ([]openai.ChatCompletionMes
 // a tool call of type "custom" to a custom call, an image to an image part
 // where the role takes images (user) and to a text placeholder elsewhere.
 // Reasoning content is left out: the Chat Completions API has no field for
-// it. msgs is not modified.
+// it. A message with both Content and MultiContent is an error naming it,
+// as compact.Validate reports it. msgs is not modified.
 func FromMessages(msgs []compact.Message) ([]openai.ChatCompletionMessageParamUnion, error) {
 	return (&Conversion{}).Restore(msgs)
 }
@@ -106,35 +107,4 @@ func copyUnion(u openai.ChatCompletionMessageParamUnion) openai.ChatCompletionMe
 		u.OfFunction = &v
 	}
 	return u
-}
-
-// ids maps the ids of the input's tool results and tool calls to their
-// messages, for messages the engine changed (a pruned result, shortened
-// arguments). An id used twice maps to -1: it names no one message.
-type ids struct {
-	results, calls map[string]int
-}
-
-// putID maps id to message j in m, or to -1 when m has it already.
-func putID(m map[string]int, id string, j int) {
-	if _, dup := m[id]; dup {
-		m[id] = -1
-		return
-	}
-	m[id] = j
-}
-
-func (c *Conversion) idIndex() ids {
-	x := ids{results: map[string]int{}, calls: map[string]int{}}
-	for j, v := range c.views {
-		switch {
-		case c.hist[j].OfTool != nil:
-			putID(x.results, v.ToolCallID, j)
-		case c.hist[j].OfAssistant != nil:
-			for _, call := range v.ToolCalls {
-				putID(x.calls, call.ID, j)
-			}
-		}
-	}
-	return x
 }

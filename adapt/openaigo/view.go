@@ -12,6 +12,7 @@ import (
 	goopenai "github.com/sashabaranov/go-openai"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/align"
 )
 
 // This file builds the view: the compact message each message of a history
@@ -123,11 +124,17 @@ func view(u openai.ChatCompletionMessageParamUnion) (compact.Message, error) {
 		m = compact.Message{Role: compact.RoleUser, Name: u.OfUser.Name.Value}
 		m.Content = u.OfUser.Content.OfString.Value
 		parts := make([]goopenai.ChatMessagePart, 0, len(u.OfUser.Content.OfArrayOfContentParts))
-		for _, p := range u.OfUser.Content.OfArrayOfContentParts {
+		for i, p := range u.OfUser.Content.OfArrayOfContentParts {
+			if p.GetType() == nil && align.EncodesNull(p) {
+				return m, fmt.Errorf("part %d has no variant (it encodes as null)", i)
+			}
 			parts = append(parts, userPart(p))
 		}
 		setContent(&m, parts)
 	case u.OfAssistant != nil:
+		if err := nullInAssistant(u.OfAssistant); err != nil {
+			return m, err
+		}
 		m = assistantView(u.OfAssistant)
 	case u.OfTool != nil:
 		m = compact.Message{Role: compact.RoleTool, ToolCallID: u.OfTool.ToolCallID}
@@ -149,6 +156,22 @@ func view(u openai.ChatCompletionMessageParamUnion) (compact.Message, error) {
 		m = compact.Message{Role: raw.Role, ToolCallID: raw.ToolCallID, Content: text}
 	}
 	return m, nil
+}
+
+// nullInAssistant reports a content part or tool call of a that has no
+// variant: the SDK encodes it as null.
+func nullInAssistant(a *openai.ChatCompletionAssistantMessageParam) error {
+	for i, p := range a.Content.OfArrayOfContentParts {
+		if p.GetType() == nil && align.EncodesNull(p) {
+			return fmt.Errorf("part %d has no variant (it encodes as null)", i)
+		}
+	}
+	for i, c := range a.ToolCalls {
+		if c.GetType() == nil && align.EncodesNull(c) {
+			return fmt.Errorf("tool call %d has no variant (it encodes as null)", i)
+		}
+	}
+	return nil
 }
 
 // assistantView is the message an assistant turn reads as. Refusal parts

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/contextkit/compact/internal/english"
 )
 
 // report is what -json-report writes for one input. Indexes are input
@@ -279,12 +281,8 @@ func thousands(n int) string {
 // n is 1: "1 message", "2,048 tokens", "3 summaries". A noun already in
 // the plural ("shortened tool arguments") is left as it is.
 func plural(n int, noun string) string {
-	s := thousands(n) + " "
-	if n == 1 || strings.HasSuffix(noun, "s") {
-		return s + noun
+	if strings.HasSuffix(noun, "s") {
+		return thousands(n) + " " + noun
 	}
-	if strings.HasSuffix(noun, "y") && !strings.ContainsAny(noun[len(noun)-2:len(noun)-1], "aeiou") {
-		return s + noun[:len(noun)-1] + "ies"
-	}
-	return s + noun + "s"
+	return thousands(n) + " " + english.Noun(n, noun)
 }

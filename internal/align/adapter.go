@@ -1,15 +1,18 @@
 package align
 
 import (
+	"encoding/json"
+
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/contextkit/compact"
+	internalmsg "github.com/contextkit/compact/internal/msg"
 )
 
 // This file holds what every adapter does the same way around its SDK's
-// types: building the parts of a view, finding the input message behind a
-// tool result or call the engine changed, asking an engine whether to
-// compact.
+// types: building the parts of a view, asking an engine whether to
+// compact. (Finding the input message behind a tool result or call the
+// engine changed is origins.go.)
 
 // TextPart is a text content part.
 func TextPart(s string) openai.ChatMessagePart {
@@ -44,52 +47,6 @@ func HasImage(m compact.Message) bool {
 	return false
 }
 
-// IDs maps the ids of the tool results and of the tool calls of a
-// converted history to the index of the message that holds them, so that a
-// result or call the engine changed (a pruned result, shortened arguments)
-// finds the input it came from. An id used twice maps to -1: it names no
-// one message.
-type IDs struct {
-	Results, Calls map[string]int
-}
-
-// NewIDs indexes views, leaving out the messages skip names (nil skips
-// none).
-func NewIDs(views []compact.Message, skip func(j int) bool) IDs {
-	x := IDs{Results: map[string]int{}, Calls: map[string]int{}}
-	put := func(m map[string]int, id string, j int) {
-		if _, dup := m[id]; dup {
-			m[id] = -1
-			return
-		}
-		m[id] = j
-	}
-	for j, v := range views {
-		switch {
-		case skip != nil && skip(j):
-		case v.Role == compact.RoleTool:
-			put(x.Results, v.ToolCallID, j)
-		case v.Role == compact.RoleAssistant:
-			for _, c := range v.ToolCalls {
-				put(x.Calls, c.ID, j)
-			}
-		}
-	}
-	return x
-}
-
-// Take returns the message of in (Results or Calls) that id names, unless
-// no one message has it or used says another output message took it
-// already; it marks the message used.
-func Take(in map[string]int, id string, used []bool) (int, bool) {
-	j, ok := in[id]
-	if !ok || j < 0 || used[j] {
-		return 0, false
-	}
-	used[j] = true
-	return j, true
-}
-
 // ShouldCompress reports whether engine wants msgs, a converted history,
 // compacted: an engine that can preflight (the Compressor can) counts
 // them; any other judges by the usage it last recorded. It never calls a
@@ -99,4 +56,27 @@ func ShouldCompress(engine compact.ContextEngine, msgs []compact.Message) bool {
 		return p.Preflight(msgs, nil).Compress
 	}
 	return engine.ShouldCompress(engine.Status().LastPromptTokens)
+}
+
+// BothContents reports the first message of msgs that sets both Content and
+// MultiContent, as compact.Validate does: a *compact.ValidationError naming
+// its index, which unwraps to compact.ErrInvalidHistory. A conversion would
+// have to keep one and drop the other without a word, so the adapters
+// refuse such a message instead.
+func BothContents(history []compact.Message) error {
+	for i, m := range history {
+		if m.Content != "" && m.MultiContent != nil {
+			return &compact.ValidationError{Index: i, Rule: compact.Rule(internalmsg.RuleBothContents),
+				Detail: m.Role + " message sets both Content and MultiContent"}
+		}
+	}
+	return nil
+}
+
+// EncodesNull reports whether v encodes as JSON null: an SDK's union with
+// no variant, the nil part of SDKs whose parts are unions. The APIs refuse
+// it and no message can say it, so the adapters refuse it on the way in.
+func EncodesNull(v any) bool {
+	data, err := json.Marshal(v)
+	return err == nil && string(data) == "null"
 }

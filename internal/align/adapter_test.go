@@ -10,35 +10,6 @@ import (
 	"github.com/contextkit/compact"
 )
 
-func TestIDsNameTheOneMessageThatHoldsAnID(t *testing.T) {
-	call := func(id string) openai.ToolCall {
-		return openai.ToolCall{ID: id, Function: openai.FunctionCall{Name: "f"}}
-	}
-	views := []compact.Message{
-		{Role: compact.RoleSystem, Content: "s"},
-		{Role: compact.RoleAssistant, ToolCalls: []openai.ToolCall{call("a"), call("b")}},
-		{Role: compact.RoleTool, ToolCallID: "a"},
-		{Role: compact.RoleTool, ToolCallID: "b"},
-		{Role: compact.RoleAssistant, ToolCalls: []openai.ToolCall{call("b")}},
-		{Role: compact.RoleTool, ToolCallID: "b"},
-		{Role: compact.RoleTool, ToolCallID: "skipped"},
-	}
-	x := NewIDs(views, func(j int) bool { return j == 6 })
-	assert.Equal(t, map[string]int{"a": 1, "b": -1}, x.Calls, "an id two calls use names neither")
-	assert.Equal(t, map[string]int{"a": 2, "b": -1}, x.Results)
-
-	used := make([]bool, len(views))
-	j, ok := Take(x.Results, "a", used)
-	assert.True(t, ok)
-	assert.Equal(t, 2, j)
-	_, ok = Take(x.Results, "a", used)
-	assert.False(t, ok, "a message is taken once")
-	_, ok = Take(x.Results, "b", used)
-	assert.False(t, ok)
-	_, ok = Take(x.Results, "skipped", used)
-	assert.False(t, ok)
-}
-
 func TestSetContentNeverSetsBothFields(t *testing.T) {
 	var m compact.Message
 	SetContent(&m, []openai.ChatMessagePart{TextPart("one")})
@@ -62,4 +33,23 @@ func TestShouldCompressAsksThePreflightOrTheUsage(t *testing.T) {
 	assert.False(t, ShouldCompress(usageEngine{engine}, long), "another engine knows only the usage it was told")
 	engine.UpdateUsage(compact.Usage{PromptTokens: 7900})
 	assert.True(t, ShouldCompress(usageEngine{engine}, nil))
+}
+
+func TestBothContentsIsTheErrorValidateGives(t *testing.T) {
+	msgs := []compact.Message{
+		{Role: compact.RoleUser, Content: "a"},
+		{Role: compact.RoleUser, Content: "AAA", MultiContent: []openai.ChatMessagePart{TextPart("BBB")}},
+	}
+	err := BothContents(msgs)
+	assert.Equal(t, compact.Validate(msgs), err)
+	assert.ErrorIs(t, err, compact.ErrInvalidHistory)
+	assert.NoError(t, BothContents(msgs[:1]))
+}
+
+func TestEncodesNullFindsTheNilPartsOfSDKs(t *testing.T) {
+	var nilPart *openai.ChatMessagePart
+	assert.True(t, EncodesNull(nil))
+	assert.True(t, EncodesNull(nilPart))
+	assert.False(t, EncodesNull(TextPart("")))
+	assert.False(t, EncodesNull(func() {}), "a value that does not encode is not null")
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/contextkit/compact/internal/english"
 	"github.com/contextkit/compact/internal/textcut"
 	"github.com/contextkit/compact/redact"
 )
@@ -28,10 +29,11 @@ const (
 	numFactKinds
 )
 
-// factKindNames name the kinds in the index's "Left out" line.
+// factKindNames name the kinds in the index's "Left out" line, in the
+// singular: the line counts them ("1 read file, 3 referenced paths").
 var factKindNames = [numFactKinds]string{
-	"unresolved errors", "modified files", "identifiers", "last command",
-	"resolved errors", "read files", "referenced paths",
+	"unresolved error", "modified file", "identifier", "last command",
+	"resolved error", "read file", "referenced path",
 }
 
 // keepClass is how long a kind survives trimming: a higher class is kept
@@ -271,7 +273,7 @@ func (fx *factIndex) write(b *strings.Builder) {
 	var left []string
 	for kind, n := range fx.leftOut {
 		if n > 0 {
-			left = append(left, strconv.Itoa(n)+" "+factKindNames[kind])
+			left = append(left, strconv.Itoa(n)+" "+english.Noun(n, factKindNames[kind]))
 		}
 	}
 	if len(left) > 0 {

@@ -3,6 +3,8 @@ package extractive
 import (
 	"strconv"
 	"strings"
+
+	"github.com/contextkit/compact/internal/english"
 )
 
 // This file reads a facts index back, so that a later summary merges it
@@ -189,7 +191,9 @@ func parseIDs(s string) []idEntry {
 	return out
 }
 
-// parseLeftOut reads "3 read files, 1 identifiers" into counts by kind.
+// parseLeftOut reads "3 read files, 1 identifier" into counts by kind. A
+// name reads in the singular or the plural whatever its count: summaries
+// written before the singular said "1 identifiers".
 func parseLeftOut(s string, counts *[numFactKinds]int) {
 	for _, part := range strings.Split(s, ", ") {
 		n, name, ok := strings.Cut(strings.TrimSpace(part), " ")
@@ -201,7 +205,7 @@ func parseLeftOut(s string, counts *[numFactKinds]int) {
 			continue
 		}
 		for kind, kn := range factKindNames {
-			if kn == name {
+			if name == kn || name == english.Noun(2, kn) {
 				counts[kind] += k
 			}
 		}

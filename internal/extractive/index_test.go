@@ -3,9 +3,11 @@ package extractive
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/contextkit/compact/internal/english"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -138,12 +140,12 @@ func TestFactsIndexKeepsItsOrderWhenShort(t *testing.T) {
 			kept[factCommand] = 1
 		}
 		for i, k := range kinds {
-			assert.Equal(t, total[k]-kept[k], p.facts.leftOut[k], "target %d: %s left out are counted", target, factKindNames[k])
+			assert.Equal(t, total[k]-kept[k], p.facts.leftOut[k], "target %d: %s left out are counted", target, english.Noun(2, factKindNames[k]))
 			if kept[k] == total[k] {
 				continue
 			}
 			for _, later := range kinds[i+1:] {
-				assert.Zero(t, kept[later], "target %d: %s go before any of the %s", target, factKindNames[later], factKindNames[k])
+				assert.Zero(t, kept[later], "target %d: %s go before any of the %s", target, english.Noun(2, factKindNames[later]), english.Noun(2, factKindNames[k]))
 			}
 		}
 		if kept[factCommand] == 0 && len(p.facts.ids) > 0 {
@@ -244,4 +246,23 @@ func TestFactsIndexIdentifierLineReadsBack(t *testing.T) {
 	require.Len(t, p.facts.ids, 2)
 	assert.Equal(t, idEntry{value: "X1Y2Z3"}, p.facts.ids[0], "an argument or tool name that would not read back is left out")
 	assert.Equal(t, idEntry{value: "W1", key: "order_id"}, p.facts.ids[1])
+}
+
+// The Left out line counts one of a kind in the singular ("1 modified
+// file"), and reads back both that and the plural summaries written
+// before said for one ("1 modified files").
+func TestTheLeftOutLineSaysOneInTheSingular(t *testing.T) {
+	short, _ := summarize(t, Request{Turns: denseHistory(30), TargetTokens: 300})
+	line := regexp.MustCompile(`(?m)^- ` + leftOutLabel + `.*$`)
+	require.Regexp(t, line, short, "a short summary leaves something out")
+	old := line.ReplaceAllString(short, "- "+leftOutLabel+"1 unresolved errors, 1 modified files, 1 identifiers, 1 last command, 2 read files")
+	p, ok := parseExtractive(old)
+	require.True(t, ok)
+	assert.Equal(t, [numFactKinds]int{factUnresolved: 1, factModified: 1, factID: 1, factCommand: 1, factRead: 2}, p.facts.leftOut,
+		"the old wording reads back")
+
+	out, p := summarize(t, Request{PreviousSummary: old, TargetTokens: 100_000})
+	assert.Contains(t, out, "\n- "+leftOutLabel+"1 unresolved error, 1 modified file, 1 identifier, 1 last command, 2 read files\n")
+	assert.Equal(t, [numFactKinds]int{factUnresolved: 1, factModified: 1, factID: 1, factCommand: 1, factRead: 2}, p.facts.leftOut,
+		"the new wording reads back")
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/contextkit/compact/internal/english"
 	"github.com/contextkit/compact/internal/memo"
 	"github.com/contextkit/compact/internal/msg"
 )
@@ -214,9 +215,14 @@ func (s *Summarizer) resolvedLimits(target int) Limits {
 
 // lastResort is the summary of turns that held nothing the lists keep.
 func lastResort(d *digest) string {
+	were := "were"
+	if d.turns == 1 {
+		were = "was"
+	}
 	return headingPrefix + summaryParts[partOf(secState)].heading + "\n> " + fmt.Sprintf(
-		"%d earlier messages (%d from the user, %d from the assistant, %d tool results, %d other) were condensed; none held text this summary keeps.",
-		d.turns, d.roles[0], d.roles[1], d.roles[2], d.roles[3])
+		"%d %s (%d from the user, %d from the assistant, %d %s, %d other) %s condensed; none held text this summary keeps.",
+		d.turns, english.Noun(d.turns, "earlier message"), d.roles[0], d.roles[1],
+		d.roles[2], english.Noun(d.roles[2], "tool result"), d.roles[3], were)
 }
 
 // Message is go-openai's chat message, as compact.Message aliases it.

@@ -431,3 +431,12 @@ func TestTheZeroSummarizerWorks(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "## Task\n> hi", out)
 }
+
+// The summary of turns with nothing to keep counts one message, and one
+// tool result, in the singular.
+func TestTheLastResortSaysOneInTheSingular(t *testing.T) {
+	one := lastResort(&digest{turns: 1, roles: [4]int{0, 0, 1, 0}})
+	assert.Contains(t, one, "> 1 earlier message (0 from the user, 0 from the assistant, 1 tool result, 0 other) was condensed;")
+	three := lastResort(&digest{turns: 3, roles: [4]int{1, 1, 0, 1}})
+	assert.Contains(t, three, "> 3 earlier messages (1 from the user, 1 from the assistant, 0 tool results, 1 other) were condensed;")
+}

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/contextkit/compact/internal/english"
 	"github.com/contextkit/compact/internal/textcut"
 )
 
@@ -16,11 +17,6 @@ const CarriedHeader = "[Earlier user messages, verbatim, oldest first]"
 // defusedCarriedHeader replaces CarriedHeader inside a summary's own body.
 const defusedCarriedHeader = "(earlier user messages, verbatim, oldest first)"
 
-// carriedEntry is the line before each carried message.
-func carriedEntry(t string) string {
-	return "[user message, " + strconv.Itoa(len(t)) + " bytes]\n"
-}
-
 // SummaryText builds the text of a summary message: the prefix, the body
 // and, when there are any, the carried user messages.
 func SummaryText(body string, carried []string) string {
@@ -31,8 +27,8 @@ func SummaryText(body string, carried []string) string {
 		b.WriteString("\n\n")
 		b.WriteString(CarriedHeader)
 		for _, t := range carried {
-			b.WriteString("\n")
-			b.WriteString(carriedEntry(t))
+			// The line before each: "[user message, 12 bytes]".
+			b.WriteString(carriedOpen + strconv.Itoa(len(t)) + " " + english.Noun(len(t), "byte") + carriedClose)
 			b.WriteString(t)
 		}
 	}
@@ -54,20 +50,25 @@ func SplitCarried(summary string) (body string, carried []string) {
 	return strings.TrimSpace(summary[:i]), carried
 }
 
+// The line before each carried message opens with carriedOpen and closes
+// with carriedClose: "\n[user message, 12 bytes]\n".
+const carriedOpen, carriedClose = "\n[user message, ", "]\n"
+
 // parseCarried reads carried entries from the start of s and returns them
 // with the offset just past the last one; end is -1 when s does not start
-// with a well-formed entry list.
+// with a well-formed entry list. An entry's length reads "1 byte" or, as
+// summaries written before the singular did, "1 bytes".
 func parseCarried(s string) (carried []string, end int) {
-	const open, close = "\n[user message, ", " bytes]\n"
-	for end < len(s) && strings.HasPrefix(s[end:], open) {
-		rest := s[end+len(open):]
-		j := strings.Index(rest, close)
+	for end < len(s) && strings.HasPrefix(s[end:], carriedOpen) {
+		rest := s[end+len(carriedOpen):]
+		j := strings.Index(rest, carriedClose)
 		if j < 0 {
 			return nil, -1
 		}
-		n, err := strconv.Atoi(rest[:j])
-		start := end + len(open) + j + len(close)
-		if err != nil || n < 0 || n > len(s)-start {
+		num, unit, _ := strings.Cut(rest[:j], " ")
+		n, err := strconv.Atoi(num)
+		start := end + len(carriedOpen) + j + len(carriedClose)
+		if err != nil || unit != "bytes" && unit != "byte" || n < 0 || n > len(s)-start {
 			return nil, -1
 		}
 		carried = append(carried, s[start:start+n])

@@ -3,6 +3,8 @@ package msg
 import (
 	"fmt"
 	"sort"
+
+	"github.com/contextkit/compact/internal/english"
 )
 
 // RepairKind says what RepairToolPairs did to a message. Its String is a
@@ -91,7 +93,7 @@ func RepairToolPairs(msgs []Message) ([]Message, []Repair) {
 			if !g.Answer(m.ToolCallID) {
 				keep[i] = false
 				repairs = append(repairs, Repair{Index: i, Kind: RepairDroppedResult, ToolCallID: m.ToolCallID,
-					Detail: fmt.Sprintf("tool result %q answered no call (%d bytes dropped)", m.ToolCallID, len(Text(m)))})
+					Detail: fmt.Sprintf("tool result %q answered no call (%d %s dropped)", m.ToolCallID, len(Text(m)), english.Noun(len(Text(m)), "byte"))})
 			}
 		default:
 			closeGroup()

@@ -77,8 +77,12 @@ func (c *Counter) Factor() float64 { return c.cur.Load().factor }
 
 // Calibrate moves the factor toward what a provider reported for a
 // request c counted as counted tokens, and returns that count at the new
-// factor. A counter that is not calibrating returns counted as it is.
+// factor. A counter that is not calibrating, or nil, returns counted as it
+// is.
 func (c *Counter) Calibrate(reported, counted int) int {
+	if c == nil {
+		return counted
+	}
 	old := c.cur.Load()
 	if !old.calibrating || reported <= 0 || counted <= 0 {
 		return counted

@@ -12,9 +12,21 @@
 // and every later count is raised by it; when it was not, the report
 // itself is the least the next request takes, until a compaction makes it
 // stale.
+//
+// A report of a request sent before the last compaction committed (a
+// request in flight while it ran) describes a history that is gone: it
+// judges nothing, lifts nothing and is no least size. It still says what
+// counting misses, when the Gauge holds the count of that same request:
+// the last check before the compaction, made no later than the request
+// was sent.
 package trigger
 
-import "strconv"
+import (
+	"strconv"
+	"time"
+
+	"github.com/contextkit/compact/internal/english"
+)
 
 // Limits are the figures a Gauge judges sizes against.
 type Limits struct {
@@ -35,8 +47,11 @@ type Limits struct {
 // request is its count. It is not safe for concurrent use.
 type Measure struct {
 	counted int // the count of the request about to be sent, not yet reported; 0: none
-	unseen  int // what the last report found beyond the count of its request
-	floor   int // the last report, when its request was not counted here; 0 once stale
+	// countedAt is when a check made counted (Gauge.Check); zero when
+	// Counts did, or a compaction.
+	countedAt time.Time
+	unseen    int // what the last report found beyond the count of its request
+	floor     int // the last report, when its request was not counted here; 0 once stale
 }
 
 // Unseen is what the last usage report found beyond the count of the
@@ -50,7 +65,7 @@ func (m *Measure) Estimate(n int) int { return max(n+m.unseen, m.floor) }
 // Counts records n, the count of the request about to be sent, for the
 // report that will describe it, and returns the request's Estimate.
 func (m *Measure) Counts(n int) int {
-	m.counted = n
+	m.counted, m.countedAt = n, time.Time{}
 	return m.Estimate(n)
 }
 
@@ -90,6 +105,12 @@ type Gauge struct {
 	paused   bool
 	pausedAt int // the request's size when the pause began
 	reason   string
+	// compactedAt is when the last compaction committed; prior and
+	// priorAt the count pending then and when a check made it (zero:
+	// not a check), for a report of a request sent before it.
+	compactedAt time.Time
+	prior       int
+	priorAt     time.Time
 }
 
 // Last is the last prompt size seen: reported, checked or left by a
@@ -117,11 +138,34 @@ func (g *Gauge) Room(counted int) Room {
 	return Room{Size: g.Estimate(counted), Unseen: g.unseen, Paused: g.paused, Reason: g.reason}
 }
 
-// Report takes in a provider's report of reported prompt tokens for a
-// request counted at counted (0 when it was not counted here; rescaled by
-// the caller when the report changed how it counts), then sees it.
-func (g *Gauge) Report(reported, counted int, l Limits) {
-	g.Learn(reported, counted)
+// Check records counted, the count of a request about to be sent, made
+// at at, for the report that will describe it (see Counts), and sees the
+// request's Estimate, which it returns.
+func (g *Gauge) Check(counted int, at time.Time, l Limits) int {
+	n := g.Counts(counted)
+	g.countedAt = at
+	g.See(n, l)
+	return n
+}
+
+// Report takes in a provider's report of reported prompt tokens for the
+// request sent at sent (zero: just now), and tunes cal (nil: none) by it.
+// The report describes the request last counted (0: none counted here),
+// and is seen; but one sent before the last compaction committed only
+// says what counting misses, and only when the count the Gauge held then
+// was a check's made no later than sent (see the package doc).
+func (g *Gauge) Report(reported int, sent time.Time, cal *Counter, l Limits) {
+	if !sent.IsZero() && sent.Before(g.compactedAt) {
+		n := g.prior
+		if g.priorAt.IsZero() || g.priorAt.After(sent) {
+			n = 0 // not a count of that request
+		}
+		if g.prior = 0; n > 0 {
+			g.unseen = max(reported-cal.Calibrate(reported, n), 0)
+		}
+		return
+	}
+	g.Learn(reported, cal.Calibrate(reported, g.Counted()))
 	g.See(reported, l)
 }
 
@@ -144,14 +188,16 @@ func (g *Gauge) See(n int, l Limits) {
 	}
 }
 
-// Compacted records a compaction that left a request counted at counted
-// (what every later count builds on): with what counting misses, that is
-// the request the provider will see. One over the threshold is a strike
-// at once; otherwise the next size seen judges it. The last report is
+// Compacted records a compaction that committed at at and left a request
+// counted at counted (what every later count builds on): with what
+// counting misses, that is the request the provider will see. One over
+// the threshold is a strike at once; otherwise the next size seen judges
+// it, a report of a request sent before at never does. The last report is
 // stale from now on.
-func (g *Gauge) Compacted(counted int, l Limits) {
-	g.counted = counted
-	g.Stale()
+func (g *Gauge) Compacted(counted int, at time.Time, l Limits) {
+	g.prior, g.priorAt = g.counted, g.countedAt
+	g.counted, g.countedAt, g.compactedAt = counted, at, at
+	g.floor = 0 // the last report is stale (see Stale)
 	g.last = counted + g.unseen
 	if g.last >= l.Threshold {
 		g.judge = false
@@ -165,13 +211,14 @@ func (g *Gauge) strike(why string, l Limits) {
 	g.strikes++
 	if l.Strikes > 0 && g.strikes >= l.Strikes {
 		g.paused, g.pausedAt = true, g.last
-		g.reason = why + " " + strconv.Itoa(g.strikes) + " times in a row; " +
+		g.reason = why + " " + strconv.Itoa(g.strikes) + " " + english.Noun(g.strikes, "time") + " in a row; " +
 			"automatic compaction paused until usage drops, the history grows by the tail's budget, the model changes, or a forced compaction"
 	}
 }
 
 // Restart forgets the strikes, the pause, and what reports said of the
-// count: the model, and so the count, changed.
+// count: the model, and so the count, changed. When the last compaction
+// committed is kept: a report of a request sent before it is as stale.
 func (g *Gauge) Restart() {
-	*g = Gauge{last: g.last}
+	*g = Gauge{last: g.last, compactedAt: g.compactedAt}
 }

@@ -59,11 +59,11 @@ func TestWrongPasswordIsNotPrinted(t *testing.T) {
 	}
 }
 
-// schema makes a schema name of its own for t, dropped when t ends.
-func schema(t *testing.T) string {
+// schema makes a schema name of its own for tb, dropped when tb ends.
+func schema(tb testing.TB) string {
 	name := fmt.Sprintf("compact_test_%d", time.Now().UnixNano())
-	t.Cleanup(func() {
-		conn, err := pgx.Connect(context.Background(), dsn(t))
+	tb.Cleanup(func() {
+		conn, err := pgx.Connect(context.Background(), dsn(tb))
 		if err == nil {
 			_, _ = conn.Exec(context.Background(), `DROP SCHEMA `+pgx.Identifier{name}.Sanitize()+` CASCADE`)
 			conn.Close(context.Background())
@@ -72,12 +72,12 @@ func schema(t *testing.T) string {
 	return name
 }
 
-func exec(t *testing.T, sql string) {
+func exec(t *testing.T, sql string, args ...any) {
 	t.Helper()
 	conn, err := pgx.Connect(context.Background(), dsn(t))
 	require.NoError(t, err)
 	defer conn.Close(context.Background())
-	_, err = conn.Exec(context.Background(), sql)
+	_, err = conn.Exec(context.Background(), sql, args...)
 	require.NoError(t, err)
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/contextkit/compact/models"
@@ -197,39 +196,4 @@ func (s *Store) Release(ctx context.Context, id string, lease session.Lease) err
 		return fail(ctx, "release", id, err)
 	}
 	return nil
-}
-
-// Search returns the records of session id after after whose
-// session.SearchText contains text, ignoring case, oldest first, at most
-// limit: Postgres finds the candidates in a lower-cased copy of each
-// message's text, and each is checked exactly.
-func (s *Store) Search(ctx context.Context, id, text string, after int64, limit int) ([]session.Record, error) {
-	if err := begin(ctx, "search", id); err != nil {
-		return nil, err
-	}
-	want := strings.ToLower(text)
-	var (
-		rows pgx.Rows
-		err  error
-	)
-	if needle := postgresText(want); needle != "" {
-		rows, err = s.pool.Query(ctx, s.q.search, id, after, needle)
-	} else {
-		rows, err = s.pool.Query(ctx, s.q.scan, id, after)
-	}
-	if err != nil {
-		return nil, fail(ctx, "search", id, err)
-	}
-	n := 0
-	recs, err := collect(rows, id, func(r session.Record) (bool, bool) {
-		if !strings.Contains(strings.ToLower(session.SearchText(r.Message)), want) {
-			return false, true
-		}
-		n++
-		return true, limit <= 0 || n < limit
-	})
-	if err != nil {
-		return nil, fail(ctx, "search", id, err)
-	}
-	return recs, nil
 }

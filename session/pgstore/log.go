@@ -32,8 +32,10 @@ func fail(ctx context.Context, op, id string, err error) error {
 	return fmt.Errorf("pgstore: %s %q: %w", op, id, err)
 }
 
-// searchText is what the search column holds for m: its SearchText lower-
-// cased, as valid UTF-8 without NUL, which Postgres text cannot hold.
+// searchText is what the search table holds for m: its SearchText lower-
+// cased, as valid UTF-8 without NUL, which Postgres text cannot hold. It
+// only narrows the candidates: Search checks each against the message
+// itself, which the body keeps byte for byte.
 func searchText(m compact.Message) string {
 	return postgresText(strings.ToLower(session.SearchText(m)))
 }
@@ -60,15 +62,14 @@ func (s *Store) Append(ctx context.Context, id string, msgs ...compact.Message) 
 		return last, n, nil
 	}
 	bodies := make([]string, len(msgs))
-	texts := make([]string, len(msgs))
 	for i, m := range msgs {
 		b, err := codec.Message(i, m)
 		if err != nil {
 			return 0, 0, fmt.Errorf("pgstore: append %q: %w", id, err)
 		}
-		bodies[i], texts[i] = string(b), searchText(m)
+		bodies[i] = string(b)
 	}
-	if err := s.pool.QueryRow(ctx, s.q.appendMsgs, id, len(msgs), bodies, texts).Scan(&last, &n); err != nil {
+	if err := s.pool.QueryRow(ctx, s.q.appendMsgs, id, len(msgs), bodies).Scan(&last, &n); err != nil {
 		return 0, 0, fail(ctx, "append", id, err)
 	}
 	return last, n, nil

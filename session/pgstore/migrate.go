@@ -19,13 +19,26 @@ var ErrSchemaVersion = errors.New("pgstore: unknown schema version")
 // Any fixed number works; this one spells "compact" in ASCII.
 const migrationLock int64 = 0x636f6d70616374
 
-// migrations are the numbered schema steps, with $S standing for the
-// schema: migrations[i] takes a database from version i to i+1. A step is
-// never edited once released; each is idempotent.
-var migrations = []string{
+// migration is one numbered schema step, run inside the transaction that
+// migrates the schema S (quoted).
+type migration func(ctx context.Context, s *Store, cfg config, tx pgx.Tx, S string) error
+
+// statements is a step made of SQL statements alone, with $S standing for
+// the schema.
+func statements(sql string) migration {
+	return func(ctx context.Context, _ *Store, _ config, tx pgx.Tx, S string) error {
+		_, err := tx.Exec(ctx, strings.ReplaceAll(sql, "$S", S))
+		return err
+	}
+}
+
+// migrations are the numbered schema steps: migrations[i] takes a database
+// from version i to i+1. A step is never edited once released; each is
+// idempotent.
+var migrations = []migration{
 	// 1: the log, the compactions, and a row per session holding its
 	// counters and its lease.
-	`CREATE TABLE IF NOT EXISTS $S.sessions (
+	statements(`CREATE TABLE IF NOT EXISTS $S.sessions (
 		id            text PRIMARY KEY,
 		last_seq      bigint NOT NULL DEFAULT 0,         -- the log's last record
 		compactions   integer NOT NULL DEFAULT 0,        -- the latest compaction's N
@@ -54,23 +67,26 @@ var migrations = []string{
 		summarizer    text NOT NULL,
 		fence         bigint NOT NULL,
 		PRIMARY KEY (session, n)
-	);`,
+	);`),
 	// 2: the range of records each compaction's summary stands for
 	// (session.Compaction's FoldedFrom and FoldedThrough); 0 in compactions
 	// committed before, which did not record it.
-	`ALTER TABLE $S.compactions
+	statements(`ALTER TABLE $S.compactions
 		ADD COLUMN IF NOT EXISTS folded_from bigint NOT NULL DEFAULT 0,
-		ADD COLUMN IF NOT EXISTS folded_through bigint NOT NULL DEFAULT 0;`,
+		ADD COLUMN IF NOT EXISTS folded_through bigint NOT NULL DEFAULT 0;`),
 	// 3: what the session had been billed at each compaction
 	// (session.Compaction's Spend) as JSON; '' in compactions committed
 	// before, which did not record it.
-	`ALTER TABLE $S.compactions ADD COLUMN IF NOT EXISTS spend text NOT NULL DEFAULT '';`,
+	statements(`ALTER TABLE $S.compactions ADD COLUMN IF NOT EXISTS spend text NOT NULL DEFAULT '';`),
+	// 4: the search table, filled by searches, and its trigram index when
+	// the server has pg_trgm (see searchIndex).
+	searchIndex,
 }
 
 // migrate brings the schema to len(migrations) in one transaction, or
 // reports a version it does not know.
-func (s *Store) migrate(ctx context.Context, schema string) error {
-	S := pgx.Identifier{schema}.Sanitize()
+func (s *Store) migrate(ctx context.Context, cfg config) error {
+	S := pgx.Identifier{cfg.schema}.Sanitize()
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, migrationLock); err != nil {
 			return fmt.Errorf("migration lock: %w", err)
@@ -96,7 +112,7 @@ func (s *Store) migrate(ctx context.Context, schema string) error {
 				ErrSchemaVersion, S, version, len(migrations))
 		}
 		for v := version; v < len(migrations); v++ {
-			if _, err := tx.Exec(ctx, strings.ReplaceAll(migrations[v], "$S", S)); err != nil {
+			if err := migrations[v](ctx, s, cfg, tx, S); err != nil {
 				return fmt.Errorf("migration %d: %w", v+1, err)
 			}
 		}

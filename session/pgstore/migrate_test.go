@@ -7,6 +7,7 @@ import (
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/models"
 	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/session/internal/legacy"
 	"github.com/contextkit/compact/session/pgstore"
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/assert"
@@ -53,4 +54,28 @@ func TestMigrationsAddTheFoldedRangeAndTheSpend(t *testing.T) {
 		st.Close()
 		exec(t, `UPDATE `+S+`.schema_version SET version = 1`) // the columns stay
 	}
+}
+
+// A schema written before stores kept every byte holds go-openai's JSON for
+// each message, with U+FFFD where a byte was not UTF-8: it reads as it
+// always did, beside what is appended now.
+func TestMessagesWrittenBeforeBytesWereKeptStillRead(t *testing.T) {
+	ctx := context.Background()
+	name := schema(t)
+	S := pgx.Identifier{name}.Sanitize()
+	old := legacy.Messages()
+	st := open(t, pgstore.WithSchema(name))
+	_, _, err := st.Append(ctx, "agent-7", old...)
+	require.NoError(t, err)
+	_, err = st.Commit(ctx, "agent-7", session.Compaction{N: 1, Through: 1, Live: old[:1]}, session.Lease{})
+	require.NoError(t, err)
+	st.Close()
+
+	// The rows as the earlier version wrote them.
+	for i, m := range old {
+		exec(t, `UPDATE `+S+`.messages SET body = $1 WHERE session = 'agent-7' AND seq = $2`, legacy.JSON(t, m), i+1)
+	}
+	exec(t, `UPDATE `+S+`.compactions SET live = $1 WHERE session = 'agent-7' AND n = 1`, legacy.JSON(t, old[:1]))
+
+	legacy.Check(t, open(t, pgstore.WithSchema(name)), "agent-7")
 }

@@ -12,14 +12,35 @@
 // migrated by Open under an advisory lock, so replicas starting together
 // migrate once. Appends are one statement each; a session's lease is a row
 // with a fencing token that only grows, timed by the database's clock, so
-// hosts whose clocks differ still agree on who holds it. Errors never hold
-// the DSN or its password.
+// hosts whose clocks differ still agree on who holds it. Messages are kept
+// as JSON in text columns, byte for byte: NUL bytes and text that is not
+// UTF-8, which a Postgres text column cannot hold, are escaped in the JSON
+// and come back as they went in. Errors never hold the DSN or its password.
+//
+// Searches look a text up in a table of each record's text, lower-cased,
+// through a GIN index of pg_trgm, and check every candidate exactly. The
+// table is filled session by session by searches, not by appends: a
+// session's first search puts its records in, and later ones what was
+// appended since (when more than a few hundred records wait; fewer are
+// read from the log), so an append writes its messages and its session's
+// counter, nothing more, and a session never searched takes no room in the
+// table. Open creates
+// the extension when the database lacks it (pg_trgm ships with Postgres
+// and is trusted since Postgres 13: a role that may create the Store's
+// schema may create it). On a server without pg_trgm, Open says so
+// through WithLogger's logger and leaves the index out: searches then read
+// the session's texts, with the same answers, more slowly on a long
+// session; to add the index later (the Store's schema for compact):
+//
+//	CREATE EXTENSION pg_trgm;
+//	CREATE INDEX CONCURRENTLY message_search_trgm ON compact.message_search USING gin (search gin_trgm_ops);
 package pgstore
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"regexp"
 	"strings"
@@ -34,6 +55,7 @@ import (
 type Store struct {
 	pool *pgxpool.Pool
 	q    queries
+	log  *slog.Logger
 }
 
 // Option configures a Store.
@@ -42,7 +64,13 @@ type Option func(*config)
 type config struct {
 	schema   string
 	maxConns int32
+	logger   *slog.Logger
+	trigrams string // the extension migration 4 builds its index with; tests name a missing one
 }
+
+// defaultMaxConns is the least the pool may open unless told (see
+// WithMaxConns).
+const defaultMaxConns = 8
 
 // DefaultSchema is the schema that holds the Store's tables unless
 // WithSchema says otherwise.
@@ -54,10 +82,21 @@ func WithSchema(name string) Option {
 	return func(c *config) { c.schema = name }
 }
 
-// WithMaxConns caps the pool's connections (pgxpool's default, the larger
-// of 4 and the number of CPUs, when zero).
+// WithMaxConns caps the pool's connections. Zero means the DSN's
+// pool_max_conns when it has one, else the larger of 8 and the number of
+// CPUs: a process serving a few hundred sessions, whose compactions hold
+// connections too, keeps Append's tail at a bare insert's with 8, and
+// doubles it with pgxpool's own 4 (docs/sizing.md). The pool opens
+// connections as they are needed.
 func WithMaxConns(n int32) Option {
 	return func(c *config) { c.maxConns = n }
+}
+
+// WithLogger sends what the Store has to say to l: today, only that Open
+// found no pg_trgm to build the search index with. Nil, the default,
+// discards it.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) { c.logger = l }
 }
 
 // ErrDSN reports a DSN that does not parse. The error says why without
@@ -72,7 +111,7 @@ var ErrConnect = errors.New("pgstore: cannot connect")
 // pairs, as pgx takes them), checks the connection, and creates or migrates
 // the Store's tables.
 func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
-	cfg := config{schema: DefaultSchema}
+	cfg := config{schema: DefaultSchema, trigrams: "pg_trgm"}
 	for _, opt := range opts {
 		if opt != nil {
 			opt(&cfg)
@@ -81,13 +120,19 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	if cfg.schema == "" {
 		cfg.schema = DefaultSchema
 	}
+	if cfg.logger == nil {
+		cfg.logger = slog.New(slog.DiscardHandler)
+	}
 	secrets := secretsOf(dsn)
 	pcfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s", ErrDSN, scrub(reason(err), secrets))
 	}
-	if cfg.maxConns > 0 {
+	switch {
+	case cfg.maxConns > 0:
 		pcfg.MaxConns = cfg.maxConns
+	case !strings.Contains(dsn, "pool_max_conns"):
+		pcfg.MaxConns = max(pcfg.MaxConns, defaultMaxConns)
 	}
 	secrets = append(secrets, pcfg.ConnConfig.Password)
 	where := fmt.Sprintf("%s@%s:%d/%s", pcfg.ConnConfig.User, pcfg.ConnConfig.Host, pcfg.ConnConfig.Port, pcfg.ConnConfig.Database)
@@ -99,8 +144,8 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 		pool.Close()
 		return nil, connectError(ctx, where, err, secrets)
 	}
-	s := &Store{pool: pool, q: newQueries(pgx.Identifier{cfg.schema}.Sanitize())}
-	if err := s.migrate(ctx, cfg.schema); err != nil {
+	s := &Store{pool: pool, q: newQueries(pgx.Identifier{cfg.schema}.Sanitize()), log: cfg.logger}
+	if err := s.migrate(ctx, cfg); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("pgstore: open %s: %w", where, err) // no DSN in it
 	}

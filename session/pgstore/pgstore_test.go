@@ -3,12 +3,14 @@ package pgstore_test
 import (
 	"context"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/contextkit/compact/internal/sharedtest"
 	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/pgstore"
 	"github.com/contextkit/compact/session/storetest"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -39,4 +41,21 @@ func open(t testing.TB, opts ...pgstore.Option) *pgstore.Store {
 func TestConformance(t *testing.T) {
 	st := open(t)
 	storetest.Run(t, func(*testing.T) session.Store { return st })
+}
+
+// Issue 33.6: the pool opens up to 8 connections unless told (pgxpool's 4
+// doubled a fleet's Append p99), and what the host says wins: WithMaxConns,
+// or the DSN's pool_max_conns.
+func TestPoolSize(t *testing.T) {
+	d := dsn(t)
+	assert.GreaterOrEqual(t, pgstore.MaxConns(open(t)), int32(8))
+	assert.Equal(t, int32(3), pgstore.MaxConns(open(t, pgstore.WithMaxConns(3))))
+	sep := "?"
+	if strings.Contains(d, "?") {
+		sep = "&"
+	}
+	st, err := pgstore.Open(context.Background(), d+sep+"pool_max_conns=5")
+	require.NoError(t, err)
+	defer st.Close()
+	assert.Equal(t, int32(5), pgstore.MaxConns(st))
 }

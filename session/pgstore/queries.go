@@ -7,7 +7,8 @@ import "strings"
 type queries struct {
 	appendMsgs, lastSeq, records, head, compactionLive, compactionThrough string
 	ensure, lockLease, insertCompaction, setHead, compactions, spend      string
-	grant, renew, release, search, scan                                   string
+	grant, renew, release, like, search, scan, indexed, unindexed, index  string
+	analyze                                                               string
 }
 
 func newQueries(schema string) queries {
@@ -21,9 +22,9 @@ func newQueries(schema string) queries {
 				ON CONFLICT (id) DO UPDATE SET last_seq = t.last_seq + excluded.last_seq
 				RETURNING last_seq, compactions
 			), ins AS (
-				INSERT INTO $S.messages (session, seq, at, body, search)
-				SELECT $1, s.last_seq - $2 + m.ord, now(), m.body, m.search
-				FROM s, unnest($3::text[], $4::text[]) WITH ORDINALITY AS m (body, search, ord)
+				INSERT INTO $S.messages (session, seq, at, body)
+				SELECT $1, s.last_seq - $2 + m.ord, now(), m.body
+				FROM s, unnest($3::text[]) WITH ORDINALITY AS m (body, ord)
 			)
 			SELECT last_seq, compactions FROM s`),
 		lastSeq: q(`SELECT last_seq, compactions FROM $S.sessions WHERE id = $1`),
@@ -50,8 +51,27 @@ func newQueries(schema string) queries {
 		renew: q(`UPDATE $S.sessions SET lease_expires = now() + $2 * interval '1 microsecond'
 			WHERE id = $1 RETURNING lease_expires`),
 		release: q(`UPDATE $S.sessions SET lease_id = NULL WHERE id = $1 AND lease_id = $2 AND lease_fence = $3`),
-		search: q(`SELECT seq, at, body FROM $S.messages
-			WHERE session = $1 AND seq > $2 AND strpos(search, $3) > 0 ORDER BY seq`),
-		scan: q(`SELECT seq, at, body FROM $S.messages WHERE session = $1 AND seq > $2 ORDER BY seq`),
+		// A page of a search, of the records after $2, at most $3 (NULL:
+		// no limit). like and search look $4 up among the records in the
+		// search table (up to $5): like is what the trigram index serves;
+		// search, for a text the index cannot serve, reads the session's
+		// texts. scan reads the session's records, past the table too.
+		like: q(`SELECT m.seq, m.at, m.body FROM $S.message_search s
+			JOIN $S.messages m ON m.session = s.session AND m.seq = s.seq
+			WHERE s.session = $1 AND s.seq > $2 AND s.search LIKE $4 AND s.seq <= $5 ORDER BY s.seq LIMIT $3`),
+		search: q(`SELECT m.seq, m.at, m.body FROM $S.message_search s
+			JOIN $S.messages m ON m.session = s.session AND m.seq = s.seq
+			WHERE s.session = $1 AND s.seq > $2 AND strpos(s.search, $4) > 0 AND s.seq <= $5 ORDER BY s.seq LIMIT $3`),
+		scan: q(`SELECT seq, at, body FROM $S.messages WHERE session = $1 AND seq > $2 ORDER BY seq LIMIT $3`),
+		// The search table holds a session's records from the first up
+		// to the last it holds, each batch a transaction: that last is
+		// where it stands.
+		indexed: q(`SELECT coalesce((SELECT seq FROM $S.message_search WHERE session = $1 ORDER BY seq DESC LIMIT 1), 0),
+			coalesce((SELECT last_seq FROM $S.sessions WHERE id = $1), 0)`),
+		unindexed: q(`SELECT seq, body FROM $S.messages WHERE session = $1 AND seq > $2 ORDER BY seq LIMIT $3`),
+		index: q(`INSERT INTO $S.message_search (session, seq, search)
+			SELECT $1, t.seq, t.search FROM unnest($2::bigint[], $3::text[]) AS t (seq, search)
+			ON CONFLICT DO NOTHING`),
+		analyze: q(`ANALYZE $S.message_search`),
 	}
 }

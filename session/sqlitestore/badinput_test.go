@@ -15,7 +15,7 @@ import (
 )
 
 // rawDB opens the file behind a store directly, to break it on purpose.
-func rawDB(t *testing.T, path string) *sql.DB {
+func rawDB(t testing.TB, path string) *sql.DB {
 	t.Helper()
 	db, err := sql.Open("sqlite", path)
 	require.NoError(t, err)

@@ -49,7 +49,7 @@ func (s *Store) Commit(ctx context.Context, id string, c session.Compaction, lea
 		return 0, fmt.Errorf("sqlitestore: commit %q compaction %d: spend: %w", id, c.N, err)
 	}
 	var last int64
-	err = s.write(ctx, func(tx *sql.Tx) error {
+	err = s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if err := ensure(ctx, tx, id); err != nil {
 			return err
 		}
@@ -162,7 +162,7 @@ func (s *Store) Acquire(ctx context.Context, id string, ttl time.Duration) (sess
 		return session.Lease{}, err
 	}
 	var granted session.Lease
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if err := ensure(ctx, tx, id); err != nil {
 			return err
 		}
@@ -190,7 +190,7 @@ func (s *Store) Renew(ctx context.Context, id string, lease session.Lease, ttl t
 	if err := begin(ctx, "renew", id); err != nil {
 		return session.Lease{}, err
 	}
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		held, err := readLease(ctx, tx, id)
 		if err != nil {
 			return err
@@ -214,7 +214,7 @@ func (s *Store) Release(ctx context.Context, id string, lease session.Lease) err
 	if err := begin(ctx, "release", id); err != nil {
 		return err
 	}
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE sessions SET lease_id = NULL WHERE id = ? AND lease_id = ? AND lease_fence = ?`,
 			id, lease.ID, lease.Fence)
 		return err

@@ -41,7 +41,7 @@ func (s *Store) Append(ctx context.Context, id string, msgs ...compact.Message) 
 		last int64
 		n    int
 	)
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if len(msgs) == 0 {
 			err := tx.QueryRowContext(ctx, `SELECT last_seq, compactions FROM sessions WHERE id = ?`, id).Scan(&last, &n)
 			if errors.Is(err, sql.ErrNoRows) {

@@ -2,12 +2,14 @@ package sqlitestore_test
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/models"
 	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/session/internal/legacy"
 	"github.com/contextkit/compact/session/sqlitestore"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -53,7 +55,7 @@ func TestMigrationsAddTheFoldedRangeAndTheSpend(t *testing.T) {
 		assert.Zero(t, comps[0].Spend, "%s: nor a spend", step)
 		var version int
 		require.NoError(t, db.QueryRow(`SELECT version FROM schema_version`).Scan(&version))
-		assert.Equal(t, 3, version, step)
+		assert.Equal(t, 4, version, step)
 		if len(comps) == 1 {
 			_, err = st.Commit(ctx, "agent-7", session.Compaction{N: 2, Through: 3, FoldedFrom: 1, FoldedThrough: 3, Spend: spent}, session.Lease{})
 			require.NoError(t, err)
@@ -64,6 +66,82 @@ func TestMigrationsAddTheFoldedRangeAndTheSpend(t *testing.T) {
 		assert.Equal(t, spent, comps[1].Spend, step)
 		require.NoError(t, st.Close())
 		_, err = db.Exec(`UPDATE schema_version SET version = 1`) // the columns stay
+		require.NoError(t, err)
+	}
+}
+
+// A file written before stores kept every byte holds go-openai's JSON for
+// each message, with U+FFFD where a byte was not UTF-8: it reads as it
+// always did, beside what is appended now.
+func TestMessagesWrittenBeforeBytesWereKeptStillRead(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "sessions.db")
+	old := legacy.Messages()
+	st, err := sqlitestore.Open(ctx, path)
+	require.NoError(t, err)
+	_, _, err = st.Append(ctx, "agent-7", old...)
+	require.NoError(t, err)
+	_, err = st.Commit(ctx, "agent-7", session.Compaction{N: 1, Through: 1, Live: old[:1]}, session.Lease{})
+	require.NoError(t, err)
+	require.NoError(t, st.Close())
+
+	// The rows as the earlier version wrote them.
+	db := rawDB(t, path)
+	for i, m := range old {
+		_, err = db.Exec(`UPDATE messages SET body = ? WHERE session = 'agent-7' AND seq = ?`, legacy.JSON(t, m), i+1)
+		require.NoError(t, err)
+	}
+	_, err = db.Exec(`UPDATE compactions SET live = ? WHERE session = 'agent-7' AND n = 1`, legacy.JSON(t, old[:1]))
+	require.NoError(t, err)
+
+	st, err = sqlitestore.Open(ctx, path)
+	require.NoError(t, err)
+	defer st.Close()
+	legacy.Check(t, st, "agent-7")
+}
+
+// Migration 4 replaces the first search index (one for the whole file,
+// with positions) by the one kept session by session: the old tables go,
+// searches find what they found, and the step runs again harmlessly.
+func TestMigrationReplacesTheSearchIndex(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "sessions.db")
+	st, err := sqlitestore.Open(ctx, path)
+	require.NoError(t, err)
+	msgs := make([]compact.Message, 400)
+	for i := range msgs {
+		msgs[i] = compact.Message{Role: compact.RoleTool, Content: fmt.Sprintf("step %d: ok", i)}
+	}
+	msgs[7].Content = "step 7: ERROR disk full"
+	_, _, err = st.Append(ctx, "agent-7", msgs...)
+	require.NoError(t, err)
+	require.NoError(t, st.Close())
+
+	// The file as version 3 left it.
+	db := rawDB(t, path)
+	for _, q := range []string{
+		`DROP TABLE message_search`,
+		`ALTER TABLE sessions DROP COLUMN indexed`,
+		`CREATE VIRTUAL TABLE message_text USING fts5 (text, content = '', tokenize = 'trigram')`,
+		`CREATE TABLE search_index (indexed INTEGER NOT NULL) STRICT`,
+		`INSERT INTO search_index (indexed) VALUES (0)`,
+		`UPDATE schema_version SET version = 3`,
+	} {
+		_, err := db.Exec(q)
+		require.NoError(t, err, q)
+	}
+	for _, step := range []string{"migrating version 3", "running step 4 again"} {
+		st, err := sqlitestore.Open(ctx, path)
+		require.NoError(t, err, step)
+		found, err := st.Search(ctx, "agent-7", "error disk", 0, 0)
+		require.NoError(t, err, step)
+		require.Len(t, found, 1, step)
+		assert.EqualValues(t, 8, found[0].Seq, step)
+		var old int
+		require.NoError(t, db.QueryRow(`SELECT count(*) FROM sqlite_schema WHERE name IN ('message_text', 'search_index')`).Scan(&old))
+		assert.Zero(t, old, "%s: the first index is gone", step)
+		require.NoError(t, st.Close())
+		_, err = db.Exec(`UPDATE schema_version SET version = 3`) // the new index stays
 		require.NoError(t, err)
 	}
 }

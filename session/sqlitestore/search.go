@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"strings"
 	"unicode/utf8"
 
@@ -15,65 +16,99 @@ import (
 // trigram is the shortest text the FTS5 trigram index can look up.
 const trigram = 3
 
-// Bounds of the index's upkeep: a search that finds more than lagMax
-// messages not yet indexed indexes them first, indexBatch to a transaction
-// so that no write waits long behind it.
+// Bounds of the index's upkeep: a search of a session with more than
+// lagMax records not yet indexed indexes them first, at most indexRows
+// records or indexBytes bytes of text to a transaction, so that no write
+// of any process waits long behind it.
 const (
 	lagMax     = 256
-	indexBatch = 2000
+	indexRows  = 256
+	indexBytes = 64 << 10
 )
+
+// maxTerms bounds the trigrams of a text a lookup asks the index for:
+// enough to make a long text's candidates few, few enough that the lookup
+// stays short.
+const maxTerms = 24
 
 // Search returns the records of session id after after whose
 // session.SearchText contains text, ignoring case, oldest first, at most
-// limit. Text of three or more ASCII characters is looked up in the trigram
-// index, then the messages appended since the index was last brought up to
-// date are read, and every candidate is checked exactly; shorter or
-// non-ASCII text (whose case folding SQLite and Go may see differently) is
-// matched by reading the session's log.
+// limit. Text of three or more ASCII characters is looked up in the
+// session's part of the trigram index (every record of the session up to
+// sessions.indexed), then the records appended since are read, and every
+// candidate is checked exactly; shorter or non-ASCII text (whose case
+// folding SQLite and Go may see differently), or text holding NUL (which
+// ends an FTS5 query), is matched by reading the session's log.
+//
+// The index keeps, for each trigram, only the rowids of the texts holding
+// it: a lookup asks for rows holding every trigram of the session's tag and
+// of text, in rowid order, which for one session is the order of its
+// records (a session's rows are only ever inserted by Append, in order),
+// so the lookup stops at the limit.
 func (s *Store) Search(ctx context.Context, id, text string, after int64, limit int) ([]session.Record, error) {
 	if err := begin(ctx, "search", id); err != nil {
 		return nil, err
 	}
-	indexed := len(text) >= trigram && ascii(text)
-	if indexed {
-		if err := s.catchUp(ctx); err != nil {
+	var match string // the index lookup; "" when the index cannot serve text
+	if len(text) >= trigram && indexable(text) {
+		match = lookup(id, text)
+		if err := s.catchUp(ctx, id); err != nil {
 			return nil, fmt.Errorf("sqlitestore: search %q: indexing: %w", id, err)
 		}
 	}
 	want := strings.ToLower(text)
 	var out []session.Record
-	err := s.read(ctx, func(tx *sql.Tx) (err error) {
+	err := s.read(ctx, func(tx *sql.Tx) error {
 		out = nil
-		var rows *sql.Rows
-		if indexed {
-			// The index up to its mark, then the log past it. CROSS JOIN
-			// keeps the index the outer loop: the other way round, SQLite
-			// would run the MATCH once per message of the session.
-			rows, err = tx.QueryContext(ctx, `
-				SELECT m.seq, m.at, m.body FROM message_text CROSS JOIN messages m ON m.rowid = message_text.rowid
-				WHERE message_text MATCH ? AND m.session = ? AND m.seq > ?
-				UNION ALL
-				SELECT seq, at, body FROM messages
-				WHERE session = ? AND seq > ? AND rowid > (SELECT indexed FROM search_index)
-				ORDER BY 1`, phrase(text), id, after, id, after)
-		} else {
-			rows, err = tx.QueryContext(ctx, `SELECT seq, at, body FROM messages
-				WHERE session = ? AND seq > ? ORDER BY seq`, id, after)
+		// add reads rows of seq, at, body, keeping the matches, and reports
+		// whether the search has all it wants.
+		add := func(rows *sql.Rows) (full bool, err error) {
+			defer closeRows(rows, &err)
+			for rows.Next() {
+				r, err := scanRecord(rows, id)
+				if err != nil {
+					return false, err
+				}
+				if strings.Contains(strings.ToLower(session.SearchText(r.Message)), want) {
+					out = append(out, r)
+					if limit > 0 && len(out) == limit {
+						return true, nil
+					}
+				}
+			}
+			return false, rows.Err()
 		}
-		if err != nil {
-			return err
-		}
-		defer closeRows(rows, &err)
-		for (limit <= 0 || len(out) < limit) && rows.Next() {
-			r, err := scanRecord(rows, id)
+		from := after // the records read after the index's
+		if match != "" {
+			indexed, err := indexedThrough(ctx, tx, id)
 			if err != nil {
 				return err
 			}
-			if strings.Contains(strings.ToLower(session.SearchText(r.Message)), want) {
-				out = append(out, r)
+			if after < indexed {
+				// CROSS JOIN keeps the index the outer loop, read in rowid
+				// order from past the record after.
+				rows, err := tx.QueryContext(ctx, `
+					SELECT m.seq, m.at, m.body FROM message_search CROSS JOIN messages m ON m.rowid = message_search.rowid
+					WHERE message_search MATCH ?
+					AND message_search.rowid > coalesce((SELECT rowid FROM messages WHERE session = ? AND seq <= ? ORDER BY seq DESC LIMIT 1), 0)
+					AND m.session = ? AND m.seq <= ?
+					ORDER BY message_search.rowid`, match, id, after, id, indexed)
+				if err != nil {
+					return err
+				}
+				if full, err := add(rows); full || err != nil {
+					return err
+				}
+				from = indexed
 			}
 		}
-		return rows.Err()
+		rows, err := tx.QueryContext(ctx, `SELECT seq, at, body FROM messages
+			WHERE session = ? AND seq > ? ORDER BY seq`, id, from)
+		if err != nil {
+			return err
+		}
+		_, err = add(rows)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("sqlitestore: search %q: %w", id, err)
@@ -81,24 +116,47 @@ func (s *Store) Search(ctx context.Context, id, text string, after int64, limit 
 	return out, nil
 }
 
-// catchUp indexes the messages appended since the index was last brought
-// up to date, if there are more than lagMax of them.
-func (s *Store) catchUp(ctx context.Context) error {
+// indexedThrough reads the last record of session id in the index.
+func indexedThrough(ctx context.Context, tx *sql.Tx, id string) (int64, error) {
+	var indexed int64
+	err := tx.QueryRowContext(ctx, `SELECT indexed FROM sessions WHERE id = ?`, id).Scan(&indexed)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	return indexed, err
+}
+
+// catchUp indexes the records of session id appended since it was last
+// brought up to date, if there are more than lagMax of them.
+//
+// Whatever removes or rewrites records must keep the index with them: a
+// record up to sessions.indexed has a row of message_search under its
+// rowid, which deleting the record must delete too (contentless_delete
+// allows DELETE FROM message_search WHERE rowid = ?), and rewriting it must
+// replace (delete, then insert tagText(id) + the new SearchText under the
+// same rowid). The index holds a session's records from the first to
+// sessions.indexed with no gap, but for records removed altogether.
+func (s *Store) catchUp(ctx context.Context, id string) error {
 	var lag int64
 	err := s.read(ctx, func(tx *sql.Tx) error {
-		return tx.QueryRowContext(ctx, `SELECT coalesce(max(rowid), 0) - (SELECT indexed FROM search_index) FROM messages`).Scan(&lag)
+		err := tx.QueryRowContext(ctx, `SELECT last_seq - indexed FROM sessions WHERE id = ?`, id).Scan(&lag)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		return err
 	})
 	if err != nil || lag <= lagMax {
 		return err
 	}
+	tag := tagText(id)
 	for done := false; !done; {
-		err := s.write(ctx, func(tx *sql.Tx) error {
-			var mark int64
-			if err := tx.QueryRowContext(ctx, `SELECT indexed FROM search_index`).Scan(&mark); err != nil {
+		err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+			indexed, err := indexedThrough(ctx, tx, id)
+			if err != nil {
 				return err
 			}
-			rows, err := tx.QueryContext(ctx, `SELECT rowid, session, seq, body FROM messages
-				WHERE rowid > ? ORDER BY rowid LIMIT ?`, mark, indexBatch)
+			rows, err := tx.QueryContext(ctx, `SELECT rowid, seq, body FROM messages
+				WHERE session = ? AND seq > ? ORDER BY seq LIMIT ?`, id, indexed, indexRows)
 			if err != nil {
 				return err
 			}
@@ -106,35 +164,37 @@ func (s *Store) catchUp(ctx context.Context) error {
 				rowid int64
 				text  string
 			}
-			var batch []entry
-			for rows.Next() {
+			var (
+				batch []entry
+				size  int
+			)
+			for size < indexBytes && rows.Next() {
 				var (
 					e    entry
-					sid  string
-					seq  int64
 					body []byte
 				)
-				if err := rows.Scan(&e.rowid, &sid, &seq, &body); err != nil {
+				if err := rows.Scan(&e.rowid, &indexed, &body); err != nil {
 					return errors.Join(err, rows.Close())
 				}
 				m, err := codec.DecodeMessage(body)
 				if err != nil {
-					return errors.Join(fmt.Errorf("session %q record %d: %w: %v", sid, seq, session.ErrCorrupt, err), rows.Close())
+					return errors.Join(fmt.Errorf("session %q record %d: %w: %v", id, indexed, session.ErrCorrupt, err), rows.Close())
 				}
-				e.text = session.SearchText(m)
+				e.text = tag + session.SearchText(m)
+				size += len(e.text)
 				batch = append(batch, e)
 			}
+			// Done once the records ran out before the batch was full.
+			done = size < indexBytes && len(batch) < indexRows
 			if err := errors.Join(rows.Err(), rows.Close()); err != nil {
 				return err
 			}
-			done = len(batch) < indexBatch
 			for _, e := range batch {
-				if _, err := tx.ExecContext(ctx, `INSERT INTO message_text (rowid, text) VALUES (?, ?)`, e.rowid, e.text); err != nil {
+				if _, err := tx.ExecContext(ctx, `INSERT INTO message_search (rowid, text) VALUES (?, ?)`, e.rowid, e.text); err != nil {
 					return err
 				}
-				mark = e.rowid
 			}
-			_, err = tx.ExecContext(ctx, `UPDATE search_index SET indexed = ?`, mark)
+			_, err = tx.ExecContext(ctx, `UPDATE sessions SET indexed = ? WHERE id = ?`, indexed, id)
 			return err
 		})
 		if err != nil {
@@ -144,15 +204,67 @@ func (s *Store) catchUp(ctx context.Context) error {
 	return nil
 }
 
-// phrase quotes text as one FTS5 phrase: with the trigram tokenizer, a
-// match anywhere inside a message's text.
-func phrase(text string) string {
-	return `"` + strings.ReplaceAll(text, `"`, `""`) + `"`
+// tag is a session's mark in the index: four letters from a hash of its
+// id, between two bytes no text of a message is expected to hold, so that
+// a lookup asks for the rows of one session (and rarely a few of another,
+// which the join on the session drops).
+func tag(id string) string {
+	const letters = "abcdefghijklmnopqrstuvwxyz234567"
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(id))
+	v := h.Sum32()
+	var b [6]byte
+	b[0], b[5] = 0x01, 0x01
+	for i := 1; i <= 4; i++ {
+		b[i] = letters[v&31]
+		v >>= 5
+	}
+	return string(b[:])
 }
 
-func ascii(s string) bool {
+// tagText is what each text of session id starts with in the index.
+func tagText(id string) string { return tag(id) + "\n" }
+
+// lookup is the FTS5 query for the rows of session id whose text may hold
+// text: every trigram of the session's tag, and up to maxTerms trigrams of
+// text (the index keeps no positions, so a row holding them all is a
+// candidate the search checks). The trigram tokenizer folds ASCII
+// case as strings.ToLower does.
+func lookup(id, text string) string {
+	t := tag(id)
+	var terms []string
+	for i := 0; i+trigram <= len(t); i++ {
+		terms = append(terms, t[i:i+trigram])
+	}
+	// Every trigram of text, spread over it when there are more than
+	// maxTerms: trigrams that overlap rule out far more texts than trigrams
+	// that only tile it, and a false candidate costs a decoding.
+	var all []string
+	seen := map[string]bool{}
+	for i := 0; i+trigram <= len(text); i++ {
+		if tri := strings.ToLower(text[i : i+trigram]); !seen[tri] {
+			seen[tri] = true
+			all = append(all, tri)
+		}
+	}
+	if len(all) > maxTerms {
+		spread := make([]string, maxTerms)
+		for k := range spread {
+			spread[k] = all[k*(len(all)-1)/(maxTerms-1)]
+		}
+		all = spread
+	}
+	terms = append(terms, all...)
+	for i, term := range terms {
+		terms[i] = `"` + strings.ReplaceAll(term, `"`, `""`) + `"`
+	}
+	return strings.Join(terms, " AND ")
+}
+
+// indexable reports whether the index can look s up: ASCII without NUL.
+func indexable(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
+		if s[i] == 0 || s[i] >= utf8.RuneSelf {
 			return false
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/session/sqlitestore"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -50,4 +51,97 @@ func TestSearchAcrossTheIndexAndWhatFollows(t *testing.T) {
 	found, err = st.Search(ctx, "agent-2", "agent-1", 0, 0)
 	require.NoError(t, err)
 	assert.Empty(t, found, "a session's search reads only its own log")
+}
+
+// The index holds text next to NUL and bytes that are not UTF-8, so Search
+// finds it there; a query holding NUL, which would end an FTS5 query, reads
+// the log instead of failing.
+func TestIndexFindsTextAmongAnyBytes(t *testing.T) {
+	ctx := context.Background()
+	st := openTemp(t)
+	msgs := make([]compact.Message, 300) // past the lag a search indexes
+	for i := range msgs {
+		msgs[i] = compact.Message{Role: compact.RoleUser, Content: fmt.Sprintf("filler %d", i)}
+	}
+	msgs = append(msgs, compact.Message{Role: compact.RoleTool, ToolCallID: "c\xff", Content: "out: \x00needle\xff\xfe here"})
+	_, _, err := st.Append(ctx, "agent-7", msgs...)
+	require.NoError(t, err)
+	for _, q := range []string{"needle", "NEEDLE", ": \x00needle", "needle\xff\xfe here"} {
+		found, err := st.Search(ctx, "agent-7", q, 0, 0)
+		require.NoError(t, err, "%q", q)
+		require.Len(t, found, 1, "%q", q)
+		assert.Equal(t, "out: \x00needle\xff\xfe here", found[0].Message.Content, "%q: the bytes as appended", q)
+	}
+	db := rawDB(t, st.Path())
+	var rowid, indexed int64
+	require.NoError(t, db.QueryRow(`SELECT rowid FROM message_search WHERE message_search MATCH '"nee" AND "dle"'`).Scan(&rowid),
+		"the index itself holds the text")
+	require.NoError(t, db.QueryRow(`SELECT indexed FROM sessions WHERE id = 'agent-7'`).Scan(&indexed))
+	assert.EqualValues(t, 301, indexed)
+}
+
+// Two sessions whose tags in the index are the same (the tag is a hash of
+// the id) still find only their own records; and a record holding every
+// trigram of a text, but not the text, is not found (the index keeps no
+// positions: the search checks each candidate).
+func TestSearchIsExactWhateverTheIndexKeeps(t *testing.T) {
+	ctx := context.Background()
+	st := openTemp(t)
+	a, b := tagTwins(t)
+	for _, id := range []string{a, b} {
+		msgs := make([]compact.Message, 300) // past the lag a search indexes
+		for i := range msgs {
+			msgs[i] = compact.Message{Role: compact.RoleUser, Content: fmt.Sprintf("%s says: abc xbcd, step %d", id, i)}
+		}
+		msgs[42].Content = id + " says: abcd"
+		_, _, err := st.Append(ctx, id, msgs...)
+		require.NoError(t, err)
+	}
+	for _, id := range []string{a, b} {
+		found, err := st.Search(ctx, id, "ABCD", 0, 0)
+		require.NoError(t, err)
+		require.Len(t, found, 1, "%s: only the record that holds the text", id)
+		assert.EqualValues(t, 43, found[0].Seq)
+		assert.Equal(t, id+" says: abcd", found[0].Message.Content, "and only the session's own")
+	}
+}
+
+// tagTwins returns two session ids whose tags in the index are the same.
+func tagTwins(t *testing.T) (string, string) {
+	seen := map[string]string{}
+	for i := 0; i < 1<<22; i++ {
+		id := fmt.Sprintf("agent-%d", i)
+		tag := sqlitestore.Tag(id)
+		if other, ok := seen[tag]; ok {
+			return other, id
+		}
+		seen[tag] = id
+	}
+	t.Fatal("no two ids share a tag")
+	return "", ""
+}
+
+// The index is kept session by session, by searches: a session never
+// searched is not in it, and appends do not index.
+func TestOnlySearchedSessionsAreIndexed(t *testing.T) {
+	ctx := context.Background()
+	st := openTemp(t)
+	msgs := make([]compact.Message, 300)
+	for i := range msgs {
+		msgs[i] = compact.Message{Role: compact.RoleUser, Content: fmt.Sprintf("step %d", i)}
+	}
+	for _, id := range []string{"agent-1", "agent-2"} {
+		_, _, err := st.Append(ctx, id, msgs...)
+		require.NoError(t, err)
+	}
+	db := rawDB(t, st.Path())
+	rows := func() (n int) {
+		require.NoError(t, db.QueryRow(`SELECT count(*) FROM message_search`).Scan(&n))
+		return n
+	}
+	require.Zero(t, rows(), "appends index nothing")
+	found, err := st.Search(ctx, "agent-1", "STEP 29", 0, 0)
+	require.NoError(t, err)
+	assert.Len(t, found, 11, "step 29, 290..299")
+	assert.Equal(t, 300, rows(), "the searched session's records, and no other's")
 }

@@ -11,12 +11,27 @@
 // The file is opened in WAL mode with a busy timeout and foreign keys on,
 // set on every pooled connection; writes are short IMMEDIATE transactions,
 // one at a time per process, retried while SQLite reports the file busy and
-// ctx allows. The schema is versioned: Open applies the migrations this
+// ctx allows. Writes that arrive while one is running (many sessions'
+// appends, say) wait for it and then go together, up to 64, into one
+// transaction, each in a savepoint of its own: the file's lock is taken
+// once for them all, so that under load an append waits for at most two
+// transactions of its own process. The schema is versioned: Open applies the migrations this
 // package knows, in one transaction, and refuses a file written by a newer
-// version. A session's lease is a row with a fencing token, timed by this
-// machine's clock. Searches use an FTS5 trigram index over each message's
-// text, checked exactly; searches keep the index up to date, so that
-// appends need not.
+// version. Messages are kept as JSON, byte for byte (text that is not
+// UTF-8 is escaped in it and comes back as it went in). A session's lease
+// is a row with a fencing token, timed by this machine's clock. Searches use an FTS5 trigram index over each message's
+// text, checked exactly, kept session by session: a session's first search
+// indexes its records, and later ones what was appended since (when more
+// than a few hundred records wait), so that appends need not, and a
+// session never searched takes no room in the index.
+//
+// Permissions: a file Open creates is readable and writable by its owner
+// alone (0600), whatever the process's umask, and so are the -wal and -shm
+// files beside it, to which SQLite gives the database file's mode: the file
+// holds every message of every session, credentials a tool printed
+// included. A file that exists already is opened as it is, its mode left
+// to whoever created it (and its -wal and -shm files follow it): a host
+// that wants the file shared by a group creates it so before Open.
 //
 // Durability: synchronous=NORMAL, which in WAL mode survives a crashed or
 // killed process but may lose the last transactions on a power loss (never
@@ -38,10 +53,11 @@ import (
 // Store is a session.Store in one SQLite file. It is safe for concurrent
 // use, and several processes may open the same file at once.
 type Store struct {
-	w    *sql.DB // writes: one connection, IMMEDIATE transactions
-	r    *sql.DB // reads: a few connections, snapshots of the WAL
-	path string
-	now  func() time.Time
+	w      *sql.DB // writes: one connection, IMMEDIATE transactions
+	writes writes  // the writes waiting for it, batched (see write)
+	r      *sql.DB // reads: a few connections, snapshots of the WAL
+	path   string
+	now    func() time.Time
 
 	// The statements of an append, prepared once on the write connection:
 	// preparing them anew would cost as much as running them.
@@ -92,6 +108,9 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	}
 	if path == "" {
 		return nil, errors.New("sqlitestore: open: empty path")
+	}
+	if err := createPrivate(path); err != nil {
+		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
 	}
 	w, err := sql.Open("sqlite", dsn(path, cfg, "immediate"))
 	if err != nil {

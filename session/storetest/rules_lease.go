@@ -213,4 +213,50 @@ var searchRules = []rule{
 			return nil
 		},
 	},
+	{
+		name:        "search-finds-text-among-any-bytes",
+		searcher:    true,
+		explanation: "Search finds text next to bytes that are not UTF-8 or are NUL, and text holding them (each such byte folds to U+FFFD, as strings.ToLower folds it), and gives back the records byte for byte; an index that cannot hold such bytes must not hide the text around them",
+		check: func(ctx context.Context, st session.Store, id string) error {
+			// Enough messages first that a store indexing in batches
+			// indexes these rather than reading them from its log.
+			if _, err := appendAll(ctx, st, id, text("filler", 300)...); err != nil {
+				return err
+			}
+			if _, err := appendAll(ctx, st, id, byteMessages()...); err != nil {
+				return err
+			}
+			s := st.(session.Searcher)
+			for _, c := range []struct {
+				text string
+				want []int64
+			}{
+				{"needle", []int64{304}},
+				{"NEEDLE\xff HERE", []int64{304}},
+				{"\x00needle\xff", []int64{304}},
+				{"needle\xfe", []int64{304}},
+				{"1: \x00needle", []int64{304}},
+				{"caf\xe9", []int64{301}},
+				{"gr\xffep(", []int64{303}},
+				{"%41", []int64{301, 305}},
+				{"%zz", []int64{302, 305}},
+				{"in two", []int64{302}},
+				{"\x00", []int64{301, 302, 303, 304}},
+			} {
+				recs, err := s.Search(ctx, id, c.text, 300, 0)
+				if err != nil {
+					return fmt.Errorf("store.Search(%q): %w", c.text, err)
+				}
+				if fmt.Sprint(seqs(recs)) != fmt.Sprint(c.want) {
+					return fmt.Errorf("store.Search(%q) = records %v, want %v", c.text, seqs(recs), c.want)
+				}
+				for _, r := range recs {
+					if err := sameMessage(byteMessages()[r.Seq-301], r.Message); err != nil {
+						return fmt.Errorf("store.Search(%q): record %d: %w", c.text, r.Seq, err)
+					}
+				}
+			}
+			return nil
+		},
+	},
 }

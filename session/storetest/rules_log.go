@@ -59,6 +59,52 @@ var logRules = []rule{
 		},
 	},
 	{
+		name:        "append-keeps-bytes",
+		explanation: "text is kept byte for byte even where it is not UTF-8 or holds NUL (a tool's raw output, a multi-byte character cut in two): Read, Live, Snapshot and a compaction's Live give back the bytes appended, never U+FFFD in their place, so a history reads the same after a restart as before it",
+		check: func(ctx context.Context, st session.Store, id string) error {
+			if _, err := appendAll(ctx, st, id, byteMessages()...); err != nil {
+				return err
+			}
+			recs, err := st.Read(ctx, id, 1, 0)
+			if err != nil {
+				return fmt.Errorf("store.Read: %w", err)
+			}
+			if err := sameMessages("the log", byteMessages(), messages(recs)); err != nil {
+				return err
+			}
+			live, _, _, err := st.Live(ctx, id)
+			if err != nil {
+				return fmt.Errorf("store.Live: %w", err)
+			}
+			if err := sameMessages("the live history", byteMessages(), live); err != nil {
+				return err
+			}
+			kept := byteMessages()[:2]
+			if err := commit(ctx, st, id, 1, 3, kept, session.Lease{}); err != nil {
+				return err
+			}
+			comps, err := st.Compactions(ctx, id)
+			if err != nil || len(comps) != 1 {
+				return fmt.Errorf("store.Compactions: %d, %v; want 1", len(comps), err)
+			}
+			if err := sameMessages("compaction 1's Live", kept, comps[0].Live); err != nil {
+				return err
+			}
+			live, _, _, err = st.Live(ctx, id)
+			if err != nil {
+				return fmt.Errorf("store.Live: %w", err)
+			}
+			if err := sameMessages("the live history after compaction 1", append(kept, byteMessages()[3:]...), live); err != nil {
+				return err
+			}
+			snap, err := st.Snapshot(ctx, session.SnapshotID(id, 1))
+			if err != nil {
+				return fmt.Errorf("store.Snapshot: %w", err)
+			}
+			return sameMessages("snapshot 1", byteMessages()[:3], snap)
+		},
+	},
+	{
 		name:        "no-overwrite",
 		explanation: "a store keeps copies: changing a slice after Append, or a record after Read, changes nothing stored, and no record is ever replaced",
 		check: func(ctx context.Context, st session.Store, id string) error {
@@ -286,5 +332,22 @@ func richMessages() []compact.Message {
 		{Role: compact.RoleTool, ToolCallID: "call_1", Name: "grep", Content: strings.Repeat("main.go:12: TODO ", 300)},
 		{Role: compact.RoleTool, ToolCallID: "call_2", Name: "ls", Content: ""},
 		{Role: compact.RoleAssistant, Content: "done", Refusal: ""},
+	}
+}
+
+// byteMessages returns messages holding, in every field, bytes that are not
+// UTF-8, NUL, and '%' escapes that are text.
+func byteMessages() []compact.Message {
+	return []compact.Message{
+		{Role: compact.RoleUser, Content: "caf\xe9 \x00 100%41 \xff\xfe and U+FFFD: \uFFFD", Name: "n\xe9"},
+		{Role: compact.RoleUser, MultiContent: []openai.ChatMessagePart{
+			{Type: openai.ChatMessagePartTypeText, Text: "cut \xc3 in two\x00"},
+			{Type: openai.ChatMessagePartTypeImageURL, ImageURL: &openai.ChatMessageImageURL{URL: "https://example.com/\xff%zz.png", Detail: openai.ImageURLDetailHigh}},
+		}},
+		{Role: compact.RoleAssistant, ReasoningContent: "surrogate \xed\xa0\x80", Refusal: "no\xff",
+			FunctionCall: &openai.FunctionCall{Name: "f\xff", Arguments: "\x00"},
+			ToolCalls:    []openai.ToolCall{{ID: "call_\xff", Type: openai.ToolTypeFunction, Function: openai.FunctionCall{Name: "gr\xffep", Arguments: "{\"pattern\":\"\xfe\x00\"}"}}}},
+		{Role: compact.RoleTool, ToolCallID: "call_\xff", Name: "gr\xffep", Content: "main.go:1: \x00needle\xff here"},
+		{Role: compact.RoleAssistant, Content: "all UTF-8, with %41 and %zz in it"},
 	}
 }

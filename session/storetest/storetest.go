@@ -29,6 +29,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+	"sort"
 	"testing"
 
 	"github.com/contextkit/compact"
@@ -107,9 +109,8 @@ func randomTag() string {
 	return hex.EncodeToString(b[:])
 }
 
-// sameMessages reports how got differs from want, message by message,
-// comparing their JSON, which is what a message means to a provider (a
-// store may bring back an empty slice as nil).
+// sameMessages reports how got differs from want, message by message (see
+// sameMessage).
 func sameMessages(what string, want, got []compact.Message) error {
 	if len(want) != len(got) {
 		return fmt.Errorf("%s: %d messages, want %d", what, len(got), len(want))
@@ -122,7 +123,30 @@ func sameMessages(what string, want, got []compact.Message) error {
 	return nil
 }
 
+// sameMessage reports how got differs from want: every string byte for
+// byte, then their JSON, which is what a message means to a provider (a
+// store may bring back an empty slice as nil).
 func sameMessage(want, got compact.Message) error {
+	ws, gs := map[string]string{}, map[string]string{}
+	strs(reflect.ValueOf(want), "Message", ws)
+	strs(reflect.ValueOf(got), "Message", gs)
+	paths := make([]string, 0, len(ws)+len(gs))
+	for p := range ws {
+		paths = append(paths, p)
+	}
+	for p := range gs {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		if w, g := ws[p], gs[p]; w != g {
+			at := 0
+			for at < len(w) && at < len(g) && w[at] == g[at] {
+				at++
+			}
+			return fmt.Errorf("%s differs from byte %d: %q, want %q", p, at, clip(g, at), clip(w, at))
+		}
+	}
 	w, err := json.Marshal(want)
 	if err != nil {
 		return err
@@ -135,6 +159,36 @@ func sameMessage(want, got compact.Message) error {
 		return fmt.Errorf("got %s, want %s", g, w)
 	}
 	return nil
+}
+
+// clip is up to 60 bytes of s from at.
+func clip(s string, at int) string {
+	return s[at:min(len(s), at+60)]
+}
+
+// strs records every non-empty string reachable from v, through structs,
+// slices and pointers, under its path.
+func strs(v reflect.Value, path string, out map[string]string) {
+	switch v.Kind() {
+	case reflect.String:
+		if v.Len() > 0 {
+			out[path] = v.String()
+		}
+	case reflect.Pointer:
+		if !v.IsNil() {
+			strs(v.Elem(), path, out)
+		}
+	case reflect.Slice:
+		for i := 0; i < v.Len(); i++ {
+			strs(v.Index(i), fmt.Sprintf("%s[%d]", path, i), out)
+		}
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if f := v.Type().Field(i); f.IsExported() {
+				strs(v.Field(i), path+"."+f.Name, out)
+			}
+		}
+	}
 }
 
 // messages returns the messages of recs.

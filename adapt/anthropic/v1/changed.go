@@ -25,61 +25,27 @@ func (c *Conversion) exactSegment(j int) segment {
 	return segment{role: m.Role, blocks: blocks, origin: &c.pieces[j], exact: true}
 }
 
-// ids maps the ids of the input's tool results and tool calls to their
-// pieces, for messages the engine changed (a pruned result, shortened
-// arguments). An id used twice maps to -1: it names no one block.
-type ids struct {
-	results, calls map[string]int
-}
-
-func (c *Conversion) idIndex() ids {
-	x := ids{results: map[string]int{}, calls: map[string]int{}}
-	put := func(m map[string]int, id string, j int) {
-		if _, dup := m[id]; dup {
-			m[id] = -1
-			return
-		}
-		m[id] = j
-	}
-	for j, v := range c.views {
-		switch {
-		case c.pieces[j].turn == systemTurn:
-		case v.Role == compact.RoleTool:
-			put(x.results, v.ToolCallID, j)
-		case v.Role == compact.RoleAssistant:
-			for _, call := range v.ToolCalls {
-				put(x.calls, call.ID, j)
-			}
-		}
-	}
-	return x
-}
-
-// changedSegment converts a message the engine changed or wrote. sub is
-// the input piece it took the place of, or -1; leading says no turn
-// precedes it. A tool result or a tool-calling assistant turn whose id
-// names an input piece no other message reproduced keeps that piece's
-// other fields; a user message that reads part for part as the piece it
-// replaced keeps the blocks whose parts it kept; a leading system message
-// that extends the input's system prompt keeps its blocks. false means the
-// role has no place in a History.
-func (c *Conversion) changedSegment(m compact.Message, sub int, leading bool, used []bool, x ids) (segment, bool) {
-	origin := func(id string, in map[string]int) (int, bool) {
-		j, ok := in[id]
-		if !ok || j < 0 || used[j] {
-			return 0, false
-		}
-		used[j] = true
-		return j, true
-	}
+// changedSegment converts message i of the engine's output, which the
+// engine changed or wrote; leading says no turn precedes it. A tool result
+// or a tool-calling assistant turn whose id names an input piece no other
+// message reproduced (by position when several have the id: see
+// align.Origins) keeps that piece's other fields; a user message that
+// holds a summary merged in front of an input piece's own blocks (see
+// align.Shared) is that piece with the summary as a leading text block; a
+// user message that reads part for part as the piece it replaced keeps the
+// blocks whose parts it kept; a leading system message that extends the
+// input's system prompt keeps its blocks. false means the role has no place
+// in a History.
+func (c *Conversion) changedSegment(m compact.Message, i int, leading bool, o *align.Origins) (segment, bool) {
+	sub, used := o.Sub[i], o.Used
 	switch m.Role {
 	case compact.RoleTool:
-		if j, ok := origin(m.ToolCallID, x.results); ok {
+		if j, ok := o.Result(i, m.ToolCallID); ok {
 			return c.changedResult(m, j), true
 		}
 	case compact.RoleAssistant:
 		if len(m.ToolCalls) > 0 {
-			if j, ok := origin(m.ToolCalls[0].ID, x.calls); ok {
+			if j, ok := o.Call(i, m.ToolCalls[0].ID); ok {
 				return c.changedAssistant(m, j), true
 			}
 		}

@@ -48,6 +48,9 @@ const (
 	RuleDuplicateID
 	// RuleToolInput: a tool_use input that is not a JSON object.
 	RuleToolInput
+	// RuleNullBlock: a block, or a block of a tool_result's content, with
+	// no variant: the SDK encodes it as null.
+	RuleNullBlock
 )
 
 var ruleNames = [...]string{
@@ -63,6 +66,7 @@ var ruleNames = [...]string{
 	RuleUnanswered:   "unanswered tool use",
 	RuleDuplicateID:  "duplicate tool use id",
 	RuleToolInput:    "tool input",
+	RuleNullBlock:    "null block",
 }
 
 // String returns the rule's short name.
@@ -106,8 +110,9 @@ func (e *ShapeError) Unwrap() error { return ErrShape }
 // answered by a tool_result at the start of the next turn, except those of
 // the last turn, whose tools may still be running; every tool_result
 // answering a tool_use of the turn right before it, once; tool_use ids
-// unique; tool_use inputs JSON objects. It returns nil or the first problem
-// as a *ShapeError.
+// unique; tool_use inputs JSON objects; no block that encodes as null (a
+// union with no variant). It returns nil or the first problem as a
+// *ShapeError.
 func Validate(h History) error {
 	fail := func(i, b int, r Rule, format string, args ...any) error {
 		return &ShapeError{Index: i, Block: b, Rule: r, Detail: fmt.Sprintf(format, args...)}
@@ -135,6 +140,9 @@ func Validate(h History) error {
 		}
 		if len(m.Content) == 0 {
 			return fail(i, -1, RuleEmptyTurn, "the %s turn has no blocks", m.Role)
+		}
+		if b, k, found := nullBlock(m.Content); found {
+			return fail(i, b, RuleNullBlock, "%s", nullText(k))
 		}
 		user := m.Role == sdk.MessageParamRoleUser
 		results := user

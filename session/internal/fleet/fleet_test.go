@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/racetest"
 	"github.com/contextkit/compact/internal/sharedtest"
 	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/pgstore"
@@ -75,6 +76,11 @@ func TestFleetPostgres(t *testing.T) {
 	runFleet(t, st, "postgres", dsn, schema, false)
 }
 
+// loadPoolSize is how many connections the load's yardstick keeps in each
+// process: as many as a Postgres store opens by default (see
+// pgstore.WithMaxConns).
+const loadPoolSize = 8
+
 // openStore opens the store a worker (or the parent) shares.
 func openStore(ctx context.Context, kind, target, schema string) (session.Store, func(), error) {
 	switch kind {
@@ -85,7 +91,7 @@ func openStore(ctx context.Context, kind, target, schema string) (session.Store,
 		}
 		return st, func() { st.Close() }, nil
 	case "postgres":
-		st, err := pgstore.Open(ctx, target, pgstore.WithSchema(schema), pgstore.WithMaxConns(4))
+		st, err := pgstore.Open(ctx, target, pgstore.WithSchema(schema))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -107,7 +113,7 @@ type worker struct {
 // takes its session over, and checks the store.
 func runFleet(t *testing.T, st session.Store, kind, target, schema string, background bool) {
 	sessions, ops := 200, 300
-	if raceEnabled {
+	if racetest.Enabled {
 		ops = 100 // the race detector slows every process down several times
 	}
 	if testing.Short() {

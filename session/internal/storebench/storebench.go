@@ -6,7 +6,7 @@ package storebench
 import (
 	"context"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -102,10 +102,18 @@ func reportQuantiles(b *testing.B, took []time.Duration) {
 	if len(took) == 0 {
 		return
 	}
-	sort.Slice(took, func(i, j int) bool { return took[i] < took[j] })
-	q := func(p float64) float64 { return float64(took[int(p*float64(len(took)-1))]) / 1e3 }
-	b.ReportMetric(q(0.5), "p50-µs")
-	b.ReportMetric(q(0.99), "p99-µs")
+	b.ReportMetric(float64(Quantile(took, 0.5))/1e3, "p50-µs")
+	b.ReportMetric(float64(Quantile(took, 0.99))/1e3, "p99-µs")
+}
+
+// Quantile returns the p-quantile of took (0 when it is empty), the
+// nearest rank below; it sorts took.
+func Quantile(took []time.Duration, p float64) time.Duration {
+	if len(took) == 0 {
+		return 0
+	}
+	slices.Sort(took)
+	return took[int(p*float64(len(took)-1))]
 }
 
 // Compaction measures one compaction of a session whose live history takes

@@ -1,0 +1,210 @@
+package pgstore
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/session/internal/codec"
+	"github.com/jackc/pgx/v5"
+)
+
+// Bounds of the search table's upkeep: a search of a session with more
+// than lagMax records not in the table yet puts them in first, at most
+// indexRows records or indexBytes bytes of text to a statement.
+const (
+	lagMax     = 256
+	indexRows  = 256
+	indexBytes = 256 << 10
+)
+
+// analyzeAfter is how many records a catch-up puts in the search table
+// before it has Postgres gather the table's statistics again: with none
+// (a table just filled, before autovacuum came by), the planner reads a
+// session's texts in order for every text, the rarest included.
+const analyzeAfter = 2000
+
+// Search returns the records of session id after after whose
+// session.SearchText contains text, ignoring case, oldest first, at most
+// limit. The candidates are found in the search table, which holds each
+// record's text lower-cased: through the trigram index when the text has a
+// word of three letters or digits (see searchIndex), by reading the
+// session's texts otherwise. The table holds a session's records up to the
+// last a search put in; the records after it are read from the log. Each
+// candidate is checked exactly, a page at a time, so that a page the check
+// thinned is followed by the next.
+func (s *Store) Search(ctx context.Context, id, text string, after int64, limit int) ([]session.Record, error) {
+	if err := begin(ctx, "search", id); err != nil {
+		return nil, err
+	}
+	want := strings.ToLower(text)
+	needle := postgresText(want)
+	if needle != "" {
+		if err := s.catchUp(ctx, id); err != nil {
+			return nil, fail(ctx, "search", id, fmt.Errorf("indexing: %w", err))
+		}
+	}
+	var out []session.Record
+	err := s.snapshotTx(ctx, func(tx pgx.Tx) error {
+		out = nil
+		// The planner prices matching a text at next to nothing, and a
+		// table of a few thousand records cheap to read whole; but each
+		// text read is one decompressed, often from TOAST, so reading the
+		// whole table costs what the index saves. The index, or the
+		// session's records in order, serve every page better.
+		if _, err := tx.Exec(ctx, `SET LOCAL enable_seqscan = off`); err != nil {
+			return err
+		}
+		// pages reads pages of rows of seq, at, body from query until the
+		// search has all it wants or a page comes back short; args are
+		// query's after the session, the seq after which to read and the
+		// page's size (see queries).
+		pages := func(query string, from int64, args ...any) (bool, error) {
+			for {
+				var n any // no limit
+				if limit > 0 {
+					n = limit - len(out)
+				}
+				// Each page is planned for its own text (an unnamed
+				// statement), never with a generic plan made for another:
+				// whether the index or the session's records in order serve
+				// a text best depends on the text.
+				rows, err := tx.Query(ctx, query, append([]any{pgx.QueryExecModeExec, id, from, n}, args...)...)
+				if err != nil {
+					return false, err
+				}
+				read := 0
+				recs, err := collect(rows, id, func(r session.Record) (bool, bool) {
+					read++
+					from = r.Seq
+					return strings.Contains(strings.ToLower(session.SearchText(r.Message)), want), true
+				})
+				if err != nil {
+					return false, err
+				}
+				out = append(out, recs...)
+				if limit > 0 && len(out) == limit {
+					return true, nil
+				}
+				if limit <= 0 || read < n.(int) {
+					return false, nil
+				}
+			}
+		}
+		from := after
+		if needle != "" {
+			var indexed, last int64
+			if err := tx.QueryRow(ctx, s.q.indexed, id).Scan(&indexed, &last); err != nil {
+				return err
+			}
+			if after < indexed {
+				query, arg := s.q.search, any(needle)
+				if trigrams(needle) {
+					query, arg = s.q.like, "%"+escapeLike(needle)+"%"
+				}
+				full, err := pages(query, after, arg, indexed)
+				if full || err != nil {
+					return err
+				}
+				from = indexed
+			}
+		}
+		_, err := pages(s.q.scan, from)
+		return err
+	})
+	if err != nil {
+		return nil, fail(ctx, "search", id, err)
+	}
+	return out, nil
+}
+
+// catchUp puts in the search table the records of session id appended
+// since it was last brought up to date, if there are more than lagMax of
+// them: each batch one statement, so the table always holds a session's
+// records from the first to the last it holds, and a batch another process
+// put in meanwhile is skipped, not doubled.
+//
+// Whatever removes or rewrites records must keep the table with them:
+// deleting a record deletes its row (the foreign key cascades); rewriting
+// its body must update its row's search text (searchText of the new
+// message) when it has one, in the same transaction.
+func (s *Store) catchUp(ctx context.Context, id string) error {
+	var indexed, last int64
+	if err := s.pool.QueryRow(ctx, s.q.indexed, id).Scan(&indexed, &last); err != nil {
+		return err
+	}
+	if last-indexed <= lagMax {
+		return nil
+	}
+	added := 0
+	defer func() {
+		if added >= analyzeAfter {
+			_, _ = s.pool.Exec(ctx, s.q.analyze) // statistics help; their absence is no error
+		}
+	}()
+	for indexed < last {
+		rows, err := s.pool.Query(ctx, s.q.unindexed, id, indexed, indexRows)
+		if err != nil {
+			return err
+		}
+		var (
+			seqs  []int64
+			texts []string
+			size  int
+		)
+		for size < indexBytes && rows.Next() {
+			var (
+				seq  int64
+				body string
+			)
+			if err := rows.Scan(&seq, &body); err != nil {
+				rows.Close()
+				return err
+			}
+			m, err := codec.DecodeMessage([]byte(body))
+			if err != nil {
+				rows.Close()
+				return fmt.Errorf("session %q record %d: %w: %v", id, seq, session.ErrCorrupt, err)
+			}
+			seqs, texts = append(seqs, seq), append(texts, searchText(m))
+			size += len(texts[len(texts)-1])
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if len(seqs) == 0 {
+			return nil
+		}
+		if _, err := s.pool.Exec(ctx, s.q.index, id, seqs, texts); err != nil {
+			return err
+		}
+		indexed, added = seqs[len(seqs)-1], added+len(seqs)
+	}
+	return nil
+}
+
+// trigrams reports whether LIKE '%needle%' gives pg_trgm something to look
+// up: a run of three ASCII letters or digits (pg_trgm makes its trigrams of
+// words). Without one the index would be read whole, and reading the
+// session's texts is cheaper.
+func trigrams(needle string) bool {
+	run := 0
+	for i := 0; i < len(needle); i++ {
+		c := needle[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' {
+			if run++; run == 3 {
+				return true
+			}
+			continue
+		}
+		run = 0
+	}
+	return false
+}
+
+// escapeLike escapes LIKE's wildcards and its escape character in s.
+func escapeLike(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
