@@ -69,7 +69,9 @@ func validPrefix(b *testing.B, history []Message, n int) []Message {
 // ShouldCompressMessages, then one forced compaction of joined567. With
 // the instant summarizer it is the engine alone; with the extractive one,
 // the default's whole cost. The -grown runs are the second compaction of
-// a grown history (see below). Setting up each iteration is not timed.
+// a grown history, the -cold runs a fresh Compressor and counter that
+// count everything themselves (see below; the rank tables are built once
+// per process, BenchmarkBuildEncoding in tokens/internal/bpe times that). Setting up each iteration is not timed.
 // cpu-ns/op is the process's CPU time in the timed part, which a loaded
 // machine inflates less than the wall time.
 //
@@ -103,6 +105,32 @@ func BenchmarkEngineCPU(b *testing.B) {
 			}
 			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 			b.ReportMetric(float64(size), "tokens")
+		})
+	}
+	// Cold: a fresh Compressor and exact counter, nothing warmed.
+	for _, bc := range []struct {
+		name string
+		s    func() Summarizer
+	}{
+		{"instant-cold", func() Summarizer { return instantSummary }},
+		{"extractive-cold", func() Summarizer { return NewExtractiveSummarizer() }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			ctx := context.Background()
+			var cpu time.Duration
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				tc := newCounter(b, tokens.EncodingO200KBase)
+				c := New(WithContextWindow(benchTokens), WithSummarizer(bc.s()), WithTokenCounter(tc))
+				b.StartTimer()
+				t0 := cpuTime()
+				if _, err := c.Compress(ctx, history, Force()); err != nil {
+					b.Fatal(err)
+				}
+				cpu += cpuTime() - t0
+			}
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 		})
 	}
 	// The second compaction of a grown history: the same Compressor
