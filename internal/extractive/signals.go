@@ -83,11 +83,8 @@ func isErrorLine(t string) bool {
 	if hasErrorLabel(t) || hasFailureWord(t) {
 		return true
 	}
-	colon := strings.IndexByte(t, ':') >= 0
-	for _, s := range errorInfixes {
-		if (colon || s[0] != ':' && s[1] != ':') && strings.Contains(t, s) {
-			return true
-		}
+	if hasErrorInfix(t) {
+		return true
 	}
 	if msg, ok := diagnosticMessage(t); ok {
 		return !strings.HasPrefix(msg, "warning") && !strings.HasPrefix(msg, "note") && !strings.HasPrefix(msg, "info")
@@ -130,13 +127,46 @@ var errorPrefixes = [...]string{
 }
 
 // errorInfixes mark an error anywhere in an unindented line: compiler
-// diagnostics (file:1:2: error: ...), shells, Python OS errors. Those
-// whose first or second byte is a colon are looked for only in a line
-// that has one.
+// diagnostics (file:1:2: error: ...), shells, Python OS errors.
 var errorInfixes = [...]string{
 	": error:", ": error[", ": fatal error:", "): error TS", ": command not found",
 	": No such file or directory", "[Errno ", " panicked at ",
 	"syntax error(s)", // SWE-agent's linter rejecting an edit
+}
+
+// infixColons is where each of errorInfixes holds ": " (-1: nowhere).
+var infixColons = func() (at [len(errorInfixes)]int) {
+	for i, s := range errorInfixes {
+		at[i] = strings.Index(s, ": ")
+	}
+	return at
+}()
+
+// hasErrorInfix reports whether t holds one of errorInfixes. Every line of
+// every output is asked, so it does not search t once an infix: those
+// holding ": " are matched where t has one (one pass for all of them), the
+// others each searched for whole.
+func hasErrorInfix(t string) bool {
+	for off := 0; ; {
+		k := strings.Index(t[off:], ": ")
+		if k < 0 {
+			break
+		}
+		k += off
+		off = k + 2 // ": " cannot overlap itself
+		for i, s := range errorInfixes {
+			c := infixColons[i]
+			if c >= 0 && k >= c && len(t)-k+c >= len(s) && t[k+2] == s[c+2] && t[k-c:k-c+len(s)] == s {
+				return true
+			}
+		}
+	}
+	for i, s := range errorInfixes {
+		if infixColons[i] < 0 && strings.Contains(t, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasErrorLabel reports a line that opens with error: in any case,

@@ -1,6 +1,7 @@
 package extractive
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -101,4 +102,27 @@ func TestDecisions(t *testing.T) {
 			assert.Equal(t, tt.want, got)
 		})
 	}
+}
+
+// FuzzHasErrorInfix holds hasErrorInfix, which matches the infixes that
+// hold ": " in one pass, to what it stands for: t contains one of
+// errorInfixes.
+func FuzzHasErrorInfix(f *testing.F) {
+	for _, s := range errorInfixes {
+		f.Add(s)
+		f.Add("x" + s + "y")
+		f.Add(s[:len(s)-1])
+	}
+	for _, s := range []string{"", ": ", "::  ", "a.ts(3,4): error TS2304: x", ": : error:", `{"a": 1, "b": "c"}: error[`, "): error T"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want := false
+		for _, in := range errorInfixes {
+			want = want || strings.Contains(s, in)
+		}
+		if got := hasErrorInfix(s); got != want {
+			t.Fatalf("hasErrorInfix(%q) = %v, want %v", s, got, want)
+		}
+	})
 }
