@@ -34,7 +34,7 @@ func (c *Compressor) prune(work []Message, p plan, th thresholds) *prune.Result 
 // summarises: the summary replaces the middle, so only the tail's changes
 // matter, and they are kept however little they save. It returns the
 // changes, after pointing p at the demoted tail and its counts, so what
-// the summary is given (see roomLeft) is the room the request really has.
+// the summary is given (see assembledTokens) is the room the request really has.
 func (c *Compressor) pruneTail(p *plan, th thresholds) []prune.Change {
 	if !c.cfg.pruning || th.economy {
 		return nil

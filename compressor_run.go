@@ -362,7 +362,7 @@ func (r *compaction) fold(ctx context.Context) (*Result, error) {
 	candidates, at := carriedCandidates(*p)
 	// Carried messages give way to a summary of twice its target where the
 	// window is tight.
-	carry := min(th.carry, max(c.roomLeft(*p, th, nil, o.Incoming)-2*summaryTarget(*p, th), 0))
+	carry := min(th.carry, max(th.usable-c.assembledTokens(*p, th, "", nil, o.Incoming)-2*summaryTarget(*p, th), 0))
 	chosen, dropped := msg.ChooseCarried(append(prev.carried, candidates...), carry, c.tc)
 	req := SummaryRequest{
 		Turns:           append(userTurns(dropped, len(prev.carried)), turns...),
@@ -376,7 +376,7 @@ func (r *compaction) fold(ctx context.Context) (*Result, error) {
 	// at twice its target alone).
 	cut := 2 * req.TargetTokens
 	if r.rng == nil {
-		room := max(c.roomLeft(*p, th, chosen, o.Incoming), minSummaryTokens)
+		room := max(th.usable-c.assembledTokens(*p, th, "", chosen, o.Incoming), minSummaryTokens)
 		req.TargetTokens = min(req.TargetTokens, room)
 		cut = min(2*req.TargetTokens, room)
 	}
@@ -412,7 +412,7 @@ func (r *compaction) fold(ctx context.Context) (*Result, error) {
 		// A bug, never the caller's fault; the caller keeps its messages.
 		return nil, fmt.Errorf("compact: internal error, compacted history is invalid: %w", err)
 	}
-	after := tokens.CountMessages(c.tc, out)
+	after := c.assembledTokens(*p, th, body, chosen, o.Incoming)
 	if after >= before {
 		return nil, fmt.Errorf("%w: %d tokens before, %d after", ErrNoSavings, before, after)
 	}
@@ -595,10 +595,55 @@ func summaryTarget(p plan, th thresholds) int {
 // survives; otherwise into the system prompt. It returns what assemble
 // does.
 func (c *Compressor) assembleSummary(p plan, th thresholds, body string, carried []string, incoming *Message) ([]Message, int, bool) {
+	return c.assemble(p, c.summaryText(th, body, carried), incoming, !th.priced)
+}
+
+// summaryText is the summary message's text assembleSummary writes: with
+// prices known the compaction note opens it.
+func (c *Compressor) summaryText(th thresholds, body string, carried []string) string {
 	if th.priced && c.cfg.note != "" {
 		body = c.cfg.note + "\n\n" + body
 	}
-	return c.assemble(p, msg.SummaryText(body, carried), incoming, !th.priced)
+	return msg.SummaryText(body, carried)
+}
+
+// assembledTokens is tokens.CountMessages of what assembleSummary(p, th,
+// body, carried, incoming) returns, counting only the messages assemble
+// writes or adds (the system prompt with the note, the summary or the
+// message it is merged into, the lifted message, the incoming one): the
+// others are p's own (the tail as the cheap tier left it), whose counts p
+// holds. Nothing is copied. With an empty body, the usable window less it
+// is the room a summary's body has once the rest of the request is in.
+func (c *Compressor) assembledTokens(p plan, th thresholds, body string, carried []string, incoming *Message) int {
+	summary := c.summaryText(th, body, carried)
+	n := tokens.ReplyPrimingTokens + sum(p.counts[:p.headEnd])
+	if !th.priced && c.cfg.note != "" && p.sysEnd > 0 && !strings.Contains(msg.Text(p.msgs[0]), c.cfg.note) {
+		n += c.tc.CountMessage(msg.AppendNote(p.msgs[0], c.cfg.note)) - p.counts[0]
+	}
+	next := p.next(incoming)
+	first := 0 // the count of next[0]
+	for i, m := range next {
+		k := 0
+		switch {
+		case i == 0 && p.lift >= 0, incoming != nil && i == len(next)-1:
+			k = c.tc.CountMessage(m)
+		default:
+			k = p.counts[p.cut+i-min(p.lift+1, 1)]
+		}
+		if i == 0 {
+			first = k
+		}
+		n += k
+	}
+	var prev *Message
+	if p.headEnd > p.sysEnd {
+		prev = &p.msgs[p.headEnd-1]
+	}
+	role := summaryRole(prev, next)
+	if role == RoleAssistant && prev == nil && !c.cfg.assistantFirst {
+		return n - first + c.tc.CountMessage(msg.MergeSummary(next[0], summary))
+	}
+	return n + c.tc.CountMessage(Message{Role: role, Content: summary})
 }
 
 // assemble builds the compacted history: the system messages (the first

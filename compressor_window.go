@@ -50,15 +50,6 @@ func (c *Compressor) summaryOverhead() int {
 		tokens.ReplyPrimingTokens
 }
 
-// roomLeft is what the usable window leaves a summary's body once the
-// rest of the compacted request is in: p's kept messages (the tail as the
-// cheap tier left it), the summary message with its prefix, note and
-// carried messages, the incoming message and the reply priming.
-func (c *Compressor) roomLeft(p plan, th thresholds, carried []string, incoming *Message) int {
-	rest, _, _ := c.assembleSummary(p, th, "", carried, incoming)
-	return th.usable - tokens.CountMessages(c.tc, rest)
-}
-
 // keptTokens is what the plan keeps verbatim: the system messages and the
 // head, the lifted message and the tail.
 func (p plan) keptTokens() int {
