@@ -398,7 +398,7 @@ func (c *Compressor) Preflight(msgs []Message, opts ...CompressOption) Preflight
 	}
 	// What would be left after the best compaction: the messages a plan
 	// must keep, and the tools.
-	plan := c.plan(msgs, th, o.Incoming)
+	plan := c.plan(msgs, nil, th, o.Incoming)
 	kept := tokens.CountTools(c.cfg.counter, o.Tools) + unseen
 	largest := 0
 	for i, m := range msgs {
@@ -431,7 +431,7 @@ func (c *Compressor) HasContentToCompress(msgs []Message) bool {
 	c.mu.Lock()
 	th := c.th
 	c.mu.Unlock()
-	return c.plan(msgs, th, nil).hasContent()
+	return c.plan(msgs, nil, th, nil).hasContent()
 }
 
 var (

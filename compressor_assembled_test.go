@@ -7,7 +7,7 @@ import (
 	"github.com/contextkit/compact/tokens"
 )
 
-// assembledTokens counts what assembleSummary would return without
+// assembledTokens counts what assemble would return without
 // assembling it (a compaction asks for the room left twice, and for the
 // tokens after): it must be the count of the assembled history, whatever
 // the plan lifts, merges or adds. Over plans of every shared transcript's
@@ -35,14 +35,15 @@ func TestAssembledTokensCountsTheAssembly(t *testing.T) {
 						c := New(WithContextWindow(window), WithTokenCounter(tc), WithHeadMessages(head),
 							WithUserFirst(userFirst), WithCompactionNote("Earlier turns were summarised."))
 						for _, in := range []*Message{nil, &incoming} {
-							p := c.plan(h, c.th, in)
+							p := c.plan(h, nil, c.th, in)
 							for _, priced := range []bool{false, true} {
 								th := c.th
 								th.priced = priced
 								carried := []string{"carried"}
-								out, _, shared := c.assembleSummary(p, th, "the summary", carried, in)
+								summary := c.summaryText(th, "the summary", carried)
+								out, _, shared := c.assemble(p, summary, in, !th.priced)
 								want := tokens.CountMessages(c.tc, out)
-								if got := c.assembledTokens(p, th, "the summary", carried, in); got != want {
+								if got := c.assembledTokens(p, th, summary, in); got != want {
 									t.Fatalf("%s[:%d] at %d (head %d, user first %v, incoming %v, priced %v): assembledTokens %d, the assembly counts %d",
 										name, n, window, head, userFirst, in != nil, priced, got, want)
 								}

@@ -51,9 +51,10 @@ func (p plan) foldedTokens() int {
 }
 
 // plan decides the cut for msgs under the thresholds th, with incoming the
-// message the host is about to send, if any. msgs must be valid.
-func (c *Compressor) plan(msgs []Message, th thresholds, incoming *Message) plan {
-	p := c.newPlan(msgs)
+// message the host is about to send, if any. msgs must be valid; counts
+// are their counts, or nil to count them (see newPlan).
+func (c *Compressor) plan(msgs []Message, counts []int, th thresholds, incoming *Message) plan {
+	p := c.newPlan(msgs, counts)
 	p.headEnd = p.sysEnd
 	if !p.hasSummary && c.cfg.headMessages > 0 {
 		p.headEnd = c.headEnd(msgs, p.counts, p.sysEnd, th.head)
@@ -72,13 +73,16 @@ func (c *Compressor) plan(msgs []Message, th thresholds, incoming *Message) plan
 	return p
 }
 
-// newPlan counts msgs and finds their leading system messages; the cut is
-// left to the caller.
-func (c *Compressor) newPlan(msgs []Message) plan {
+// newPlan counts msgs (unless counts, their counts, is given) and finds
+// their leading system messages; the cut is left to the caller.
+func (c *Compressor) newPlan(msgs []Message, counts []int) plan {
 	n := len(msgs)
-	p := plan{msgs: msgs, counts: make([]int, n), lift: -1}
-	for i, m := range msgs {
-		p.counts[i] = c.tc.CountMessage(m)
+	p := plan{msgs: msgs, counts: counts, lift: -1}
+	if counts == nil {
+		p.counts = make([]int, n)
+		for i, m := range msgs {
+			p.counts[i] = c.tc.CountMessage(m)
+		}
 	}
 	for p.sysEnd < n && msg.IsSystem(msgs[p.sysEnd]) {
 		p.sysEnd++

@@ -54,8 +54,9 @@ func (c *Compressor) CompressRange(ctx context.Context, msgs []Message, from, to
 }
 
 // rangePlan is the plan for a chosen range of a valid history.
-func (c *Compressor) rangePlan(msgs []Message, r foldRange, incoming *Message) plan {
-	p := c.newPlan(msgs)
+// counts are msgs' counts (see newPlan).
+func (c *Compressor) rangePlan(msgs []Message, counts []int, r foldRange, incoming *Message) plan {
+	p := c.newPlan(msgs, counts)
 	p.headEnd = max(r.from, p.sysEnd)
 	p.cut = max(r.to, p.headEnd)
 	if p.headEnd < p.cut {

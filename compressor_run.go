@@ -153,7 +153,15 @@ func (c *Compressor) unlockRun() { <-c.run }
 func (r *compaction) run(ctx context.Context) (*Result, error) {
 	c := r.c
 	r.tools = tokens.CountTools(c.cfg.counter, r.o.Tools)
-	r.before = tokens.CountMessages(c.tc, r.work)
+	// Each message is counted once: the plan takes these counts.
+	counts := make([]int, len(r.work))
+	for i, m := range r.work {
+		counts[i] = c.tc.CountMessage(m)
+	}
+	r.before = 0
+	if len(counts) > 0 {
+		r.before = tokens.ReplyPrimingTokens + sum(counts)
+	}
 	if r.o.Incoming != nil {
 		r.before += c.tc.CountMessage(*r.o.Incoming)
 	}
@@ -171,9 +179,9 @@ func (r *compaction) run(ctx context.Context) (*Result, error) {
 	}
 	r.th = th
 	if r.rng != nil {
-		r.p = c.rangePlan(r.work, *r.rng, r.o.Incoming)
+		r.p = c.rangePlan(r.work, counts, *r.rng, r.o.Incoming)
 	} else {
-		r.p = c.plan(r.work, th, r.o.Incoming)
+		r.p = c.plan(r.work, counts, th, r.o.Incoming)
 	}
 	var res *Result
 	var err error
@@ -362,7 +370,7 @@ func (r *compaction) fold(ctx context.Context) (*Result, error) {
 	candidates, at := carriedCandidates(*p)
 	// Carried messages give way to a summary of twice its target where the
 	// window is tight.
-	carry := min(th.carry, max(th.usable-c.assembledTokens(*p, th, "", nil, o.Incoming)-2*summaryTarget(*p, th), 0))
+	carry := min(th.carry, max(th.usable-c.assembledTokens(*p, th, c.summaryText(th, "", nil), o.Incoming)-2*summaryTarget(*p, th), 0))
 	chosen, dropped := msg.ChooseCarried(append(prev.carried, candidates...), carry, c.tc)
 	req := SummaryRequest{
 		Turns:           append(userTurns(dropped, len(prev.carried)), turns...),
@@ -376,7 +384,7 @@ func (r *compaction) fold(ctx context.Context) (*Result, error) {
 	// at twice its target alone).
 	cut := 2 * req.TargetTokens
 	if r.rng == nil {
-		room := max(th.usable-c.assembledTokens(*p, th, "", chosen, o.Incoming), minSummaryTokens)
+		room := max(th.usable-c.assembledTokens(*p, th, c.summaryText(th, "", chosen), o.Incoming), minSummaryTokens)
 		req.TargetTokens = min(req.TargetTokens, room)
 		cut = min(2*req.TargetTokens, room)
 	}
@@ -406,13 +414,14 @@ func (r *compaction) fold(ctx context.Context) (*Result, error) {
 	body = textcut.ToTokens(strings.TrimSpace(msg.StripSummaryPrefix(body)), cut, c.tc.CountText)
 	body = msg.WithOpenTasks(body, o.OpenTasks)
 
-	out, summaryAt, shared := c.assembleSummary(*p, th, body, chosen, o.Incoming)
+	summary := c.summaryText(th, body, chosen)
+	out, summaryAt, shared := c.assemble(*p, summary, o.Incoming, !th.priced)
 	r.shared = shared
 	if err := Validate(out); err != nil {
 		// A bug, never the caller's fault; the caller keeps its messages.
 		return nil, fmt.Errorf("compact: internal error, compacted history is invalid: %w", err)
 	}
-	after := c.assembledTokens(*p, th, body, chosen, o.Incoming)
+	after := c.assembledTokens(*p, th, summary, o.Incoming)
 	if after >= before {
 		return nil, fmt.Errorf("%w: %d tokens before, %d after", ErrNoSavings, before, after)
 	}
@@ -589,17 +598,10 @@ func summaryTarget(p plan, th thresholds) int {
 	return max(min(sum(p.counts[p.headEnd:p.cut])/5, th.summary), minSummaryTokens)
 }
 
-// assembleSummary assembles the compacted history around a summary of body
-// carrying carried. With prices known the compaction note goes into the
-// summary, where the history changes anyway, so the system prompt's cache
-// survives; otherwise into the system prompt. It returns what assemble
-// does.
-func (c *Compressor) assembleSummary(p plan, th thresholds, body string, carried []string, incoming *Message) ([]Message, int, bool) {
-	return c.assemble(p, c.summaryText(th, body, carried), incoming, !th.priced)
-}
-
-// summaryText is the summary message's text assembleSummary writes: with
-// prices known the compaction note opens it.
+// summaryText is the text of the summary of body carrying carried that
+// assemble is given (with !th.priced for its note): with prices known the
+// compaction note goes into the summary, where the history changes anyway,
+// so the system prompt's cache survives; otherwise into the system prompt.
 func (c *Compressor) summaryText(th thresholds, body string, carried []string) string {
 	if th.priced && c.cfg.note != "" {
 		body = c.cfg.note + "\n\n" + body
@@ -607,15 +609,15 @@ func (c *Compressor) summaryText(th thresholds, body string, carried []string) s
 	return msg.SummaryText(body, carried)
 }
 
-// assembledTokens is tokens.CountMessages of what assembleSummary(p, th,
-// body, carried, incoming) returns, counting only the messages assemble
+// assembledTokens is tokens.CountMessages of what assemble(p, summary,
+// incoming, !th.priced) returns, counting only the messages assemble
 // writes or adds (the system prompt with the note, the summary or the
 // message it is merged into, the lifted message, the incoming one): the
 // others are p's own (the tail as the cheap tier left it), whose counts p
-// holds. Nothing is copied. With an empty body, the usable window less it
-// is the room a summary's body has once the rest of the request is in.
-func (c *Compressor) assembledTokens(p plan, th thresholds, body string, carried []string, incoming *Message) int {
-	summary := c.summaryText(th, body, carried)
+// holds. Nothing is copied. With the summary of an empty body, the usable
+// window less it is the room a summary's body has once the rest of the
+// request is in.
+func (c *Compressor) assembledTokens(p plan, th thresholds, summary string, incoming *Message) int {
 	n := tokens.ReplyPrimingTokens + sum(p.counts[:p.headEnd])
 	if !th.priced && c.cfg.note != "" && p.sysEnd > 0 && !strings.Contains(msg.Text(p.msgs[0]), c.cfg.note) {
 		n += c.tc.CountMessage(msg.AppendNote(p.msgs[0], c.cfg.note)) - p.counts[0]
