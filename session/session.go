@@ -196,10 +196,10 @@ func WithWait(wait bool) Option {
 	return func(c *config) { c.noWait = !wait }
 }
 
-// WithCounter sets the counter behind Tokens. The default is the
+// WithTokenCounter sets the counter behind Tokens. The default is the
 // engine's own when it is a compact.CounterProvider (the Compressor is),
 // so that Session and engine agree on sizes; tokens.Estimate otherwise.
-func WithCounter(tc tokens.Counter) Option {
+func WithTokenCounter(tc tokens.Counter) Option {
 	return func(c *config) { c.counter = tc }
 }
 
@@ -557,7 +557,7 @@ func (s *Session) ShouldCompress(opts ...compact.CompressOption) bool {
 }
 
 // UpdateUsage passes the usage a provider reported on to the engine, and
-// marks the session active, for CompactIfIdle.
+// marks the session active, for CompressIfIdle.
 //
 // The session takes the report to describe the request Messages last
 // handed out, and compares it with its own count of that request, as a

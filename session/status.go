@@ -42,8 +42,8 @@ type Status struct {
 	// ForegroundCompactions, BackgroundCompactions, IdleCompactions and
 	// RecordedCompactions split Compactions by where each ran: on a
 	// request path (Compress and its kin, which the caller waited for), on
-	// the session's own goroutine (WithBackground), by CompactIfIdle, or
-	// elsewhere (a provider's, committed by Record).
+	// the session's own goroutine (WithBackground), by CompressIfIdle, or
+	// elsewhere (a provider's, committed by RecordCompaction).
 	ForegroundCompactions, BackgroundCompactions, IdleCompactions, RecordedCompactions int
 	// Waits counts the request paths that blocked on a compaction, and
 	// for how long: a Compress (or its kin) that waited for a compaction
