@@ -15,7 +15,7 @@
 //	if s.ShouldCompress() {
 //		_, err := s.Compress(ctx) // on error the history is untouched
 //	}
-//	req := s.Messages() // the next request
+//	req := s.Messages() // the next request: call it once per request sent
 //
 // A session compacts one at a time; messages appended while it does land
 // after the compacted history, verbatim and in order. With a [store.Store]

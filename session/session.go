@@ -46,6 +46,12 @@ import (
 // when the call's own write took effect), never ahead of it or apart from
 // it; the next call that succeeds brings it up to date.
 //
+// Messages is the request the host sends, and each call counts as one
+// request sent: the session paces background compaction by the calls (how
+// fast the history grows between them, see Status().Pace) and takes the
+// next usage report to describe the latest. Call it once per request; to
+// read the session otherwise, Len, Tokens, Status and Tools count nothing.
+//
 // The Session logs "compaction started" and "compaction done" (or
 // "compaction failed") itself, whatever the engine, each line with a
 // "session" attribute fixed when the Session is opened. Give the logger to

@@ -102,10 +102,11 @@ type AtLimit struct {
 	Last string
 }
 
-// Pace is what a session has seen of its requests (the calls to Messages)
-// and of its compactions.
+// Pace is what a session has seen of its requests (the calls to Messages,
+// each taken as a request sent; no other method counts) and of its
+// compactions.
 type Pace struct {
-	Requests int           // requests seen
+	Requests int           // calls of Messages
 	Growth   int           // tokens a request adds, on average over the recent ones
 	Interval time.Duration // the median time between recent requests
 	// CompactionTime is the longest of the recent compactions that called a
