@@ -134,7 +134,7 @@ func partTexts(m compact.Message) ([]string, bool) {
 // such message.
 func Shared(in []compact.Message, m compact.Message, used []bool) (j int, lead string, had, ok bool) {
 	_, own, merged := imsg.SplitMerged(m)
-	if !merged || imsg.IsBlank(own) {
+	if !merged || imsg.IsBlank(own) && !closed(m) {
 		return 0, "", false, false
 	}
 	switch {
@@ -162,6 +162,18 @@ func Shared(in []compact.Message, m compact.Message, used []bool) (j int, lead s
 		}
 	}
 	return 0, "", false, false
+}
+
+// closed reports whether m's summary ends in imsg.SummaryEnd, which only a
+// summary merged in front of a message's content carries: with it, m is
+// that message even when its own content is blank (a user turn of
+// whitespace), where a standalone summary is not.
+func closed(m compact.Message) bool {
+	first := m.Content
+	if len(m.MultiContent) > 0 {
+		first = m.MultiContent[0].Text
+	}
+	return imsg.SummaryEndAt(first) >= 0
 }
 
 // OwnText is s without a summary merged in front of it: the text after
