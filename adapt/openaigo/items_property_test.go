@@ -284,6 +284,8 @@ func sameOrShared(t testing.TB, in, out Item) bool {
 			if strings.HasPrefix(c, "[Context handoff]") {
 				if _, own, ok := strings.Cut(c, "[End of context handoff]"+align.LeadSep); ok {
 					m["content"] = own
+				} else if strings.HasSuffix(c, "[End of context handoff]") {
+					m["content"] = "" // merged into an empty string
 				}
 			}
 		case []any:

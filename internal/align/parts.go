@@ -128,7 +128,7 @@ func partTexts(m compact.Message) ([]string, bool) {
 // It returns its index; lead, the text m puts in front of that content
 // (the summary, its closing marker included), which an adapter puts in
 // front of the original message's content (a leading text part, or a
-// string joined by LeadSep); and had, which says the original carries an
+// string joined by JoinLead); and had, which says the original carries an
 // earlier summary in front of its own content (its first part, or its
 // string up to OwnText), which lead replaces. ok is false when m is no
 // such message.
@@ -187,3 +187,13 @@ func OwnText(s string) string {
 
 // LeadSep joins the lead Shared returns to a string content.
 const LeadSep = imsg.MergedSummarySep
+
+// JoinLead is string content s with lead (see Shared) in front of it, as
+// the Compressor merges a summary: lead alone when s is empty, else the two
+// joined by LeadSep.
+func JoinLead(lead, s string) string {
+	if s == "" {
+		return lead
+	}
+	return lead + LeadSep + s
+}

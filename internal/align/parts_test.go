@@ -93,3 +93,10 @@ func TestSharedFindsABlankUserTurnTheSummaryWasMergedInto(t *testing.T) {
 		})
 	}
 }
+
+func TestJoinLeadJoinsAsTheCompressorMerges(t *testing.T) {
+	for _, own := range []string{"", " ", "q"} {
+		m := imsg.MergeSummary(compact.Message{Role: compact.RoleUser, Content: own}, "s")
+		assert.Equal(t, m.Content, JoinLead(imsg.MergedSummaryText("s"), own), "own content %q", own)
+	}
+}
