@@ -6,9 +6,9 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/models"
-	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/internal/legacy"
 	"github.com/contextkit/compact/session/pgstore"
+	"github.com/contextkit/compact/session/store"
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -27,9 +27,9 @@ func TestMigrationsAddTheFoldedRangeAndTheSpend(t *testing.T) {
 	_, _, err := st.Append(ctx, "agent-7", compact.Message{Role: compact.RoleUser, Content: "a"},
 		compact.Message{Role: compact.RoleAssistant, Content: "b"}, compact.Message{Role: compact.RoleUser, Content: "c"})
 	require.NoError(t, err)
-	_, err = st.Commit(ctx, "agent-7", session.Compaction{N: 1, Through: 2, FoldedFrom: 1, FoldedThrough: 2}, session.Lease{})
+	_, err = st.Commit(ctx, "agent-7", store.Compaction{N: 1, Through: 2, FoldedFrom: 1, FoldedThrough: 2}, store.Lease{})
 	require.NoError(t, err)
-	st.Close()
+	require.NoError(t, st.Close())
 
 	// The schema as version 1 wrote it: no range or spend columns.
 	exec(t, `ALTER TABLE `+S+`.compactions DROP COLUMN folded_from, DROP COLUMN folded_through, DROP COLUMN spend`)
@@ -44,14 +44,14 @@ func TestMigrationsAddTheFoldedRangeAndTheSpend(t *testing.T) {
 		assert.Zero(t, comps[0].FoldedFrom, "%s: a compaction from before records no range", step)
 		assert.Zero(t, comps[0].Spend, "%s: nor a spend", step)
 		if len(comps) == 1 {
-			_, err = st.Commit(ctx, "agent-7", session.Compaction{N: 2, Through: 3, FoldedFrom: 1, FoldedThrough: 3, Spend: spent}, session.Lease{})
+			_, err = st.Commit(ctx, "agent-7", store.Compaction{N: 2, Through: 3, FoldedFrom: 1, FoldedThrough: 3, Spend: spent}, store.Lease{})
 			require.NoError(t, err)
 		}
 		comps, err = st.Compactions(ctx, "agent-7")
 		require.NoError(t, err)
 		assert.Equal(t, [2]int64{1, 3}, [2]int64{comps[1].FoldedFrom, comps[1].FoldedThrough}, step)
 		assert.Equal(t, spent, comps[1].Spend, step)
-		st.Close()
+		require.NoError(t, st.Close())
 		exec(t, `UPDATE `+S+`.schema_version SET version = 1`) // the columns stay
 	}
 }
@@ -67,9 +67,9 @@ func TestMessagesWrittenBeforeBytesWereKeptStillRead(t *testing.T) {
 	st := open(t, pgstore.WithSchema(name))
 	_, _, err := st.Append(ctx, "agent-7", old...)
 	require.NoError(t, err)
-	_, err = st.Commit(ctx, "agent-7", session.Compaction{N: 1, Through: 1, Live: old[:1]}, session.Lease{})
+	_, err = st.Commit(ctx, "agent-7", store.Compaction{N: 1, Through: 1, Live: old[:1]}, store.Lease{})
 	require.NoError(t, err)
-	st.Close()
+	require.NoError(t, st.Close())
 
 	// The rows as the earlier version wrote them.
 	for i, m := range old {
