@@ -29,8 +29,9 @@ const (
 // summary, the lifted message and the tail) or, for a pruning alone, in
 // place. Until here the Result's input indexes index work; account turns
 // them into in's. shared says the summary was merged in front of the turn
-// after it (see WithUserFirst).
-func (c *Compressor) account(in, work []Message, res *Result, shared bool) {
+// after it (see WithUserFirst). counts are in's counts, or nil to count
+// them.
+func (c *Compressor) account(in, work []Message, counts []int, res *Result, shared bool) {
 	dropped, merged := map[int]bool{}, map[int]bool{}
 	repaired := map[int]RepairKind{}
 	for _, rp := range res.Repairs {
@@ -63,7 +64,12 @@ func (c *Compressor) account(in, work []Message, res *Result, shared bool) {
 	w := -1      // the message's index in work
 	joined := -1 // where the last message not dropped went
 	for i, m := range in {
-		a := MessageFate{Index: i, Role: m.Role, Tool: tools[i], Tokens: c.tc.CountMessage(m), Output: -1}
+		a := MessageFate{Index: i, Role: m.Role, Tool: tools[i], Output: -1}
+		if counts != nil {
+			a.Tokens = counts[i]
+		} else {
+			a.Tokens = c.tc.CountMessage(m)
+		}
 		switch {
 		case dropped[i]:
 			a.Fate = fateDropped

@@ -75,6 +75,7 @@ type compaction struct {
 	tools   int        // what the tool definitions take
 	over    bool       // the request is over the usable window
 	p       plan
+	counts  []int         // tokens of each message of work
 	before  int           // tokens of work and the incoming message
 	early   string        // why an automatic compaction under the threshold is due ("" at it)
 	sum     models.Tokens // the summarizer's call, when a model was called
@@ -108,7 +109,7 @@ func (c *Compressor) compress(ctx context.Context, msgs []Message, rng *foldRang
 			// Not skipped: the caller gets the repair, and its account.
 			res.Skipped, res.Repairs = "", r.repairs
 			res.TokensBefore = tokens.CountMessages(c.tc, msgs) + c.extraTokens(r.o)
-			c.account(msgs, r.work, res, false)
+			c.account(msgs, r.work, nil, res, false)
 		}
 		if res != nil {
 			return r.finish(res), nil
@@ -154,13 +155,13 @@ func (r *compaction) run(ctx context.Context) (*Result, error) {
 	c := r.c
 	r.tools = tokens.CountTools(c.cfg.counter, r.o.Tools)
 	// Each message is counted once: the plan takes these counts.
-	counts := make([]int, len(r.work))
+	r.counts = make([]int, len(r.work))
 	for i, m := range r.work {
-		counts[i] = c.tc.CountMessage(m)
+		r.counts[i] = c.tc.CountMessage(m)
 	}
 	r.before = 0
-	if len(counts) > 0 {
-		r.before = tokens.ReplyPrimingTokens + sum(counts)
+	if len(r.counts) > 0 {
+		r.before = tokens.ReplyPrimingTokens + sum(r.counts)
 	}
 	if r.o.Incoming != nil {
 		r.before += c.tc.CountMessage(*r.o.Incoming)
@@ -179,9 +180,9 @@ func (r *compaction) run(ctx context.Context) (*Result, error) {
 	}
 	r.th = th
 	if r.rng != nil {
-		r.p = c.rangePlan(r.work, counts, *r.rng, r.o.Incoming)
+		r.p = c.rangePlan(r.work, r.counts, *r.rng, r.o.Incoming)
 	} else {
-		r.p = c.plan(r.work, counts, th, r.o.Incoming)
+		r.p = c.plan(r.work, r.counts, th, r.o.Incoming)
 	}
 	var res *Result
 	var err error
@@ -197,7 +198,11 @@ func (r *compaction) run(ctx context.Context) (*Result, error) {
 	res.MessagesBefore, res.Repairs = r.in, r.repairs
 	c.fit(res, th)
 	c.trimOversized(res, th)
-	c.account(r.msgs, r.work, res, r.shared)
+	var counts []int // work's counts are the caller's messages' unless a repair changed them
+	if r.repairs == nil && len(r.work) == len(r.msgs) {
+		counts = r.counts
+	}
+	c.account(r.msgs, r.work, counts, res, r.shared)
 	res.Cost = c.editCost(r.work, res, r.sum)
 	return res, nil
 }
