@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -14,7 +15,8 @@ import (
 
 // MemoryStore is a Store and a Leaser in memory, for tests and for hosts
 // that need no persistence across restarts. Every message and compaction is
-// kept until the store is dropped. It is safe for concurrent use.
+// kept until the store is dropped, deleted (it is a Deleter) or expired (an
+// Expirer). It is safe for concurrent use.
 type MemoryStore struct {
 	mu       sync.Mutex
 	sessions map[string]*memSession
@@ -24,11 +26,13 @@ type MemoryStore struct {
 }
 
 type memSession struct {
-	log   []Record     // log[i].Seq == i+1
+	log   []Record     // log[i].Seq == i+1, or 0 once the record expired
 	text  []string     // text[i] is log[i]'s SearchText, lower-cased, for Search
 	comps []Compaction // comps[i].N == i+1
 	lease Lease        // the latest grant; ID "" once released
 	fence int64        // the latest fence granted
+	// deleted marks the tombstone Delete leaves: the rest is empty.
+	deleted bool
 }
 
 // NewMemoryStore returns an empty MemoryStore.
@@ -38,7 +42,7 @@ func NewMemoryStore() *MemoryStore {
 
 // begin checks ctx and id and returns the session's state (nil when the
 // session is unknown and create is false) with the store locked; the caller
-// unlocks.
+// unlocks. A deleted session is an error, with the store unlocked.
 func (s *MemoryStore) begin(ctx context.Context, op, id string, create bool) (*memSession, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("session: store: %s %q: %w", op, id, err)
@@ -48,6 +52,10 @@ func (s *MemoryStore) begin(ctx context.Context, op, id string, create bool) (*m
 	}
 	s.mu.Lock()
 	ms := s.sessions[id]
+	if ms != nil && ms.deleted {
+		s.mu.Unlock()
+		return nil, fmt.Errorf("session: store: %s %q: %w", op, id, ErrDeleted)
+	}
 	if ms == nil && create {
 		ms = &memSession{}
 		s.sessions[id] = ms
@@ -102,6 +110,9 @@ func (ms *memSession) records(from, to int64) []Record {
 	}
 	out := make([]Record, 0, to-from+1)
 	for _, r := range ms.log[from-1 : to] {
+		if r.Seq == 0 {
+			continue // expired
+		}
 		r.Message = cloneMessage(r.Message)
 		out = append(out, r)
 	}
@@ -216,6 +227,15 @@ func (s *MemoryStore) Snapshot(ctx context.Context, sid string) ([]compact.Messa
 	if ms == nil || n > len(ms.comps) {
 		return nil, fmt.Errorf("session: store: snapshot %q: %w", sid, ErrNotFound)
 	}
+	from := int64(1)
+	if n > 1 {
+		from = ms.comps[n-2].Through + 1
+	}
+	for q := from; q <= ms.comps[n-1].Through; q++ {
+		if ms.log[q-1].Seq == 0 {
+			return nil, fmt.Errorf("session: store: snapshot %q: %w: record %d", sid, ErrExpired, q)
+		}
+	}
 	return ms.history(n-1, ms.comps[n-1].Through), nil
 }
 
@@ -253,6 +273,9 @@ func (s *MemoryStore) Renew(ctx context.Context, id string, lease Lease, ttl tim
 // Release gives up lease if it is still held.
 func (s *MemoryStore) Release(ctx context.Context, id string, lease Lease) error {
 	ms, err := s.begin(ctx, "release", id, true)
+	if errors.Is(err, ErrDeleted) {
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -299,7 +322,7 @@ func (s *MemoryStore) Search(ctx context.Context, id, text string, after int64, 
 		if limit > 0 && len(out) == limit {
 			break
 		}
-		if strings.Contains(ms.text[i], want) {
+		if ms.log[i].Seq != 0 && strings.Contains(ms.text[i], want) {
 			r := ms.log[i]
 			r.Message = cloneMessage(r.Message)
 			out = append(out, r)
@@ -313,6 +336,9 @@ var (
 	_ Leaser   = (*MemoryStore)(nil)
 	_ Searcher = (*MemoryStore)(nil)
 	_ Spender  = (*MemoryStore)(nil)
+	_ Deleter  = (*MemoryStore)(nil)
+	_ Expirer  = (*MemoryStore)(nil)
+	_ Rewriter = (*MemoryStore)(nil)
 )
 
 // cloneMessage returns a copy of m that shares nothing mutable with it.

@@ -304,6 +304,12 @@ func callAll(ctx context.Context, st session.Store, id string) map[string]error 
 	if s, ok := st.(session.Spender); ok {
 		_, errs["Spend"] = s.Spend(ctx, id)
 	}
+	if r, ok := st.(session.Rewriter); ok {
+		errs["Rewrite"] = r.Rewrite(ctx, id, []session.Record{{Seq: 1, Message: text("never", 1)[0]}})
+	}
+	if d, ok := st.(session.Deleter); ok {
+		errs["Delete"] = d.Delete(ctx, id) // last: it ends the session
+	}
 	return errs
 }
 

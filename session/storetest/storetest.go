@@ -1,6 +1,7 @@
 // Package storetest checks that a session.Store keeps the contract written
-// on that interface, and on session.Leaser and session.Searcher when the
-// store is one.
+// on that interface, and on session.Leaser, session.Searcher,
+// session.Spender, session.Deleter, session.Expirer and session.Rewriter
+// when the store is one.
 //
 // A store proves itself with one call in its tests:
 //
@@ -41,9 +42,9 @@ import (
 type rule struct {
 	name        string
 	explanation string
-	// leaser, searcher and spender mark rules that apply only to a store
-	// that is one.
-	leaser, searcher, spender bool
+	// leaser, searcher, spender, deleter, expirer and rewriter mark rules
+	// that apply only to a store that is one.
+	leaser, searcher, spender, deleter, expirer, rewriter bool
 	check                     func(ctx context.Context, st session.Store, id string) error
 }
 
@@ -56,14 +57,8 @@ func Run(t *testing.T, newStore func(t *testing.T) session.Store) {
 	for _, r := range rules() {
 		t.Run(r.name, func(t *testing.T) {
 			st := newStore(t)
-			if _, ok := st.(session.Leaser); r.leaser && !ok {
-				t.Skipf("%T is not a session.Leaser", st)
-			}
-			if _, ok := st.(session.Searcher); r.searcher && !ok {
-				t.Skipf("%T is not a session.Searcher", st)
-			}
-			if _, ok := st.(session.Spender); r.spender && !ok {
-				t.Skipf("%T is not a session.Spender", st)
+			if missing := r.missing(st); missing != "" {
+				t.Skipf("%T is not a %s", st, missing)
 			}
 			id := fmt.Sprintf("storetest-%s-%s", run, r.name)
 			if err := r.check(context.Background(), st, id); err != nil {
@@ -76,7 +71,7 @@ func Run(t *testing.T, newStore func(t *testing.T) session.Store) {
 // rules returns every rule, in the order a reader meets the contract.
 func rules() []rule {
 	var all []rule
-	for _, group := range [][]rule{logRules, idRules, compactionRules, leaseRules, searchRules, sessionRules} {
+	for _, group := range [][]rule{logRules, idRules, compactionRules, leaseRules, searchRules, sessionRules, lifecycleRules} {
 		all = append(all, group...)
 	}
 	return all
@@ -89,10 +84,7 @@ func Check(ctx context.Context, st session.Store) error {
 	run := randomTag()
 	var errs []error
 	for _, r := range rules() {
-		if _, ok := st.(session.Leaser); r.leaser && !ok {
-			continue
-		}
-		if _, ok := st.(session.Searcher); r.searcher && !ok {
+		if r.missing(st) != "" {
 			continue
 		}
 		if err := r.check(ctx, st, fmt.Sprintf("storetest-%s-%s", run, r.name)); err != nil {
@@ -100,6 +92,34 @@ func Check(ctx context.Context, st session.Store) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// missing names the optional interface r applies to that st is not, or
+// returns "".
+func (r rule) missing(st session.Store) string {
+	for _, need := range []struct {
+		want bool
+		ok   bool
+		name string
+	}{
+		{r.leaser, is[session.Leaser](st), "session.Leaser"},
+		{r.searcher, is[session.Searcher](st), "session.Searcher"},
+		{r.spender, is[session.Spender](st), "session.Spender"},
+		{r.deleter, is[session.Deleter](st), "session.Deleter"},
+		{r.expirer, is[session.Expirer](st), "session.Expirer"},
+		{r.rewriter, is[session.Rewriter](st), "session.Rewriter"},
+	} {
+		if need.want && !need.ok {
+			return need.name
+		}
+	}
+	return ""
+}
+
+// is reports whether st implements T.
+func is[T any](st session.Store) bool {
+	_, ok := st.(T)
+	return ok
 }
 
 // randomTag makes ids of one run unlike those of any other.
