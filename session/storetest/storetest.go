@@ -45,7 +45,7 @@ type rule struct {
 	// leaser, searcher, spender, deleter, expirer and rewriter mark rules
 	// that apply only to a store that is one.
 	leaser, searcher, spender, deleter, expirer, rewriter bool
-	check                     func(ctx context.Context, st session.Store, id string) error
+	check                                                 func(ctx context.Context, st session.Store, id string) error
 }
 
 // Run runs every rule as a subtest of t, each on a store newStore returns.
