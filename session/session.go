@@ -67,6 +67,7 @@ type Session struct {
 	recall        bool
 	toolBudget    int
 	searchTimeout time.Duration
+	redactAtRest  bool
 
 	// slot holds a token while a compaction, a Reset or a Close runs: a
 	// channel rather than a mutex so that waiting can honour a context.
@@ -133,6 +134,8 @@ type config struct {
 	// recall and toolBudget: see WithRecall and WithToolBudget.
 	recall     bool
 	toolBudget int
+	// redactAtRest: see WithRedactAtRest.
+	redactAtRest bool
 	// background compaction, idle compaction and the clock: see
 	// background.go and idle.go.
 	background bool
@@ -259,6 +262,12 @@ func Open(ctx context.Context, id string, engine compact.ContextEngine, opts ...
 		adjusted: cfg.adjusted,
 	}
 	s.leaser, _ = cfg.store.(Leaser)
+	if cfg.redactAtRest && cfg.store != nil {
+		if _, ok := cfg.store.(Rewriter); !ok {
+			return nil, fmt.Errorf("session: open %q: redaction at rest: %w: the store %T cannot rewrite records", id, errors.ErrUnsupported, cfg.store)
+		}
+		s.redactAtRest = true
+	}
 	if s.recall {
 		s.recallDef = recallDefinitions()
 	}
