@@ -50,6 +50,13 @@ import (
 // "session" attribute fixed when the Session is opened. Give the logger to
 // the Session; an engine given a logger too logs its own lines as well.
 //
+// A host deletes a conversation with Session.Delete (or Manager.Delete, or
+// the package's Delete given the store and the id): the store removes it
+// whole, and a Session elsewhere still holding it gets errors wrapping
+// ErrDeleted from its next call that reaches the store. See "What the
+// archive keeps, and for how long" in the package doc for retention and
+// redaction at rest.
+//
 // The engine holds the per-conversation state (usage, compaction count,
 // strikes, backoff), so each Session needs an engine of its own; a Manager
 // builds one per session. All methods are safe for concurrent use.
