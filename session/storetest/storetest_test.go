@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"testing"
 
@@ -79,6 +80,35 @@ func (s overflowing) Read(ctx context.Context, id string, from, to int64) ([]ses
 	return s.MemoryStore.Read(ctx, id, from, to)
 }
 
+// forgetful deletes nothing.
+type forgetful struct{ *session.MemoryStore }
+
+func (forgetful) Delete(context.Context, string) error { return nil }
+
+// hasty says a delete under another's lease went through.
+type hasty struct{ *session.MemoryStore }
+
+func (s hasty) Delete(ctx context.Context, id string) error {
+	if err := s.MemoryStore.Delete(ctx, id); !errors.Is(err, session.ErrBusy) {
+		return err
+	}
+	return nil
+}
+
+// overzealous expires every record, folded or not.
+type overzealous struct{ *session.MemoryStore }
+
+func (s overzealous) Expire(ctx context.Context, r session.Retention) (session.Expired, error) {
+	got, err := s.MemoryStore.Expire(ctx, r)
+	got.Records++
+	return got, err
+}
+
+// careless rewrites nothing, and says it did.
+type careless struct{ *session.MemoryStore }
+
+func (careless) Rewrite(context.Context, string, []session.Record) error { return nil }
+
 func TestRulesCatchBrokenStores(t *testing.T) {
 	for _, tt := range []struct {
 		rule  string
@@ -93,6 +123,11 @@ func TestRulesCatchBrokenStores(t *testing.T) {
 		{"commit-reports-the-log-end", endBlind{session.NewMemoryStore()}},
 		{"read-near-the-top", overflowing{session.NewMemoryStore()}},
 		{"a-session-notices-another-compaction", headBlind{session.NewMemoryStore()}},
+		{"delete-is-whole-and-final", forgetful{session.NewMemoryStore()}},
+		{"delete-of-an-unknown-id-is-final", forgetful{session.NewMemoryStore()}},
+		{"delete-waits-for-the-lease", hasty{session.NewMemoryStore()}},
+		{"expire-drops-only-old-folded-records", overzealous{session.NewMemoryStore()}},
+		{"rewrite-only-folded-records", careless{session.NewMemoryStore()}},
 	} {
 		t.Run(tt.rule, func(t *testing.T) {
 			for _, r := range rules() {
