@@ -162,9 +162,12 @@
 //     searches and expands the redacted text. The live history stays
 //     verbatim. [RedactFolded] redacts an archive written before.
 //
-// Deleted rows leave free pages behind: sqlitestore's Vacuum (or "compact
-// store expire -vacuum") gives them back to the file system; Postgres's
-// autovacuum makes them reusable.
+// Deleted and rewritten rows leave their old bytes behind until the store
+// reclaims the space: in SQLite's free pages until sqlitestore's Vacuum
+// (or "compact store expire -vacuum") rebuilds the file, in Postgres's old
+// row versions until a VACUUM (autovacuum makes the space reusable; VACUUM
+// FULL gives it back to the file system). A host that must erase bytes,
+// not rows, vacuums after deleting or redacting.
 //
 // # Recall tools
 //

@@ -15,15 +15,17 @@ const redactPage = 256
 
 // WithRedactAtRest sets whether the Session rewrites, in its store, the
 // records each compaction folds, through package redact (RedactMessage),
-// as soon as the compaction is committed: the disk then keeps no
-// credential the model no longer reads verbatim, and recall searches and
-// expands the redacted text. Records in the live history stay verbatim:
-// the model needs them. The store must be a Rewriter, or Open fails with
-// an error wrapping errors.ErrUnsupported. A redaction that fails (the
-// store, or ctx) is logged and leaves the compaction committed;
-// RedactFolded catches up. Off by default: the store keeps every message
-// verbatim until the session is deleted or its records expire. Without a
-// store nothing is kept at rest and the option does nothing.
+// as soon as the compaction is committed: the store then keeps no
+// credential the model no longer reads verbatim (its old bytes stay in
+// the store's free space until it is vacuumed; see the package doc), and
+// recall searches and expands the redacted text. Records in the live
+// history stay verbatim: the model needs them. The store must be a
+// Rewriter, or Open fails with an error wrapping errors.ErrUnsupported. A
+// redaction that fails (the store, or ctx) is logged and leaves the
+// compaction committed; RedactFolded catches up. Off by default: the store
+// keeps every message verbatim until the session is deleted or its records
+// expire. Without a store nothing is kept at rest and the option does
+// nothing.
 func WithRedactAtRest(on bool) Option {
 	return func(c *config) { c.redactAtRest = on }
 }
