@@ -250,6 +250,7 @@ var ranks = map[string]int{
 	"internal/secrettest":         0,
 	"internal/msgtest":            3,
 	"internal/align":              5, // the SDK adapters' shared code, on the root
+	"session/store":               5, // what a store implements; session is above it
 	"session/internal/codec":      5,
 	"session/internal/fleet":      6,
 	"session/internal/legacy":     6,

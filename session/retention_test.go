@@ -14,15 +14,15 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/session/store"
 )
 
 // Issue 33.2: a recall call that reaches records retention deleted says so
 // in its answer; it is no Go error, and the live history is untouched.
 func TestRecallSaysWhatExpired(t *testing.T) {
 	ctx := context.Background()
-	st := NewMemoryStore()
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	st.clock = func() time.Time { return now }
+	st := store.NewMemoryClock(func() time.Time { return now })
 	s := newRecallSession(t, "agent-1", st)
 	require.NoError(t, s.Append(ctx, agentHistory("agent-1", 30)...))
 	_, err := s.Compress(ctx)
@@ -34,7 +34,7 @@ func TestRecallSaysWhatExpired(t *testing.T) {
 	live := s.Messages()
 
 	now = now.Add(48 * time.Hour)
-	got, err := st.Expire(ctx, Retention{Folded: 24 * time.Hour})
+	got, err := st.Expire(ctx, store.Retention{Folded: 24 * time.Hour})
 	require.NoError(t, err)
 	assert.Equal(t, folded.FoldedThrough-folded.FoldedFrom+1, got.Records)
 	require.NoError(t, s.Sync(ctx))
@@ -74,7 +74,7 @@ func secretHistory(n int) []compact.Message {
 // its messages verbatim, and recall searches and expands the redacted text.
 func TestRedactAtRest(t *testing.T) {
 	ctx := context.Background()
-	st := NewMemoryStore()
+	st := store.NewMemory()
 	s := newRecallSession(t, "deploy-1", st, WithRedactAtRest(true))
 	require.NoError(t, s.Append(ctx, secretHistory(30)...))
 	_, err := s.Compress(ctx)
@@ -114,15 +114,15 @@ func TestRedactAtRest(t *testing.T) {
 	ans = useTool(t, s, ToolExpand, fmt.Sprintf(`{"seq":[%d]}`, c.FoldedFrom+1))
 	assert.Contains(t, fmt.Sprint(ans["messages"]), "[REDACTED]")
 
-	n, err := RedactFolded(ctx, st, "deploy-1")
+	n, err := store.RedactFolded(ctx, st, "deploy-1")
 	require.NoError(t, err)
 	assert.Zero(t, n, "everything folded is redacted already")
 }
 
-// RedactFolded redacts an archive written without WithRedactAtRest, once.
+// store.RedactFolded redacts an archive written without WithRedactAtRest, once.
 func TestRedactFoldedSweeps(t *testing.T) {
 	ctx := context.Background()
-	st := NewMemoryStore()
+	st := store.NewMemory()
 	s := newRecallSession(t, "deploy-2", st)
 	require.NoError(t, s.Append(ctx, secretHistory(30)...))
 	_, err := s.Compress(ctx)
@@ -131,31 +131,31 @@ func TestRedactFoldedSweeps(t *testing.T) {
 	require.NoError(t, err)
 	before := len(recs)
 
-	n, err := RedactFolded(ctx, st, "deploy-2")
+	n, err := store.RedactFolded(ctx, st, "deploy-2")
 	require.NoError(t, err)
 	assert.Positive(t, n)
 	recs, err = st.Search(ctx, "deploy-2", "ghp_0000", 0, 0)
 	require.NoError(t, err)
 	assert.Less(t, len(recs), before)
-	n, err = RedactFolded(ctx, st, "deploy-2")
+	n, err = store.RedactFolded(ctx, st, "deploy-2")
 	require.NoError(t, err)
 	assert.Zero(t, n, "a second sweep changes nothing")
 
-	_, err = RedactFolded(ctx, bareStore{st}, "deploy-2")
+	_, err = store.RedactFolded(ctx, bareStore{st}, "deploy-2")
 	assert.ErrorIs(t, err, errors.ErrUnsupported)
 	_, err = Open(ctx, "deploy-3", nil, WithStore(bareStore{st}), WithRedactAtRest(true))
 	assert.ErrorIs(t, err, errors.ErrUnsupported)
 }
 
 // bareStore is a Store and nothing more.
-type bareStore struct{ Store }
+type bareStore struct{ store.Store }
 
 // Issue 33.1: a host deletes a session through its Manager or the Session;
-// another process still holding it gets ErrDeleted on its next call, and
+// another process still holding it gets store.ErrDeleted on its next call, and
 // no call writes it back.
 func TestDeleteThroughManagerAndSession(t *testing.T) {
 	ctx := context.Background()
-	st := NewMemoryStore()
+	st := store.NewMemory()
 	m := NewManager(nil, WithStore(st))
 	s, err := m.Get(ctx, "user-1")
 	require.NoError(t, err)
@@ -166,26 +166,26 @@ func TestDeleteThroughManagerAndSession(t *testing.T) {
 	require.NoError(t, m.Delete(ctx, "user-1"))
 	_, held := m.Lookup("user-1")
 	assert.False(t, held)
-	assert.ErrorIs(t, other.Append(ctx, user("still here?")), ErrDeleted)
-	assert.ErrorIs(t, other.Sync(ctx), ErrDeleted)
+	assert.ErrorIs(t, other.Append(ctx, user("still here?")), store.ErrDeleted)
+	assert.ErrorIs(t, other.Sync(ctx), store.ErrDeleted)
 	_, err = other.Compress(ctx, compact.Force())
-	assert.ErrorIs(t, err, ErrDeleted)
+	assert.ErrorIs(t, err, store.ErrDeleted)
 	_, err = m.Get(ctx, "user-1")
-	assert.ErrorIs(t, err, ErrDeleted)
+	assert.ErrorIs(t, err, store.ErrDeleted)
 	_, err = st.Read(ctx, "user-1", 1, 0)
-	assert.ErrorIs(t, err, ErrDeleted)
+	assert.ErrorIs(t, err, store.ErrDeleted)
 
 	s2, err := Open(ctx, "user-2", nil, WithStore(st))
 	require.NoError(t, err)
 	require.NoError(t, s2.Append(ctx, user("hi")))
 	require.NoError(t, s2.Delete(ctx))
 	_, _, _, err = st.Live(ctx, "user-2")
-	assert.ErrorIs(t, err, ErrDeleted)
+	assert.ErrorIs(t, err, store.ErrDeleted)
 
 	_, err = st.Acquire(ctx, "user-3", time.Minute)
 	require.NoError(t, err)
 	short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 	defer cancel()
-	assert.ErrorIs(t, Delete(short, st, "user-3"), context.DeadlineExceeded, "Delete waits for a held lease until ctx ends")
-	assert.ErrorIs(t, Delete(ctx, bareStore{st}, "user-3"), errors.ErrUnsupported)
+	assert.ErrorIs(t, store.Delete(short, st, "user-3"), context.DeadlineExceeded, "Delete waits for a held lease until ctx ends")
+	assert.ErrorIs(t, store.Delete(ctx, bareStore{st}, "user-3"), errors.ErrUnsupported)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/internal/trigger"
 	"github.com/contextkit/compact/models"
+	"github.com/contextkit/compact/session/store"
 	"github.com/contextkit/compact/tokens"
 )
 
@@ -34,7 +35,7 @@ import (
 //   - Nothing compacted is lost either. With a Store, every message is
 //     logged as it is appended and a compaction never deletes from the log;
 //     the history each compaction read stays addressable under
-//     SnapshotID(id, n), and a snapshot is never promoted to the live id.
+//     store.SnapshotID(id, n), and a snapshot is never promoted to the live id.
 //
 // With a Store, the Session holds this process's view of the live history:
 // after every call that returns without error (Open, Append, Compress,
@@ -53,7 +54,7 @@ import (
 // A host deletes a conversation with Session.Delete (or Manager.Delete, or
 // the package's Delete given the store and the id): the store removes it
 // whole, and a Session elsewhere still holding it gets errors wrapping
-// ErrDeleted from its next call that reaches the store. See "What the
+// store.ErrDeleted from its next call that reaches the store. See "What the
 // archive keeps, and for how long" in the package doc for retention and
 // redaction at rest.
 //
@@ -64,8 +65,8 @@ type Session struct {
 	id       string
 	engine   compact.ContextEngine
 	counter  tokens.Counter
-	store    Store
-	leaser   Leaser // store's, when it is one
+	store    store.Store
+	leaser   store.Leaser // store's, when it is one
 	leaseTTL time.Duration
 	log      *slog.Logger // carries the session attribute
 	noWait   bool
@@ -132,7 +133,7 @@ type Session struct {
 type Option func(*config)
 
 type config struct {
-	store    Store
+	store    store.Store
 	logger   *slog.Logger
 	noWait   bool
 	counter  tokens.Counter
@@ -180,7 +181,7 @@ const DefaultLeaseTTL = 30 * time.Second
 //
 // Without a store nothing is persisted and nothing compacted is kept: the
 // Session holds its live history in memory only.
-func WithStore(st Store) Option {
+func WithStore(st store.Store) Option {
 	return func(c *config) { c.store = st }
 }
 
@@ -222,7 +223,7 @@ func WithCounter(tc tokens.Counter) Option {
 // is, wrapped, and no Session is returned. An engine that implements
 // SessionHooks is told the session started.
 func Open(ctx context.Context, id string, engine compact.ContextEngine, opts ...Option) (*Session, error) {
-	if err := checkSessionID(id); err != nil {
+	if err := store.CheckID(id); err != nil {
 		return nil, fmt.Errorf("session: open: %w", err)
 	}
 	var cfg config
@@ -249,7 +250,7 @@ func Open(ctx context.Context, id string, engine compact.ContextEngine, opts ...
 		cfg.leaseTTL = DefaultLeaseTTL
 	}
 	if cfg.recall && cfg.store == nil {
-		cfg.store = NewMemoryStore() // recall reads the log
+		cfg.store = store.NewMemory() // recall reads the log
 	}
 	// What a compaction folds stays recoverable: an engine may fold deeper.
 	cfg.meta.Recall = cfg.meta.Recall || cfg.recall
@@ -268,9 +269,9 @@ func Open(ctx context.Context, id string, engine compact.ContextEngine, opts ...
 		now:  cfg.now, bgOn: cfg.background, softMark: cfg.softMark, idleAfter: cfg.idleAfter,
 		adjusted: cfg.adjusted,
 	}
-	s.leaser, _ = cfg.store.(Leaser)
+	s.leaser, _ = cfg.store.(store.Leaser)
 	if cfg.redactAtRest && cfg.store != nil {
-		if _, ok := cfg.store.(Rewriter); !ok {
+		if _, ok := cfg.store.(store.Rewriter); !ok {
 			return nil, fmt.Errorf("session: open %q: redaction at rest: %w: the store %T cannot rewrite records", id, errors.ErrUnsupported, cfg.store)
 		}
 		s.redactAtRest = true
@@ -284,7 +285,7 @@ func Open(ctx context.Context, id string, engine compact.ContextEngine, opts ...
 		if err := s.load(ctx); err != nil {
 			return nil, fmt.Errorf("session: open %q: %w", id, err)
 		}
-		if sp, ok := s.store.(Spender); ok {
+		if sp, ok := s.store.(store.Spender); ok {
 			spent, err := sp.Spend(ctx, id)
 			if err != nil {
 				return nil, fmt.Errorf("session: open %q: reading what it was billed: %w", id, err)
@@ -390,7 +391,7 @@ func (s *Session) catchUp(ctx context.Context, last int64) error {
 		return err
 	}
 	if int64(len(recs)) != last-from+1 {
-		return fmt.Errorf("%w: reading records %d to %d gave %d", ErrCorrupt, from, last, len(recs))
+		return fmt.Errorf("%w: reading records %d to %d gave %d", store.ErrCorrupt, from, last, len(recs))
 	}
 	msgs := make([]compact.Message, len(recs))
 	for i, r := range recs {
@@ -611,7 +612,7 @@ func (s *Session) UpdateUsage(u compact.Usage) {
 // Reset clears the live history so the conversation starts over under the
 // same id: it waits for a running compaction to end (or ctx to be done),
 // and tells an engine that implements SessionHooks. With a store, it
-// commits a compaction with an empty Live (Summarizer ResetSummarizer), so
+// commits a compaction with an empty Live (Summarizer store.ResetSummarizer), so
 // the log keeps every message and the history before the reset stays
 // addressable as a snapshot; messages another process appends meanwhile
 // stay live. If the store refuses, nothing is cleared; an error wrapping
@@ -638,7 +639,7 @@ func (s *Session) Reset(ctx context.Context) error {
 		s.mu.Unlock()
 	} else {
 		_, _, err = s.compactStored(ctx, "reset", kindReset, func(context.Context, []compact.Message) (*compact.Result, error) {
-			return &compact.Result{Summarizer: ResetSummarizer}, nil
+			return &compact.Result{Summarizer: store.ResetSummarizer}, nil
 		})
 		if err != nil && !errors.Is(err, ErrStale) {
 			return err

@@ -16,9 +16,9 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/pgstore"
 	"github.com/contextkit/compact/session/sqlitestore"
+	"github.com/contextkit/compact/session/store"
 )
 
 const storeUsage = `usage: compact store expire [-folded AGE] [-idle AGE] [-prefix P] [-vacuum] [-schema S] STORE
@@ -33,12 +33,12 @@ no store, is refused before anything is written.
 
   expire  deletes the archived records a compaction folded that are older
           than -folded, and the whole sessions idle longer than -idle
-          (session.Expirer); -vacuum then gives a SQLite file's freed
+          (store.Expirer); -vacuum then gives a SQLite file's freed
           pages back to the file system.
-  delete  deletes each SESSION whole (session.Delete), waiting for a
+  delete  deletes each SESSION whole (store.Delete), waiting for a
           compaction in flight to end.
   redact  rewrites the folded records of each SESSION through package
-          redact (session.RedactFolded).
+          redact (store.RedactFolded).
 
 AGE is a Go duration (36h) or a number of days (30d).
 
@@ -141,7 +141,7 @@ func parseStoreArgs(args []string, stderr io.Writer) (*storeOptions, error) {
 			return fail("name at least one SESSION after the STORE")
 		}
 		for _, id := range o.sessions {
-			if err := session.CheckID(id); err != nil {
+			if err := store.CheckID(id); err != nil {
 				return fail("session %q: %v", id, err)
 			}
 		}
@@ -205,14 +205,14 @@ func (c *cli) storeCommand(ctx context.Context, args []string) int {
 }
 
 // runStore runs o's operation on st.
-func (c *cli) runStore(ctx context.Context, o *storeOptions, st session.Store) error {
+func (c *cli) runStore(ctx context.Context, o *storeOptions, st store.Store) error {
 	switch o.op {
 	case "expire":
-		e, ok := st.(session.Expirer)
+		e, ok := st.(store.Expirer)
 		if !ok {
 			return fmt.Errorf("%T cannot expire", st)
 		}
-		got, err := e.Expire(ctx, session.Retention{Folded: o.folded, Idle: o.idle, Prefix: o.prefix})
+		got, err := e.Expire(ctx, store.Retention{Folded: o.folded, Idle: o.idle, Prefix: o.prefix})
 		say(c.stdout, "expired %d folded records and %d idle sessions\n", got.Records, got.Sessions)
 		if err != nil {
 			return err
@@ -225,14 +225,14 @@ func (c *cli) runStore(ctx context.Context, o *storeOptions, st session.Store) e
 		}
 	case "delete":
 		for _, id := range o.sessions {
-			if err := session.Delete(ctx, st, id); err != nil {
+			if err := store.Delete(ctx, st, id); err != nil {
 				return err
 			}
 			say(c.stdout, "deleted session %q\n", id)
 		}
 	case "redact":
 		for _, id := range o.sessions {
-			n, err := session.RedactFolded(ctx, st, id)
+			n, err := store.RedactFolded(ctx, st, id)
 			if err != nil {
 				return err
 			}
@@ -250,7 +250,7 @@ const sqliteHeader = "SQLite format 3\x00"
 
 // openExistingStore opens o.target as a store only once it is sure one is
 // there, so that a mistyped path or schema is refused, not created.
-func openExistingStore(ctx context.Context, o *storeOptions) (session.Store, func(), error) {
+func openExistingStore(ctx context.Context, o *storeOptions) (store.Store, func(), error) {
 	if isPostgres(o.target) {
 		if err := postgresHasStore(ctx, o.target, o.schema); err != nil {
 			return nil, nil, err

@@ -14,13 +14,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact"
-	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/sqlitestore"
+	"github.com/contextkit/compact/session/store"
 )
 
 // archiveIn gives session id of st ten records, the first eight folded by
 // one compaction, the fifth holding a token.
-func archiveIn(t *testing.T, st session.Store, id string) {
+func archiveIn(t *testing.T, st store.Store, id string) {
 	t.Helper()
 	ctx := context.Background()
 	msgs := make([]compact.Message, 10)
@@ -30,8 +30,8 @@ func archiveIn(t *testing.T, st session.Store, id string) {
 	msgs[4].Content = "export GITHUB_TOKEN=ghp_" + fmt.Sprintf("%036d", 5)
 	_, _, err := st.Append(ctx, id, msgs...)
 	require.NoError(t, err)
-	_, err = st.Commit(ctx, id, session.Compaction{N: 1, Through: 9, FoldedFrom: 1, FoldedThrough: 8,
-		Live: append([]compact.Message{{Role: compact.RoleUser, Content: "summary"}}, msgs[8])}, session.Lease{})
+	_, err = st.Commit(ctx, id, store.Compaction{N: 1, Through: 9, FoldedFrom: 1, FoldedThrough: 8,
+		Live: append([]compact.Message{{Role: compact.RoleUser, Content: "summary"}}, msgs[8])}, store.Lease{})
 	require.NoError(t, err)
 }
 
@@ -58,7 +58,7 @@ func TestStoreLifecycleOnASQLiteFile(t *testing.T) {
 	r = runCLI(t, "", "store", "delete", path, "gone")
 	require.Equal(t, exitOK, r.code, r.stderr)
 	_, _, _, err = st.Live(ctx, "gone")
-	assert.ErrorIs(t, err, session.ErrDeleted)
+	assert.ErrorIs(t, err, store.ErrDeleted)
 
 	r = runCLI(t, "", "store", "expire", "-folded", "10ms", "-prefix", "old", "-vacuum", path)
 	require.Equal(t, exitOK, r.code, r.stderr)

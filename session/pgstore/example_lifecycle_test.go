@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/contextkit/compact"
-	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/pgstore"
+	"github.com/contextkit/compact/session/store"
 )
 
 // The lifecycle of a session in Postgres: retention a host schedules, and
@@ -23,7 +23,7 @@ func ExampleStore_Expire() {
 	}
 	defer st.Close()
 	// Once a day: folded records older than 30 days, sessions idle 90.
-	got, err := st.Expire(ctx, session.Retention{Folded: 30 * 24 * time.Hour, Idle: 90 * 24 * time.Hour})
+	got, err := st.Expire(ctx, store.Retention{Folded: 30 * 24 * time.Hour, Idle: 90 * 24 * time.Hour})
 	fmt.Println(got.Records, got.Sessions, err)
 }
 
@@ -37,14 +37,14 @@ func ExampleStore_Delete() {
 		return
 	}
 	defer st.Close()
-	if err := st.Delete(ctx, "user-42"); errors.Is(err, session.ErrBusy) {
-		err = session.Delete(ctx, st, "user-42")
+	if err := st.Delete(ctx, "user-42"); errors.Is(err, store.ErrBusy) {
+		err = store.Delete(ctx, st, "user-42")
 	}
 	_, _, err = st.Append(ctx, "user-42", compact.Message{Role: compact.RoleUser, Content: "hello?"})
-	fmt.Println(errors.Is(err, session.ErrDeleted))
+	fmt.Println(errors.Is(err, store.ErrDeleted))
 }
 
-// Rewrite redacts a folded record; session.RedactFolded does it for every
+// Rewrite redacts a folded record; store.RedactFolded does it for every
 // folded record of a session.
 func ExampleStore_Rewrite() {
 	ctx := context.Background()
@@ -54,6 +54,6 @@ func ExampleStore_Rewrite() {
 		return
 	}
 	defer st.Close()
-	n, err := session.RedactFolded(ctx, st, "agent-7")
+	n, err := store.RedactFolded(ctx, st, "agent-7")
 	fmt.Println(n, err)
 }

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/internal/codec"
+	"github.com/contextkit/compact/session/store"
 	"github.com/jackc/pgx/v5"
 )
 
-// alive returns session.ErrDeleted for a deleted session, nil for any
+// alive returns store.ErrDeleted for a deleted session, nil for any
 // other.
 func (s *Store) alive(ctx context.Context, q querier, id string) error {
 	var deleted bool
@@ -18,7 +18,7 @@ func (s *Store) alive(ctx context.Context, q querier, id string) error {
 		return err
 	}
 	if deleted {
-		return session.ErrDeleted
+		return store.ErrDeleted
 	}
 	return nil
 }
@@ -34,14 +34,14 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 	}
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		l, err := s.lock(ctx, tx, id)
-		if errors.Is(err, session.ErrDeleted) {
+		if errors.Is(err, store.ErrDeleted) {
 			return nil
 		}
 		if err != nil {
 			return err
 		}
 		if l.held.ID != "" && l.now.Before(l.held.Expires) {
-			return &session.LeaseHeldError{Fence: l.held.Fence, Expires: l.held.Expires}
+			return &store.LeaseHeldError{Fence: l.held.Fence, Expires: l.held.Expires}
 		}
 		_, err = tx.Exec(ctx, s.q.deleteSession, id)
 		return err
@@ -54,8 +54,8 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 
 // Expire deletes the folded records older than r.Folded and the sessions
 // idle past r.Idle, by the database's clock, a transaction per session.
-func (s *Store) Expire(ctx context.Context, r session.Retention) (session.Expired, error) {
-	var out session.Expired
+func (s *Store) Expire(ctx context.Context, r store.Retention) (store.Expired, error) {
+	var out store.Expired
 	if err := ctx.Err(); err != nil {
 		return out, fmt.Errorf("pgstore: expire: %w", err)
 	}
@@ -77,7 +77,7 @@ func (s *Store) Expire(ctx context.Context, r session.Retention) (session.Expire
 		)
 		err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 			l, err := s.lock(ctx, tx, id)
-			if errors.Is(err, session.ErrDeleted) {
+			if errors.Is(err, store.ErrDeleted) {
 				return nil // deleted meanwhile
 			}
 			if err != nil {
@@ -112,7 +112,7 @@ func (s *Store) Expire(ctx context.Context, r session.Retention) (session.Expire
 
 // Rewrite replaces the messages of folded records of session id, and
 // their rows in the search table, in one transaction.
-func (s *Store) Rewrite(ctx context.Context, id string, recs []session.Record) error {
+func (s *Store) Rewrite(ctx context.Context, id string, recs []store.Record) error {
 	if err := begin(ctx, "rewrite", id); err != nil {
 		return err
 	}
@@ -134,7 +134,7 @@ func (s *Store) Rewrite(ctx context.Context, id string, recs []session.Record) e
 			return err
 		}
 		if unfolded != nil {
-			return fmt.Errorf("%w: record %d is not folded", session.ErrInvalidRange, *unfolded)
+			return fmt.Errorf("%w: record %d is not folded", store.ErrInvalidRange, *unfolded)
 		}
 		_, err := tx.Exec(ctx, s.q.rewrite,
 			id, seqs, bodies, texts)
@@ -147,7 +147,7 @@ func (s *Store) Rewrite(ctx context.Context, id string, recs []session.Record) e
 }
 
 var (
-	_ session.Deleter  = (*Store)(nil)
-	_ session.Expirer  = (*Store)(nil)
-	_ session.Rewriter = (*Store)(nil)
+	_ store.Deleter  = (*Store)(nil)
+	_ store.Expirer  = (*Store)(nil)
+	_ store.Rewriter = (*Store)(nil)
 )

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/contextkit/compact"
-	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/sqlitestore"
+	"github.com/contextkit/compact/session/store"
 )
 
 // archived opens a store in a new directory and gives session id ten
@@ -32,8 +32,8 @@ func archived(ctx context.Context, id string) (*sqlitestore.Store, string, error
 	if _, _, err := st.Append(ctx, id, msgs...); err != nil {
 		return st, dir, err
 	}
-	_, err = st.Commit(ctx, id, session.Compaction{N: 1, Through: 9, FoldedFrom: 1, FoldedThrough: 8,
-		Live: []compact.Message{{Role: compact.RoleUser, Content: "Summary of messages 1-8."}, msgs[8]}}, session.Lease{})
+	_, err = st.Commit(ctx, id, store.Compaction{N: 1, Through: 9, FoldedFrom: 1, FoldedThrough: 8,
+		Live: []compact.Message{{Role: compact.RoleUser, Content: "Summary of messages 1-8."}, msgs[8]}}, store.Lease{})
 	return st, dir, err
 }
 
@@ -49,7 +49,7 @@ func ExampleStore_Delete() {
 	defer st.Close()
 	fmt.Println(st.Delete(ctx, "user-42"))
 	_, _, _, err = st.Live(ctx, "user-42")
-	fmt.Println(errors.Is(err, session.ErrDeleted))
+	fmt.Println(errors.Is(err, store.ErrDeleted))
 	// Output:
 	// <nil>
 	// true
@@ -67,7 +67,7 @@ func ExampleStore_Expire() {
 	}
 	defer st.Close()
 	time.Sleep(2 * time.Millisecond)
-	got, err := st.Expire(ctx, session.Retention{Folded: time.Millisecond})
+	got, err := st.Expire(ctx, store.Retention{Folded: time.Millisecond})
 	fmt.Printf("%+v %v\n", got, err)
 	recs, _ := st.Read(ctx, "agent-7", 1, 0)
 	var seqs []int64
@@ -109,11 +109,11 @@ func ExampleStore_Rewrite() {
 	}
 	defer st.Close()
 	clean := compact.Message{Role: compact.RoleUser, Content: "message 3 [REDACTED]"}
-	fmt.Println(st.Rewrite(ctx, "agent-7", []session.Record{{Seq: 3, Message: clean}}))
+	fmt.Println(st.Rewrite(ctx, "agent-7", []store.Record{{Seq: 3, Message: clean}}))
 	hits, _ := st.Search(ctx, "agent-7", "[redacted]", 0, 0)
 	fmt.Println(len(hits), hits[0].Seq)
-	err = st.Rewrite(ctx, "agent-7", []session.Record{{Seq: 10, Message: clean}})
-	fmt.Println(errors.Is(err, session.ErrInvalidRange))
+	err = st.Rewrite(ctx, "agent-7", []store.Record{{Seq: 10, Message: clean}})
+	fmt.Println(errors.Is(err, store.ErrInvalidRange))
 	// Output:
 	// <nil>
 	// 1 3

@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/internal/codec"
+	"github.com/contextkit/compact/session/store"
 )
 
 // Delete deletes session id whole in one transaction (its records and
@@ -23,7 +23,7 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 		if err := ensure(ctx, tx, id); err != nil {
 			return err
 		}
-		if err := alive(ctx, tx, id); errors.Is(err, session.ErrDeleted) {
+		if err := alive(ctx, tx, id); errors.Is(err, store.ErrDeleted) {
 			return nil
 		} else if err != nil {
 			return err
@@ -33,7 +33,7 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 			return err
 		}
 		if held.ID != "" && s.now().Before(held.Expires) {
-			return &session.LeaseHeldError{Fence: held.Fence, Expires: held.Expires}
+			return &store.LeaseHeldError{Fence: held.Fence, Expires: held.Expires}
 		}
 		return deleteSession(ctx, tx, id)
 	})
@@ -95,8 +95,8 @@ const foldedRecord = `EXISTS (SELECT 1 FROM compactions c WHERE c.session = m.se
 
 // Expire deletes the folded records older than r.Folded and the sessions
 // idle past r.Idle, a transaction per session.
-func (s *Store) Expire(ctx context.Context, r session.Retention) (session.Expired, error) {
-	var out session.Expired
+func (s *Store) Expire(ctx context.Context, r store.Retention) (store.Expired, error) {
+	var out store.Expired
 	if err := ctx.Err(); err != nil {
 		return out, fmt.Errorf("sqlitestore: expire: %w", err)
 	}
@@ -180,7 +180,7 @@ func (s *Store) Expire(ctx context.Context, r session.Retention) (session.Expire
 
 // Rewrite replaces the messages of folded records of session id, and
 // their text in the search index, in one transaction.
-func (s *Store) Rewrite(ctx context.Context, id string, recs []session.Record) error {
+func (s *Store) Rewrite(ctx context.Context, id string, recs []store.Record) error {
 	if err := begin(ctx, "rewrite", id); err != nil {
 		return err
 	}
@@ -208,7 +208,7 @@ func (s *Store) Rewrite(ctx context.Context, id string, recs []session.Record) e
 				return err
 			}
 			if !folded {
-				return fmt.Errorf("%w: record %d is not folded", session.ErrInvalidRange, r.Seq)
+				return fmt.Errorf("%w: record %d is not folded", store.ErrInvalidRange, r.Seq)
 			}
 			var rowid int64
 			err := tx.QueryRowContext(ctx, `UPDATE messages SET body = ? WHERE session = ? AND seq = ? RETURNING rowid`,
@@ -226,7 +226,7 @@ func (s *Store) Rewrite(ctx context.Context, id string, recs []session.Record) e
 				return err
 			}
 			if _, err := tx.ExecContext(ctx, `INSERT INTO message_search (rowid, text) VALUES (?, ?)`,
-				rowid, tag+session.SearchText(r.Message)); err != nil {
+				rowid, tag+store.SearchText(r.Message)); err != nil {
 				return err
 			}
 		}
@@ -254,7 +254,7 @@ func (s *Store) Vacuum(ctx context.Context) error {
 }
 
 var (
-	_ session.Deleter  = (*Store)(nil)
-	_ session.Expirer  = (*Store)(nil)
-	_ session.Rewriter = (*Store)(nil)
+	_ store.Deleter  = (*Store)(nil)
+	_ store.Expirer  = (*Store)(nil)
+	_ store.Rewriter = (*Store)(nil)
 )

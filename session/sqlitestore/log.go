@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/contextkit/compact"
-	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/internal/codec"
+	"github.com/contextkit/compact/session/store"
 )
 
 // begin checks what every method checks first: ctx, then the session id.
@@ -17,7 +17,7 @@ func begin(ctx context.Context, op, id string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("sqlitestore: %s %q: %w", op, id, err)
 	}
-	if err := session.CheckID(id); err != nil {
+	if err := store.CheckID(id); err != nil {
 		return fmt.Errorf("sqlitestore: %s: %w", op, err)
 	}
 	return nil
@@ -49,7 +49,7 @@ func (s *Store) Append(ctx context.Context, id string, msgs ...compact.Message) 
 				return nil
 			}
 			if err == nil && deleted {
-				err = session.ErrDeleted
+				err = store.ErrDeleted
 			}
 			return err
 		}
@@ -57,7 +57,7 @@ func (s *Store) Append(ctx context.Context, id string, msgs ...compact.Message) 
 			return err
 		}
 		if deleted {
-			return session.ErrDeleted // the savepoint's rollback undoes the count
+			return store.ErrDeleted // the savepoint's rollback undoes the count
 		}
 		at := s.now().UnixNano()
 		first := last - int64(len(msgs)) + 1
@@ -76,14 +76,14 @@ func (s *Store) Append(ctx context.Context, id string, msgs ...compact.Message) 
 }
 
 // Read returns the records of session id numbered from through to.
-func (s *Store) Read(ctx context.Context, id string, from, to int64) ([]session.Record, error) {
+func (s *Store) Read(ctx context.Context, id string, from, to int64) ([]store.Record, error) {
 	if err := begin(ctx, "read", id); err != nil {
 		return nil, err
 	}
-	if err := session.CheckRange(from, to); err != nil {
+	if err := store.CheckRange(from, to); err != nil {
 		return nil, fmt.Errorf("sqlitestore: read %q: %w", id, err)
 	}
-	var recs []session.Record
+	var recs []store.Record
 	err := s.read(ctx, func(tx *sql.Tx) (err error) {
 		if err := alive(ctx, tx, id); err != nil {
 			return err
@@ -99,7 +99,7 @@ func (s *Store) Read(ctx context.Context, id string, from, to int64) ([]session.
 
 // records reads the records of session id numbered from through to (0: the
 // last).
-func records(ctx context.Context, tx *sql.Tx, id string, from, to int64) (_ []session.Record, err error) {
+func records(ctx context.Context, tx *sql.Tx, id string, from, to int64) (_ []store.Record, err error) {
 	if to == 0 {
 		to = 1<<63 - 1
 	}
@@ -109,7 +109,7 @@ func records(ctx context.Context, tx *sql.Tx, id string, from, to int64) (_ []se
 		return nil, err
 	}
 	defer closeRows(rows, &err)
-	var recs []session.Record
+	var recs []store.Record
 	for rows.Next() {
 		r, err := scanRecord(rows, id)
 		if err != nil {
@@ -121,18 +121,18 @@ func records(ctx context.Context, tx *sql.Tx, id string, from, to int64) (_ []se
 }
 
 // scanRecord reads one row of seq, at, body.
-func scanRecord(rows *sql.Rows, id string) (session.Record, error) {
+func scanRecord(rows *sql.Rows, id string) (store.Record, error) {
 	var (
-		r    session.Record
+		r    store.Record
 		at   int64
 		body []byte
 	)
 	if err := rows.Scan(&r.Seq, &at, &body); err != nil {
-		return r, fmt.Errorf("session %q: a record: %w: %v", id, session.ErrCorrupt, err)
+		return r, fmt.Errorf("session %q: a record: %w: %v", id, store.ErrCorrupt, err)
 	}
 	m, err := codec.DecodeMessage(body)
 	if err != nil {
-		return r, fmt.Errorf("session %q record %d: %w: %v", id, r.Seq, session.ErrCorrupt, err)
+		return r, fmt.Errorf("session %q record %d: %w: %v", id, r.Seq, store.ErrCorrupt, err)
 	}
 	r.Message, r.At = m, time.Unix(0, at)
 	return r, nil
@@ -145,7 +145,7 @@ type head struct {
 }
 
 // readHead reads session id's counters; zero for an unknown session, and
-// session.ErrDeleted for a deleted one.
+// store.ErrDeleted for a deleted one.
 func readHead(ctx context.Context, tx *sql.Tx, id string) (head, error) {
 	var (
 		h       head
@@ -157,12 +157,12 @@ func readHead(ctx context.Context, tx *sql.Tx, id string) (head, error) {
 	case errors.Is(err, sql.ErrNoRows):
 		return head{}, nil
 	case err == nil && deleted:
-		return head{}, session.ErrDeleted
+		return head{}, store.ErrDeleted
 	}
 	return h, err
 }
 
-// alive returns session.ErrDeleted for a deleted session, nil for any
+// alive returns store.ErrDeleted for a deleted session, nil for any
 // other.
 func alive(ctx context.Context, tx *sql.Tx, id string) error {
 	_, err := readHead(ctx, tx, id)
@@ -182,7 +182,7 @@ func compactionLive(ctx context.Context, tx *sql.Tx, id string, n int) ([]compac
 	}
 	live, err := codec.DecodeMessages(body)
 	if err != nil {
-		return nil, 0, fmt.Errorf("session %q compaction %d: %w: %v", id, n, session.ErrCorrupt, err)
+		return nil, 0, fmt.Errorf("session %q compaction %d: %w: %v", id, n, store.ErrCorrupt, err)
 	}
 	return live, through, nil
 }
@@ -236,14 +236,14 @@ func (s *Store) Live(ctx context.Context, id string) ([]compact.Message, int64, 
 }
 
 // Snapshot returns the history compaction n of a session read, for sid =
-// session.SnapshotID(id, n).
+// store.SnapshotID(id, n).
 func (s *Store) Snapshot(ctx context.Context, sid string) ([]compact.Message, error) {
-	id, n, ok := session.ParseSnapshotID(sid)
+	id, n, ok := store.ParseSnapshotID(sid)
 	if !ok {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("sqlitestore: snapshot %q: %w", sid, err)
 		}
-		return nil, fmt.Errorf("sqlitestore: snapshot: %w: %q is not a snapshot id", session.ErrInvalidID, sid)
+		return nil, fmt.Errorf("sqlitestore: snapshot: %w: %q is not a snapshot id", store.ErrInvalidID, sid)
 	}
 	if err := begin(ctx, "snapshot", id); err != nil {
 		return nil, err
@@ -258,13 +258,13 @@ func (s *Store) Snapshot(ctx context.Context, sid string) ([]compact.Message, er
 			(SELECT count(*) FROM messages m WHERE m.session = c.session AND m.seq BETWEEN c.from_seq AND c.through_seq)
 			FROM compactions c WHERE session = ? AND n = ?`, id, n).Scan(&from, &through, &kept)
 		if errors.Is(err, sql.ErrNoRows) {
-			return session.ErrNotFound
+			return store.ErrNotFound
 		}
 		if err != nil {
 			return err
 		}
 		if from <= through && kept < through-from+1 {
-			return fmt.Errorf("%w: %d of records %d to %d", session.ErrExpired, through-from+1-kept, from, through)
+			return fmt.Errorf("%w: %d of records %d to %d", store.ErrExpired, through-from+1-kept, from, through)
 		}
 		msgs, err = history(ctx, tx, id, n-1, through)
 		return err

@@ -1,12 +1,12 @@
-// Package storetest checks that a session.Store keeps the contract written
-// on that interface, and on session.Leaser, session.Searcher,
-// session.Spender, session.Deleter, session.Expirer and session.Rewriter
+// Package storetest checks that a store.Store keeps the contract written
+// on that interface, and on store.Leaser, store.Searcher,
+// store.Spender, store.Deleter, store.Expirer and store.Rewriter
 // when the store is one.
 //
 // A store proves itself with one call in its tests:
 //
 //	func TestMyStore(t *testing.T) {
-//		storetest.Run(t, func(t *testing.T) session.Store {
+//		storetest.Run(t, func(t *testing.T) store.Store {
 //			return mystore.Open(t.TempDir())
 //		})
 //	}
@@ -35,7 +35,7 @@ import (
 	"testing"
 
 	"github.com/contextkit/compact"
-	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/session/store"
 )
 
 // rule is one contract of a Store, checked on a fresh session id.
@@ -45,13 +45,13 @@ type rule struct {
 	// leaser, searcher, spender, deleter, expirer and rewriter mark rules
 	// that apply only to a store that is one.
 	leaser, searcher, spender, deleter, expirer, rewriter bool
-	check                                                 func(ctx context.Context, st session.Store, id string) error
+	check                                                 func(ctx context.Context, st store.Store, id string) error
 }
 
 // Run runs every rule as a subtest of t, each on a store newStore returns.
-// Rules for session.Leaser, session.Searcher and session.Spender are
+// Rules for store.Leaser, store.Searcher and store.Spender are
 // skipped, with a reason, for a store that is not one.
-func Run(t *testing.T, newStore func(t *testing.T) session.Store) {
+func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 	t.Helper()
 	run := randomTag()
 	for _, r := range rules() {
@@ -80,7 +80,7 @@ func rules() []rule {
 // Check runs every rule on st, outside a test, and returns the broken ones
 // joined, each naming its rule and why it matters; nil when st keeps them
 // all. Rules that st's optional interfaces do not cover are skipped.
-func Check(ctx context.Context, st session.Store) error {
+func Check(ctx context.Context, st store.Store) error {
 	run := randomTag()
 	var errs []error
 	for _, r := range rules() {
@@ -96,18 +96,18 @@ func Check(ctx context.Context, st session.Store) error {
 
 // missing names the optional interface r applies to that st is not, or
 // returns "".
-func (r rule) missing(st session.Store) string {
+func (r rule) missing(st store.Store) string {
 	for _, need := range []struct {
 		want bool
 		ok   bool
 		name string
 	}{
-		{r.leaser, is[session.Leaser](st), "session.Leaser"},
-		{r.searcher, is[session.Searcher](st), "session.Searcher"},
-		{r.spender, is[session.Spender](st), "session.Spender"},
-		{r.deleter, is[session.Deleter](st), "session.Deleter"},
-		{r.expirer, is[session.Expirer](st), "session.Expirer"},
-		{r.rewriter, is[session.Rewriter](st), "session.Rewriter"},
+		{r.leaser, is[store.Leaser](st), "store.Leaser"},
+		{r.searcher, is[store.Searcher](st), "store.Searcher"},
+		{r.spender, is[store.Spender](st), "store.Spender"},
+		{r.deleter, is[store.Deleter](st), "store.Deleter"},
+		{r.expirer, is[store.Expirer](st), "store.Expirer"},
+		{r.rewriter, is[store.Rewriter](st), "store.Rewriter"},
 	} {
 		if need.want && !need.ok {
 			return need.name
@@ -117,7 +117,7 @@ func (r rule) missing(st session.Store) string {
 }
 
 // is reports whether st implements T.
-func is[T any](st session.Store) bool {
+func is[T any](st store.Store) bool {
 	_, ok := st.(T)
 	return ok
 }
@@ -212,7 +212,7 @@ func strs(v reflect.Value, path string, out map[string]string) {
 }
 
 // messages returns the messages of recs.
-func messages(recs []session.Record) []compact.Message {
+func messages(recs []store.Record) []compact.Message {
 	out := make([]compact.Message, len(recs))
 	for i, r := range recs {
 		out[i] = r.Message
@@ -230,7 +230,7 @@ func text(label string, n int) []compact.Message {
 }
 
 // appendAll appends msgs to id, failing on an error.
-func appendAll(ctx context.Context, st session.Store, id string, msgs ...compact.Message) (int64, error) {
+func appendAll(ctx context.Context, st store.Store, id string, msgs ...compact.Message) (int64, error) {
 	last, _, err := st.Append(ctx, id, msgs...)
 	if err != nil {
 		return 0, fmt.Errorf("store.Append: %w", err)

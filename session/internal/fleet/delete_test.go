@@ -17,6 +17,7 @@ import (
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/internal/sharedtest"
 	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/session/store"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -134,11 +135,11 @@ func runDelete(t *testing.T, kind, target, schema string, rows func(ctx context.
 	}
 	// Worker 0 holds the lease while its summarizer sleeps: the store
 	// refuses the delete, and session.Delete waits it out.
-	if err := st.(session.Deleter).Delete(ctx, id); !errors.Is(err, session.ErrBusy) {
+	if err := st.(store.Deleter).Delete(ctx, id); !errors.Is(err, store.ErrBusy) {
 		t.Fatalf("Delete while another process compacts: %v, want an error wrapping ErrBusy", err)
 	}
 	start := time.Now()
-	if err := session.Delete(ctx, st, id); err != nil {
+	if err := store.Delete(ctx, st, id); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("the delete waited %v for the compaction in flight", time.Since(start).Round(time.Millisecond))
@@ -155,7 +156,7 @@ func runDelete(t *testing.T, kind, target, schema string, rows func(ctx context.
 	if n != 0 {
 		t.Errorf("%d rows of the deleted session are left in the store", n)
 	}
-	if _, err := session.Open(ctx, id, nil, session.WithStore(st)); !errors.Is(err, session.ErrDeleted) {
+	if _, err := session.Open(ctx, id, nil, session.WithStore(st)); !errors.Is(err, store.ErrDeleted) {
 		t.Errorf("a process opening the deleted session: %v, want an error wrapping ErrDeleted", err)
 	}
 	if recs, err := st.Read(ctx, kept, 1, 0); err != nil || len(recs) != 1 {
@@ -206,12 +207,12 @@ func TestDeleteWorker(t *testing.T) {
 				}
 			}
 			if i%4 == 3 {
-				if _, err = s.Compress(ctx, compact.Force()); declined(err) || errors.Is(err, session.ErrBusy) {
+				if _, err = s.Compress(ctx, compact.Force()); declined(err) || errors.Is(err, store.ErrBusy) {
 					err = nil
 				}
 			}
 		}
-		if errors.Is(err, session.ErrDeleted) {
+		if errors.Is(err, store.ErrDeleted) {
 			break
 		}
 		if err != nil {
@@ -220,13 +221,13 @@ func TestDeleteWorker(t *testing.T) {
 	}
 	for k := 0; k < 3; k++ {
 		msg := compact.Message{Role: compact.RoleUser, Content: "written after the delete"}
-		if err := s.Append(ctx, msg); !errors.Is(err, session.ErrDeleted) {
+		if err := s.Append(ctx, msg); !errors.Is(err, store.ErrDeleted) {
 			t.Fatalf("Append after the delete: %v, want an error wrapping ErrDeleted", err)
 		}
-		if err := s.Sync(ctx); !errors.Is(err, session.ErrDeleted) {
+		if err := s.Sync(ctx); !errors.Is(err, store.ErrDeleted) {
 			t.Fatalf("Sync after the delete: %v, want an error wrapping ErrDeleted", err)
 		}
-		if _, err := s.Compress(ctx, compact.Force()); !errors.Is(err, session.ErrDeleted) {
+		if _, err := s.Compress(ctx, compact.Force()); !errors.Is(err, store.ErrDeleted) {
 			t.Fatalf("Compress after the delete: %v, want an error wrapping ErrDeleted", err)
 		}
 	}

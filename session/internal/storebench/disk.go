@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/contextkit/compact"
-	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/internal/codec"
+	"github.com/contextkit/compact/session/store"
 	"github.com/contextkit/compact/tokens"
 )
 
@@ -22,13 +22,13 @@ type Sizes struct{ Total, Index int64 }
 // store's own reclaiming) are steps of their own.
 type DiskStep struct {
 	Name    string
-	Prepare func(ctx context.Context, st session.Store, ids []string) error
+	Prepare func(ctx context.Context, st store.Store, ids []string) error
 }
 
 // Searched is the step after which every session has been searched once,
 // so that a store that builds its index lazily (SQLite) has built it.
-var Searched = DiskStep{Name: "searched", Prepare: func(ctx context.Context, st session.Store, ids []string) error {
-	sr, ok := st.(session.Searcher)
+var Searched = DiskStep{Name: "searched", Prepare: func(ctx context.Context, st store.Store, ids []string) error {
+	sr, ok := st.(store.Searcher)
 	if !ok {
 		return nil
 	}
@@ -49,7 +49,7 @@ var Searched = DiskStep{Name: "searched", Prepare: func(ctx context.Context, st 
 // bytes per 1M tokens and the ratio to the raw JSON, with the search index
 // and without. The measurements are all made before the sub-benchmarks
 // run, so -benchtime does not repeat them.
-func Disk(b *testing.B, st session.Store, size func(context.Context) (Sizes, error), sessions, tokens int, steps ...DiskStep) {
+func Disk(b *testing.B, st store.Store, size func(context.Context) (Sizes, error), sessions, tokens int, steps ...DiskStep) {
 	ctx := context.Background()
 	before, err := size(ctx)
 	if err != nil {
@@ -128,7 +128,7 @@ const foldKeep = 40
 // every record but the first and the last foldKeep, as a session's
 // compactions would after a long run: what the later steps redact and
 // expire.
-var Compacted = DiskStep{Name: "compacted", Prepare: func(ctx context.Context, st session.Store, ids []string) error {
+var Compacted = DiskStep{Name: "compacted", Prepare: func(ctx context.Context, st store.Store, ids []string) error {
 	for _, id := range ids {
 		_, last, n, err := st.Live(ctx, id)
 		if err != nil {
@@ -150,8 +150,8 @@ var Compacted = DiskStep{Name: "compacted", Prepare: func(ctx context.Context, s
 		for _, r := range tail {
 			live = append(live, r.Message)
 		}
-		if _, err := st.Commit(ctx, id, session.Compaction{N: n + 1, Through: last, Live: live,
-			FoldedFrom: 2, FoldedThrough: through, Summarizer: "storebench"}, session.Lease{}); err != nil {
+		if _, err := st.Commit(ctx, id, store.Compaction{N: n + 1, Through: last, Live: live,
+			FoldedFrom: 2, FoldedThrough: through, Summarizer: "storebench"}, store.Lease{}); err != nil {
 			return err
 		}
 	}
@@ -159,11 +159,11 @@ var Compacted = DiskStep{Name: "compacted", Prepare: func(ctx context.Context, s
 }}
 
 // Redacted is the step after which every folded record has been rewritten
-// through package redact (session.RedactFolded), as WithRedactAtRest
+// through package redact (store.RedactFolded), as WithRedactAtRest
 // leaves a store.
-var Redacted = DiskStep{Name: "redacted", Prepare: func(ctx context.Context, st session.Store, ids []string) error {
+var Redacted = DiskStep{Name: "redacted", Prepare: func(ctx context.Context, st store.Store, ids []string) error {
 	for _, id := range ids {
-		if _, err := session.RedactFolded(ctx, st, id); err != nil {
+		if _, err := store.RedactFolded(ctx, st, id); err != nil {
 			return err
 		}
 	}
@@ -173,13 +173,13 @@ var Redacted = DiskStep{Name: "redacted", Prepare: func(ctx context.Context, st 
 // Expired is the step after which retention has deleted every folded
 // record, and reclaim (the store's own: VACUUM) has run.
 func Expired(reclaim func(ctx context.Context) error) DiskStep {
-	return DiskStep{Name: "expired", Prepare: func(ctx context.Context, st session.Store, _ []string) error {
-		e, ok := st.(session.Expirer)
+	return DiskStep{Name: "expired", Prepare: func(ctx context.Context, st store.Store, _ []string) error {
+		e, ok := st.(store.Expirer)
 		if !ok {
-			return fmt.Errorf("%T is not a session.Expirer", st)
+			return fmt.Errorf("%T is not a store.Expirer", st)
 		}
 		time.Sleep(2 * time.Millisecond)
-		if _, err := e.Expire(ctx, session.Retention{Folded: time.Millisecond}); err != nil {
+		if _, err := e.Expire(ctx, store.Retention{Folded: time.Millisecond}); err != nil {
 			return err
 		}
 		return reclaim(ctx)

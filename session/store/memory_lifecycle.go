@@ -1,4 +1,4 @@
-package session
+package store
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 
 // Delete deletes session id whole, leaving a tombstone, unless another
 // holder's lease on it is unexpired.
-func (s *MemoryStore) Delete(ctx context.Context, id string) error {
+func (s *Memory) Delete(ctx context.Context, id string) error {
 	ms, err := s.begin(ctx, "delete", id, true)
 	if errors.Is(err, ErrDeleted) {
 		return nil
@@ -29,7 +29,7 @@ func (s *MemoryStore) Delete(ctx context.Context, id string) error {
 
 // Expire deletes the folded records older than r.Folded and the sessions
 // idle past r.Idle.
-func (s *MemoryStore) Expire(ctx context.Context, r Retention) (Expired, error) {
+func (s *Memory) Expire(ctx context.Context, r Retention) (Expired, error) {
 	if err := ctx.Err(); err != nil {
 		return Expired{}, fmt.Errorf("session: store: expire: %w", err)
 	}
@@ -91,7 +91,7 @@ func (ms *memSession) folded(seq int64) bool {
 }
 
 // Rewrite replaces the messages of folded records of session id.
-func (s *MemoryStore) Rewrite(ctx context.Context, id string, recs []Record) error {
+func (s *Memory) Rewrite(ctx context.Context, id string, recs []Record) error {
 	texts := make([]string, len(recs))
 	for i, r := range recs {
 		texts[i] = strings.ToLower(SearchText(r.Message))
