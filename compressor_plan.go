@@ -78,13 +78,13 @@ func (c *Compressor) newPlan(msgs []Message) plan {
 	n := len(msgs)
 	p := plan{msgs: msgs, counts: make([]int, n), lift: -1}
 	for i, m := range msgs {
-		p.counts[i] = c.cfg.counter.CountMessage(m)
+		p.counts[i] = c.tc.CountMessage(m)
 	}
 	for p.sysEnd < n && msg.IsSystem(msgs[p.sysEnd]) {
 		p.sysEnd++
 	}
 	for _, m := range msgs {
-		if IsSummary(m) {
+		if msg.IsSummary(m) {
 			p.hasSummary = true
 			break
 		}
@@ -241,5 +241,5 @@ func (c *Compressor) tailStart(p *plan, th thresholds) int {
 }
 
 func hasVisibleAssistantText(m Message) bool {
-	return m.Role == RoleAssistant && !IsSummary(m) && strings.TrimSpace(Text(m)) != ""
+	return m.Role == RoleAssistant && !msg.IsSummary(m) && strings.TrimSpace(msg.Text(m)) != ""
 }

@@ -240,6 +240,7 @@ var ranks = map[string]int{
 	"internal/meter":              1,
 	"internal/trigger":            2,
 	"internal/msg":                2,
+	"internal/memo":               0,
 	"internal/extractive":         3,
 	"internal/promptsize":         3,
 	"prune":                       3,
