@@ -259,7 +259,7 @@ func openExistingStore(ctx context.Context, o *storeOptions) (store.Store, func(
 		if err != nil {
 			return nil, nil, err
 		}
-		return st, st.Close, nil
+		return st, func() { _ = st.Close() }, nil
 	}
 	if err := sqliteHasStore(ctx, o.target); err != nil {
 		return nil, nil, err
