@@ -43,7 +43,7 @@ type config struct {
 	keep         int
 	from, to     int
 	rangeSet     bool
-	rules        map[string]Rule
+	rules        map[string]ToolRule
 	argChars     int
 	clearAtLeast int
 	counter      tokens.Counter
@@ -107,9 +107,9 @@ func WithKeepToolUses(n int) Option {
 
 // WithToolRules sets per-tool pruning rules, replacing earlier ones of the
 // same name. By default every tool is pruned alike.
-func WithToolRules(rules ...Rule) Option {
+func WithToolRules(rules ...ToolRule) Option {
 	return func(c *config) {
-		m := make(map[string]Rule, len(c.rules)+len(rules))
+		m := make(map[string]ToolRule, len(c.rules)+len(rules))
 		for k, v := range c.rules {
 			m[k] = v
 		}
