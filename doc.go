@@ -107,7 +107,7 @@
 // embedded in the binary (no network, ever), and memoises per message, so
 // counting a history that grew by one message costs one message. A
 // Compressor builds the counter for its model unless WithTokenCounter sets
-// one; tokens.Estimate is the zero-cost approximation, and package
+// one; tokens.Estimator is the zero-cost approximation, and package
 // tiktokengo offers pkoukk/tiktoken-go's counts as another tokens.Counter.
 //
 // # Handoffs

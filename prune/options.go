@@ -69,7 +69,7 @@ func newConfig(opts []Option) config {
 		}
 	}
 	if cfg.counter == nil {
-		cfg.counter = tokens.Estimate{}
+		cfg.counter = tokens.Estimator{}
 	}
 	return cfg
 }
@@ -84,7 +84,7 @@ func (c config) on(k Kind) bool { return c.kinds == nil || c.kinds[k] }
 
 // WithTokenCounter sets how pruning counts tokens: what a change saves,
 // and the tokens WithClearAtLeast and WithPressure weigh. The default (and
-// nil) is [tokens.Estimate]; a Compressor passes its own counter.
+// nil) is [tokens.Estimator]; a Compressor passes its own counter.
 func WithTokenCounter(tc tokens.Counter) Option {
 	return func(c *config) { c.counter = tc }
 }

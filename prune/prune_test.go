@@ -341,7 +341,7 @@ func TestPrunePressure(t *testing.T) {
 	in = append(in, bashRound("b", "cat huge", shellOutput("b", 400, 1))...) // 5
 	in = append(in, bashRound("c", "cat big", shellOutput("c", 200, 0))...)  // 7
 	in = append(in, bashRound("d", "cat last", shellOutput("d", 300, 0))...) // 9: last two messages
-	tc := tokens.Estimate{}
+	tc := tokens.Estimator{}
 	tail := tokens.CountMessages(tc, in[2:]) - tokens.ReplyPrimingTokens
 
 	t.Run("off by default", func(t *testing.T) {
@@ -429,7 +429,7 @@ func TestPruneFit(t *testing.T) {
 	in = append(in, user(table("pasted", 600)), asst("ok")) // 3: a user message that is not the latest
 	in = append(in, bashRound("a", "cat data", shellOutput("a", 800, 0))...)
 	in = append(in, user(table("latest", 1000)), asst(table("reply", 900))) // 7 latest user, 8 last
-	tc := tokens.Estimate{}
+	tc := tokens.Estimator{}
 	total := tokens.CountMessages(tc, in)
 
 	t.Run("off by default", func(t *testing.T) {

@@ -26,7 +26,7 @@ func ExampleAudit() {
 	ctx := context.Background()
 	store := session.NewMemoryStore()
 	engine := compact.New(compact.WithContextWindow(4000), compact.WithThresholdBounds(0, 0),
-		compact.WithTokenCounter(tokens.Estimate{}))
+		compact.WithTokenCounter(tokens.Estimator{}))
 	s, err := session.Open(ctx, "agent-7", engine, session.WithStore(store))
 	if err != nil {
 		fmt.Println(err)

@@ -25,7 +25,7 @@ func id(what string) string {
 	return fmt.Sprintf("bench-%d-%d-%s", time.Now().UnixNano(), run.Add(1), what)
 }
 
-// history is n messages of about tokens tokens each (as tokens.Estimate
+// history is n messages of about tokens tokens each (as tokens.Estimator
 // counts: four characters a token), user and assistant in turn.
 func history(n, tokens int) []compact.Message {
 	body := strings.Repeat("word ", tokens*4/5)
@@ -65,7 +65,7 @@ func Turn(b *testing.B, st session.Store, n int) {
 	refill := max(n/4, 250)
 	base := history(n, 40)
 	engine := func() compact.ContextEngine {
-		return compact.New(compact.WithContextWindow(10_000_000), compact.WithTokenCounter(tokens.Estimate{}))
+		return compact.New(compact.WithContextWindow(10_000_000), compact.WithTokenCounter(tokens.Estimator{}))
 	}
 	var s *session.Session
 	took := make([]time.Duration, 0, b.N)
@@ -130,7 +130,7 @@ func Compaction(b *testing.B, st session.Store, size int) {
 		b.StopTimer()
 		sid := id("compaction")
 		preload(b, st, sid, base)
-		s, err := session.Open(context.Background(), sid, instant{}, session.WithStore(st), session.WithCounter(tokens.Estimate{}))
+		s, err := session.Open(context.Background(), sid, instant{}, session.WithStore(st), session.WithCounter(tokens.Estimator{}))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -142,7 +142,7 @@ func Compaction(b *testing.B, st session.Store, size int) {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(tokens.CountMessages(tokens.Estimate{}, base)), "history-tokens")
+	b.ReportMetric(float64(tokens.CountMessages(tokens.Estimator{}, base)), "history-tokens")
 }
 
 // instant is an engine that compacts any history at once into a summary

@@ -2,12 +2,12 @@ package tokens
 
 import "math"
 
-// defaultBytesPerToken is the average text an Estimate assumes one
+// defaultBytesPerToken is the average text an Estimator assumes one
 // token holds: OpenAI's rule of thumb of about four characters of English
 // per token.
 const defaultBytesPerToken = 4
 
-// Estimate is a [Counter] that estimates from byte lengths instead of
+// Estimator is a [Counter] that estimates from byte lengths instead of
 // tokenising: no tables to load and constant time per string. Use it where
 // the exact counter is too costly or the model's tokenizer is unknown. It
 // applies the same overhead rules as [Exact] (see [MessageTokens]) and
@@ -25,7 +25,7 @@ const defaultBytesPerToken = 4
 // the range to -40%..+69%.
 //
 // The zero value is ready to use, and it is safe for concurrent use.
-type Estimate struct {
+type Estimator struct {
 	// BytesPerToken is the bytes of text one token is taken to hold. Zero,
 	// or anything not a number, means 4; a value below 1 counts as 1, since
 	// no token of text is shorter than a byte.
@@ -38,7 +38,7 @@ type Estimate struct {
 }
 
 // CountText returns len(s) divided by BytesPerToken, rounded up.
-func (e Estimate) CountText(s string) int {
+func (e Estimator) CountText(s string) int {
 	if s == "" {
 		return 0
 	}
@@ -53,7 +53,7 @@ func (e Estimate) CountText(s string) int {
 }
 
 // CountMessage returns the estimated tokens m adds to a chat request.
-func (e Estimate) CountMessage(m Message) int {
+func (e Estimator) CountMessage(m Message) int {
 	img := e.ImageTokens
 	if img <= 0 {
 		img = defaultImageTokens

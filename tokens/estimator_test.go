@@ -22,38 +22,38 @@ import (
 func TestEstimate(t *testing.T) {
 	tests := []struct {
 		name string
-		e    Estimate
+		e    Estimator
 		text string
 		want int
 	}{
-		{"empty text is no tokens", Estimate{}, "", 0},
-		{"the zero value assumes four bytes a token", Estimate{}, "12345678", 2},
-		{"a part-token rounds up", Estimate{}, "123456789", 3},
-		{"a custom ratio", Estimate{BytesPerToken: 3}, "123456789", 3},
-		{"a fractional ratio", Estimate{BytesPerToken: 2.5}, "12345", 2},
-		{"a negative ratio means the default", Estimate{BytesPerToken: -1}, "12345678", 2},
-		{"NaN means the default", Estimate{BytesPerToken: math.NaN()}, "12345678", 2},
-		{"below one byte a token counts as one", Estimate{BytesPerToken: 1e-300}, "12345678", 8},
-		{"an infinite ratio counts nothing", Estimate{BytesPerToken: math.Inf(1)}, "12345678", 0},
+		{"empty text is no tokens", Estimator{}, "", 0},
+		{"the zero value assumes four bytes a token", Estimator{}, "12345678", 2},
+		{"a part-token rounds up", Estimator{}, "123456789", 3},
+		{"a custom ratio", Estimator{BytesPerToken: 3}, "123456789", 3},
+		{"a fractional ratio", Estimator{BytesPerToken: 2.5}, "12345", 2},
+		{"a negative ratio means the default", Estimator{BytesPerToken: -1}, "12345678", 2},
+		{"NaN means the default", Estimator{BytesPerToken: math.NaN()}, "12345678", 2},
+		{"below one byte a token counts as one", Estimator{BytesPerToken: 1e-300}, "12345678", 8},
+		{"an infinite ratio counts nothing", Estimator{BytesPerToken: math.Inf(1)}, "12345678", 0},
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, tt.e.CountText(tt.text), tt.name)
 	}
 
-	e := Estimate{}
+	e := Estimator{}
 	user := e.CountMessage(Message{Role: openai.ChatMessageRoleUser})
 	assert.Equal(t, tokensPerMessage+1, user, "framing plus the role")
 	named := e.CountMessage(Message{Role: openai.ChatMessageRoleUser, Name: "abcd"})
 	assert.Equal(t, tokensPerName+1, named-user, "the same name rule")
 	img := Message{Role: openai.ChatMessageRoleUser, MultiContent: []openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeImageURL, ImageURL: &openai.ChatMessageImageURL{URL: "data:image/png;base64," + strings.Repeat("A", 4000)}}}}
 	assert.Equal(t, defaultImageTokens, e.CountMessage(img)-user, "an image costs the image rate, not its URL's bytes")
-	assert.Equal(t, 100, Estimate{ImageTokens: 100}.CountMessage(img)-user)
+	assert.Equal(t, 100, Estimator{ImageTokens: 100}.CountMessage(img)-user)
 	call := Message{Role: openai.ChatMessageRoleUser, ToolCalls: []openai.ToolCall{{Function: openai.FunctionCall{Name: "f", Arguments: "{}"}}}}
 	assert.Equal(t, tokensPerToolCall+2, e.CountMessage(call)-user)
 }
 
 // TestEstimateErrorOnTranscripts measures the estimator against
-// o200k_base on the real transcripts; Estimate's doc comment
+// o200k_base on the real transcripts; Estimator's doc comment
 // reports the result, and this test keeps it true.
 func TestEstimateErrorOnTranscripts(t *testing.T) {
 	transcripts := loadTranscripts(t)
@@ -62,7 +62,7 @@ func TestEstimateErrorOnTranscripts(t *testing.T) {
 	var sumExact, sumEst int
 	for _, name := range sortedNames(transcripts) {
 		msgs := transcripts[name]
-		x, e := CountMessages(exact, msgs), CountMessages(Estimate{}, msgs)
+		x, e := CountMessages(exact, msgs), CountMessages(Estimator{}, msgs)
 		rel := 100 * float64(e-x) / float64(x)
 		t.Logf("%-75s exact %6d  estimate %6d  %+6.1f%%  (%.2f bytes/token)", name, x, e, rel, measuredBytesPerToken(exact, msgs))
 		lo, hi = math.Min(lo, rel), math.Max(hi, rel)
@@ -74,18 +74,18 @@ func TestEstimateErrorOnTranscripts(t *testing.T) {
 	for _, bpt := range []float64{3, 3.5} {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, msgs := range transcripts {
-			x, e := CountMessages(exact, msgs), CountMessages(Estimate{BytesPerToken: bpt}, msgs)
+			x, e := CountMessages(exact, msgs), CountMessages(Estimator{BytesPerToken: bpt}, msgs)
 			rel := 100 * float64(e-x) / float64(x)
 			lo, hi = math.Min(lo, rel), math.Max(hi, rel)
 		}
 		t.Logf("BytesPerToken %.1f: within %+.1f%%..%+.1f%% per transcript", bpt, lo, hi)
 	}
-	assert.GreaterOrEqual(t, lo, estimateErrorLow, "update Estimate's doc comment")
-	assert.LessOrEqual(t, hi, estimateErrorHigh, "update Estimate's doc comment")
+	assert.GreaterOrEqual(t, lo, estimateErrorLow, "update Estimator's doc comment")
+	assert.LessOrEqual(t, hi, estimateErrorHigh, "update Estimator's doc comment")
 }
 
 // estimateErrorLow and estimateErrorHigh bound the per-transcript error, in
-// percent, that Estimate's doc comment states.
+// percent, that Estimator's doc comment states.
 const (
 	estimateErrorLow  = -55.0
 	estimateErrorHigh = 28.0
