@@ -257,17 +257,11 @@ func (c *Compressor) instructionTokens(req SummaryRequest) int {
 // its instructions to name the range of a shared History.
 const sharedRangeTokens = 100
 
-// prefixSharer is a Summarizer that can send the agent's own history to
-// the agent's model (see SummaryRequest.History).
-type prefixSharer interface {
-	SharesPrefix(model string) bool
-}
-
 // share offers req the agent's history when the summarizer can send it
 // and reading it from the cache costs less than the rendered prompt. It
 // returns the tokens expected from the cache, 0 when History is not set.
 func (c *Compressor) share(req *SummaryRequest, r *compaction) int {
-	s, ok := c.cfg.summarizer.(prefixSharer)
+	s, ok := c.cfg.summarizer.(PrefixSharer)
 	if !ok || len(r.work) == 0 || len(r.work[len(r.work)-1].ToolCalls) > 0 {
 		return 0 // a pending call group cannot be followed by an instruction
 	}
