@@ -76,7 +76,7 @@ func BenchmarkCompress200k(b *testing.B) {
 	}{
 		{"instant/exact-warm", instantSummary, true},
 		{"instant/estimate", instantSummary, false},
-		{"extractive/exact-warm", NewExtractiveSummarizer(), true},
+		{"extractive/exact-warm", NewExtractiveSummarizer(nil), true},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			var tc tokens.Counter = tokens.Estimator{}

@@ -74,7 +74,7 @@ func BenchmarkEngineCPU(b *testing.B) {
 		s    func() Summarizer
 	}{
 		{"instant", func() Summarizer { return instantSummary }},
-		{"extractive", func() Summarizer { return NewExtractiveSummarizer() }},
+		{"extractive", func() Summarizer { return NewExtractiveSummarizer(nil) }},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			ctx := context.Background()
@@ -107,7 +107,7 @@ func BenchmarkEngineCPU(b *testing.B) {
 		s    func() Summarizer
 	}{
 		{"instant-grown", func() Summarizer { return instantSummary }},
-		{"extractive-grown", func() Summarizer { return NewExtractiveSummarizer() }},
+		{"extractive-grown", func() Summarizer { return NewExtractiveSummarizer(nil) }},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			ctx := context.Background()

@@ -24,5 +24,5 @@ func TestCompressorConformance(t *testing.T) {
 
 // Each summarizer this package ships keeps the Summarizer contract.
 func TestSummarizerConformance(t *testing.T) {
-	t.Run("extractive", func(t *testing.T) { compacttest.RunSummarizer(t, compact.NewExtractiveSummarizer()) })
+	t.Run("extractive", func(t *testing.T) { compacttest.RunSummarizer(t, compact.NewExtractiveSummarizer(nil)) })
 }

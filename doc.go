@@ -137,10 +137,10 @@
 // # Options
 //
 // Each constructor has its own option type: [Option] for [New],
-// [ExtractiveOption] for [NewExtractiveSummarizer], tokens.Option and
-// prune.Option for those packages, so an option handed to the wrong
-// constructor does not compile; [WithTokenCounter] returns an option that
-// is both of this package's. A Compressor takes the options of the
+// tokens.Option and prune.Option for those packages, so an option handed
+// to the wrong constructor does not compile; [NewExtractiveSummarizer]
+// takes its one setting as an [ExtractiveOptions] struct whose zero value
+// means the defaults. A Compressor takes the options of the
 // parts it runs through [WithPruneOptions] and [WithCounterOptions].
 // Per-call settings of a compaction ([Force], [WithFocus], [WithIncoming]...)
 // are a [CompressOption], read by any engine through [ApplyCompressOptions].

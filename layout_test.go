@@ -324,8 +324,8 @@ func TestPackagesImportOnlyDownward(t *testing.T) {
 }
 
 // Each constructor takes only its own option type: an option of one part
-// handed to another does not compile. WithTokenCounter alone configures a
-// Compressor and the extractive summarizer both.
+// handed to another does not compile. (The extractive summarizer takes
+// no options: a settings struct, ExtractiveOptions.)
 func TestEachConstructorTakesOnlyItsOwnOptions(t *testing.T) {
 	c := rootChecked(t)
 	pkgs := map[string]*types.Package{"compact": c.pkg}
@@ -360,7 +360,6 @@ func TestEachConstructorTakesOnlyItsOwnOptions(t *testing.T) {
 		want      func(opt string) bool
 	}{
 		{"compact", "New", func(o string) bool { return strings.HasPrefix(o, "compact.") }},
-		{"compact", "NewExtractiveSummarizer", func(o string) bool { return o == "compact.WithTokenCounter" }},
 		{"tokens", "ForModel", func(o string) bool { return strings.HasPrefix(o, "tokens.") }},
 		{"tokens", "ForEncoding", func(o string) bool { return strings.HasPrefix(o, "tokens.") }},
 		{"prune", "New", func(o string) bool { return strings.HasPrefix(o, "prune.") }},

@@ -106,7 +106,7 @@ func TestAResultNamesTheSummarizerThatIsANamer(t *testing.T) {
 		{named{body, "ledger"}, "ledger"},
 		{named{body, "  "}, "custom"},
 		{body, "custom"},
-		{NewExtractiveSummarizer(), "extractive"},
+		{NewExtractiveSummarizer(nil), "extractive"},
 	} {
 		c := New(WithContextWindow(4_000), WithPruning(false), WithSummarizer(tt.s))
 		res, err := c.Compress(context.Background(), msgtest.FailingTests(12), Force())
