@@ -23,7 +23,6 @@ func ExamplePricing_Cost() {
 	// $0.0330, as much as 11000 input tokens billed in full
 }
 
-
 // A host that asks Anthropic for the hour-long cache pays twice the input
 // price for each write.
 func ExamplePricing_Long() {
