@@ -23,7 +23,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/option"
 
 	"github.com/contextkit/compact"
-	adapt "github.com/contextkit/compact/adapt/anthropic/v1"
+	adapt "github.com/contextkit/compact/adapt/anthropic/anthropicv1"
 )
 
 func main() {

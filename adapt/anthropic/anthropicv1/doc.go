@@ -1,4 +1,4 @@
-// Package anthropic connects compact to version 1 of the official
+// Package anthropicv1 connects compact to version 1 of the official
 // Anthropic Go SDK (github.com/anthropics/anthropic-sdk-go): it converts a
 // Messages API history to compact's messages, compacts it through any
 // compact.ContextEngine, and converts the result back. It is kept, frozen,
@@ -9,7 +9,7 @@
 // A History is what a request to the Messages API carries: the top-level
 // system prompt and the turns. Most hosts need one call before each request:
 //
-//	h, res, err := anthropic.Compress(ctx, engine, h)
+//	h, res, err := anthropicv1.Compress(ctx, engine, h)
 //
 // # What the engine sees
 //
@@ -46,4 +46,4 @@
 // compaction puts two user or two assistant turns side by side they are
 // merged into one; turns that were already side by side in the input stay
 // as they were.
-package anthropic
+package anthropicv1

@@ -1,4 +1,4 @@
-package anthropic
+package anthropicv1
 
 import (
 	"context"

@@ -10,7 +10,7 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go"
 
-	adapt "github.com/contextkit/compact/adapt/anthropic/v1"
+	adapt "github.com/contextkit/compact/adapt/anthropic/anthropicv1"
 )
 
 // modelName is what the local server calls its model.

@@ -1,4 +1,4 @@
-package anthropic_test
+package anthropicv1_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go"
 
 	"github.com/contextkit/compact"
-	adapt "github.com/contextkit/compact/adapt/anthropic/v1"
+	adapt "github.com/contextkit/compact/adapt/anthropic/anthropicv1"
 )
 
 // history is an agent conversation: a cached system prompt, a question,
