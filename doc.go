@@ -21,6 +21,14 @@
 // not given, images, the provider's framing), and a report over the
 // threshold makes the next check compact.
 //
+// The question has one name wherever it is asked, and takes what the
+// asker does not already hold: an engine's ShouldCompress takes the
+// request's token count; [Compressor.ShouldCompressMessages] and each
+// adapter's ShouldCompress(engine, history) take the history; a type that
+// owns the history drops the msgs argument (session.Session's
+// ShouldCompress takes only per-call options). Compress follows the same
+// rule.
+//
 // # What a compaction keeps
 //
 // The system prompt comes back byte-identical (plus, once, CompactionNote).
