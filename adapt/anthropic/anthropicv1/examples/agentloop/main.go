@@ -3,7 +3,7 @@
 // speaking the Messages API that the program starts itself, so it runs
 // offline:
 //
-//	go run ./v1/examples/agentloop
+//	go run ./anthropicv1/examples/agentloop
 //
 // The same code runs against the real API: drop the base URL and the
 // scripted server, and give the client a key.
