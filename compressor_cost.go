@@ -218,7 +218,7 @@ func (c *Compressor) foldWorth(p plan, th thresholds, before, target int) bool {
 func (p plan) carriedTokens() int {
 	n := 0
 	for i := p.headEnd; i < p.cut; i++ {
-		if i != p.lift && IsRealUser(p.msgs[i]) {
+		if i != p.lift && msg.IsRealUser(p.msgs[i]) {
 			n += p.counts[i]
 		}
 	}

@@ -84,7 +84,7 @@ func (c *Compressor) newPlan(msgs []Message) plan {
 		p.sysEnd++
 	}
 	for _, m := range msgs {
-		if IsSummary(m) {
+		if msg.IsSummary(m) {
 			p.hasSummary = true
 			break
 		}
@@ -241,5 +241,5 @@ func (c *Compressor) tailStart(p *plan, th thresholds) int {
 }
 
 func hasVisibleAssistantText(m Message) bool {
-	return m.Role == RoleAssistant && !IsSummary(m) && strings.TrimSpace(Text(m)) != ""
+	return m.Role == RoleAssistant && !msg.IsSummary(m) && strings.TrimSpace(msg.Text(m)) != ""
 }

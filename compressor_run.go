@@ -203,7 +203,7 @@ func (r *compaction) finish(res *Result) *Result {
 // trimOversized shortens the latest user message of a result that does
 // not fit because of it, when WithTrimOversized asks for that.
 func (c *Compressor) trimOversized(res *Result, th thresholds) {
-	if !c.cfg.trimOversized || res.Fits || res.TooLarge < 0 || !IsRealUser(res.Messages[res.TooLarge]) {
+	if !c.cfg.trimOversized || res.Fits || res.TooLarge < 0 || !msg.IsRealUser(res.Messages[res.TooLarge]) {
 		return
 	}
 	i := res.TooLarge
@@ -218,11 +218,11 @@ func (c *Compressor) trimOversized(res *Result, th thresholds) {
 	if want <= 0 {
 		return
 	}
-	short := msg.ReplaceText(own, textcut.ToTokens(Text(own), want, c.cfg.counter.CountText))
+	short := msg.ReplaceText(own, textcut.ToTokens(msg.Text(own), want, c.cfg.counter.CountText))
 	if shared {
 		short = msg.MergeSummary(short, summary)
 	}
-	out := Clone(res.Messages)
+	out := msg.Clone(res.Messages)
 	out[i] = short
 	res.Messages = out
 	res.TokensAfter += c.cfg.counter.CountMessage(short) - c.cfg.counter.CountMessage(m)
@@ -549,11 +549,11 @@ func (p plan) split(note string) (earlier, []Message) {
 // their indexes.
 func carriedCandidates(p plan) (texts []string, at []int) {
 	for i := p.headEnd; i < p.cut; i++ {
-		if i == p.lift || !IsRealUser(p.msgs[i]) {
+		if i == p.lift || !msg.IsRealUser(p.msgs[i]) {
 			continue
 		}
 		_, rest, _ := msg.SplitMerged(p.msgs[i])
-		if t := Text(rest); strings.TrimSpace(t) != "" {
+		if t := msg.Text(rest); strings.TrimSpace(t) != "" {
 			texts, at = append(texts, t), append(at, i)
 		}
 	}
@@ -608,8 +608,8 @@ func (c *Compressor) assembleSummary(p plan, th thresholds, body string, carried
 // history, the summary's index in it, and whether the summary shares its
 // message.
 func (c *Compressor) assemble(p plan, summary string, incoming *Message, note bool) ([]Message, int, bool) {
-	sysMsgs := Clone(p.msgs[:p.sysEnd])
-	if note && c.cfg.note != "" && len(sysMsgs) > 0 && !strings.Contains(Text(sysMsgs[0]), c.cfg.note) {
+	sysMsgs := msg.Clone(p.msgs[:p.sysEnd])
+	if note && c.cfg.note != "" && len(sysMsgs) > 0 && !strings.Contains(msg.Text(sysMsgs[0]), c.cfg.note) {
 		sysMsgs[0] = msg.AppendNote(sysMsgs[0], c.cfg.note)
 	}
 	head := p.msgs[p.sysEnd:p.headEnd]
@@ -620,15 +620,15 @@ func (c *Compressor) assemble(p plan, summary string, incoming *Message, note bo
 	}
 	out := make([]Message, 0, len(sysMsgs)+len(head)+len(next)+1)
 	out = append(out, sysMsgs...)
-	out = append(out, Clone(head)...)
+	out = append(out, msg.Clone(head)...)
 	at := len(out)
 	role := summaryRole(prev, next)
 	if role == RoleAssistant && prev == nil && !c.cfg.assistantFirst {
 		// Only the user turn next opens on kept the summary from the role.
-		return append(append(out, msg.MergeSummary(next[0], summary)), Clone(next[1:])...), at, true
+		return append(append(out, msg.MergeSummary(next[0], summary)), msg.Clone(next[1:])...), at, true
 	}
 	out = append(out, Message{Role: role, Content: summary})
-	return append(out, Clone(next)...), at, false
+	return append(out, msg.Clone(next)...), at, false
 }
 
 // summaryRole picks the summary message's role: user, or assistant where a

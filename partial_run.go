@@ -215,7 +215,7 @@ func rejoin(compacted, tail []Message) ([]Message, error) {
 		return Join(compacted[:k-1], tail), nil
 	case k > 0 && isSharedWith(compacted[k-1], tail[0]):
 		// The seam after it is the input's own: no guard.
-		return append(Join(compacted[:k-1], compacted[k-1:]), Clone(tail[1:])...), nil
+		return append(Join(compacted[:k-1], compacted[k-1:]), msg.Clone(tail[1:])...), nil
 	}
 	return nil, fmt.Errorf("%w: the incoming message did not come back last", ErrInvalidHistory)
 }
