@@ -10,6 +10,7 @@ import (
 	"github.com/contextkit/compact/internal/extractive"
 	"github.com/contextkit/compact/internal/meter"
 	"github.com/contextkit/compact/internal/msg"
+	"github.com/contextkit/compact/internal/promptsize"
 	"github.com/contextkit/compact/internal/trigger"
 	"github.com/contextkit/compact/prune"
 	"github.com/contextkit/compact/tokens"
@@ -26,6 +27,10 @@ type Compressor struct {
 	// a channel of one slot, so that a caller waiting for it can give up
 	// when its context ends.
 	run chan struct{}
+
+	// tc is cfg.counter remembering the counts of the messages of the
+	// last two calls (see trigger.Remembered): the count the engine uses.
+	tc roundCounter
 
 	// own is the counter the Compressor built for its model (nil when the
 	// host set one): SwitchModel swaps its encoding, UpdateUsage calibrates
@@ -95,8 +100,8 @@ func New(opts ...Option) *Compressor {
 	if cfg.summarizer == nil {
 		cfg.summarizer = cfg.fallback
 	}
-	c := &Compressor{cfg: cfg, run: make(chan struct{}, 1), model: cfg.model, win: cfg.window, own: own, setup: setup,
-		prompts: promptEstimate{}, facts: extractiveFacts{extractive.NewScanMemo()}, handoffs: packetWriter{pol: cfg.handoff, note: cfg.note}, scrub: redactScrubber{}, pruner: rulePruner{}}
+	c := &Compressor{cfg: cfg, run: make(chan struct{}, 1), model: cfg.model, win: cfg.window, own: own, setup: setup, tc: trigger.Remember(cfg.counter),
+		prompts: promptEstimate{promptsize.NewMemo()}, facts: extractiveFacts{extractive.NewScanMemo()}, handoffs: packetWriter{pol: cfg.handoff, note: cfg.note}, scrub: redactScrubber{}, pruner: rulePruner{}}
 	c.retuneLocked()
 	return c
 }
@@ -188,7 +193,8 @@ func (c *Compressor) Counter() tokens.Counter { return c.cfg.counter }
 // count returns the tokens msgs take as a request, with the Compressor's
 // counter.
 func (c *Compressor) count(msgs []Message) int {
-	return tokens.CountMessages(c.cfg.counter, msgs)
+	c.tc.Round()
+	return tokens.CountMessages(c.tc, msgs)
 }
 
 // UpdateUsage records the usage a provider reported for the request just
@@ -399,17 +405,17 @@ func (c *Compressor) Preflight(msgs []Message, opts ...CompressOption) Preflight
 		if i >= plan.headEnd && i < plan.cut && i != plan.lift {
 			continue
 		}
-		k := c.cfg.counter.CountMessage(m)
+		k := c.tc.CountMessage(m)
 		kept += k
 		if !msg.IsSystem(m) && k > largest {
 			largest, p.TooLarge = k, i
 		}
 	}
 	if o.Incoming != nil {
-		if k := c.cfg.counter.CountMessage(*o.Incoming); k > largest {
+		if k := c.tc.CountMessage(*o.Incoming); k > largest {
 			largest, p.TooLarge = k, len(msgs)
 		}
-		kept += c.cfg.counter.CountMessage(*o.Incoming)
+		kept += c.tc.CountMessage(*o.Incoming)
 	}
 	p.Overflow = max(kept+tokens.ReplyPrimingTokens-th.usable, 0)
 	p.Fits = p.Overflow == 0

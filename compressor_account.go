@@ -63,7 +63,7 @@ func (c *Compressor) account(in, work []Message, res *Result, shared bool) {
 	w := -1      // the message's index in work
 	joined := -1 // where the last message not dropped went
 	for i, m := range in {
-		a := MessageFate{Index: i, Role: m.Role, Tool: tools[i], Tokens: c.cfg.counter.CountMessage(m), Output: -1}
+		a := MessageFate{Index: i, Role: m.Role, Tool: tools[i], Tokens: c.tc.CountMessage(m), Output: -1}
 		switch {
 		case dropped[i]:
 			a.Fate = fateDropped

@@ -121,7 +121,7 @@ func (c *Compressor) editCost(work []Message, res *Result, sum models.Tokens) mo
 	}
 	rewritten := 0
 	for _, m := range res.Messages[first:] {
-		rewritten += c.cfg.counter.CountMessage(m)
+		rewritten += c.tc.CountMessage(m)
 	}
 	c.mu.Lock()
 	p := c.pricingLocked()
@@ -232,14 +232,14 @@ func (p plan) carriedTokens() int {
 // from the messages' counts (see promptsize.Prompt; within a few percent
 // on the shared transcripts).
 func (c *Compressor) summaryTokens(req SummaryRequest, body string, cached int) models.Tokens {
-	out := models.Tokens{Output: c.cfg.counter.CountText(body)}
+	out := models.Tokens{Output: c.tc.CountText(body)}
 	if req.History != nil {
-		n := tokens.CountMessages(c.cfg.counter, req.History) + c.instructionTokens(req)
+		n := tokens.CountMessages(c.tc, req.History) + c.instructionTokens(req)
 		out.CacheRead = min(cached, n)
 		out.CacheWrite = n - out.CacheRead
 		return out
 	}
-	out.Uncached = c.prompts.promptTokens(c.cfg.counter, req)
+	out.Uncached = c.prompts.promptTokens(c.tc, req)
 	return out
 }
 
@@ -251,7 +251,7 @@ func (c *Compressor) instructionTokens(req SummaryRequest) int {
 	if prompt == "" {
 		prompt = DefaultSummaryInstructions
 	}
-	return c.cfg.counter.CountMessage(Message{Role: RoleUser, Content: prompt}) + sharedRangeTokens
+	return c.tc.CountMessage(Message{Role: RoleUser, Content: prompt}) + sharedRangeTokens
 }
 
 // sharedRangeTokens is a generous count of the lines a summarizer adds to

@@ -18,8 +18,14 @@ import (
 // size of the prompt SummaryPrompt would render (estimated, see
 // promptsize.Prompt), the facts index of a range
 // (see extractive.FactsRoom), a handoff packet written (any error leaves
-// nothing behind), an error's text redacted (see errText), and pruning.
+// nothing behind), an error's text redacted (see errText), pruning, and
+// the message counts the engine uses (the host's or the model's counter,
+// remembered per message, see trigger.Remembered).
 type (
+	roundCounter interface {
+		tokens.Counter
+		Round() // starts a call: counts its last two calls did not use are forgotten
+	}
 	promptSizer interface {
 		promptTokens(tc tokens.Counter, req SummaryRequest) int
 	}
@@ -38,21 +44,22 @@ type (
 // The parts New fills in: the prompt's estimate, the extractive
 // summarizer's facts index, the redact package and the prune package.
 type (
-	promptEstimate  struct{}
+	promptEstimate  struct{ memo *promptsize.Memo }
 	extractiveFacts struct{ memo *extractive.ScanMemo }
 	redactScrubber  struct{}
 	rulePruner      struct{}
 )
 
-func (promptEstimate) promptTokens(tc tokens.Counter, req SummaryRequest) int {
+func (p promptEstimate) promptTokens(tc tokens.Counter, req SummaryRequest) int {
 	instructions := req.Prompt
 	if strings.TrimSpace(instructions) == "" {
 		instructions = DefaultSummaryInstructions
 	}
-	return promptsize.Prompt(tc, promptsize.Request{Instructions: instructions,
+	p.memo.Round()
+	return promptsize.PromptMemo(tc, promptsize.Request{Instructions: instructions,
 		Previous: msg.StripSummaryPrefix(req.PreviousSummary), Focus: req.Focus, Turns: req.Turns, Target: req.TargetTokens},
 		promptsize.Caps{Message: defaultMaxMessageChars, Arguments: defaultMaxArgumentChars, Total: defaultMaxChars,
-			GapMarker: gapMarkerMax, Separator: blockSep})
+			GapMarker: gapMarkerMax, Separator: blockSep}, p.memo)
 }
 
 func (f extractiveFacts) factsRoom(ctx context.Context, req SummaryRequest, limit int) int {

@@ -78,7 +78,7 @@ func (c *Compressor) newPlan(msgs []Message) plan {
 	n := len(msgs)
 	p := plan{msgs: msgs, counts: make([]int, n), lift: -1}
 	for i, m := range msgs {
-		p.counts[i] = c.cfg.counter.CountMessage(m)
+		p.counts[i] = c.tc.CountMessage(m)
 	}
 	for p.sysEnd < n && msg.IsSystem(msgs[p.sysEnd]) {
 		p.sysEnd++

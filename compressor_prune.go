@@ -17,7 +17,7 @@ func (c *Compressor) pruneOptions(p plan, th thresholds, extra ...prune.Option) 
 	opts := make([]prune.Option, 0, len(c.cfg.pruneOpts)+3+len(extra))
 	opts = append(opts, prune.WithPressure(th.threshold/2))
 	opts = append(opts, c.cfg.pruneOpts...)
-	opts = append(opts, prune.WithRange(p.headEnd, p.cut), prune.WithTokenCounter(c.cfg.counter))
+	opts = append(opts, prune.WithRange(p.headEnd, p.cut), prune.WithTokenCounter(c.tc))
 	return append(opts, extra...)
 }
 
@@ -48,7 +48,7 @@ func (c *Compressor) pruneTail(p *plan, th thresholds) []prune.Change {
 	p.msgs = append(hybrid, pr.Messages[p.cut:]...)
 	p.counts = append([]int(nil), p.counts...)
 	for _, ch := range pr.Changes {
-		p.counts[ch.Index] = c.cfg.counter.CountMessage(p.msgs[ch.Index])
+		p.counts[ch.Index] = c.tc.CountMessage(p.msgs[ch.Index])
 	}
 	return pr.Changes
 }
@@ -65,7 +65,7 @@ func (r *compaction) pruneOnly(pr *prune.Result) (*Result, error) {
 	if err := Validate(out); err != nil {
 		return nil, fmt.Errorf("compact: internal error, pruned history is invalid: %w", err)
 	}
-	after := tokens.CountMessages(c.cfg.counter, out)
+	after := tokens.CountMessages(c.tc, out)
 	c.record(r, after, meter.Prune, models.Tokens{})
 	c.mu.Lock()
 	c.st.prunes++

@@ -97,6 +97,7 @@ func (c *Compressor) compress(ctx context.Context, msgs []Message, rng *foldRang
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("compact: %w", err)
 	}
+	c.tc.Round()
 	var err error
 	if r.work, r.repairs, err = c.takeIn(msgs, rng != nil); err != nil {
 		return nil, err
@@ -106,7 +107,7 @@ func (c *Compressor) compress(ctx context.Context, msgs []Message, rng *foldRang
 		if res != nil && r.repairs != nil {
 			// Not skipped: the caller gets the repair, and its account.
 			res.Skipped, res.Repairs = "", r.repairs
-			res.TokensBefore = tokens.CountMessages(c.cfg.counter, msgs) + c.extraTokens(r.o)
+			res.TokensBefore = tokens.CountMessages(c.tc, msgs) + c.extraTokens(r.o)
 			c.account(msgs, r.work, res, false)
 		}
 		if res != nil {
@@ -152,9 +153,9 @@ func (c *Compressor) unlockRun() { <-c.run }
 func (r *compaction) run(ctx context.Context) (*Result, error) {
 	c := r.c
 	r.tools = tokens.CountTools(c.cfg.counter, r.o.Tools)
-	r.before = tokens.CountMessages(c.cfg.counter, r.work)
+	r.before = tokens.CountMessages(c.tc, r.work)
 	if r.o.Incoming != nil {
-		r.before += c.cfg.counter.CountMessage(*r.o.Incoming)
+		r.before += c.tc.CountMessage(*r.o.Incoming)
 	}
 	c.mu.Lock()
 	th, room := c.th, c.st.size.Room(r.before+r.tools)
@@ -214,18 +215,18 @@ func (c *Compressor) trimOversized(res *Result, th thresholds) {
 	summary, own, shared := msg.SplitMerged(m) // the summary stays whole
 	// A margin of a hundredth of the window absorbs the counting of the
 	// marker the cut leaves.
-	want := c.cfg.counter.CountMessage(own) - res.Overflow - th.usable/100
+	want := c.tc.CountMessage(own) - res.Overflow - th.usable/100
 	if want <= 0 {
 		return
 	}
-	short := msg.ReplaceText(own, textcut.ToTokens(msg.Text(own), want, c.cfg.counter.CountText))
+	short := msg.ReplaceText(own, textcut.ToTokens(msg.Text(own), want, c.tc.CountText))
 	if shared {
 		short = msg.MergeSummary(short, summary)
 	}
 	out := msg.Clone(res.Messages)
 	out[i] = short
 	res.Messages = out
-	res.TokensAfter += c.cfg.counter.CountMessage(short) - c.cfg.counter.CountMessage(m)
+	res.TokensAfter += c.tc.CountMessage(short) - c.tc.CountMessage(m)
 	c.fit(res, th)
 	res.Shortened = i
 }
@@ -239,7 +240,7 @@ func (c *Compressor) trimOversized(res *Result, th thresholds) {
 // appended when there is one. It returns nil when the history must
 // shrink, and why when that is under the threshold.
 func (c *Compressor) unneeded(msgs []Message, o CompressOptions) (*Result, string) {
-	counted := tokens.CountMessages(c.cfg.counter, msgs) + c.extraTokens(o)
+	counted := tokens.CountMessages(c.tc, msgs) + c.extraTokens(o)
 	c.mu.Lock()
 	th := c.th
 	n := c.st.size.Counts(counted)
@@ -269,7 +270,7 @@ func (c *Compressor) unneeded(msgs []Message, o CompressOptions) (*Result, strin
 func (c *Compressor) extraTokens(o CompressOptions) int {
 	n := tokens.CountTools(c.cfg.counter, o.Tools)
 	if o.Incoming != nil {
-		n += c.cfg.counter.CountMessage(*o.Incoming)
+		n += c.tc.CountMessage(*o.Incoming)
 	}
 	return n
 }
@@ -291,7 +292,7 @@ func (c *Compressor) fit(res *Result, th thresholds) {
 		if msg.IsSystem(m) || msg.IsBlank(m) {
 			continue
 		}
-		if n := c.cfg.counter.CountMessage(m); n > largest {
+		if n := c.tc.CountMessage(m); n > largest {
 			largest, res.TooLarge = n, i
 		}
 	}
@@ -349,7 +350,7 @@ func (r *compaction) fold(ctx context.Context) (*Result, error) {
 	}
 	// A summary is at least its prefix: turns that take fewer tokens than
 	// that cannot be folded into less, so no summarizer is asked to try.
-	if folded, least := p.foldedTokens(), c.cfg.counter.CountMessage(Message{Role: RoleUser, Content: SummaryPrefix}); folded <= least {
+	if folded, least := p.foldedTokens(), c.tc.CountMessage(Message{Role: RoleUser, Content: SummaryPrefix}); folded <= least {
 		return nil, fmt.Errorf("%w: the turns to summarise take %d tokens, a summary at least %d", ErrNoSavings, folded, least)
 	}
 	var pruned []prune.Change
@@ -362,7 +363,7 @@ func (r *compaction) fold(ctx context.Context) (*Result, error) {
 	// Carried messages give way to a summary of twice its target where the
 	// window is tight.
 	carry := min(th.carry, max(c.roomLeft(*p, th, nil, o.Incoming)-2*summaryTarget(*p, th), 0))
-	chosen, dropped := msg.ChooseCarried(append(prev.carried, candidates...), carry, c.cfg.counter)
+	chosen, dropped := msg.ChooseCarried(append(prev.carried, candidates...), carry, c.tc)
 	req := SummaryRequest{
 		Turns:           append(userTurns(dropped, len(prev.carried)), turns...),
 		PreviousSummary: msg.WithOpenTasks(prev.previousSummary(), nil),
@@ -402,7 +403,7 @@ func (r *compaction) fold(ctx context.Context) (*Result, error) {
 	} else if isModel(ran) {
 		r.sum = c.summaryTokens(req, body, cached)
 	}
-	body = textcut.ToTokens(strings.TrimSpace(msg.StripSummaryPrefix(body)), cut, c.cfg.counter.CountText)
+	body = textcut.ToTokens(strings.TrimSpace(msg.StripSummaryPrefix(body)), cut, c.tc.CountText)
 	body = msg.WithOpenTasks(body, o.OpenTasks)
 
 	out, summaryAt, shared := c.assembleSummary(*p, th, body, chosen, o.Incoming)
@@ -411,7 +412,7 @@ func (r *compaction) fold(ctx context.Context) (*Result, error) {
 		// A bug, never the caller's fault; the caller keeps its messages.
 		return nil, fmt.Errorf("compact: internal error, compacted history is invalid: %w", err)
 	}
-	after := tokens.CountMessages(c.cfg.counter, out)
+	after := tokens.CountMessages(c.tc, out)
 	if after >= before {
 		return nil, fmt.Errorf("%w: %d tokens before, %d after", ErrNoSavings, before, after)
 	}

@@ -19,7 +19,7 @@ func (c *Compressor) fitWindow(p *plan, th thresholds, incoming *Message) {
 	}
 	extra := c.summaryOverhead() + th.carry
 	if incoming != nil {
-		extra += c.cfg.counter.CountMessage(*incoming)
+		extra += c.tc.CountMessage(*incoming)
 	}
 	whole := sum(p.counts) + extra
 	for p.keptTokens()+2*summaryTarget(*p, th)+extra > th.usable || !p.hasContent() && whole > th.usable {
@@ -46,7 +46,7 @@ func (c *Compressor) fitWindow(p *plan, th thresholds, incoming *Message) {
 // messages, the summary's body and the carried messages: the summary's
 // prefix and note, and the reply priming.
 func (c *Compressor) summaryOverhead() int {
-	return c.cfg.counter.CountMessage(Message{Role: RoleUser, Content: SummaryPrefix + "\n\n" + c.cfg.note}) +
+	return c.tc.CountMessage(Message{Role: RoleUser, Content: SummaryPrefix + "\n\n" + c.cfg.note}) +
 		tokens.ReplyPrimingTokens
 }
 
@@ -56,7 +56,7 @@ func (c *Compressor) summaryOverhead() int {
 // carried messages, the incoming message and the reply priming.
 func (c *Compressor) roomLeft(p plan, th thresholds, carried []string, incoming *Message) int {
 	rest, _, _ := c.assembleSummary(p, th, "", carried, incoming)
-	return th.usable - tokens.CountMessages(c.cfg.counter, rest)
+	return th.usable - tokens.CountMessages(c.tc, rest)
 }
 
 // keptTokens is what the plan keeps verbatim: the system messages and the

@@ -243,6 +243,7 @@ var ranks = map[string]int{
 	"internal/meter":              2,
 	"internal/trigger":            2,
 	"internal/msg":                2,
+	"internal/memo":               0,
 	"internal/extractive":         3,
 	"internal/promptsize":         3,
 	"prune":                       3,
@@ -253,6 +254,7 @@ var ranks = map[string]int{
 	"internal/secrettest":         0,
 	"internal/msgtest":            3,
 	"internal/align":              5, // the SDK adapters' shared code, on the root
+	"session/store":               5, // what a store implements; session is above it
 	"session/internal/codec":      5,
 	"session/internal/fleet":      6,
 	"session/internal/legacy":     6,

@@ -65,6 +65,23 @@ func StripControl(s string) string {
 // control.
 func cleanText(s string) bool {
 	for i := 0; i < len(s); {
+		// Eight bytes at a time while they are ASCII: none below 0x20 but
+		// tab and newline, and no DEL.
+		if i+8 <= len(s) {
+			w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+			if w&highBits == 0 {
+				if hasByteBelow(w, 0x20) || hasByteBelow(w^0x7f7f7f7f7f7f7f7f, 1) {
+					for _, c := range []byte(s[i : i+8]) {
+						if (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f {
+							return false
+						}
+					}
+				}
+				i += 8
+				continue
+			}
+		}
 		c := s[i]
 		if c < 0x80 {
 			if (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f {
@@ -80,6 +97,15 @@ func cleanText(s string) bool {
 		i += size
 	}
 	return true
+}
+
+// highBits has the top bit of each byte of a word.
+const highBits = 0x8080808080808080
+
+// hasByteBelow reports whether a word of ASCII bytes holds a byte below n
+// (at most 0x80).
+func hasByteBelow(w uint64, n uint64) bool {
+	return (w-n*0x0101010101010101)&^w&highBits != 0
 }
 
 // isControlRune reports whether r is a non-ASCII rune StripControl removes:

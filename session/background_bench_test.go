@@ -38,7 +38,7 @@ func joinedTranscripts(tb testing.TB) []compact.Message {
 // model time between requests, a default Compressor on a 128,000-token
 // window (o200k_base counts), and a summarizer that takes 20 s, then 200
 // s, of simulated time and returns about 1,500 tokens; each with
-// compaction on the request path and in the background, on a MemoryStore.
+// compaction on the request path and in the background, on a store.Memory.
 // It reports the figures ReplayFigures.Report names. Run it with
 // -benchtime 1x: the figures are the same every time.
 // BenchmarkBackgroundReplayOnSQLite is issue 31's.

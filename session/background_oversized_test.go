@@ -12,6 +12,7 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/prune"
+	"github.com/contextkit/compact/session/store"
 )
 
 // pastedTable is an assistant's answer quoting a data table of about
@@ -34,8 +35,8 @@ func TestBackgroundAtTheHardLimitTrimsAnOversizedMessage(t *testing.T) {
 	noLeaks(t)
 	ctx := context.Background()
 	g := newGate(4)
-	store := NewMemoryStore()
-	s := newTestSession(t, "bg", g, WithBackground(true), WithSoftMark(0.5), WithStore(store), WithWait(false))
+	mem := store.NewMemory()
+	s := newTestSession(t, "bg", g, WithBackground(true), WithSoftMark(0.5), WithStore(mem), WithWait(false))
 	defer func() { require.NoError(t, s.Close(ctx)) }()
 	startBackground(t, s, g, chatHistory("bg", 400))
 
@@ -62,7 +63,7 @@ func TestBackgroundAtTheHardLimitTrimsAnOversizedMessage(t *testing.T) {
 	assert.Equal(t, AtLimit{Pruned: 1, Last: "pruned"}, st.AtLimit)
 	assert.Zero(t, st.Waits.Count)
 	assert.Greater(t, st.Tokens, st.HardLimit, "the live history keeps it whole")
-	recs, err := store.Read(ctx, "bg", 1, 0)
+	recs, err := mem.Read(ctx, "bg", 1, 0)
 	require.NoError(t, err)
 	kept := false
 	for _, r := range recs {
@@ -107,7 +108,7 @@ func TestBackgroundWaitsForTheMessageAfterAnOversizedOne(t *testing.T) {
 	noLeaks(t)
 	ctx := context.Background()
 	rec := &recorder{}
-	s := newTestSession(t, "bg", rec, WithBackground(true), WithSoftMark(0.5), WithStore(NewMemoryStore()))
+	s := newTestSession(t, "bg", rec, WithBackground(true), WithSoftMark(0.5), WithStore(store.NewMemory()))
 	defer func() { require.NoError(t, s.Close(ctx)) }()
 	mustAppend(t, s, chatHistory("bg", 20)...)
 	require.Less(t, s.Status().RequestTokens, s.Status().SoftMark)
@@ -132,16 +133,16 @@ func TestBackgroundWaitsForTheMessageAfterAnOversizedOne(t *testing.T) {
 	assert.Less(t, st.RequestTokens, st.SoftMark, "and the request is back under the soft mark")
 }
 
-// liveCounter is a MemoryStore counting the reads of the whole live
+// liveCounter is a store.Memory counting the reads of the whole live
 // history.
 type liveCounter struct {
-	*MemoryStore
+	*store.Memory
 	lives atomic.Int32
 }
 
 func (c *liveCounter) Live(ctx context.Context, id string) ([]compact.Message, int64, int, error) {
 	c.lives.Add(1)
-	return c.MemoryStore.Live(ctx, id)
+	return c.Memory.Live(ctx, id)
 }
 
 // With background compaction on, every Compress brings the request up to
@@ -152,33 +153,33 @@ func (c *liveCounter) Live(ctx context.Context, id string) ([]compact.Message, i
 func TestBackgroundCompressReadsOnlyWhatChanged(t *testing.T) {
 	noLeaks(t)
 	ctx := context.Background()
-	store := &liveCounter{MemoryStore: NewMemoryStore()}
-	a := newTestSession(t, "shared", &recorder{}, WithBackground(true), WithSoftMark(0.9), WithStore(store))
+	st := &liveCounter{Memory: store.NewMemory()}
+	a := newTestSession(t, "shared", &recorder{}, WithBackground(true), WithSoftMark(0.9), WithStore(st))
 	defer func() { require.NoError(t, a.Close(ctx)) }()
-	b := newTestSession(t, "shared", &recorder{}, WithStore(store))
+	b := newTestSession(t, "shared", &recorder{}, WithStore(st))
 	defer func() { require.NoError(t, b.Close(ctx)) }()
 	hist := chatHistory("shared", 60)
 	mustAppend(t, a, hist[:40]...)
-	store.lives.Store(0)
+	st.lives.Store(0)
 
 	res, err := a.Compress(ctx)
 	require.NoError(t, err)
 	assert.NotEmpty(t, res.Skipped)
-	assert.Zero(t, store.lives.Load(), "nothing changed: nothing read")
+	assert.Zero(t, st.lives.Load(), "nothing changed: nothing read")
 
 	require.NoError(t, b.Sync(ctx))
 	mustAppend(t, b, hist[40:]...)
-	store.lives.Store(0)
+	st.lives.Store(0)
 	_, err = a.Compress(ctx)
 	require.NoError(t, err)
 	assert.True(t, equalHistory(hist, a.Messages()), "what the other process appended is in the request")
-	assert.Zero(t, store.lives.Load(), "only the new records were read")
+	assert.Zero(t, st.lives.Load(), "only the new records were read")
 
 	_, err = b.Compress(ctx, compact.Force())
 	require.NoError(t, err)
-	store.lives.Store(0)
+	st.lives.Store(0)
 	_, err = a.Compress(ctx)
 	require.NoError(t, err)
 	assert.True(t, equalHistory(b.Messages(), a.Messages()), "the other process's compaction is the request")
-	assert.EqualValues(t, 1, store.lives.Load(), "the live history is read once it was compacted elsewhere")
+	assert.EqualValues(t, 1, st.lives.Load(), "the live history is read once it was compacted elsewhere")
 }

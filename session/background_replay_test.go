@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/session/store"
 )
 
 // replaySetup is one replay of a conversation on simulated time.
@@ -19,7 +20,7 @@ type replaySetup struct {
 	summarizer time.Duration // how long a summary takes
 	step       time.Duration // model time per request
 	engine     []compact.Option
-	store      Store // nil: a MemoryStore
+	store      store.Store // nil: a store.Memory
 	// provider, when set, reports the size of each request the session
 	// counted at n (see simDriver.provider).
 	provider func(n int) int
@@ -42,11 +43,11 @@ func runReplay(t testing.TB, msgs []compact.Message, setup replaySetup) replayFi
 	clock := newSimClock()
 	slow := &slowSummarizer{clock: clock, took: setup.summarizer, tokens: 1500}
 	opts := append([]compact.Option{compact.WithSummarizer(slow), compact.WithClock(clock.Now)}, setup.engine...)
-	store := setup.store
-	if store == nil {
-		store = NewMemoryStore()
+	mem := setup.store
+	if mem == nil {
+		mem = store.NewMemory()
 	}
-	s, err := Open(ctx, "replay", compact.New(opts...), append([]Option{WithStore(store),
+	s, err := Open(ctx, "replay", compact.New(opts...), append([]Option{WithStore(mem),
 		WithBackground(setup.background), WithClock(clock.Now)}, setup.session...)...)
 	require.NoError(t, err)
 	d := &simDriver{t: t, s: s, clock: clock, step: setup.step, usable: s.Status().Usable, provider: setup.provider}

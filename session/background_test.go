@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/session/store"
 )
 
 // finishBackground waits for the background compaction running, if any, to
@@ -81,7 +82,7 @@ func TestBackgroundCompactsOffTheRequestPath(t *testing.T) {
 	ctx := context.Background()
 	g := newGate(4)
 	logs := &logSink{}
-	s := newTestSession(t, "bg", g, WithBackground(true), WithSoftMark(0.5), WithStore(NewMemoryStore()),
+	s := newTestSession(t, "bg", g, WithBackground(true), WithSoftMark(0.5), WithStore(store.NewMemory()),
 		WithLogger(logs.logger()))
 	defer func() { require.NoError(t, s.Close(ctx)) }()
 	hist := chatHistory("bg", 400)
@@ -130,7 +131,7 @@ func TestBackgroundAtTheHardLimitWaits(t *testing.T) {
 	noLeaks(t)
 	ctx := context.Background()
 	g := newGate(4)
-	s := newTestSession(t, "bg", g, WithBackground(true), WithSoftMark(0.5), WithStore(NewMemoryStore()))
+	s := newTestSession(t, "bg", g, WithBackground(true), WithSoftMark(0.5), WithStore(store.NewMemory()))
 	defer func() { require.NoError(t, s.Close(ctx)) }()
 	historyOver(t, s, g, chatHistory("bg", 400))
 	st := s.Status()
@@ -164,7 +165,7 @@ func TestBackgroundAtTheHardLimitWaits(t *testing.T) {
 func TestBackgroundWaitIsBoundedByContext(t *testing.T) {
 	noLeaks(t)
 	g := newGate(4)
-	s := newTestSession(t, "bg", g, WithBackground(true), WithSoftMark(0.5), WithStore(NewMemoryStore()))
+	s := newTestSession(t, "bg", g, WithBackground(true), WithSoftMark(0.5), WithStore(store.NewMemory()))
 	defer func() { require.NoError(t, s.Close(context.Background())) }()
 	historyOver(t, s, g, chatHistory("bg", 400))
 
@@ -210,9 +211,9 @@ func TestBackgroundAtTheHardLimitPrunesTheRequest(t *testing.T) {
 	noLeaks(t)
 	ctx := context.Background()
 	g := newGate(4)
-	store := NewMemoryStore()
+	mem := store.NewMemory()
 	s, err := Open(ctx, "bg", newTestCompressor(g, compact.WithContextWindow(12_000)),
-		WithBackground(true), WithSoftMark(0.5), WithStore(store))
+		WithBackground(true), WithSoftMark(0.5), WithStore(mem))
 	require.NoError(t, err)
 	defer func() { require.NoError(t, s.Close(ctx)) }()
 	rounds := toolRounds(200)
@@ -233,7 +234,7 @@ func TestBackgroundAtTheHardLimitPrunesTheRequest(t *testing.T) {
 	assert.Equal(t, AtLimit{Pruned: 1, Last: "pruned"}, st.AtLimit)
 	assert.Zero(t, st.Waits.Count)
 	assert.Greater(t, st.Tokens, st.HardLimit, "the live history is unchanged")
-	recs, err := store.Read(ctx, "bg", 1, 0)
+	recs, err := mem.Read(ctx, "bg", 1, 0)
 	require.NoError(t, err)
 	assert.True(t, equalHistory(rounds[:n], messagesOf(recs)), "the log keeps every message verbatim")
 
@@ -260,7 +261,7 @@ func TestBackgroundFailureBacksOff(t *testing.T) {
 	clock := newSimClock()
 	r := newFailing()
 	s, err := Open(ctx, "bg", newTestCompressor(r, compact.WithFailurePolicy(compact.AbortOnFailure), compact.WithBackoff()),
-		WithBackground(true), WithSoftMark(0.5), WithStore(NewMemoryStore()), WithClock(clock.Now))
+		WithBackground(true), WithSoftMark(0.5), WithStore(store.NewMemory()), WithClock(clock.Now))
 	require.NoError(t, err)
 	defer func() { require.NoError(t, s.Close(ctx)) }()
 	hist := chatHistory("bg", 400)
@@ -327,8 +328,8 @@ func TestBackgroundCloseCancels(t *testing.T) {
 	noLeaks(t)
 	ctx := context.Background()
 	g := newGate(4)
-	store := NewMemoryStore()
-	s := newTestSession(t, "bg", g, WithBackground(true), WithSoftMark(0.5), WithStore(store))
+	mem := store.NewMemory()
+	s := newTestSession(t, "bg", g, WithBackground(true), WithSoftMark(0.5), WithStore(mem))
 	hist := chatHistory("bg", 400)
 	n := startBackground(t, s, g, hist)
 	require.NoError(t, s.Close(ctx))
@@ -337,7 +338,7 @@ func TestBackgroundCloseCancels(t *testing.T) {
 	assert.False(t, st.InBackground)
 	assert.Zero(t, st.BackgroundFailures)
 	assert.Zero(t, st.Compactions)
-	live, _, _, err := store.Live(ctx, "bg")
+	live, _, _, err := mem.Live(ctx, "bg")
 	require.NoError(t, err)
 	assert.True(t, equalHistory(hist[:n], live))
 }
@@ -348,17 +349,17 @@ func TestBackgroundGivesWayToAnotherHolder(t *testing.T) {
 	noLeaks(t)
 	ctx := context.Background()
 	clock := newSimClock()
-	store := NewMemoryStore()
-	other, err := store.Acquire(ctx, "bg", time.Minute)
+	mem := store.NewMemory()
+	other, err := mem.Acquire(ctx, "bg", time.Minute)
 	require.NoError(t, err)
-	s := newTestSession(t, "bg", &recorder{}, WithBackground(true), WithSoftMark(0.5), WithStore(store), WithClock(clock.Now))
+	s := newTestSession(t, "bg", &recorder{}, WithBackground(true), WithSoftMark(0.5), WithStore(mem), WithClock(clock.Now))
 	defer func() { require.NoError(t, s.Close(ctx)) }()
 	hist := chatHistory("bg", 400)
 	n, st := runFirstBackground(t, s, hist)
 	assert.Equal(t, 1, st.BackgroundFailures)
 	assert.Contains(t, st.BackgroundError, "lease held")
 
-	require.NoError(t, store.Release(ctx, "bg", other))
+	require.NoError(t, mem.Release(ctx, "bg", other))
 	clock.Advance(time.Second)
 	mustAppend(t, s, hist[n])
 	finishBackground(t, s)

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/session/store"
 )
 
 // sent hands out the next request of s, as a host sends it, and returns
@@ -97,7 +98,7 @@ func TestBackgroundHardLimitJudgesTheReportedSize(t *testing.T) {
 		unnamedTools = 1500
 		g := newGate(4)
 		s, err := Open(ctx, "bg", newTestCompressor(g, compact.WithContextWindow(12_000)),
-			WithBackground(true), WithSoftMark(0.5), WithStore(NewMemoryStore()), WithWait(false))
+			WithBackground(true), WithSoftMark(0.5), WithStore(store.NewMemory()), WithWait(false))
 		require.NoError(t, err)
 		defer func() { require.NoError(t, s.Close(ctx)) }()
 		rounds := toolRounds(200)

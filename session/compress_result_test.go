@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/session/store"
 )
 
 // resultKeeper is a Compressor that keeps the Results it returns.
@@ -36,12 +37,12 @@ func TestCompressReturnsTheCallersOwnResult(t *testing.T) {
 		n    int // messages in the history
 	}{
 		"without a store":                     {n: 200},
-		"with a store":                        {opts: []Option{WithStore(NewMemoryStore())}, n: 200},
-		"with a store and recall":             {opts: []Option{WithStore(NewMemoryStore()), WithRecall(true)}, n: 200},
+		"with a store":                        {opts: []Option{WithStore(store.NewMemory())}, n: 200},
+		"with a store and recall":             {opts: []Option{WithStore(store.NewMemory()), WithRecall(true)}, n: 200},
 		"skipped, without a store":            {n: 6},
-		"skipped, with a store":               {opts: []Option{WithStore(NewMemoryStore())}, n: 6},
+		"skipped, with a store":               {opts: []Option{WithStore(store.NewMemory())}, n: 6},
 		"forced, background on":               {opts: []Option{WithBackground(true)}, n: 200},
-		"forced, background on, with a store": {opts: []Option{WithStore(NewMemoryStore()), WithBackground(true)}, n: 200},
+		"forced, background on, with a store": {opts: []Option{WithStore(store.NewMemory()), WithBackground(true)}, n: 200},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

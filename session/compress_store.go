@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/session/store"
 )
 
 // compactStored compacts a session kept in a store: under the session's
@@ -61,7 +62,7 @@ func (s *Session) compactStored(ctx context.Context, op string, k kind, run comp
 	}
 	res, folded := s.settle(runCtx, live, through, n, res, lines, k == kindRecorded)
 	compacted := compact.Clone(res.Messages)
-	last, err := s.store.Commit(ctx, s.id, Compaction{
+	last, err := s.store.Commit(ctx, s.id, store.Compaction{
 		N: n + 1, Through: through, Live: compacted,
 		FoldedFrom: folded.From, FoldedThrough: folded.To,
 		TokensBefore: s.countAll(live), TokensAfter: s.countAll(compacted),
@@ -77,7 +78,7 @@ func (s *Session) compactStored(ctx context.Context, op string, k kind, run comp
 
 	arrived, err := s.installCommitted(ctx, compacted, n+1, through, last)
 	if count {
-		c.res, c.snapshot = res, SnapshotID(s.id, n+1)
+		c.res, c.snapshot = res, store.SnapshotID(s.id, n+1)
 		s.done(c, arrived)
 	}
 	if err != nil {
@@ -134,10 +135,10 @@ func (s *Session) installCommitted(ctx context.Context, compacted []compact.Mess
 	msgs := concat(compacted, tail)
 	var err error
 	if last > have {
-		var recs []Record
+		var recs []store.Record
 		recs, err = s.store.Read(ctx, s.id, have+1, last)
 		if err == nil && int64(len(recs)) != last-have {
-			err = fmt.Errorf("%w: reading records %d to %d gave %d", ErrCorrupt, have+1, last, len(recs))
+			err = fmt.Errorf("%w: reading records %d to %d gave %d", store.ErrCorrupt, have+1, last, len(recs))
 		}
 		if err == nil {
 			for _, r := range recs {
@@ -159,7 +160,7 @@ func (s *Session) installCommitted(ctx context.Context, compacted []compact.Mess
 // stops renewing and releases the lease (once, however often it is
 // called). waited reports that another holder's lease was waited for.
 type leaseHold struct {
-	lease  Lease
+	lease  store.Lease
 	ctx    context.Context
 	stop   func()
 	waited bool
@@ -210,7 +211,7 @@ const (
 
 // acquireLease acquires the session's lease, polling while another holds it
 // unless noWait is set. waited reports whether it polled.
-func (s *Session) acquireLease(ctx context.Context, noWait bool) (_ Lease, waited bool, _ error) {
+func (s *Session) acquireLease(ctx context.Context, noWait bool) (_ store.Lease, waited bool, _ error) {
 	wait := leasePollMin
 	for ; ; waited = true {
 		lease, err := s.leaser.Acquire(ctx, s.id, s.leaseTTL)
@@ -218,13 +219,13 @@ func (s *Session) acquireLease(ctx context.Context, noWait bool) (_ Lease, waite
 			return lease, waited, nil
 		}
 		if !errors.Is(err, ErrBusy) {
-			return Lease{}, waited, s.errorf("acquiring the compaction lease", err)
+			return store.Lease{}, waited, s.errorf("acquiring the compaction lease", err)
 		}
 		if noWait {
-			return Lease{}, waited, fmt.Errorf("session: %q: %w", s.id, err)
+			return store.Lease{}, waited, fmt.Errorf("session: %q: %w", s.id, err)
 		}
 		d := wait
-		var held *LeaseHeldError
+		var held *store.LeaseHeldError
 		if errors.As(err, &held) {
 			// The store's clock may differ from ours; the expiry is a hint.
 			if until := time.Until(held.Expires); until > 0 && until < d {
@@ -235,7 +236,7 @@ func (s *Session) acquireLease(ctx context.Context, noWait bool) (_ Lease, waite
 		select {
 		case <-ctx.Done():
 			timer.Stop()
-			return Lease{}, true, s.errorf("waiting for the compaction lease", ctx.Err())
+			return store.Lease{}, true, s.errorf("waiting for the compaction lease", ctx.Err())
 		case <-timer.C:
 		}
 		wait = min(2*wait, leasePollMax)
@@ -245,7 +246,7 @@ func (s *Session) acquireLease(ctx context.Context, noWait bool) (_ Lease, waite
 // renew renews lease every third of the TTL until ctx is done, and cancels
 // ctx with the store's error when the lease is lost. It closes done when it
 // returns.
-func (s *Session) renew(ctx context.Context, cancel context.CancelCauseFunc, lease Lease, done chan<- struct{}) {
+func (s *Session) renew(ctx context.Context, cancel context.CancelCauseFunc, lease store.Lease, done chan<- struct{}) {
 	defer close(done)
 	t := time.NewTicker(s.leaseTTL / 3)
 	defer t.Stop()
@@ -259,7 +260,7 @@ func (s *Session) renew(ctx context.Context, cancel context.CancelCauseFunc, lea
 		switch {
 		case err == nil:
 			lease = l
-		case errors.Is(err, ErrLeaseLost) || errors.Is(err, ErrStaleFence):
+		case errors.Is(err, store.ErrLeaseLost) || errors.Is(err, store.ErrStaleFence):
 			cancel(s.errorf("renewing the compaction lease", err))
 			return
 		case ctx.Err() != nil:

@@ -6,6 +6,7 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/models"
+	"github.com/contextkit/compact/session/store"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -15,12 +16,12 @@ import (
 // opens the session again starts from it.
 func TestSessionKeepsTheBillAcrossRestarts(t *testing.T) {
 	ctx := context.Background()
-	store := NewMemoryStore()
+	st := store.NewMemory()
 	prices, _ := models.Lookup("claude-sonnet-4-5")
 	priced := func() compact.ContextEngine {
 		return newTestCompressor(&recorder{Out: "summary"}, compact.WithPricing(prices.Pricing))
 	}
-	s, err := Open(ctx, "agent-9", priced(), WithStore(store))
+	s, err := Open(ctx, "agent-9", priced(), WithStore(st))
 	require.NoError(t, err)
 	mustAppend(t, s, chatHistory("agent-9", 200)...)
 	s.UpdateUsage(compact.Usage{PromptTokens: 5_000, CompletionTokens: 100, CachedTokens: 4_000, CacheWriteTokens: 1_000})
@@ -32,7 +33,7 @@ func TestSessionKeepsTheBillAcrossRestarts(t *testing.T) {
 	require.NotNil(t, before.Dollars)
 
 	// The process restarts: a new engine, the same store.
-	again, err := Open(ctx, "agent-9", priced(), WithStore(store))
+	again, err := Open(ctx, "agent-9", priced(), WithStore(st))
 	require.NoError(t, err)
 	after := again.Status().Cost
 	assert.Equal(t, before.Requests, after.Requests)
@@ -43,7 +44,7 @@ func TestSessionKeepsTheBillAcrossRestarts(t *testing.T) {
 	again.UpdateUsage(compact.Usage{PromptTokens: 2_000, CachedTokens: 1_500, CacheWriteTokens: 500})
 	assert.Equal(t, 2, again.Status().Cost.Requests, "and counts on from there")
 
-	fresh, err := Open(ctx, "agent-10", priced(), WithStore(store))
+	fresh, err := Open(ctx, "agent-10", priced(), WithStore(st))
 	require.NoError(t, err)
 	assert.Zero(t, fresh.Status().Cost.Requests)
 }

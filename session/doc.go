@@ -18,16 +18,21 @@
 //	req := s.Messages() // the next request
 //
 // A session compacts one at a time; messages appended while it does land
-// after the compacted history, verbatim and in order. With a [Store], every
-// message is kept in an append-only log, the archive, and each compaction
-// is committed beside it; the live history is derived from the two, the
-// history each compaction read stays addressable under [SnapshotID](id, n),
-// and a store that is also a [Leaser] keeps one compaction per session
-// across processes and hosts. After every call that succeeds, a Session's
-// history is its store's, whatever other processes appended or compacted.
-// [MemoryStore] keeps all this in memory; packages session/sqlitestore and
-// session/pgstore keep it on disk. A [Manager] gets or opens sessions by id
-// for a host serving many at once.
+// after the compacted history, verbatim and in order. With a [store.Store]
+// ([WithStore]), every message is kept in an append-only log, the archive,
+// and each compaction is committed beside it; the live history is derived
+// from the two, the history each compaction read stays addressable under
+// [store.SnapshotID](id, n), and a store that is also a [store.Leaser]
+// keeps one compaction per session across processes and hosts. After every
+// call that succeeds, a Session's history is its store's, whatever other
+// processes appended or compacted. [store.Memory] keeps all this in memory;
+// packages session/sqlitestore and session/pgstore keep it on disk. A
+// [Manager] gets or opens sessions by id for a host serving many at once.
+//
+// A host uses this package and picks a store; package session/store is
+// for those who write one, as database/sql/driver is beside database/sql:
+// the contract a store keeps, the types it keeps, and the checks every
+// store makes alike.
 //
 // Nothing a summary folds is lost: with [WithRecall], a Session offers the
 // model tools that read its archive back ([Session.Tools]:
@@ -65,8 +70,8 @@
 // says so and Compress prunes that request if pruning alone fits (old tool
 // output, then the largest earlier messages cut to their start and end,
 // for that request only), else waits for the compaction (as long as its
-// ctx allows), else compacts on the spot. A failed background compaction loses nothing and is not
-// retried in a loop. [Session.CompactIfIdle] compacts a session whose user
+// ctx allows), else compacts on the spot. A failed background compaction
+// loses nothing and is not retried in a loop. [Session.CompactIfIdle] compacts a session whose user
 // is away, once the provider's prompt cache has gone cold. [Session.Status]
 // counts compactions by where they ran, the waits of request paths and
 // what they did at the limit, and shows the soft mark and the pace it is
@@ -74,24 +79,25 @@
 //
 // # The log and its compactions
 //
-// Each session is an append-only log of [Record] values ([Record].Seq dense
-// from 1) and a list of [Compaction] values. A compaction's FoldedFrom and
+// Each session is an append-only log of [store.Record] values (Seq dense
+// from 1) and a list of [store.Compaction] values. A compaction's FoldedFrom and
 // FoldedThrough name the records its summary stands for, so every record up
 // to its Through is in that range or carried in its Live, checkable from the
 // store alone (storetest.Audit). The live history is the latest compaction's
 // Live followed by every record after its Through, so messages appended
 // anywhere while a compaction runs land after the compacted history, in log
-// order. [Store].Read gives the archive back verbatim, and the history
-// compaction n read is the snapshot [SnapshotID](id, n).
+// order. The store's Read gives the archive back verbatim, and the history
+// compaction n read is the snapshot [store.SnapshotID](id, n).
 //
 // # One compaction per session, everywhere
 //
-// A store that is a [Leaser] grants a per-session lease with a fencing token
+// A store that is a [store.Leaser] grants a per-session lease with a fencing token
 // that only grows. [Session.Compress] takes it (waiting, or returning
 // [ErrBusy] with WithWait(false)), renews it every third of its TTL
 // ([WithLeaseTTL], default [DefaultLeaseTTL]) while the engine runs, and
 // commits under it. A holder that paused past its lease cannot save: the
-// commit is refused ([ErrLeaseLost], [ErrStaleFence]) and nothing is lost. A
+// commit is refused ([store.ErrLeaseLost], [store.ErrStaleFence]) and
+// nothing is lost. A
 // process killed mid-compaction leaves the log intact; another takes over
 // when the TTL runs out.
 //
@@ -105,7 +111,7 @@
 //
 // # The stores
 //
-// [MemoryStore] is for tests and single processes. Package
+// [store.Memory] is for tests and single processes. Package
 // session/sqlitestore (modernc.org/sqlite, pure Go) keeps sessions in a file
 // shared by the processes of one machine: an owner-only file, WAL,
 // synchronous=NORMAL (its WithSynchronousFull trades an fsync per turn for
@@ -123,8 +129,8 @@
 // A store of your own proves itself with storetest.Run (the contract's rules
 // as named subtests: ordering, no overwrite, ctx honoured, bad ids refused,
 // concurrent appends, live derivation, snapshots, stale fence refused...), or
-// storetest.Check outside a test. [CheckID], [CheckRange], [CheckCompaction]
-// and [CheckLease] refuse exactly what the built-in stores refuse.
+// storetest.Check outside a test; package session/store says what it must
+// keep and has the checks the built-in stores make.
 //
 // Two gateways can serve the same agents from one Postgres database; every
 // message of both lands in one log per agent, and each agent compacts in one
@@ -169,11 +175,11 @@
 // {"error": "context_search: ..."}, never a panic. A search gives up after
 // [SearchTimeout] with what it found, "stopped" and a cursor. Queries and
 // regular expressions holding a literal of three bytes or more (in every
-// branch of an alternation) go through the store's index ([Searcher]); the
-// rest read the log, only its lines holding a literal when nothing in the
-// expression can match a line break. The tools read only their session's
+// branch of an alternation) go through the store's index
+// ([store.Searcher]); the rest read the log, only its lines holding a
+// literal when nothing in the expression can match a line break. The tools read only their session's
 // log: no argument names a session, a snapshot or a store. The Session takes
 // the recall line off every summary before the engine reads the history, so
 // lines never stack. A session given recall but no store keeps its log in a
-// MemoryStore of its own.
+// [store.Memory] of its own.
 package session

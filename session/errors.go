@@ -1,18 +1,23 @@
 package session
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/contextkit/compact/session/store"
+)
 
 // Errors a caller can test with errors.Is.
 var (
 	// ErrBusy reports that a compaction of the same session is already
 	// running (here, or under a lease another holder has on a shared
-	// Store) and the caller asked not to wait for it.
-	ErrBusy = errors.New("session: a compaction of this session is running")
+	// store) and the caller asked not to wait for it. It is
+	// store.ErrBusy, which a Leaser's refusal wraps.
+	ErrBusy = store.ErrBusy
 
-	// ErrInvalidID reports a session id a Session cannot take: empty,
-	// not valid UTF-8, holding a control character, or holding
-	// SnapshotMarker, which only snapshot ids may contain.
-	ErrInvalidID = errors.New("session: invalid session id")
+	// ErrInvalidID reports a session id Open and Manager.Get refuse (see
+	// store.CheckID). It is store.ErrInvalidID, which a store's refusal
+	// wraps.
+	ErrInvalidID = store.ErrInvalidID
 
 	// ErrClosed reports an operation on a Session (or a Manager) that
 	// was closed.
@@ -22,28 +27,6 @@ var (
 	// session, an engine already serving another one. Engines hold
 	// per-conversation state; sharing one would mix two conversations.
 	ErrSharedEngine = errors.New("session: engine already serves another session")
-
-	// ErrLeaseLost reports a lease that is no longer held: it expired or
-	// was released. A commit under it is refused and nothing is changed.
-	ErrLeaseLost = errors.New("session: lease lost")
-
-	// ErrStaleFence reports a lease superseded by a later grant with a
-	// greater fencing token: its holder paused past its expiry and another
-	// took over. A commit under it is refused and nothing is changed.
-	ErrStaleFence = errors.New("session: stale fencing token")
-
-	// ErrConflict reports a compaction that does not follow the session's
-	// latest one (its number or its range), as when two holders compacted
-	// the same history on a store without leases. Nothing is changed.
-	ErrConflict = errors.New("session: conflicting compaction")
-
-	// ErrNotFound reports a snapshot that does not exist.
-	ErrNotFound = errors.New("session: not found")
-
-	// ErrInvalidRange reports a range of sequence numbers that cannot be:
-	// a Read from below 1 or to below from, or a compaction's folded range
-	// outside the records it covers.
-	ErrInvalidRange = errors.New("session: invalid range")
 
 	// ErrStale reports a call whose write took effect (the messages were
 	// logged, the compaction committed) but which could not bring this
@@ -57,8 +40,4 @@ var (
 	// compaction of the session's live history; the error names the
 	// message. Nothing is changed.
 	ErrMismatch = errors.New("session: the result does not match the live history")
-
-	// ErrCorrupt reports a stored row a store cannot read back; the error
-	// names the session and the row.
-	ErrCorrupt = errors.New("session: corrupt store")
 )

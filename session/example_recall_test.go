@@ -108,18 +108,6 @@ func ExampleSession_CompressHere() {
 	//   assistant: ...TestRetry, in pkg2.
 }
 
-func ExampleEscapedArguments() {
-	m := compact.Message{Role: compact.RoleAssistant, ToolCalls: []openai.ToolCall{{
-		ID: "c1", Type: openai.ToolTypeFunction,
-		Function: openai.FunctionCall{Name: "bash", Arguments: `{"command":"grep -n \"retry budget\" *.go","timeout":30}`},
-	}}}
-	fmt.Println(session.EscapedArguments(m))
-	fmt.Println(strings.Contains(session.SearchText(m), `grep -n "retry budget"`))
-	// Output:
-	// grep -n "retry budget" *.go
-	// true
-}
-
 func ExampleSession_CompressBefore() {
 	ctx := context.Background()
 	s, _ := session.Open(context.Background(), "agent-9", smallEngine(), session.WithRecall(true))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/session/store"
 	"github.com/contextkit/compact/tokens"
 )
 
@@ -34,8 +35,8 @@ func smallEngine() *compact.Compressor {
 
 func ExampleOpen() {
 	ctx := context.Background()
-	store := session.NewMemoryStore()
-	s, err := session.Open(ctx, "agent-7", smallEngine(), session.WithStore(store))
+	st := store.NewMemory()
+	s, err := session.Open(ctx, "agent-7", smallEngine(), session.WithStore(st))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -53,16 +54,16 @@ func ExampleOpen() {
 	}
 	fmt.Println("id:", s.ID())
 	fmt.Println("fewer messages:", s.Len() < 200)
-	comps, _ := store.Compactions(ctx, s.ID())
+	comps, _ := st.Compactions(ctx, s.ID())
 	c := comps[0]
 	fmt.Printf("compaction %d took in records %d-%d; its summary stands for %d-%d\n",
 		c.N, c.From, c.Through, c.FoldedFrom, c.FoldedThrough)
-	before, _ := store.Snapshot(ctx, session.SnapshotID(s.ID(), 1))
+	before, _ := st.Snapshot(ctx, store.SnapshotID(s.ID(), 1))
 	fmt.Println("snapshot before it:", len(before), "messages")
 
 	// A process that restarts opens the session where the last one left
 	// off: the history is there before the first Append.
-	again, err := session.Open(ctx, "agent-7", smallEngine(), session.WithStore(store))
+	again, err := session.Open(ctx, "agent-7", smallEngine(), session.WithStore(st))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -112,7 +113,7 @@ func ExampleSession_Compress() {
 func ExampleNewManager() {
 	ctx := context.Background()
 	m := session.NewManager(func(id string) compact.ContextEngine { return smallEngine() },
-		session.WithStore(session.NewMemoryStore()))
+		session.WithStore(store.NewMemory()))
 	defer m.Close(ctx)
 
 	for _, id := range []string{"planner", "coder", "reviewer"} {
@@ -142,42 +143,4 @@ func ExampleNewManager() {
 	// [coder planner reviewer]
 	// coder compacted: true planner untouched: true
 	// true
-}
-
-func ExampleSnapshotID() {
-	sid := session.SnapshotID("agent-7", 2)
-	fmt.Println(sid)
-	id, seq, ok := session.ParseSnapshotID(sid)
-	fmt.Println(id, seq, ok)
-	_, _, ok = session.ParseSnapshotID("agent-7")
-	fmt.Println(ok)
-	// Output:
-	// agent-7~snapshot-2
-	// agent-7 2 true
-	// false
-}
-
-func ExampleNewMemoryStore() {
-	ctx := context.Background()
-	store := session.NewMemoryStore()
-	last, _, _ := store.Append(ctx, "agent-7",
-		compact.Message{Role: compact.RoleUser, Content: "hello"},
-		compact.Message{Role: compact.RoleAssistant, Content: "hi"})
-	fmt.Println("last record:", last)
-
-	// A compaction replaces the live history; the log keeps every message.
-	_, _ = store.Commit(ctx, "agent-7", session.Compaction{N: 1, Through: last,
-		Live: []compact.Message{{Role: compact.RoleUser, Content: "[summary] greetings"}}}, session.Lease{})
-	_, _, _ = store.Append(ctx, "agent-7", compact.Message{Role: compact.RoleUser, Content: "next"})
-	live, through, n, _ := store.Live(ctx, "agent-7")
-	fmt.Println(len(live), "live messages through record", through, "after compaction", n)
-	recs, _ := store.Read(ctx, "agent-7", 1, 0)
-	fmt.Println(len(recs), "records, the first:", recs[0].Message.Content)
-	before, _ := store.Snapshot(ctx, session.SnapshotID("agent-7", 1))
-	fmt.Println("before compaction 1:", len(before), "messages")
-	// Output:
-	// last record: 2
-	// 2 live messages through record 3 after compaction 1
-	// 3 records, the first: hello
-	// before compaction 1: 2 messages
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/session/store"
 )
 
 // What the tests outside the package use of its own tests: the durable
@@ -26,10 +27,10 @@ type ReplayFigures struct {
 // background compaction on or off: one request before each assistant
 // message, step of model time per request, a summarizer taking summarizer
 // of it, over a Compressor with engine's options (see runReplay).
-func Replay(tb testing.TB, msgs []compact.Message, store Store, background bool, step, summarizer time.Duration,
+func Replay(tb testing.TB, msgs []compact.Message, st store.Store, background bool, step, summarizer time.Duration,
 	engine ...compact.Option) ReplayFigures {
 	tb.Helper()
-	f := runReplay(tb, msgs, replaySetup{background: background, summarizer: summarizer, step: step, engine: engine, store: store})
+	f := runReplay(tb, msgs, replaySetup{background: background, summarizer: summarizer, step: step, engine: engine, store: st})
 	return ReplayFigures{Status: f.Status, Requests: f.requests, Peak: f.peak, Over: f.over, Summaries: f.summaries}
 }
 

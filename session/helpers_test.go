@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/session/store"
 	"github.com/stretchr/testify/require"
 )
 
@@ -183,9 +184,9 @@ func (e *spyEngine) seen() (ids, events []string) {
 	return append([]string(nil), e.ids...), append([]string(nil), e.events...)
 }
 
-// failingStore is a MemoryStore whose writes fail as told.
+// failingStore is a store.Memory whose writes fail as told.
 type failingStore struct {
-	*MemoryStore
+	*store.Memory
 	appendErr, commitErr error
 }
 
@@ -193,18 +194,18 @@ func (s *failingStore) Append(ctx context.Context, id string, msgs ...compact.Me
 	if s.appendErr != nil {
 		return 0, 0, s.appendErr
 	}
-	return s.MemoryStore.Append(ctx, id, msgs...)
+	return s.Memory.Append(ctx, id, msgs...)
 }
 
-func (s *failingStore) Commit(ctx context.Context, id string, c Compaction, lease Lease) (int64, error) {
+func (s *failingStore) Commit(ctx context.Context, id string, c store.Compaction, lease store.Lease) (int64, error) {
 	if s.commitErr != nil {
 		return 0, s.commitErr
 	}
-	return s.MemoryStore.Commit(ctx, id, c, lease)
+	return s.Memory.Commit(ctx, id, c, lease)
 }
 
 // messagesOf returns the messages of recs.
-func messagesOf(recs []Record) []compact.Message {
+func messagesOf(recs []store.Record) []compact.Message {
 	out := make([]compact.Message, len(recs))
 	for i, r := range recs {
 		out[i] = r.Message

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/session/store"
 )
 
 // CompactIfIdle compacts a session quiet for longer than its prompt cache
@@ -18,7 +19,7 @@ func TestCompactIfIdle(t *testing.T) {
 	ctx := context.Background()
 	open := func(t *testing.T, opts ...Option) (*Session, *simClock) {
 		clock := newSimClock()
-		s := newTestSession(t, "idle", &recorder{}, append([]Option{WithStore(NewMemoryStore()), WithClock(clock.Now)}, opts...)...)
+		s := newTestSession(t, "idle", &recorder{}, append([]Option{WithStore(store.NewMemory()), WithClock(clock.Now)}, opts...)...)
 		return s, clock
 	}
 	hist := chatHistory("idle", 400)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/session/store"
 	"github.com/contextkit/compact/tokens"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -73,10 +74,10 @@ func TestSessionCountsWithTheEnginesCounter(t *testing.T) {
 func TestSessionFailedCompactionKeepsEverything(t *testing.T) {
 	ctx := context.Background()
 	logs := &logSink{}
-	store := NewMemoryStore()
+	st := store.NewMemory()
 	boom := errors.New("endpoint down")
 	s, err := Open(context.Background(), "agent-1", newTestCompressor(&recorder{Err: boom}, compact.WithFailurePolicy(compact.AbortOnFailure)),
-		WithLogger(logs.logger()), WithStore(store))
+		WithLogger(logs.logger()), WithStore(st))
 	require.NoError(t, err)
 	hist := chatHistory("agent-1", 200)
 	mustAppend(t, s, hist...)
@@ -87,7 +88,7 @@ func TestSessionFailedCompactionKeepsEverything(t *testing.T) {
 	assert.ErrorIs(t, err, boom)
 	assert.True(t, equalHistory(hist, s.Messages()))
 	assert.Equal(t, tokens.CountMessages(byteCounter{}, hist), s.Tokens())
-	comps, err := store.Compactions(ctx, "agent-1")
+	comps, err := st.Compactions(ctx, "agent-1")
 	require.NoError(t, err)
 	assert.Empty(t, comps, "no record of a compaction that did not happen")
 	failed := logs.lines("compaction failed")
@@ -99,7 +100,7 @@ func TestSessionFailedCompactionKeepsEverything(t *testing.T) {
 func TestSessionStoreFailureAbandonsTheCompaction(t *testing.T) {
 	ctx := context.Background()
 	full := errors.New("disk full")
-	st := &failingStore{MemoryStore: NewMemoryStore(), commitErr: full}
+	st := &failingStore{Memory: store.NewMemory(), commitErr: full}
 	s := newTestSession(t, "agent-1", &recorder{Out: "summary"}, WithStore(st))
 	hist := chatHistory("agent-1", 200)
 	mustAppend(t, s, hist...)
@@ -117,7 +118,7 @@ func TestSessionStoreFailureAbandonsTheCompaction(t *testing.T) {
 func TestSessionAppendFailsWhenTheStoreRefuses(t *testing.T) {
 	ctx := context.Background()
 	full := errors.New("disk full")
-	st := &failingStore{MemoryStore: NewMemoryStore()}
+	st := &failingStore{Memory: store.NewMemory()}
 	s := newTestSession(t, "agent-1", &recorder{Out: "summary"}, WithStore(st))
 	mustAppend(t, s, user("agent-1 kept"))
 	st.appendErr = full
@@ -162,10 +163,10 @@ func TestSessionIncomingBecomesPartOfTheHistory(t *testing.T) {
 func TestSessionReset(t *testing.T) {
 	noLeaks(t)
 	ctx := context.Background()
-	store := NewMemoryStore()
+	st := store.NewMemory()
 	g := newGate(1)
 	e := &spyEngine{Compressor: newTestCompressor(g)}
-	s, err := Open(context.Background(), "agent-1", e, WithStore(store))
+	s, err := Open(context.Background(), "agent-1", e, WithStore(st))
 	require.NoError(t, err)
 	mustAppend(t, s, chatHistory("agent-1", 200)...)
 
@@ -188,17 +189,17 @@ func TestSessionReset(t *testing.T) {
 	assert.Equal(t, "agent-1", s.ID())
 	_, events := e.seen()
 	assert.Equal(t, []string{"start agent-1", "reset agent-1"}, events)
-	live, _, _, err := store.Live(ctx, "agent-1")
+	live, _, _, err := st.Live(ctx, "agent-1")
 	require.NoError(t, err)
 	assert.Empty(t, live)
-	comps, err := store.Compactions(ctx, "agent-1")
+	comps, err := st.Compactions(ctx, "agent-1")
 	require.NoError(t, err)
 	require.Len(t, comps, 2, "a reset is recorded as a compaction to nothing")
-	assert.Equal(t, ResetSummarizer, comps[1].Summarizer)
-	before, err := store.Snapshot(ctx, SnapshotID("agent-1", 2))
+	assert.Equal(t, store.ResetSummarizer, comps[1].Summarizer)
+	before, err := st.Snapshot(ctx, store.SnapshotID("agent-1", 2))
 	require.NoError(t, err)
 	assert.NotEmpty(t, before, "the history before the reset stays addressable")
-	logged, err := store.Read(ctx, "agent-1", 1, 0)
+	logged, err := st.Read(ctx, "agent-1", 1, 0)
 	require.NoError(t, err)
 	assert.Len(t, logged, 200, "the log keeps every message")
 
@@ -208,13 +209,13 @@ func TestSessionReset(t *testing.T) {
 
 func TestSessionClose(t *testing.T) {
 	ctx := context.Background()
-	store := NewMemoryStore()
+	st := store.NewMemory()
 	e := &spyEngine{Compressor: newTestCompressor(&recorder{Out: "summary"})}
-	s, err := Open(context.Background(), "agent-1", e, WithStore(store))
+	s, err := Open(context.Background(), "agent-1", e, WithStore(st))
 	require.NoError(t, err)
 	hist := chatHistory("agent-1", 6)
 	mustAppend(t, s, hist[:3]...)
-	saved, _, _, err := store.Live(ctx, "agent-1")
+	saved, _, _, err := st.Live(ctx, "agent-1")
 	require.NoError(t, err)
 	assert.True(t, equalHistory(hist[:3], saved), "Append writes through")
 
@@ -231,15 +232,15 @@ func TestSessionClose(t *testing.T) {
 	assert.ErrorIs(t, s.Reset(ctx), ErrClosed)
 	mustAppend(t, s, user("after close"))
 	assert.Equal(t, 7, s.Len(), "Append never drops a message")
-	saved, _, _, err = store.Live(ctx, "agent-1")
+	saved, _, _, err = st.Live(ctx, "agent-1")
 	require.NoError(t, err)
 	assert.Len(t, saved, 7)
 }
 
 func TestSessionCarriesOnFromItsStore(t *testing.T) {
 	ctx := context.Background()
-	store := NewMemoryStore()
-	first := newTestSession(t, "agent-1", &recorder{Out: "summary"}, WithStore(store))
+	st := store.NewMemory()
+	first := newTestSession(t, "agent-1", &recorder{Out: "summary"}, WithStore(st))
 	mustAppend(t, first, chatHistory("agent-1", 200)...)
 	_, err := first.Compress(ctx)
 	require.NoError(t, err)
@@ -247,14 +248,14 @@ func TestSessionCarriesOnFromItsStore(t *testing.T) {
 
 	// A second process (here a second Session on the same store) carries on:
 	// Open reads the history before anything else can.
-	second := newTestSession(t, "agent-1", &recorder{Out: "summary"}, WithStore(store))
+	second := newTestSession(t, "agent-1", &recorder{Out: "summary"}, WithStore(st))
 	assert.True(t, equalHistory(first.Messages(), second.Messages()))
 	assert.Equal(t, first.Tokens(), second.Tokens())
 
 	// Each sees the other's appends on its next append.
 	mustAppend(t, second, user("agent-1 from the second"))
 	mustAppend(t, first, user("agent-1 from the first"))
-	want, _, _, err := store.Live(ctx, "agent-1")
+	want, _, _, err := st.Live(ctx, "agent-1")
 	require.NoError(t, err)
 	assert.True(t, equalHistory(want, first.Messages()), "the first re-read the log when it found it had grown")
 	require.NoError(t, second.Sync(ctx))

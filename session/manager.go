@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/session/store"
 )
 
 // Manager holds the sessions of a host that serves many conversations (a
@@ -54,7 +55,7 @@ func NewManager(factory func(id string) compact.ContextEngine, opts ...Option) *
 // ctx's, or ErrClosed once the Manager is closed; a session that failed to
 // open is not held, and the next Get tries again.
 func (m *Manager) Get(ctx context.Context, id string) (*Session, error) {
-	if err := checkSessionID(id); err != nil {
+	if err := store.CheckID(id); err != nil {
 		return nil, fmt.Errorf("session: manager: %w", err)
 	}
 	for {

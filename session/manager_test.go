@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/session/store"
 	"github.com/contextkit/compact/tokens"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -27,10 +28,10 @@ func TestManagerCompactsThirteenSessionsAtOnceWhileAppendsArrive(t *testing.T) {
 	)
 	ctx := context.Background()
 	logs := &logSink{}
-	store := NewMemoryStore()
+	st := store.NewMemory()
 	g := newGate(sessions)
 	m := NewManager(func(string) compact.ContextEngine { return newTestCompressor(g) },
-		WithLogger(logs.logger()), WithStore(store))
+		WithLogger(logs.logger()), WithStore(st))
 
 	ids := make([]string, sessions)
 	for i := range ids {
@@ -127,10 +128,10 @@ func TestManagerCompactsThirteenSessionsAtOnceWhileAppendsArrive(t *testing.T) {
 		}
 		assert.Equal(t, tokens.CountMessages(byteCounter{}, msgs), s.Tokens(), id)
 
-		comps, err := store.Compactions(ctx, id)
+		comps, err := st.Compactions(ctx, id)
 		require.NoError(t, err)
 		require.Len(t, comps, 1)
-		saved, err := store.Snapshot(ctx, SnapshotID(id, 1))
+		saved, err := st.Snapshot(ctx, store.SnapshotID(id, 1))
 		require.NoError(t, err)
 		assert.True(t, equalHistory(chatHistory(id, 200), saved), "%s: the snapshot is its own history", id)
 	}
@@ -217,13 +218,13 @@ func TestManagerRejectsInvalidIDs(t *testing.T) {
 
 func TestManagerRemoveAndClose(t *testing.T) {
 	ctx := context.Background()
-	store := NewMemoryStore()
+	st := store.NewMemory()
 	var spies []*spyEngine
 	m := NewManager(func(string) compact.ContextEngine {
 		e := &spyEngine{Compressor: newTestCompressor(&recorder{})}
 		spies = append(spies, e) // Gets below are sequential
 		return e
-	}, WithStore(store))
+	}, WithStore(st))
 
 	a, err := m.Get(context.Background(), "a")
 	require.NoError(t, err)
@@ -232,7 +233,7 @@ func TestManagerRemoveAndClose(t *testing.T) {
 	assert.Empty(t, m.Sessions())
 	_, events := spies[0].seen()
 	assert.Equal(t, []string{"start a", "end a"}, events)
-	saved, _, _, err := store.Live(ctx, "a")
+	saved, _, _, err := st.Live(ctx, "a")
 	require.NoError(t, err)
 	assert.Len(t, saved, 1, "the store keeps what was appended")
 	_, err = a.Compress(ctx)
@@ -253,9 +254,9 @@ func TestManagerRemoveAndClose(t *testing.T) {
 	assert.ErrorIs(t, err, ErrClosed)
 }
 
-// slowOpenStore is a MemoryStore whose Live waits for release, counting calls.
+// slowOpenStore is a store.Memory whose Live waits for release, counting calls.
 type slowOpenStore struct {
-	*MemoryStore
+	*store.Memory
 	entered chan struct{}
 	release chan struct{}
 	lives   atomic.Int32
@@ -269,17 +270,17 @@ func (s *slowOpenStore) Live(ctx context.Context, id string) ([]compact.Message,
 	case <-ctx.Done():
 		return nil, 0, 0, ctx.Err()
 	}
-	return s.MemoryStore.Live(ctx, id)
+	return s.Memory.Live(ctx, id)
 }
 
 // Get opens a session once however many callers ask for it at once; each
 // gets the same Session, with its history read from the store.
 func TestManagerOpensEachSessionOnce(t *testing.T) {
 	ctx := context.Background()
-	store := &slowOpenStore{MemoryStore: NewMemoryStore(), entered: make(chan struct{}, 1), release: make(chan struct{})}
-	_, _, err := store.MemoryStore.Append(ctx, "agent-1", chatHistory("agent-1", 5)...)
+	st := &slowOpenStore{Memory: store.NewMemory(), entered: make(chan struct{}, 1), release: make(chan struct{})}
+	_, _, err := st.Memory.Append(ctx, "agent-1", chatHistory("agent-1", 5)...)
 	require.NoError(t, err)
-	m := NewManager(func(string) compact.ContextEngine { return newTestCompressor(&recorder{}) }, WithStore(store))
+	m := NewManager(func(string) compact.ContextEngine { return newTestCompressor(&recorder{}) }, WithStore(st))
 
 	const callers = 8
 	got := make(chan *Session, callers)
@@ -290,19 +291,19 @@ func TestManagerOpensEachSessionOnce(t *testing.T) {
 			got <- s
 		}()
 	}
-	await(t, store.entered, "the store read")
+	await(t, st.entered, "the store read")
 	// A caller in a hurry gives up waiting for the open under way.
 	hurried, cancel := context.WithCancel(ctx)
 	cancel()
 	_, err = m.Get(hurried, "agent-1")
 	require.ErrorIs(t, err, context.Canceled)
 
-	close(store.release)
+	close(st.release)
 	first := await(t, got, "a Get")
 	for range callers - 1 {
 		assert.Same(t, first, await(t, got, "a Get"))
 	}
-	assert.EqualValues(t, 1, store.lives.Load(), "the history was read once")
+	assert.EqualValues(t, 1, st.lives.Load(), "the history was read once")
 	assert.Equal(t, 5, first.Len(), "and is there before the first Append")
 }
 
@@ -310,13 +311,13 @@ func TestManagerOpensEachSessionOnce(t *testing.T) {
 // again.
 func TestManagerRetriesASessionThatFailedToOpen(t *testing.T) {
 	ctx := context.Background()
-	store := &hookedStore{MemoryStore: NewMemoryStore()}
-	m := NewManager(nil, WithStore(store))
-	store.failReads.Store(true)
+	st := &hookedStore{Memory: store.NewMemory()}
+	m := NewManager(nil, WithStore(st))
+	st.failReads.Store(true)
 	_, err := m.Get(ctx, "agent-1")
 	require.ErrorIs(t, err, errReadFailed)
 	assert.Empty(t, m.Sessions())
-	store.failReads.Store(false)
+	st.failReads.Store(false)
 	s, err := m.Get(ctx, "agent-1")
 	require.NoError(t, err)
 	assert.Equal(t, "agent-1", s.ID())

@@ -38,7 +38,7 @@ const minToolBudget = 200
 // every summary a compaction of the session writes ends with one line
 // naming the archived range and the tools, so the model knows the
 // originals can be read back. A Session given recall but no store keeps
-// its log in a MemoryStore of its own. Off by default.
+// its log in a store.Memory of its own. Off by default.
 func WithRecall(on bool) Option {
 	return func(c *config) { c.recall = on }
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/contextkit/compact/session/store"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -74,7 +75,7 @@ func TestRecallCatastrophicPatternsRunInLinearTime(t *testing.T) {
 }
 
 func TestRecallStoreFailureIsAnAnswerAndAnError(t *testing.T) {
-	s := newRecallSession(t, "broken", brokenStore{NewMemoryStore()})
+	s := newRecallSession(t, "broken", brokenStore{store.NewMemory()})
 	for _, tc := range []struct{ tool, args string }{
 		{ToolSearch, `{"query":"x"}`}, {ToolExpand, `{"from":1}`}, {ToolDescribe, `{}`},
 	} {
@@ -113,9 +114,11 @@ type errorString string
 func (e errorString) Error() string { return string(e) }
 
 // brokenStore fails every read.
-type brokenStore struct{ Store }
+type brokenStore struct{ store.Store }
 
-func (brokenStore) Read(context.Context, string, int64, int64) ([]Record, error) {
+func (brokenStore) Read(context.Context, string, int64, int64) ([]store.Record, error) {
 	return nil, errBroken
 }
-func (brokenStore) Compactions(context.Context, string) ([]Compaction, error) { return nil, errBroken }
+func (brokenStore) Compactions(context.Context, string) ([]store.Compaction, error) {
+	return nil, errBroken
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/internal/storebench"
+	"github.com/contextkit/compact/session/store"
 )
 
 // benchArchiveTokens is the size of the archive the search benchmarks read:
@@ -23,8 +24,8 @@ func BenchmarkRecallSearch(b *testing.B) {
 	msgs := storebench.Archive(b, benchArchiveTokens)
 	for _, name := range recallStores {
 		b.Run(name, func(b *testing.B) {
-			store := openStore(b, name)
-			s, err := session.Open(context.Background(), "bench", compact.New(), session.WithStore(store), session.WithRecall(true))
+			st := openStore(b, name)
+			s, err := session.Open(context.Background(), "bench", compact.New(), session.WithStore(st), session.WithRecall(true))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -36,7 +37,7 @@ func BenchmarkRecallSearch(b *testing.B) {
 			// A store may bring its index up to date on the first search
 			// after many appends (SQLite's does); that is paid once, here,
 			// and reported, not measured with the searches.
-			if sr, ok := store.(session.Searcher); ok {
+			if sr, ok := st.(store.Searcher); ok {
 				start := time.Now()
 				if _, err := sr.Search(ctx, "bench", "warm up", 0, 1); err != nil {
 					b.Fatal(err)

@@ -7,6 +7,8 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/internal/msg"
+	"github.com/contextkit/compact/session/store"
 )
 
 // calls names the tool each call id invoked, as learnt from the assistant
@@ -44,7 +46,7 @@ var callLookback = [...]int64{4, 28, 224}
 // name, the call it answers among those learnt, or the call found reading
 // back from r; "" for a message that is no tool result or when the call
 // is not found.
-func (c *calls) tool(ctx context.Context, r Record) (string, error) {
+func (c *calls) tool(ctx context.Context, r store.Record) (string, error) {
 	m := r.Message
 	if m.Role != compact.RoleTool {
 		return "", nil
@@ -98,9 +100,9 @@ func isRecallTool(name string) bool {
 	return name == ToolSearch || name == ToolExpand || name == ToolDescribe
 }
 
-// recallSpans returns where, in SearchText(m), m's calls of the recall
+// recallSpans returns where, in store.SearchText(m), m's calls of the recall
 // tools are written: each call's line, and the argument values
-// EscapedArguments adds for it. Each span is whole lines. nil when m calls
+// msg.EscapedArguments adds for it. Each span is whole lines. nil when m calls
 // no recall tool.
 func recallSpans(m compact.Message) []span {
 	if !slices.ContainsFunc(m.ToolCalls, func(tc openai.ToolCall) bool { return isRecallTool(tc.Function.Name) }) {
@@ -123,7 +125,7 @@ func recallSpans(m compact.Message) []span {
 	}
 	// The decoded values follow, each call's after a line break.
 	for _, tc := range m.ToolCalls {
-		values := EscapedArguments(compact.Message{ToolCalls: []openai.ToolCall{tc}})
+		values := msg.EscapedArguments(compact.Message{ToolCalls: []openai.ToolCall{tc}})
 		if values == "" {
 			continue
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/session/store"
 )
 
 type describeArgs struct {
@@ -74,13 +75,13 @@ func (s *Session) describe(ctx context.Context, raw []byte, tokens int) (any, er
 }
 
 // describeCompaction is what the model is told of c.
-func describeCompaction(c Compaction) describedCompaction {
+func describeCompaction(c store.Compaction) describedCompaction {
 	d := describedCompaction{
 		N: c.N, At: c.At.UTC(), New: seqRange{From: c.From, To: c.Through},
 		TokensBefore: c.TokensBefore, TokensAfter: c.TokensAfter, Summarizer: c.Summarizer,
 	}
 	switch {
-	case c.Summarizer == ResetSummarizer:
+	case c.Summarizer == store.ResetSummarizer:
 		d.Note = "the conversation was reset: the live history was cleared, the archive kept"
 	case c.From > c.Through:
 		d.Note = "no new messages since the compaction before"

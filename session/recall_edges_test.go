@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/session/store"
 	"github.com/contextkit/compact/tokens"
 )
 
@@ -250,7 +251,7 @@ func TestRecallSpansCoverTheRecallCallsExactly(t *testing.T) {
 		{ID: "c", Function: openai.FunctionCall{Name: "read", Arguments: `{"path":"a.go"}`}},
 		{ID: "d", Function: openai.FunctionCall{Name: ToolExpand, Arguments: `{"from":3}`}},
 	}}
-	text := SearchText(m)
+	text := store.SearchText(m)
 	var got []string
 	for _, sp := range recallSpans(m) {
 		got = append(got, text[sp.start:sp.end])

@@ -9,6 +9,7 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/internal/msg"
+	"github.com/contextkit/compact/session/store"
 )
 
 // maxExpandSeqs bounds the seq list of one context_expand call.
@@ -63,7 +64,7 @@ type textPart struct {
 	FromLine int `json:"from_line"`
 }
 
-// expandText is the text context_expand returns for m: what SearchText
+// expandText is the text context_expand returns for m: what store.SearchText
 // shows before the decoded arguments, so that a search's line numbers are
 // the expanded text's.
 func expandText(m compact.Message) string {
@@ -95,7 +96,7 @@ func (s *Session) expand(ctx context.Context, raw []byte, tokens int) (any, erro
 		// once its text is known.
 		start = cursor{set: true, seq: want.first()}
 	}
-	at := func(r Record, text string) int {
+	at := func(r store.Record, text string) int {
 		switch {
 		case !start.set || r.Seq != start.seq:
 			return 0
@@ -338,7 +339,7 @@ func checkPoint(a expandArgs) error {
 }
 
 // readRun reads one run of records.
-func (s *Session) readRun(ctx context.Context, run seqRun) ([]Record, error) {
+func (s *Session) readRun(ctx context.Context, run seqRun) ([]store.Record, error) {
 	return s.store.Read(ctx, s.id, run.from, run.to)
 }
 
@@ -346,8 +347,8 @@ func (s *Session) readRun(ctx context.Context, run seqRun) ([]Record, error) {
 // the budget allows, and reports whether all of it went in. A record that
 // does not fit is cut only when it is the first of the answer; otherwise
 // it waits for the next call, whole.
-func (s *Session) expandOne(ctx context.Context, b *budget, names *calls, ans *expandAnswer, r Record,
-	at func(r Record, text string) int) (bool, error) {
+func (s *Session) expandOne(ctx context.Context, b *budget, names *calls, ans *expandAnswer, r store.Record,
+	at func(r store.Record, text string) int) (bool, error) {
 	m := r.Message
 	tool, err := names.tool(ctx, r)
 	if err != nil {

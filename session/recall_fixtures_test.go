@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/session/store"
 )
 
 // agentHistory is a coding agent's session of n tool rounds: each runs a
@@ -49,16 +50,16 @@ func toolOutput(id string, i int) string {
 	return b.String()
 }
 
-// newRecallSession is a session with recall on over store (a MemoryStore
+// newRecallSession is a session with recall on over store (a store.Memory
 // of its own when nil), compacted by a 4,000-token Compressor with the
 // extractive summarizer.
-func newRecallSession(t testing.TB, id string, store Store, opts ...Option) *Session {
+func newRecallSession(t testing.TB, id string, st store.Store, opts ...Option) *Session {
 	t.Helper()
 	engine := compact.New(compact.WithContextWindow(4000), compact.WithTokenCounter(byteCounter{}),
 		compact.WithThresholdBounds(0, 0), compact.WithPruning(false))
 	base := []Option{WithRecall(true)}
-	if store != nil {
-		base = append(base, WithStore(store))
+	if st != nil {
+		base = append(base, WithStore(st))
 	}
 	s, err := Open(context.Background(), id, engine, append(base, opts...)...)
 	require.NoError(t, err)

@@ -20,6 +20,7 @@ import (
 	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/pgstore"
 	"github.com/contextkit/compact/session/sqlitestore"
+	"github.com/contextkit/compact/session/store"
 )
 
 // recallStores names the stores the recall tests run on: in memory, a
@@ -28,7 +29,7 @@ var recallStores = []string{"memory", "sqlite", "postgres"}
 
 // openStore opens the store named name for tb, closed when tb ends; it
 // skips tb for Postgres when COMPACT_PG_DSN is not set.
-func openStore(tb testing.TB, name string) session.Store {
+func openStore(tb testing.TB, name string) store.Store {
 	tb.Helper()
 	ctx := context.Background()
 	switch name {
@@ -53,7 +54,7 @@ func openStore(tb testing.TB, name string) session.Store {
 		})
 		return st
 	}
-	return session.NewMemoryStore()
+	return store.NewMemory()
 }
 
 // dropSchema removes a test's schema from the database.
@@ -100,10 +101,10 @@ func TestRecallReadsOnlyItsOwnSession(t *testing.T) {
 	for _, name := range recallStores {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
-			store := openStore(t, name)
+			st := openStore(t, name)
 			shared := sharedEngine{compact.New(compact.WithContextWindow(4000), compact.WithThresholdBounds(0, 0))}
 			m := session.NewManager(func(string) compact.ContextEngine { return shared },
-				session.WithStore(store), session.WithRecall(true))
+				session.WithStore(st), session.WithRecall(true))
 			t.Cleanup(func() { _ = m.Close(ctx) })
 
 			var wg sync.WaitGroup

@@ -10,6 +10,7 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/internal/msg"
+	"github.com/contextkit/compact/session/store"
 )
 
 func TestRecallLineGoesOnAnySummaryAndComesOff(t *testing.T) {
@@ -98,7 +99,7 @@ func TestRecallAlignsTheLiveHistoryWithTheLog(t *testing.T) {
 // compaction takes the line off and folds the message.
 func TestRecallLineStaysInASummaryMergedBeforeAUserTurn(t *testing.T) {
 	ctx := context.Background()
-	st := NewMemoryStore()
+	st := store.NewMemory()
 	engine := newTestCompressor(&recorder{}, compact.WithHeadMessages(0), compact.WithTail(0.01, 2))
 	s, err := Open(ctx, "merged", engine, WithRecall(true), WithStore(st))
 	require.NoError(t, err)

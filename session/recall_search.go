@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/contextkit/compact/session/store"
 	"math"
 	"slices"
 	"time"
@@ -147,11 +148,11 @@ func (s *Session) find(ctx context.Context, m *matcher, args searchArgs, after i
 // after seq after: the store's Searcher when it has one and the query (or
 // texts one of which every match holds) can use it, the log page by page
 // otherwise. Each call returns the next batch, with done set at the end.
-func (s *Session) source(m *matcher, after int64) func(ctx context.Context, want int) ([]Record, bool, error) {
-	if sr, ok := s.store.(Searcher); ok && len(m.literals) > 0 {
+func (s *Session) source(m *matcher, after int64) func(ctx context.Context, want int) ([]store.Record, bool, error) {
+	if sr, ok := s.store.(store.Searcher); ok && len(m.literals) > 0 {
 		return s.indexed(sr, m.literals, after)
 	}
-	return func(ctx context.Context, _ int) ([]Record, bool, error) {
+	return func(ctx context.Context, _ int) ([]store.Record, bool, error) {
 		if after >= maxSeq {
 			return nil, true, nil // no log reaches past it
 		}
@@ -170,12 +171,12 @@ func (s *Session) source(m *matcher, after int64) func(ctx context.Context, want
 // texts. Each text is looked up a batch at a time; a batch of records goes
 // out up to the first point where a text has more to fetch, so none before
 // it is missed, and a text whose lookup came back short is not asked again.
-func (s *Session) indexed(sr Searcher, texts []string, after int64) func(ctx context.Context, want int) ([]Record, bool, error) {
+func (s *Session) indexed(sr store.Searcher, texts []string, after int64) func(ctx context.Context, want int) ([]store.Record, bool, error) {
 	type lookup struct {
 		text string
-		buf  []Record // fetched, not yet handed out; oldest first
-		last int64    // the last seq fetched
-		done bool     // the store has no more
+		buf  []store.Record // fetched, not yet handed out; oldest first
+		last int64          // the last seq fetched
+		done bool           // the store has no more
 	}
 	looks := make([]*lookup, len(texts))
 	for i, t := range texts {
@@ -184,7 +185,7 @@ func (s *Session) indexed(sr Searcher, texts []string, after int64) func(ctx con
 	// The first batch asks for what the search wants; later ones (the
 	// filters turned candidates down) for twice as many each time.
 	grow := 1
-	return func(ctx context.Context, want int) ([]Record, bool, error) {
+	return func(ctx context.Context, want int) ([]store.Record, bool, error) {
 		batch := min(max(want, 1)*grow, 4*scanPage)
 		grow *= 2
 		horizon := int64(math.MaxInt64)
@@ -203,7 +204,7 @@ func (s *Session) indexed(sr Searcher, texts []string, after int64) func(ctx con
 				horizon = min(horizon, l.last)
 			}
 		}
-		var out []Record
+		var out []store.Record
 		finished := true
 		for _, l := range looks {
 			n := 0
@@ -214,8 +215,8 @@ func (s *Session) indexed(sr Searcher, texts []string, after int64) func(ctx con
 			l.buf = l.buf[n:]
 			finished = finished && l.done && len(l.buf) == 0
 		}
-		slices.SortFunc(out, func(a, b Record) int { return cmp.Compare(a.Seq, b.Seq) })
-		out = slices.CompactFunc(out, func(a, b Record) bool { return a.Seq == b.Seq })
+		slices.SortFunc(out, func(a, b store.Record) int { return cmp.Compare(a.Seq, b.Seq) })
+		out = slices.CompactFunc(out, func(a, b store.Record) bool { return a.Seq == b.Seq })
 		return out, finished, nil
 	}
 }
@@ -224,7 +225,7 @@ func (s *Session) indexed(sr Searcher, texts []string, after int64) func(ctx con
 // filter names a recall tool, the recall tools' results and the lines of
 // their calls never match: a search would otherwise find its own earlier
 // calls, and the answers that quoted what it looks for.
-func (s *Session) matchRecord(ctx context.Context, m *matcher, args searchArgs, names *calls, r Record) (searchMatch, bool, error) {
+func (s *Session) matchRecord(ctx context.Context, m *matcher, args searchArgs, names *calls, r store.Record) (searchMatch, bool, error) {
 	msg := r.Message
 	if args.Role != "" && msg.Role != args.Role {
 		return searchMatch{}, false, nil
@@ -241,7 +242,7 @@ func (s *Session) matchRecord(ctx context.Context, m *matcher, args searchArgs, 
 	if args.Tool != "" && tool != args.Tool && !slices.Contains(called, args.Tool) {
 		return searchMatch{}, false, nil
 	}
-	text := SearchText(msg)
+	text := store.SearchText(msg)
 	var hidden []span
 	if !asked {
 		hidden = recallSpans(msg)

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/session/store"
 )
 
 // seqsOf lists the seqs of an answer's matches or messages.
@@ -248,8 +249,8 @@ func TestRecallToolNameIsFoundBeforeThePage(t *testing.T) {
 }
 
 func TestRecallSearchRunsOnAStoreWithoutASearcher(t *testing.T) {
-	store := plainStore{NewMemoryStore()}
-	s := newRecallSession(t, "plain-store", store)
+	st := plainStore{store.NewMemory()}
+	s := newRecallSession(t, "plain-store", st)
 	mustAppend(t, s, agentHistory("plain-store", 8)...)
 	for _, q := range []string{`{"query":"symbol_plain_store_5"}`, `{"query":"symbol_plain_store_5$","regex":true}`} {
 		ans := useTool(t, s, ToolSearch, q)
@@ -258,10 +259,10 @@ func TestRecallSearchRunsOnAStoreWithoutASearcher(t *testing.T) {
 }
 
 // plainStore hides every optional interface of the Store it wraps.
-type plainStore struct{ Store }
+type plainStore struct{ store.Store }
 
 func TestRecallSearchStopsInTimeAndSaysWhereToGoOn(t *testing.T) {
-	s := newRecallSession(t, "slow", slowStore{Store: plainStore{NewMemoryStore()}})
+	s := newRecallSession(t, "slow", slowStore{Store: plainStore{store.NewMemory()}})
 	mustAppend(t, s, agentHistory("slow", 200)...)
 	s.searchTimeout = 50 * time.Millisecond
 	ctx, cancel := context.WithCancel(context.Background())
@@ -278,9 +279,9 @@ func TestRecallSearchStopsInTimeAndSaysWhereToGoOn(t *testing.T) {
 }
 
 // slowStore answers each Read only when its context's deadline passes.
-type slowStore struct{ Store }
+type slowStore struct{ store.Store }
 
-func (s slowStore) Read(ctx context.Context, id string, from, to int64) ([]Record, error) {
+func (s slowStore) Read(ctx context.Context, id string, from, to int64) ([]store.Record, error) {
 	if _, ok := ctx.Deadline(); ok {
 		<-ctx.Done()
 		return nil, fmt.Errorf("slow: %w", ctx.Err())
@@ -316,7 +317,7 @@ func TestRequiredLiterals(t *testing.T) {
 // reading the whole log finds.
 func TestRecallSearchIndexAgreesWithTheScan(t *testing.T) {
 	indexed := newRecallSession(t, "agree", nil)
-	scanned := newRecallSession(t, "agree", plainStore{NewMemoryStore()})
+	scanned := newRecallSession(t, "agree", plainStore{store.NewMemory()})
 	hist := agentHistory("agree", 150)
 	hist = append(hist, user("KeyError: 'x'\nValueError: y\nkeyerror lower"))
 	for _, s := range []*Session{indexed, scanned} {

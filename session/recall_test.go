@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/session/store"
 )
 
 const recallMark = "[Recall: messages "
@@ -25,7 +26,7 @@ func recallLines(msgs []compact.Message) int {
 
 func TestRecallOffOffersNoToolsAndWritesNoLine(t *testing.T) {
 	ctx := context.Background()
-	s := newTestSession(t, "plain", nil, WithStore(NewMemoryStore()))
+	s := newTestSession(t, "plain", nil, WithStore(store.NewMemory()))
 	assert.Nil(t, s.Tools(), "no tools without WithRecall")
 	mustAppend(t, s, agentHistory("plain", 40)...)
 	_, err := s.Compress(ctx)
@@ -197,7 +198,7 @@ func TestRecallDescribeListsEveryCompaction(t *testing.T) {
 	assert.NotEmpty(t, c1["at"])
 	c2 := comps[1].(map[string]any)
 	assert.Nil(t, c2["folded"])
-	assert.Equal(t, ResetSummarizer, c2["summarizer"])
+	assert.Equal(t, store.ResetSummarizer, c2["summarizer"])
 	assert.Contains(t, c2["note"], "reset")
 }
 

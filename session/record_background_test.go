@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/session/store"
 )
 
 // A provider's compaction supersedes a background compaction of the
@@ -17,8 +18,8 @@ func TestRecordCancelsABackgroundCompaction(t *testing.T) {
 	noLeaks(t)
 	ctx := context.Background()
 	g := newGate(4)
-	store := NewMemoryStore()
-	s := newTestSession(t, "bg", g, WithBackground(true), WithSoftMark(0.5), WithStore(store))
+	mem := store.NewMemory()
+	s := newTestSession(t, "bg", g, WithBackground(true), WithSoftMark(0.5), WithStore(mem))
 	startBackground(t, s, g, chatHistory("bg", 400))
 	live := s.Messages()
 	summary := compact.Message{Role: compact.RoleUser, Content: compact.PrefixSummary("The provider's summary.")}
@@ -31,7 +32,7 @@ func TestRecordCancelsABackgroundCompaction(t *testing.T) {
 	assert.Zero(t, st.BackgroundFailures, "cancelled, not failed")
 	assert.Zero(t, st.BackgroundCompactions)
 	assert.Equal(t, 1, st.RecordedCompactions)
-	comps, err := store.Compactions(ctx, "bg")
+	comps, err := mem.Compactions(ctx, "bg")
 	require.NoError(t, err)
 	require.Len(t, comps, 1, "the provider's compaction alone")
 	assert.Equal(t, "provider:compact", comps[0].Summarizer)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/session/store"
 	"github.com/contextkit/compact/session/storetest"
 )
 
@@ -47,8 +48,8 @@ func readFileLog() []compact.Message {
 // last message the account folds, and the store loses nothing.
 func TestRecordOfARepairedCompactionFoldsWhatItSays(t *testing.T) {
 	ctx := context.Background()
-	store := session.NewMemoryStore()
-	s, err := session.Open(ctx, "repaired", smallEngine(), session.WithStore(store))
+	st := store.NewMemory()
+	s, err := session.Open(ctx, "repaired", smallEngine(), session.WithStore(st))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = s.Close(ctx) })
 	require.NoError(t, s.Append(ctx, readFileLog()...))
@@ -59,7 +60,7 @@ func TestRecordOfARepairedCompactionFoldsWhatItSays(t *testing.T) {
 	require.Len(t, res.Repairs, 1)
 	require.NoError(t, s.Record(ctx, res))
 
-	comps, err := store.Compactions(ctx, "repaired")
+	comps, err := st.Compactions(ctx, "repaired")
 	require.NoError(t, err)
 	require.Len(t, comps, 1)
 	// Log records are numbered from 1: record i+1 is message i.
@@ -73,7 +74,7 @@ func TestRecordOfARepairedCompactionFoldsWhatItSays(t *testing.T) {
 	}
 	assert.Equal(t, int64(last+1), comps[0].FoldedThrough, "the fold the account names")
 	assert.Equal(t, "Also check b.go.", readFileLog()[res.Lifted].Content)
-	require.NoError(t, storetest.Audit(ctx, store, "repaired"))
+	require.NoError(t, storetest.Audit(ctx, st, "repaired"))
 }
 
 // Record takes a compaction whose summary shares the user's message
@@ -81,8 +82,8 @@ func TestRecordOfARepairedCompactionFoldsWhatItSays(t *testing.T) {
 // is what the account says it kept.
 func TestRecordOfASummaryMergedInFrontOfAUserTurn(t *testing.T) {
 	ctx := context.Background()
-	store := session.NewMemoryStore()
-	s, err := session.Open(ctx, "merged", smallEngine(), session.WithStore(store))
+	st := store.NewMemory()
+	s, err := session.Open(ctx, "merged", smallEngine(), session.WithStore(st))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = s.Close(ctx) })
 	require.NoError(t, s.Append(ctx, readFileLog()[:21]...)) // it ends with "Also check b.go."
@@ -92,5 +93,5 @@ func TestRecordOfASummaryMergedInFrontOfAUserTurn(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, compact.IsRealUser(res.Messages[res.SummaryIndex]), "the summary shares the user's message")
 	require.NoError(t, s.Record(ctx, res))
-	require.NoError(t, storetest.Audit(ctx, store, "merged"))
+	require.NoError(t, storetest.Audit(ctx, st, "merged"))
 }

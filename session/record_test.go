@@ -13,6 +13,7 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/session/store"
 	"github.com/contextkit/compact/session/storetest"
 )
 
@@ -66,9 +67,9 @@ func nativeCompaction(h []compact.Message) *compact.Result {
 
 // recordSession opens a recall session on store, compacted by a small
 // Compressor, holding h.
-func recordSession(t *testing.T, store session.Store, id string, h []compact.Message) *session.Session {
+func recordSession(t *testing.T, st store.Store, id string, h []compact.Message) *session.Session {
 	t.Helper()
-	s, err := session.Open(context.Background(), id, smallEngine(), session.WithStore(store), session.WithRecall(true))
+	s, err := session.Open(context.Background(), id, smallEngine(), session.WithStore(st), session.WithRecall(true))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = s.Close(context.Background()) })
 	require.NoError(t, s.Append(context.Background(), h...))
@@ -105,10 +106,10 @@ func TestRecordedCompactionRecallsAsOurOwn(t *testing.T) {
 	for _, name := range recallStores {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
-			store := openStore(t, name)
+			st := openStore(t, name)
 			h := nativeHistory()
-			native := recordSession(t, store, "native", h)
-			own := recordSession(t, store, "own", h)
+			native := recordSession(t, st, "native", h)
+			own := recordSession(t, st, "own", h)
 			recordNative(t, native)
 			_, err := own.Compress(ctx, compact.Force())
 			require.NoError(t, err)
@@ -123,13 +124,13 @@ func TestRecordedCompactionRecallsAsOurOwn(t *testing.T) {
 				"the system prompt ends with the recall line: %q", live[0].Content)
 			assert.Equal(t, 1, strings.Count(fmt.Sprint(live), "[Recall: "), "one recall line in the request")
 
-			comps, err := store.Compactions(ctx, "native")
+			comps, err := st.Compactions(ctx, "native")
 			require.NoError(t, err)
 			require.Len(t, comps, 1)
 			assert.Equal(t, int64(2), comps[0].FoldedFrom)
 			assert.Equal(t, int64(len(h)), comps[0].FoldedThrough, "every message the provider read but the system prompt")
 			assert.Equal(t, int64(len(h)+2), comps[0].Through, "the response appended before Record is carried")
-			require.NoError(t, storetest.Audit(ctx, store, "native"))
+			require.NoError(t, storetest.Audit(ctx, st, "native"))
 
 			nativeLog, ownLog := expandAll(t, native), expandAll(t, own)
 			assert.Equal(t, ownLog, nativeLog, "both logs hold every message, read back the same")
@@ -140,10 +141,10 @@ func TestRecordedCompactionRecallsAsOurOwn(t *testing.T) {
 				seq := int(got[0])
 				assert.Contains(t, nativeLog[seq], nativeFact(i), "round %d: expanded", i)
 			}
-			st := native.Status()
-			assert.Equal(t, 1, st.Compactions, "a recorded compaction counts")
-			assert.Equal(t, 1, st.RecordedCompactions, "as one done elsewhere")
-			assert.Zero(t, st.ForegroundCompactions)
+			status := native.Status()
+			assert.Equal(t, 1, status.Compactions, "a recorded compaction counts")
+			assert.Equal(t, 1, status.RecordedCompactions, "as one done elsewhere")
+			assert.Zero(t, status.ForegroundCompactions)
 		})
 	}
 }
@@ -154,8 +155,8 @@ func TestRecordedCompactionRecallsAsOurOwn(t *testing.T) {
 // system prompt's line goes.
 func TestOwnCompactionAfterRecordedOneMovesTheLine(t *testing.T) {
 	ctx := context.Background()
-	store := session.NewMemoryStore()
-	s := recordSession(t, store, "native-then-own", nativeHistory())
+	st := store.NewMemory()
+	s := recordSession(t, st, "native-then-own", nativeHistory())
 	recordNative(t, s)
 	require.NoError(t, s.Append(ctx, compact.Message{Role: compact.RoleTool, ToolCallID: "call_next", Content: "ok"}))
 	require.NoError(t, s.Append(ctx, nativeHistory()[1:]...))
@@ -171,7 +172,7 @@ func TestOwnCompactionAfterRecordedOneMovesTheLine(t *testing.T) {
 		}
 	}
 	assert.Contains(t, sum, "[Recall: messages 2 to ", "the new summary stands for what the provider folded too")
-	require.NoError(t, storetest.Audit(ctx, store, s.ID()))
+	require.NoError(t, storetest.Audit(ctx, st, s.ID()))
 	for i := 1; i <= nativeRounds; i++ {
 		assert.Len(t, matches(t, s, nativeFact(i)), 2, "round %d's fact is still found, before and after the provider's compaction", i)
 	}
@@ -181,7 +182,7 @@ func TestOwnCompactionAfterRecordedOneMovesTheLine(t *testing.T) {
 // replaces the system prompt's line rather than adding one.
 func TestRecordedCompactionTwiceKeepsOneLine(t *testing.T) {
 	ctx := context.Background()
-	s := recordSession(t, session.NewMemoryStore(), "native-twice", nativeHistory())
+	s := recordSession(t, store.NewMemory(), "native-twice", nativeHistory())
 	recordNative(t, s)
 	require.NoError(t, s.Append(ctx,
 		compact.Message{Role: compact.RoleTool, ToolCallID: "call_next", Content: "ok"},
@@ -224,7 +225,7 @@ func TestRecordRefusesAResultOfAnotherHistory(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
-			s := recordSession(t, session.NewMemoryStore(), "refused", nativeHistory())
+			s := recordSession(t, store.NewMemory(), "refused", nativeHistory())
 			res := nativeCompaction(s.Messages())
 			tc.change(s.Messages(), res)
 			if tc.append {
@@ -263,25 +264,25 @@ func TestRecordWithoutAStore(t *testing.T) {
 // ErrBusy and nothing changes; once it is released, Record commits.
 func TestRecordWaitsForTheLeaseLikeCompress(t *testing.T) {
 	ctx := context.Background()
-	store := session.NewMemoryStore()
-	s, err := session.Open(ctx, "leased", smallEngine(), session.WithStore(store), session.WithRecall(true), session.WithWait(false))
+	st := store.NewMemory()
+	s, err := session.Open(ctx, "leased", smallEngine(), session.WithStore(st), session.WithRecall(true), session.WithWait(false))
 	require.NoError(t, err)
 	require.NoError(t, s.Append(ctx, nativeHistory()...))
 	res := nativeCompaction(s.Messages())
 	require.NoError(t, s.Append(ctx, providerSummary, providerReply))
 
-	other, err := store.Acquire(ctx, "leased", time.Minute)
+	other, err := st.Acquire(ctx, "leased", time.Minute)
 	require.NoError(t, err)
 	before := s.Messages()
 	require.ErrorIs(t, s.Record(ctx, res), session.ErrBusy, "another holder compacts this session")
 	assert.Equal(t, before, s.Messages())
-	comps, err := store.Compactions(ctx, "leased")
+	comps, err := st.Compactions(ctx, "leased")
 	require.NoError(t, err)
 	assert.Empty(t, comps, "nothing was committed")
 
-	require.NoError(t, store.Release(ctx, "leased", other))
+	require.NoError(t, st.Release(ctx, "leased", other))
 	require.NoError(t, s.Record(ctx, res))
-	comps, err = store.Compactions(ctx, "leased")
+	comps, err = st.Compactions(ctx, "leased")
 	require.NoError(t, err)
 	require.Len(t, comps, 1)
 	assert.Greater(t, comps[0].Fence, other.Fence, "committed under a lease of its own")
@@ -293,7 +294,7 @@ func TestRecordWaitsForTheLeaseLikeCompress(t *testing.T) {
 func TestRecordWithoutASystemPromptWritesNoLine(t *testing.T) {
 	ctx := context.Background()
 	h := nativeHistory()[1:]
-	s := recordSession(t, session.NewMemoryStore(), "no-system", h)
+	s := recordSession(t, store.NewMemory(), "no-system", h)
 	res := &compact.Result{
 		Messages:       []compact.Message{providerSummary, providerReply},
 		MessagesBefore: len(h), SummarizedFrom: 0, SummarizedTo: len(h) - 1, SummaryIndex: 0, Summarizer: "provider:compact",
@@ -309,8 +310,8 @@ func TestRecordWithoutASystemPromptWritesNoLine(t *testing.T) {
 // nothing, whatever was appended since.
 func TestRecordOfAClearingChangesNothing(t *testing.T) {
 	ctx := context.Background()
-	store := session.NewMemoryStore()
-	s := recordSession(t, store, "cleared", nativeHistory())
+	st := store.NewMemory()
+	s := recordSession(t, st, "cleared", nativeHistory())
 	h := s.Messages()
 	res := &compact.Result{Messages: h, MessagesBefore: len(h), SummarizedFrom: -1, SummarizedTo: -1, SummaryIndex: -1}
 	for j, m := range h {
@@ -318,7 +319,7 @@ func TestRecordOfAClearingChangesNothing(t *testing.T) {
 	}
 	require.NoError(t, s.Append(ctx, providerReply))
 	require.NoError(t, s.Record(ctx, res))
-	comps, err := store.Compactions(ctx, "cleared")
+	comps, err := st.Compactions(ctx, "cleared")
 	require.NoError(t, err)
 	assert.Empty(t, comps)
 	assert.Equal(t, append(h, providerReply), s.Messages())

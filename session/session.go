@@ -14,6 +14,7 @@ import (
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/internal/trigger"
 	"github.com/contextkit/compact/models"
+	"github.com/contextkit/compact/session/store"
 	"github.com/contextkit/compact/tokens"
 )
 
@@ -34,7 +35,7 @@ import (
 //   - Nothing compacted is lost either. With a Store, every message is
 //     logged as it is appended and a compaction never deletes from the log;
 //     the history each compaction read stays addressable under
-//     SnapshotID(id, n), and a snapshot is never promoted to the live id.
+//     store.SnapshotID(id, n), and a snapshot is never promoted to the live id.
 //
 // With a Store, the Session holds this process's view of the live history:
 // after every call that returns without error (Open, Append, Compress,
@@ -57,8 +58,8 @@ type Session struct {
 	id       string
 	engine   compact.ContextEngine
 	counter  tokens.Counter
-	store    Store
-	leaser   Leaser // store's, when it is one
+	store    store.Store
+	leaser   store.Leaser // store's, when it is one
 	leaseTTL time.Duration
 	log      *slog.Logger // carries the session attribute
 	noWait   bool
@@ -124,7 +125,7 @@ type Session struct {
 type Option func(*config)
 
 type config struct {
-	store    Store
+	store    store.Store
 	logger   *slog.Logger
 	noWait   bool
 	counter  tokens.Counter
@@ -170,7 +171,7 @@ const DefaultLeaseTTL = 30 * time.Second
 //
 // Without a store nothing is persisted and nothing compacted is kept: the
 // Session holds its live history in memory only.
-func WithStore(st Store) Option {
+func WithStore(st store.Store) Option {
 	return func(c *config) { c.store = st }
 }
 
@@ -212,7 +213,7 @@ func WithCounter(tc tokens.Counter) Option {
 // is, wrapped, and no Session is returned. An engine that implements
 // SessionHooks is told the session started.
 func Open(ctx context.Context, id string, engine compact.ContextEngine, opts ...Option) (*Session, error) {
-	if err := checkSessionID(id); err != nil {
+	if err := store.CheckID(id); err != nil {
 		return nil, fmt.Errorf("session: open: %w", err)
 	}
 	var cfg config
@@ -239,7 +240,7 @@ func Open(ctx context.Context, id string, engine compact.ContextEngine, opts ...
 		cfg.leaseTTL = DefaultLeaseTTL
 	}
 	if cfg.recall && cfg.store == nil {
-		cfg.store = NewMemoryStore() // recall reads the log
+		cfg.store = store.NewMemory() // recall reads the log
 	}
 	// What a compaction folds stays recoverable: an engine may fold deeper.
 	cfg.meta.Recall = cfg.meta.Recall || cfg.recall
@@ -258,7 +259,7 @@ func Open(ctx context.Context, id string, engine compact.ContextEngine, opts ...
 		now:  cfg.now, bgOn: cfg.background, softMark: cfg.softMark, idleAfter: cfg.idleAfter,
 		adjusted: cfg.adjusted,
 	}
-	s.leaser, _ = cfg.store.(Leaser)
+	s.leaser, _ = cfg.store.(store.Leaser)
 	if s.recall {
 		s.recallDef = recallDefinitions()
 	}
@@ -268,7 +269,7 @@ func Open(ctx context.Context, id string, engine compact.ContextEngine, opts ...
 		if err := s.load(ctx); err != nil {
 			return nil, fmt.Errorf("session: open %q: %w", id, err)
 		}
-		if sp, ok := s.store.(Spender); ok {
+		if sp, ok := s.store.(store.Spender); ok {
 			spent, err := sp.Spend(ctx, id)
 			if err != nil {
 				return nil, fmt.Errorf("session: open %q: reading what it was billed: %w", id, err)
@@ -374,7 +375,7 @@ func (s *Session) catchUp(ctx context.Context, last int64) error {
 		return err
 	}
 	if int64(len(recs)) != last-from+1 {
-		return fmt.Errorf("%w: reading records %d to %d gave %d", ErrCorrupt, from, last, len(recs))
+		return fmt.Errorf("%w: reading records %d to %d gave %d", store.ErrCorrupt, from, last, len(recs))
 	}
 	msgs := make([]compact.Message, len(recs))
 	for i, r := range recs {
@@ -595,7 +596,7 @@ func (s *Session) UpdateUsage(u compact.Usage) {
 // Reset clears the live history so the conversation starts over under the
 // same id: it waits for a running compaction to end (or ctx to be done),
 // and tells an engine that implements SessionHooks. With a store, it
-// commits a compaction with an empty Live (Summarizer ResetSummarizer), so
+// commits a compaction with an empty Live (Summarizer store.ResetSummarizer), so
 // the log keeps every message and the history before the reset stays
 // addressable as a snapshot; messages another process appends meanwhile
 // stay live. If the store refuses, nothing is cleared; an error wrapping
@@ -622,7 +623,7 @@ func (s *Session) Reset(ctx context.Context) error {
 		s.mu.Unlock()
 	} else {
 		_, _, err = s.compactStored(ctx, "reset", kindReset, func(context.Context, []compact.Message) (*compact.Result, error) {
-			return &compact.Result{Summarizer: ResetSummarizer}, nil
+			return &compact.Result{Summarizer: store.ResetSummarizer}, nil
 		})
 		if err != nil && !errors.Is(err, ErrStale) {
 			return err

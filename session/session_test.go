@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/session/store"
 	"github.com/contextkit/compact/tokens"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -16,9 +17,9 @@ import (
 func TestSessionCompactionKeepsTheSessionID(t *testing.T) {
 	ctx := context.Background()
 	logs := &logSink{}
-	store := NewMemoryStore()
+	mem := store.NewMemory()
 	s := newTestSession(t, "agent-1", &recorder{Out: "The agent fixed the build."},
-		WithLogger(logs.logger()), WithStore(store))
+		WithLogger(logs.logger()), WithStore(mem))
 	hist := chatHistory("agent-1", 200)
 	mustAppend(t, s, hist...)
 	require.Equal(t, 200, s.Len())
@@ -47,22 +48,22 @@ func TestSessionCompactionKeepsTheSessionID(t *testing.T) {
 	assert.False(t, s.ShouldCompress(), "the compacted history is under the threshold")
 
 	// The full history was kept under a derived id, never the live one.
-	comps, err := store.Compactions(ctx, "agent-1")
+	comps, err := mem.Compactions(ctx, "agent-1")
 	require.NoError(t, err)
 	require.Len(t, comps, 1)
 	assert.Equal(t, 1, comps[0].N)
 	assert.EqualValues(t, 1, comps[0].From)
 	assert.EqualValues(t, 200, comps[0].Through)
 	assert.True(t, equalHistory(res.Messages, comps[0].Live))
-	saved, err := store.Snapshot(ctx, "agent-1~snapshot-1")
+	saved, err := mem.Snapshot(ctx, "agent-1~snapshot-1")
 	require.NoError(t, err)
 	assert.True(t, equalHistory(hist, saved), "the snapshot is the whole pre-compaction history")
-	live, through, n, err := store.Live(ctx, "agent-1")
+	live, through, n, err := mem.Live(ctx, "agent-1")
 	require.NoError(t, err)
 	assert.True(t, equalHistory(next, live), "the store's live history is the compacted one")
 	assert.EqualValues(t, 200, through)
 	assert.Equal(t, 1, n)
-	logged, err := store.Read(ctx, "agent-1", 1, 0)
+	logged, err := mem.Read(ctx, "agent-1", 1, 0)
 	require.NoError(t, err)
 	require.Len(t, logged, 200, "the log keeps every message")
 	assert.True(t, equalHistory(hist, messagesOf(logged)))

@@ -15,6 +15,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/session/store"
 )
 
 // The shape of the background stress test (issue 25): bgStressSessions
@@ -37,11 +38,11 @@ const (
 // errWriteFailed is the failure flakyWrites injects.
 var errWriteFailed = errors.New("stress: the store failed to write")
 
-// flakyWrites is a MemoryStore whose writes (Append and Commit) fail one
+// flakyWrites is a store.Memory whose writes (Append and Commit) fail one
 // time in writeFailEvery, before they reach the store, so that a failed
 // write leaves nothing behind.
 type flakyWrites struct {
-	*MemoryStore
+	*store.Memory
 	failed atomic.Int64
 }
 
@@ -57,14 +58,14 @@ func (f *flakyWrites) Append(ctx context.Context, id string, msgs ...compact.Mes
 	if len(msgs) > 0 && f.fail() {
 		return 0, 0, errWriteFailed
 	}
-	return f.MemoryStore.Append(ctx, id, msgs...)
+	return f.Memory.Append(ctx, id, msgs...)
 }
 
-func (f *flakyWrites) Commit(ctx context.Context, id string, c Compaction, l Lease) (int64, error) {
+func (f *flakyWrites) Commit(ctx context.Context, id string, c store.Compaction, l store.Lease) (int64, error) {
 	if f.fail() {
 		return 0, errWriteFailed
 	}
-	return f.MemoryStore.Commit(ctx, id, c, l)
+	return f.Memory.Commit(ctx, id, c, l)
 }
 
 // bgTally counts, beside stressTally, what the request paths saw.
@@ -86,10 +87,10 @@ func TestStressBackgroundSessions(t *testing.T) {
 	}
 	ctx := context.Background()
 	tally, req := &stressTally{}, &bgTally{}
-	store := &flakyWrites{MemoryStore: NewMemoryStore()}
+	flaky := &flakyWrites{Memory: store.NewMemory()}
 	m := NewManager(func(id string) compact.ContextEngine {
 		return newStressEngine(id, tally, compact.WithSummaryTimeout(bgStressSummaryTimeout))
-	}, WithStore(store), WithBackground(true))
+	}, WithStore(flaky), WithBackground(true))
 
 	var wg sync.WaitGroup
 	for i := 0; i < n; i++ {
@@ -135,7 +136,7 @@ func TestStressBackgroundSessions(t *testing.T) {
 		if st.BackgroundCompactions+st.BackgroundFailures == 0 {
 			noneStarted++
 		}
-		checkStressSession(t, ctx, s, id, store.MemoryStore, tally)
+		checkStressSession(t, ctx, s, id, flaky.Memory, tally)
 	}
 	require.NoError(t, m.Close(ctx))
 	goleak.VerifyNone(t, ignore)
@@ -144,7 +145,7 @@ func TestStressBackgroundSessions(t *testing.T) {
 		n, req.requests.Load(), req.over.Load(), req.unfit.Load(), req.retries.Load())
 	t.Logf("compactions: %d in the background (%d failed), %d on a request path; at the hard limit %d waited, %d pruned, %d compacted (%d waits); "+
 		"%d writes failed, %d summaries failed",
-		background, bgFailures, foreground, waited, pruned, compacted, waits, store.failed.Load(), tally.failures.Load())
+		background, bgFailures, foreground, waited, pruned, compacted, waits, flaky.failed.Load(), tally.failures.Load())
 	assert.Zero(t, tally.lost.Load(), "messages lost")
 	assert.Zero(t, tally.duplicated.Load(), "messages duplicated")
 	assert.Zero(t, tally.reordered.Load(), "messages reordered")
@@ -162,7 +163,7 @@ func TestStressBackgroundSessions(t *testing.T) {
 	assert.Positive(t, background, "background compactions committed")
 	assert.Positive(t, bgFailures, "background compactions failed")
 	assert.Positive(t, waited+compacted, "request paths reached the hard limit")
-	assert.Positive(t, store.failed.Load(), "the store failed writes")
+	assert.Positive(t, flaky.failed.Load(), "the store failed writes")
 }
 
 // appendRetrying appends msgs, again as long as the store fails: a failed

@@ -20,6 +20,7 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/internal/msgtest"
+	"github.com/contextkit/compact/session/store"
 	"github.com/contextkit/compact/tokens"
 )
 
@@ -200,10 +201,10 @@ func TestStressConcurrentSessions(t *testing.T) {
 	}
 	ctx := context.Background()
 	tally := &stressTally{}
-	store := NewMemoryStore()
+	st := store.NewMemory()
 	var logs logSink
 	m := NewManager(func(id string) compact.ContextEngine { return newStressEngine(id, tally) },
-		WithStore(store), WithLogger(logs.logger()))
+		WithStore(st), WithLogger(logs.logger()))
 	ids := make([]string, n)
 	for i := range ids {
 		ids[i] = "stress-" + strconv.Itoa(i)
@@ -259,7 +260,7 @@ func TestStressConcurrentSessions(t *testing.T) {
 	for _, id := range ids {
 		s, ok := m.Lookup(id)
 		require.True(t, ok, "session %s is still served under its id", id)
-		checkStressSession(t, ctx, s, id, store, tally)
+		checkStressSession(t, ctx, s, id, st, tally)
 	}
 	require.NoError(t, m.Close(ctx))
 
@@ -295,7 +296,7 @@ func TestStressConcurrentSessions(t *testing.T) {
 // (once) or listed by its single summary (once), never both; each writer's
 // verbatim messages keep their order; the id, the store's log, its
 // compactions and their snapshots agree.
-func checkStressSession(t *testing.T, ctx context.Context, s *Session, id string, store *MemoryStore, tally *stressTally) {
+func checkStressSession(t *testing.T, ctx context.Context, s *Session, id string, st *store.Memory, tally *stressTally) {
 	t.Helper()
 	if s.ID() != id || s.Status().ID != id {
 		tally.idChanges.Add(1)
@@ -341,7 +342,7 @@ func checkStressSession(t *testing.T, ctx context.Context, s *Session, id string
 
 	// The archive: the store's log holds every message verbatim, once, each
 	// writer's in order.
-	records, err := store.Read(ctx, id, 1, 0)
+	records, err := st.Read(ctx, id, 1, 0)
 	require.NoError(t, err)
 	logged, order := map[string]int{}, map[int]int{}
 	for i, r := range records {
@@ -365,20 +366,20 @@ func checkStressSession(t *testing.T, ctx context.Context, s *Session, id string
 	// Every compaction is this session's, numbered in order, under fences
 	// that never decrease, its snapshot readable under its id; the store's
 	// live history is the session's.
-	comps, err := store.Compactions(ctx, id)
+	comps, err := st.Compactions(ctx, id)
 	require.NoError(t, err)
 	assert.Len(t, comps, s.Status().Compactions, "session %s: the store has every compaction", id)
 	for i, c := range comps {
-		sid := SnapshotID(id, c.N)
-		got, n, ok := ParseSnapshotID(sid)
+		sid := store.SnapshotID(id, c.N)
+		got, n, ok := store.ParseSnapshotID(sid)
 		if c.N != i+1 || !ok || got != id || n != c.N || (i > 0 && c.Fence < comps[i-1].Fence) {
 			tally.idChanges.Add(1)
 			assert.Failf(t, "a compaction is misnumbered", "session %s: compaction %d is numbered %d, fenced %d, snapshot %q", id, i+1, c.N, c.Fence, sid)
 		}
-		_, err := store.Snapshot(ctx, sid)
+		_, err := st.Snapshot(ctx, sid)
 		assert.NoError(t, err, "session %s: snapshot %s", id, sid)
 	}
-	stored, _, _, err := store.Live(ctx, id)
+	stored, _, _, err := st.Live(ctx, id)
 	require.NoError(t, err)
 	assert.Equal(t, live, stored, "session %s: the store derives the live history the session holds", id)
 }

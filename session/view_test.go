@@ -13,13 +13,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/session/store"
 	"github.com/contextkit/compact/tokens"
 )
 
-// hookedStore is a MemoryStore that counts reads and runs hooks, so that a
+// hookedStore is a store.Memory that counts reads and runs hooks, so that a
 // test can end a ctx or fail a read at a chosen moment.
 type hookedStore struct {
-	*MemoryStore
+	*store.Memory
 	afterCommit func()       // after a commit that succeeded
 	failReads   atomic.Bool  // Read and Live fail while set
 	reads       atomic.Int32 // calls of Read
@@ -28,12 +29,12 @@ type hookedStore struct {
 
 var errReadFailed = errors.New("the disk is busy")
 
-func (h *hookedStore) Read(ctx context.Context, id string, from, to int64) ([]Record, error) {
+func (h *hookedStore) Read(ctx context.Context, id string, from, to int64) ([]store.Record, error) {
 	h.reads.Add(1)
 	if h.failReads.Load() {
 		return nil, errReadFailed
 	}
-	return h.MemoryStore.Read(ctx, id, from, to)
+	return h.Memory.Read(ctx, id, from, to)
 }
 
 func (h *hookedStore) Live(ctx context.Context, id string) ([]compact.Message, int64, int, error) {
@@ -41,11 +42,11 @@ func (h *hookedStore) Live(ctx context.Context, id string) ([]compact.Message, i
 	if h.failReads.Load() {
 		return nil, 0, 0, errReadFailed
 	}
-	return h.MemoryStore.Live(ctx, id)
+	return h.Memory.Live(ctx, id)
 }
 
-func (h *hookedStore) Commit(ctx context.Context, id string, c Compaction, lease Lease) (int64, error) {
-	last, err := h.MemoryStore.Commit(ctx, id, c, lease)
+func (h *hookedStore) Commit(ctx context.Context, id string, c store.Compaction, lease store.Lease) (int64, error) {
+	last, err := h.Memory.Commit(ctx, id, c, lease)
 	if err == nil && h.afterCommit != nil {
 		h.afterCommit()
 	}
@@ -54,7 +55,7 @@ func (h *hookedStore) Commit(ctx context.Context, id string, c Compaction, lease
 
 // requireView fails t unless s holds st's live history, counted as st's
 // messages are.
-func requireView(t *testing.T, st Store, s *Session) {
+func requireView(t *testing.T, st store.Store, s *Session) {
 	t.Helper()
 	live, _, _, err := st.Live(context.Background(), s.ID())
 	require.NoError(t, err)
@@ -67,17 +68,17 @@ func requireView(t *testing.T, st Store, s *Session) {
 // a Sync, and so are its Tokens and ShouldCompress.
 func TestAppendNoticesAnotherProcesssCompaction(t *testing.T) {
 	ctx := context.Background()
-	store := NewMemoryStore()
-	a := newTestSession(t, "agent-1", &recorder{Out: "summary"}, WithStore(store))
+	st := store.NewMemory()
+	a := newTestSession(t, "agent-1", &recorder{Out: "summary"}, WithStore(st))
 	mustAppend(t, a, chatHistory("agent-1", 30)...)
-	b := newTestSession(t, "agent-1", &recorder{Out: "summary"}, WithStore(store))
+	b := newTestSession(t, "agent-1", &recorder{Out: "summary"}, WithStore(st))
 	_, err := b.Compress(ctx, compact.Force())
 	require.NoError(t, err)
-	requireView(t, store, b)
+	requireView(t, st, b)
 	before := a.Tokens()
 
 	mustAppend(t, a, user("agent-1 one more"))
-	requireView(t, store, a)
+	requireView(t, st, a)
 	assert.Less(t, a.Tokens(), before, "the compacted history is smaller than the 30 messages it replaced")
 	assert.Equal(t, a.Engine().ShouldCompress(a.Tokens()), a.ShouldCompress())
 }
@@ -85,15 +86,15 @@ func TestAppendNoticesAnotherProcesssCompaction(t *testing.T) {
 // Another process's appends are read on the next Append, and only they: no
 // live history is read again.
 func TestAppendReadsOnlyWhatOthersAppended(t *testing.T) {
-	store := &hookedStore{MemoryStore: NewMemoryStore()}
-	a := newTestSession(t, "agent-1", &recorder{}, WithStore(store))
-	b := newTestSession(t, "agent-1", &recorder{}, WithStore(store))
+	st := &hookedStore{Memory: store.NewMemory()}
+	a := newTestSession(t, "agent-1", &recorder{}, WithStore(st))
+	b := newTestSession(t, "agent-1", &recorder{}, WithStore(st))
 	mustAppend(t, a, user("from a"))
 	mustAppend(t, b, asst("from b"), user("from b again"))
-	lives := store.lives.Load()
+	lives := st.lives.Load()
 	mustAppend(t, a, asst("from a again"))
-	requireView(t, store, a)
-	assert.Equal(t, lives, store.lives.Load()-1, "only requireView read the live history")
+	requireView(t, st, a)
+	assert.Equal(t, lives, st.lives.Load()-1, "only requireView read the live history")
 	assert.Equal(t, []string{"from a", "from b", "from b again", "from a again"}, texts(a.Messages()))
 }
 
@@ -101,15 +102,15 @@ func TestAppendReadsOnlyWhatOthersAppended(t *testing.T) {
 // view equal to the store, which it read: what another process appended is
 // in it.
 func TestSkippedCompressionBringsTheViewUpToDate(t *testing.T) {
-	store := NewMemoryStore()
-	a := newTestSession(t, "agent-1", &recorder{}, WithStore(store))
-	b := newTestSession(t, "agent-1", &recorder{}, WithStore(store))
+	st := store.NewMemory()
+	a := newTestSession(t, "agent-1", &recorder{}, WithStore(st))
+	b := newTestSession(t, "agent-1", &recorder{}, WithStore(st))
 	mustAppend(t, a, user("from a"))
 	mustAppend(t, b, asst("from b"))
 	res, err := a.Compress(context.Background())
 	require.NoError(t, err)
 	require.NotEmpty(t, res.Skipped)
-	requireView(t, store, a)
+	requireView(t, st, a)
 }
 
 // Issue 23, item 2, when no one else appended: the ctx ends right after
@@ -118,22 +119,22 @@ func TestSkippedCompressionBringsTheViewUpToDate(t *testing.T) {
 func TestCompactionIsInstalledFromWhatWasCommitted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	store := &hookedStore{MemoryStore: NewMemoryStore()}
-	s := newTestSession(t, "agent-1", &recorder{Out: "summary"}, WithStore(store))
+	st := &hookedStore{Memory: store.NewMemory()}
+	s := newTestSession(t, "agent-1", &recorder{Out: "summary"}, WithStore(st))
 	mustAppend(t, s, chatHistory("agent-1", 200)...)
 	var reads, lives int32
-	store.afterCommit = func() {
+	st.afterCommit = func() {
 		cancel() // the deadline passes just after the commit
-		store.failReads.Store(true)
-		reads, lives = store.reads.Load(), store.lives.Load()
+		st.failReads.Store(true)
+		reads, lives = st.reads.Load(), st.lives.Load()
 	}
 
 	res, err := s.Compress(ctx, compact.Force())
 	require.NoError(t, err)
-	assert.Equal(t, reads, store.reads.Load(), "nothing was read after the commit")
-	assert.Equal(t, lives, store.lives.Load(), "nothing was read after the commit")
-	store.failReads.Store(false)
-	requireView(t, store, s)
+	assert.Equal(t, reads, st.reads.Load(), "nothing was read after the commit")
+	assert.Equal(t, lives, st.lives.Load(), "nothing was read after the commit")
+	st.failReads.Store(false)
+	requireView(t, st, s)
 	assert.True(t, equalHistory(res.Messages, s.Messages()))
 }
 
@@ -144,12 +145,12 @@ func TestCompactionIsInstalledFromWhatWasCommitted(t *testing.T) {
 func TestCompactionThatCannotReadWhatOthersAppendedSaysTheViewIsStale(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	store := &hookedStore{MemoryStore: NewMemoryStore()}
+	st := &hookedStore{Memory: store.NewMemory()}
 	g := newGate(1)
-	a := newTestSession(t, "agent-1", g, WithStore(store))
+	a := newTestSession(t, "agent-1", g, WithStore(st))
 	mustAppend(t, a, chatHistory("agent-1", 200)...)
-	b := newTestSession(t, "agent-1", &recorder{}, WithStore(store))
-	store.afterCommit = func() { cancel() }
+	b := newTestSession(t, "agent-1", &recorder{}, WithStore(st))
+	st.afterCommit = func() { cancel() }
 
 	done := compactAsync(ctx, a, compact.Force())
 	await(t, g.entered, "the summarizer")
@@ -159,13 +160,13 @@ func TestCompactionThatCannotReadWhatOthersAppendedSaysTheViewIsStale(t *testing
 	require.ErrorIs(t, out.err, ErrStale)
 	require.ErrorIs(t, out.err, context.Canceled)
 	require.NotNil(t, out.res, "the compaction was committed: its result comes back")
-	comps, err := store.Compactions(context.Background(), "agent-1")
+	comps, err := st.Compactions(context.Background(), "agent-1")
 	require.NoError(t, err)
 	require.Len(t, comps, 1)
 	assert.True(t, equalHistory(out.res.Messages, a.Messages()), "the view holds the compaction, without the message it could not read")
 
 	mustAppend(t, a, asst("agent-1 carries on"))
-	requireView(t, store, a)
+	requireView(t, st, a)
 	assert.Equal(t, "agent-1 from the other process", a.Messages()[a.Len()-2].Content)
 }
 
@@ -173,29 +174,29 @@ func TestCompactionThatCannotReadWhatOthersAppendedSaysTheViewIsStale(t *testing
 // up to date says so (ErrStale), and logs its messages only once.
 func TestAppendThatCannotCatchUpSaysTheViewIsStale(t *testing.T) {
 	ctx := context.Background()
-	store := &hookedStore{MemoryStore: NewMemoryStore()}
-	a := newTestSession(t, "agent-1", &recorder{}, WithStore(store))
+	st := &hookedStore{Memory: store.NewMemory()}
+	a := newTestSession(t, "agent-1", &recorder{}, WithStore(st))
 	mustAppend(t, a, chatHistory("agent-1", 30)...)
-	b := newTestSession(t, "agent-1", &recorder{}, WithStore(store))
+	b := newTestSession(t, "agent-1", &recorder{}, WithStore(st))
 	_, err := b.Compress(ctx, compact.Force())
 	require.NoError(t, err)
 
-	store.failReads.Store(true)
+	st.failReads.Store(true)
 	err = a.Append(ctx, user("agent-1 logged once"))
 	require.ErrorIs(t, err, ErrStale)
 	require.ErrorIs(t, err, errReadFailed)
-	store.failReads.Store(false)
+	st.failReads.Store(false)
 	require.NoError(t, a.Sync(ctx))
-	requireView(t, store, a)
-	recs, err := store.Read(ctx, "agent-1", 1, 0)
+	requireView(t, st, a)
+	recs, err := st.Read(ctx, "agent-1", 1, 0)
 	require.NoError(t, err)
 	assert.Len(t, recs, 31, "the message is in the log once")
 }
 
 func TestOpenFailsWhenTheStoreCannotBeRead(t *testing.T) {
-	store := &hookedStore{MemoryStore: NewMemoryStore()}
-	store.failReads.Store(true)
-	s, err := Open(context.Background(), "agent-1", nil, WithStore(store))
+	st := &hookedStore{Memory: store.NewMemory()}
+	st.failReads.Store(true)
+	s, err := Open(context.Background(), "agent-1", nil, WithStore(st))
 	require.ErrorIs(t, err, errReadFailed)
 	assert.Nil(t, s, "no Session with an empty history stands in for the stored one")
 	assert.True(t, strings.HasPrefix(err.Error(), `session: open "agent-1": `), err.Error())
@@ -208,13 +209,13 @@ func TestErrorsSaySession(t *testing.T) {
 	require.NoError(t, closed.Close(ctx))
 	_, errClosed := closed.Compress(ctx)
 	_, errID := Open(ctx, "", nil)
-	broken := newTestSession(t, "agent-2", &recorder{}, WithStore(&failingStore{MemoryStore: NewMemoryStore(), appendErr: errBroken}))
+	broken := newTestSession(t, "agent-2", &recorder{}, WithStore(&failingStore{Memory: store.NewMemory(), appendErr: errBroken}))
 	errAppend := broken.Append(ctx, user("x"))
 	m := NewManager(nil)
 	require.NoError(t, m.Close(ctx))
 	_, errManager := m.Get(ctx, "agent-3")
 	_, errGet := NewManager(nil).Get(ctx, "a\nb")
-	_, errStore := NewMemoryStore().Read(ctx, "agent-4", 0, 1)
+	_, errStore := store.NewMemory().Read(ctx, "agent-4", 0, 1)
 	for name, err := range map[string]error{
 		"closed": errClosed, "id": errID, "append": errAppend, "manager": errManager, "get": errGet, "store": errStore,
 	} {
@@ -243,8 +244,8 @@ func TestToolsReturnDefinitionsOfTheirOwn(t *testing.T) {
 // commit path and a deferred cleanup): the lease is released once.
 func TestLeaseStopRunsOnce(t *testing.T) {
 	noLeaks(t)
-	store := &countingLeaser{MemoryStore: NewMemoryStore()}
-	s := newTestSession(t, "agent-1", &recorder{}, WithStore(store))
+	st := &countingLeaser{Memory: store.NewMemory()}
+	s := newTestSession(t, "agent-1", &recorder{}, WithStore(st))
 	hold, err := s.lease(context.Background(), false)
 	require.NoError(t, err)
 	stop := hold.stop
@@ -257,17 +258,17 @@ func TestLeaseStopRunsOnce(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	assert.EqualValues(t, 1, store.releases.Load())
+	assert.EqualValues(t, 1, st.releases.Load())
 }
 
 type countingLeaser struct {
-	*MemoryStore
+	*store.Memory
 	releases atomic.Int32
 }
 
-func (c *countingLeaser) Release(ctx context.Context, id string, l Lease) error {
+func (c *countingLeaser) Release(ctx context.Context, id string, l store.Lease) error {
 	c.releases.Add(1)
-	return c.MemoryStore.Release(ctx, id, l)
+	return c.Memory.Release(ctx, id, l)
 }
 
 // texts returns the text of each message.

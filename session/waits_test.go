@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/session/store"
 )
 
 // clockedSummarizer takes took of the simulated clock's time: it moves the
@@ -27,18 +28,18 @@ func (c *clockedSummarizer) Summarize(_ context.Context, req compact.SummaryRequ
 	return fmt.Sprintf("The agent worked through %d turns.", len(req.Turns)), nil
 }
 
-// busyOnce is a MemoryStore whose lease another holder has at the first
+// busyOnce is a store.Memory whose lease another holder has at the first
 // try: a compaction waits for it once.
 type busyOnce struct {
-	*MemoryStore
+	*store.Memory
 	tries atomic.Int32
 }
 
-func (b *busyOnce) Acquire(ctx context.Context, id string, ttl time.Duration) (Lease, error) {
+func (b *busyOnce) Acquire(ctx context.Context, id string, ttl time.Duration) (store.Lease, error) {
 	if b.tries.Add(1) == 1 {
-		return Lease{}, fmt.Errorf("%w: another process compacts %q", ErrBusy, id)
+		return store.Lease{}, fmt.Errorf("%w: another process compacts %q", ErrBusy, id)
 	}
-	return b.MemoryStore.Acquire(ctx, id, ttl)
+	return b.Memory.Acquire(ctx, id, ttl)
 }
 
 // Status counts as a wait a request path that blocked: one whose
@@ -55,9 +56,9 @@ func TestWaitsCountRequestPathsThatBlocked(t *testing.T) {
 			var opts []Option
 			switch name {
 			case "with a store":
-				opts = append(opts, WithStore(NewMemoryStore()))
+				opts = append(opts, WithStore(store.NewMemory()))
 			case "with a lease held once":
-				opts = append(opts, WithStore(&busyOnce{MemoryStore: NewMemoryStore()}))
+				opts = append(opts, WithStore(&busyOnce{Memory: store.NewMemory()}))
 			}
 			engine := newTestCompressor(sum, compact.WithPruning(true), compact.WithClock(clock.Now))
 			s, err := Open(ctx, "waits", engine, append(opts, WithClock(clock.Now))...)

@@ -1,10 +1,10 @@
 package tokens
 
 import (
-	"encoding/binary"
 	"hash/maphash"
 	"sync"
 
+	"github.com/contextkit/compact/internal/memo"
 	"github.com/contextkit/compact/tokens/internal/bpe"
 )
 
@@ -23,12 +23,17 @@ import (
 // calls and images (see [MessageTokens]).
 //
 // CountMessage remembers the count of each message it has seen, keyed by a
-// hash of every field that affects it, so recounting a history that grew by
+// hash of every field of the message, so recounting a history that grew by
 // one message tokenises only the new message. The memo is bounded (see
 // [WithCacheSize]). The hash is 64 bits with a per-counter random seed; two
 // different messages share a count only by a collision of that hash. Each
 // counter also remembers the counts of about a thousand short pieces of
-// text that are not one token (identifiers, paths), by their bytes.
+// text that are not one token (identifiers, paths), by their bytes, and,
+// in a memo of the same bound, the counts of the chunks of every text of
+// 256 bytes or more (a few lines each, cut where the encoding never puts
+// a piece across the cut), by a hash of their bytes: a text assembled from
+// parts counted before, such as a summary that carries earlier user
+// messages, costs their hashes and the lines around the joins.
 type Exact struct {
 	enc         *bpe.Encoding
 	pieces      *bpe.Cache
@@ -41,6 +46,11 @@ type Exact struct {
 	mu  sync.Mutex
 	cur map[uint64]int // the generation being filled
 	old map[uint64]int // the previous generation, read and promoted from
+
+	// The counts of the chunks of long texts (see CountText), keyed by a
+	// hash of their bytes, in two generations as the messages' are.
+	chunkMu            sync.Mutex
+	chunkCur, chunkOld map[uint64]int
 }
 
 // ForModel returns an exact counter for model, using the encoding
@@ -84,12 +94,86 @@ func (c *Exact) Adjusted() []string { return append([]string(nil), c.adjusted...
 // Encoding returns the name of the encoding c counts with.
 func (c *Exact) Encoding() string { return c.encoding }
 
-// CountText returns the number of tokens in s as plain text.
+// CountText returns the number of tokens in s as plain text. A text of
+// chunkedText bytes or more is counted in chunks cut where the encoding's
+// pieces never straddle the cut (see bpe.Seam), each chunk's count
+// remembered by a hash of its bytes: the same count as the whole's, and a
+// text made of parts counted before (a summary carrying user messages, a
+// history rendered again) costs their hashes.
 func (c *Exact) CountText(s string) int {
 	if s == "" {
 		return 0
 	}
-	return c.enc.Count(s, c.pieces)
+	if c.genSize == 0 || len(s) < chunkedText {
+		return c.enc.Count(s, c.pieces)
+	}
+	n := 0
+	for len(s) > 0 {
+		end := chunkEnd(s)
+		n += c.countChunk(s[:end])
+		s = s[end:]
+	}
+	return n
+}
+
+// chunkedText is the shortest text CountText counts in remembered chunks;
+// a chunk ends at the first seam whose eight bytes before it hash to 0
+// modulo chunkSpread, so chunks run a few lines, and a part of a text cuts
+// where it cut alone from its first such seam on.
+const (
+	chunkedText = 256
+	chunkSpread = 8
+)
+
+// chunkEnd returns the end of the first chunk of s.
+func chunkEnd(s string) int {
+	for i := 0; i < len(s); {
+		p := i + bpe.Seam(s[i:])
+		if p >= len(s) || p >= 8 && mix8(s[p-8:p])%chunkSpread == 0 {
+			return p
+		}
+		i = p
+	}
+	return len(s)
+}
+
+// mix8 hashes eight bytes.
+func mix8(b string) uint64 {
+	k := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+	k *= 0x9e3779b97f4a7c15
+	return k >> 40
+}
+
+// countChunk counts one chunk, remembered by its hash.
+func (c *Exact) countChunk(s string) int {
+	key := maphash.String(c.seed, s)
+	c.chunkMu.Lock()
+	n, ok := c.chunkCur[key]
+	if !ok {
+		if n, ok = c.chunkOld[key]; ok {
+			c.putChunkLocked(key, n)
+		}
+	}
+	c.chunkMu.Unlock()
+	if ok {
+		return n
+	}
+	n = c.enc.Count(s, c.pieces)
+	c.chunkMu.Lock()
+	c.putChunkLocked(key, n)
+	c.chunkMu.Unlock()
+	return n
+}
+
+func (c *Exact) putChunkLocked(key uint64, n int) {
+	if len(c.chunkCur) >= c.genSize {
+		c.chunkOld, c.chunkCur = c.chunkCur, nil
+	}
+	if c.chunkCur == nil {
+		c.chunkCur = make(map[uint64]int)
+	}
+	c.chunkCur[key] = n
 }
 
 // CountMessage returns the number of tokens m adds to a chat request,
@@ -132,40 +216,6 @@ func (c *Exact) putLocked(key uint64, n int) {
 	c.cur[key] = n
 }
 
-// hash returns the memo key of m: a hash of every field MessageTokens
-// reads, each written with a tag and its length, so that moving text from
-// one field to another, or across a field boundary, changes the key.
-func (c *Exact) hash(m Message) uint64 {
-	var h maphash.Hash
-	h.SetSeed(c.seed)
-	hashField(&h, 'r', m.Role)
-	hashField(&h, 'n', m.Name)
-	hashField(&h, 'c', m.Content)
-	for _, p := range m.MultiContent {
-		if isImagePart(p) {
-			hashField(&h, 'i', string(imageDetail(p)))
-		} else {
-			hashField(&h, 't', p.Text)
-		}
-	}
-	hashField(&h, 'x', m.Refusal)
-	hashField(&h, 'z', m.ReasoningContent)
-	if fc := m.FunctionCall; fc != nil {
-		hashField(&h, 'F', fc.Name)
-		hashField(&h, 'A', fc.Arguments)
-	}
-	for _, tc := range m.ToolCalls {
-		hashField(&h, 'T', tc.Function.Name)
-		hashField(&h, 'a', tc.Function.Arguments)
-	}
-	hashField(&h, 'd', m.ToolCallID)
-	return h.Sum64()
-}
-
-func hashField(h *maphash.Hash, tag byte, s string) {
-	var hdr [9]byte
-	hdr[0] = tag
-	binary.LittleEndian.PutUint64(hdr[1:], uint64(len(s)))
-	_, _ = h.Write(hdr[:])
-	_, _ = h.WriteString(s)
-}
+// hash returns the memo key of m: memo.Hash of every field, under the
+// counter's seed.
+func (c *Exact) hash(m Message) uint64 { return memo.Hash(c.seed, m) }

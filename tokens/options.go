@@ -36,11 +36,12 @@ func (c *config) reject(option string, value, kept any) {
 	c.adjusted = append(c.adjusted, fmt.Sprintf("%s(%v): invalid, %v kept", option, value, kept))
 }
 
-// WithCacheSize bounds the memo of per-message counts to about n entries.
-// The default is 65,536. The memo keeps two generations of n/2: when the
-// newer one is full the older is dropped, so the counts of a history being
-// recounted stay while stale ones age out. Zero disables the memo; a
-// negative size is invalid.
+// WithCacheSize bounds the memo of per-message counts to about n entries,
+// and the memo of the chunks of long texts (see [Exact]) to as many. The
+// default is 65,536. Each memo keeps two generations of n/2: when the newer
+// one is full the older is dropped, so the counts of a history being
+// recounted stay while stale ones age out. Zero disables both; a negative
+// size is invalid.
 func WithCacheSize(n int) Option {
 	return func(c *config) {
 		if n < 0 {

@@ -34,6 +34,7 @@ import (
 	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/pgstore"
 	"github.com/contextkit/compact/session/sqlitestore"
+	"github.com/contextkit/compact/session/store"
 	"github.com/contextkit/compact/tokens"
 )
 
@@ -61,7 +62,7 @@ func main() {
 
 // openStore opens the store cfg names; done closes it (and removes a temp
 // dir it made).
-func openStore(ctx context.Context, where string) (st session.Store, desc string, done func() error, err error) {
+func openStore(ctx context.Context, where string) (st store.Store, desc string, done func() error, err error) {
 	switch {
 	case strings.HasPrefix(where, "postgres://") || strings.HasPrefix(where, "postgresql://"):
 		pg, err := pgstore.Open(ctx, where)
@@ -91,7 +92,7 @@ func openStore(ctx context.Context, where string) (st session.Store, desc string
 // run serves cfg.agents agents for cfg.turns turns each and prints what
 // every session holds in the store.
 func run(ctx context.Context, w io.Writer, cfg config) (err error) {
-	store, desc, done, err := openStore(ctx, cfg.store)
+	mem, desc, done, err := openStore(ctx, cfg.store)
 	if err != nil {
 		return err
 	}
@@ -103,7 +104,7 @@ func run(ctx context.Context, w io.Writer, cfg config) (err error) {
 	// One engine per session: a small window so the demo compacts often.
 	m := session.NewManager(func(id string) compact.ContextEngine {
 		return compact.New(compact.WithContextWindow(3_000), compact.WithTokenCounter(tokens.Estimator{}))
-	}, session.WithStore(store), session.WithLogger(logger))
+	}, session.WithStore(mem), session.WithLogger(logger))
 	defer func() { err = errors.Join(err, m.Close(ctx)) }()
 
 	var wg sync.WaitGroup
@@ -128,7 +129,7 @@ func run(ctx context.Context, w io.Writer, cfg config) (err error) {
 	ids := m.Sessions()
 	sort.Strings(ids)
 	for _, id := range ids {
-		live, logged, n, err := store.Live(ctx, id)
+		live, logged, n, err := mem.Live(ctx, id)
 		if err != nil {
 			return err
 		}

@@ -125,11 +125,11 @@ func newFactIndex(d *digest, lim Limits) *factIndex {
 		kept := keep(list, lim.Errors)
 		fx.leftOut[kind] += len(list) - len(kept)
 		for _, e := range kept {
-			text := itemText(e.raw, lim.ItemChars)
+			text := d.written.item(e.raw, lim.ItemChars)
 			if text == "" {
 				continue // nothing left once redacted
 			}
-			it := factItem{kind: kind, text: text, group: redact.String(d.facts.errFrom[e.raw]), seq: e.seq, rank: e.rank}
+			it := factItem{kind: kind, text: text, group: d.written.str(d.facts.errFrom[e.raw]), seq: e.seq, rank: e.rank}
 			if i, ok := seen[text]; ok {
 				if e.seq > fx.items[i].seq {
 					it.rank = max(it.rank, fx.items[i].rank)
@@ -154,7 +154,7 @@ func newFactIndex(d *digest, lim Limits) *factIndex {
 				list = append(list, e)
 			}
 		}
-		kept := keepWritten(list, lim.Files, lim.ItemChars)
+		kept := keepWritten(d.written, list, lim.Files, lim.ItemChars)
 		fx.leftOut[kind] += len(list) - len(kept)
 		for _, e := range kept {
 			if e.raw != "" && !listed[e.raw] {
@@ -174,17 +174,17 @@ func newFactIndex(d *digest, lim Limits) *factIndex {
 	for _, k := range kept {
 		i, _ := strconv.Atoi(k.raw)
 		e := d.facts.ids.list[i]
-		value := redact.String(e.value)
+		value := d.written.str(e.value)
 		if !readsBackInIDLine(value) {
 			continue // redaction wrote a marker that would not read back
 		}
 		var tools []string
 		for _, t := range e.tools {
-			if t = redact.String(t); readsBackInIDLine(t) {
+			if t = d.written.str(t); readsBackInIDLine(t) {
 				tools = append(tools, t)
 			}
 		}
-		key := redact.String(e.key)
+		key := d.written.str(e.key)
 		if !readsBackInIDLine(key) {
 			key = ""
 		}

@@ -90,7 +90,7 @@ func newDraft(d *digest, focus string, lim Limits, target int) *draft {
 		{secPending, &d.pending, lim.Pending},
 	}
 	for _, l := range lists {
-		for _, e := range keepWritten(l.e.list, l.cap, lim.ItemChars) {
+		for _, e := range keepWritten(d.written, l.e.list, l.cap, lim.ItemChars) {
 			text := entryPrefix[l.sec] + e.raw + entrySuffix[l.sec]
 			dr.items[l.sec] = append(dr.items[l.sec], draftItem{text: text, seq: e.seq, rank: e.rank})
 		}
@@ -167,17 +167,17 @@ func dropShadowed(files *[fileGroups]entries) {
 }
 
 // keepWritten caps list at n entries in their written form (itemText,
-// bytes long at most). Only candidates that can survive the cap are written,
+// bytes long at most, remembered in w). Only candidates that can survive the cap are written,
 // since redacting every entry of a long history would dominate the cost:
 // twice the cap is taken by raw text, written, merged where two now read
 // the same, and capped again.
-func keepWritten(list []entry, n, bytes int) []entry {
+func keepWritten(w *written, list []entry, n, bytes int) []entry {
 	if n < 0 {
 		return nil
 	}
 	out := &entries{}
 	for _, e := range keep(list, 2*n+1) {
-		out.add(itemText(e.raw, bytes), e.seq, e.rank)
+		out.add(w.item(e.raw, bytes), e.seq, e.rank)
 	}
 	return keep(out.list, n)
 }

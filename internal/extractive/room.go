@@ -28,6 +28,9 @@ func FactsRoom(ctx context.Context, req Request, target int) int {
 // (see ScanMemo); a nil memo remembers nothing.
 func FactsRoomMemo(ctx context.Context, req Request, target int, memo *ScanMemo) int {
 	d := &digest{factsOnly: true}
+	if memo != nil {
+		d.written = memo.texts
+	}
 	if d.scanWith(ctx, req.Turns, memo) != nil {
 		return 0
 	}

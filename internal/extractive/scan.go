@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/contextkit/compact/internal/memo"
 	"github.com/contextkit/compact/internal/msg"
 )
 
@@ -116,9 +117,10 @@ type digest struct {
 	state     string // the last visible assistant text
 	earlier   string // a previous summary kept verbatim
 	seq       int
-	focus     string        // lower-cased
-	factsOnly bool          // collect the index's facts alone: no asks, prose or mere mentions
-	views     *msg.TextMemo // remembers the redacted texts scanView reads (nil: none)
+	focus     string               // lower-cased
+	factsOnly bool                 // collect the index's facts alone: no asks, prose or mere mentions
+	views     *memo.Table[Message] // remembers the views scanView returns (nil: none)
+	written   *written             // remembers the facts' written forms (nil: none)
 	turns     int
 	roles     [4]int // user, assistant, tool, other: for a summary of last resort
 }
@@ -184,19 +186,18 @@ const (
 // history notices cancellation without paying for a check per message.
 const ctxCheckEvery = 256
 
-// scanWith walks turns in order, resuming where memo's last scan stopped
-// when turns begin with the turns it walked, and leaves memo the state
-// after them.
-func (d *digest) scanWith(ctx context.Context, turns []Message, memo *ScanMemo) error {
+// scanWith walks turns in order, resuming where sm's last scan stopped
+// when turns begin with the turns it walked, and leaves sm the state after
+// them.
+func (d *digest) scanWith(ctx context.Context, turns []Message, sm *ScanMemo) error {
 	var calls []*callRecord
 	open := map[string]int{}
 	start := 0
-	var th *turnHasher
-	if memo != nil {
-		th = memo.start(d)
-		if st := memo.resume(d, turns, th); st != nil {
-			*d, calls, open, start = *st.d, st.calls, st.open, st.n
-		}
+	var copied []Message // the resumed scan's copies of turns[:start]
+	if st := sm.resume(d, turns); st != nil {
+		views, written := d.views, d.written
+		*d, calls, open, start, copied = *st.d, st.calls, st.open, len(st.turns), st.turns
+		d.views, d.written = views, written
 	}
 	for i := start; i < len(turns); i++ {
 		m := turns[i]
@@ -237,12 +238,7 @@ func (d *digest) scanWith(ctx context.Context, turns []Message, memo *ScanMemo) 
 			d.roles[3]++
 		}
 	}
-	if memo != nil {
-		for _, m := range turns[start:] {
-			th.add(m)
-		}
-		memo.keep(&scanState{key: th.h.Sum64(), n: len(turns), d: d, calls: calls, open: open})
-	}
+	sm.keep(turns, copied, d, calls, open)
 	for _, c := range calls {
 		if !c.answered {
 			d.pending.add(c.name+"("+c.args+")", c.seq, d.rank(rankPending, c.focus))

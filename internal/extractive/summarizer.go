@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/contextkit/compact/internal/english"
+	"github.com/contextkit/compact/internal/memo"
 	"github.com/contextkit/compact/internal/msg"
 )
 
@@ -17,8 +18,9 @@ import (
 type Summarizer struct {
 	limits Limits
 	count  func(string) int
-	views  *msg.TextMemo // the redacted texts its scans read (nil: none)
-	scans  *ScanMemo     // where its last scan stopped (nil: none)
+	views  *memo.Table[Message] // the redacted views its scans read (nil: none)
+	scans  *ScanMemo            // where its last scan stopped (nil: none)
+	texts  *written             // the facts' written forms (nil: none)
 }
 
 // defaultLimits bound each list for a summary of
@@ -72,12 +74,13 @@ type Request struct {
 // their defaults) and measuring its summary with count (nil: one token per
 // four bytes).
 func New(limits Limits, count func(string) int) *Summarizer {
-	return &Summarizer{limits: limits, count: count, views: msg.NewTextMemo(viewMemoBytes), scans: NewScanMemo()}
+	return &Summarizer{limits: limits, count: count, views: memo.NewTable[Message](viewMemoMessages), scans: NewScanMemo(), texts: newWritten()}
 }
 
-// viewMemoBytes bounds a generation of a Summarizer's memo of redacted
-// texts: a 260k-token history holds about 0.8 MB of text.
-const viewMemoBytes = 2 << 20
+// viewMemoMessages bounds a Summarizer's memo of redacted views, which
+// holds the messages of its last two summaries: a 260k-token agent
+// history holds about 600.
+const viewMemoMessages = 1 << 13
 
 // ErrNothing reports a request with no turns and no previous summary.
 var ErrNothing = errors.New("compact: extractive summary: no turns and no previous summary")
@@ -144,7 +147,8 @@ func (s *Summarizer) Summarize(ctx context.Context, req Request) (string, error)
 		target = defaultTarget
 	}
 	target = max(target, minTarget)
-	d := &digest{focus: strings.ToLower(strings.TrimSpace(req.Focus)), views: s.views}
+	s.views.Round()
+	d := &digest{focus: strings.ToLower(strings.TrimSpace(req.Focus)), views: s.views, written: s.texts}
 	if err := d.scanWith(ctx, req.Turns, s.scans); err != nil {
 		return "", err
 	}

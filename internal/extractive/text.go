@@ -5,7 +5,7 @@ import (
 
 	openai "github.com/sashabaranov/go-openai"
 
-	"github.com/contextkit/compact/internal/msg"
+	"github.com/contextkit/compact/internal/memo"
 	"github.com/contextkit/compact/internal/textcut"
 	"github.com/contextkit/compact/redact"
 )
@@ -19,14 +19,17 @@ import (
 // and tool-call arguments redacted (JSON as JSON), so that nothing picked
 // out of it (a path, an error line, a sentence) can be a piece of a secret
 // cut from the context that said secret ("Bearer abc/x.py" is no path). m
-// is left alone: the copy shares nothing that is changed. Each text's
-// redaction is remembered in views (nil remembers nothing).
-func scanView(m Message, views *msg.TextMemo) Message {
+// is left alone: the copy shares nothing that is changed. Each view is
+// remembered in views for a message equal to m (nil remembers nothing).
+func scanView(m Message, views *memo.Table[Message]) Message {
+	if v, ok := views.Get(m); ok {
+		return v
+	}
 	clean := func(s string) string {
 		if s == "" {
 			return s
 		}
-		return views.GetString(s, func() string { return redact.JSON(s) })
+		return redact.JSON(s)
 	}
 	out := m
 	out.Content = clean(m.Content)
@@ -48,6 +51,7 @@ func scanView(m Message, views *msg.TextMemo) Message {
 		fc.Arguments = clean(fc.Arguments)
 		out.FunctionCall = &fc
 	}
+	views.Put(m, out)
 	return out
 }
 

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/contextkit/compact/internal/memo"
 	openai "github.com/sashabaranov/go-openai"
 )
 
@@ -130,7 +131,7 @@ func ReplaceText(m Message, s string) Message {
 // as one text part, or nothing when m has no content.
 func Parts(m Message) []openai.ChatMessagePart {
 	if len(m.MultiContent) > 0 {
-		return cloneParts(m.MultiContent)
+		return memo.Clone(Message{MultiContent: m.MultiContent}).MultiContent
 	}
 	if m.Content == "" {
 		return nil
@@ -182,72 +183,12 @@ func Clone(msgs []Message) []Message {
 	return out
 }
 
-// CloneMessage returns a deep copy of m. Nil and empty slices keep their
-// nil-ness, so a clone compares equal to its original with reflect.DeepEqual.
-func CloneMessage(m Message) Message {
-	out := m
-	out.MultiContent = cloneParts(m.MultiContent)
-	if m.FunctionCall != nil {
-		fc := *m.FunctionCall
-		out.FunctionCall = &fc
-	}
-	if m.ToolCalls != nil {
-		out.ToolCalls = make([]openai.ToolCall, len(m.ToolCalls))
-		for i, c := range m.ToolCalls {
-			if c.Index != nil {
-				idx := *c.Index
-				c.Index = &idx
-			}
-			out.ToolCalls[i] = c
-		}
-	}
-	return out
-}
+// CloneMessage returns a deep copy of m (see memo.Clone).
+func CloneMessage(m Message) Message { return memo.Clone(m) }
 
-func cloneParts(ps []openai.ChatMessagePart) []openai.ChatMessagePart {
-	if ps == nil {
-		return nil
-	}
-	out := make([]openai.ChatMessagePart, len(ps))
-	for i, p := range ps {
-		if p.ImageURL != nil {
-			u := *p.ImageURL
-			p.ImageURL = &u
-		}
-		out[i] = p
-	}
-	return out
-}
-
-// EqualMessage reports whether a and b are the same message, field by field,
-// treating nil and empty slices alike.
-func EqualMessage(a, b Message) bool {
-	if a.Role != b.Role || a.Content != b.Content || a.Refusal != b.Refusal ||
-		a.Name != b.Name || a.ReasoningContent != b.ReasoningContent ||
-		a.ToolCallID != b.ToolCallID || len(a.MultiContent) != len(b.MultiContent) ||
-		len(a.ToolCalls) != len(b.ToolCalls) {
-		return false
-	}
-	if (a.FunctionCall == nil) != (b.FunctionCall == nil) ||
-		(a.FunctionCall != nil && *a.FunctionCall != *b.FunctionCall) {
-		return false
-	}
-	for i, p := range a.MultiContent {
-		q := b.MultiContent[i]
-		if p.Type != q.Type || p.Text != q.Text || (p.ImageURL == nil) != (q.ImageURL == nil) ||
-			(p.ImageURL != nil && *p.ImageURL != *q.ImageURL) {
-			return false
-		}
-	}
-	for i, c := range a.ToolCalls {
-		d := b.ToolCalls[i]
-		if c.ID != d.ID || c.Type != d.Type || c.Function != d.Function ||
-			(c.Index == nil) != (d.Index == nil) || (c.Index != nil && *c.Index != *d.Index) {
-			return false
-		}
-	}
-	return true
-}
+// EqualMessage reports whether a and b are the same message, field by field
+// (see memo.Equal).
+func EqualMessage(a, b Message) bool { return memo.Equal(a, b) }
 
 // WithIncoming returns msgs followed by incoming, if any, without touching
 // msgs.

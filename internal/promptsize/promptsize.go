@@ -12,10 +12,12 @@
 package promptsize
 
 import (
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/contextkit/compact/internal/memo"
 	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/internal/textcut"
 	"github.com/contextkit/compact/tokens"
@@ -52,15 +54,58 @@ type fixed struct {
 // chosen as compact.RenderTurns chooses them and replaced by a marker.
 // Reasoning content is left out, as the default rendering leaves it.
 func Turns(turns []msg.Message, tc tokens.Counter, caps Caps) int {
+	return TurnsMemo(turns, tc, caps, nil)
+}
+
+// Memo remembers each message's estimate for a message equal to it,
+// estimated with the same tool name, caps and counter state (see
+// TurnsMemo).
+type Memo = memo.Table[block]
+
+// NewMemo returns an empty Memo for the turns of a conversation.
+func NewMemo() *Memo { return memo.NewTable[block](memoMessages) }
+
+// memoMessages bounds a Memo: a long conversation's history twice over.
+const memoMessages = 1 << 14
+
+// block is what Turns works out of one message: its length in
+// characters, its tokens (-1 until a rendering keeps it) and whether it
+// ends a line, under name, caps and the counter's state.
+type block struct {
+	name          string
+	caps          Caps
+	state         any
+	chars, tokens int
+	nl            bool
+}
+
+// versioned is a counter whose counts change with a state it names (a
+// calibration): an estimate made in another state is made again.
+type versioned interface{ Version() any }
+
+// TurnsMemo is Turns remembering the estimate of each message in m (nil
+// remembers nothing), so estimating a grown history again costs the new
+// messages.
+func TurnsMemo(turns []msg.Message, tc tokens.Counter, caps Caps, m *Memo) int {
 	if len(turns) == 0 {
 		return 0
 	}
+	var state any
+	if v, ok := tc.(versioned); ok {
+		state = v.Version()
+	}
 	e := newEstimator(tc, caps)
 	names := toolNames(turns)
+	blocks := make([]block, len(turns))
 	sizes := make([]int, len(turns))
 	total := (len(turns) - 1) * len(caps.Separator)
-	for i, m := range turns {
-		sizes[i] = e.chars(m, names[i])
+	for i, t := range turns {
+		b, ok := m.Get(t)
+		if !ok || b.name != names[i] || b.caps != caps || b.state != state {
+			b = block{name: names[i], caps: caps, state: state, chars: e.chars(t, names[i]), tokens: -1}
+			m.Put(t, b)
+		}
+		blocks[i], sizes[i] = b, b.chars
 		total += sizes[i]
 	}
 	keep, cut := []bool(nil), -1
@@ -73,8 +118,13 @@ func Turns(turns []msg.Message, tc tokens.Counter, caps Caps) int {
 			out += e.fx.sep // after a newline, the separator's merge into one token
 		}
 		if keep == nil || keep[i] {
-			n := e.tokens(turns[i], names[i])
-			nl = endsInNewline(turns[i])
+			b := &blocks[i]
+			if b.tokens < 0 {
+				b.tokens, b.nl = e.tokens(turns[i], names[i]), endsInNewline(turns[i])
+				m.Put(turns[i], *b)
+			}
+			n := b.tokens
+			nl = b.nl
 			if i == cut {
 				// Too long on its own: the rendering cuts it to the room there is.
 				room := caps.Total - 2*(caps.GapMarker+len(caps.Separator)) - len(caps.Separator)
@@ -102,8 +152,26 @@ func endsInNewline(m msg.Message) bool {
 	return strings.HasSuffix(text, "\n") && strings.TrimSpace(text) != ""
 }
 
-// runes is the length of s in characters, as the caps count it.
-func runes(s string) int { return utf8.RuneCountInString(s) }
+// runes is the length of s in characters, as the caps count it
+// (utf8.RuneCountInString): in valid UTF-8 its bytes less its
+// continuation bytes, counted eight at a time.
+func runes(s string) int {
+	if !utf8.ValidString(s) {
+		return utf8.RuneCountInString(s)
+	}
+	n, i := len(s), 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		n -= bits.OnesCount64(w &^ (w << 1) & 0x8080808080808080) // 10xxxxxx
+	}
+	for ; i < len(s); i++ {
+		if s[i]&0xC0 == 0x80 {
+			n--
+		}
+	}
+	return n
+}
 
 // kept returns how many characters of s a cap of limit keeps, about how
 // many bytes that is, and whether s is cut. Only the start of a text far
@@ -387,10 +455,15 @@ type Request struct {
 // (counted exactly) and the material as a user message, whose sections
 // are counted as tc counts them and whose turns Turns estimates.
 func Prompt(tc tokens.Counter, r Request, caps Caps) int {
+	return PromptMemo(tc, r, caps, nil)
+}
+
+// PromptMemo is Prompt estimating the turns with TurnsMemo.
+func PromptMemo(tc tokens.Counter, r Request, caps Caps, m *Memo) int {
 	n := tc.CountMessage(msg.Message{Role: msg.RoleSystem, Content: r.Instructions}) +
 		tc.CountMessage(msg.Message{Role: msg.RoleUser}) + tokens.ReplyPrimingTokens
 	n += section(tc, "previous-summary", strings.TrimSpace(r.Previous)) + section(tc, "focus", strings.TrimSpace(r.Focus))
-	turns := Turns(r.Turns, tc, caps)
+	turns := TurnsMemo(r.Turns, tc, caps, m)
 	if turns == 0 {
 		turns = tc.CountText("(no new turns)")
 	}

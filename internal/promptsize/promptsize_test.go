@@ -12,6 +12,7 @@ import (
 	"github.com/contextkit/compact/internal/sharedtest"
 	"github.com/contextkit/compact/tokens"
 	openai "github.com/sashabaranov/go-openai"
+	"github.com/stretchr/testify/require"
 )
 
 // maxError is how far the estimate may stray from the count of the
@@ -135,4 +136,63 @@ func FuzzTurns(f *testing.F) {
 			}
 		}
 	})
+}
+
+// scaled is a counter whose counts change with its factor, which it names
+// as its Version, as a calibrating counter does.
+type scaled struct {
+	tc     tokens.Counter
+	factor int
+}
+
+func (s *scaled) CountText(t string) int { return s.factor * s.tc.CountText(t) }
+func (s *scaled) CountMessage(m openai.ChatCompletionMessage) int {
+	return s.factor * s.tc.CountMessage(m)
+}
+func (s *scaled) Version() any { return s.factor }
+
+// A remembered estimate is Turns' own, whatever came before it: a history
+// estimated again after it grew, after a message was changed in place or
+// replaced at its index, under other caps, and after the counter's counts
+// changed.
+func TestTurnsMemoIsTurns(t *testing.T) {
+	tc, err := tokens.ForEncoding(tokens.EncodingO200KBase)
+	require.NoError(t, err)
+	all := msgtest.All(t)
+	for _, name := range msgtest.Names(all) {
+		h := all[name]
+		turns := make([]compact.Message, len(h))
+		for i, m := range h {
+			turns[i] = compact.Clone([]compact.Message{m})[0]
+		}
+		sc := &scaled{tc: tc, factor: 1}
+		m := promptsize.NewMemo()
+		check := func(what string, turns []compact.Message, caps promptsize.Caps) {
+			t.Helper()
+			require.Equal(t, promptsize.Turns(turns, sc, caps), promptsize.TurnsMemo(turns, sc, caps, m), "%s: %s", name, what)
+		}
+		check("half", turns[:len(turns)/2], caps)
+		check("whole", turns, caps)
+		check("again", turns, caps)
+		small := caps
+		small.Message, small.Total = 200, 3000
+		check("other caps", turns, small)
+		for i := range turns {
+			if len(turns[i].ToolCalls) > 0 {
+				turns[i].ToolCalls[0].Function.Arguments = `{"path": "` + strings.Repeat("changed/", 200) + `"}`
+				break
+			}
+		}
+		for i := range turns {
+			if turns[i].Content != "" {
+				turns[i].Content += strings.Repeat(" changed in place", 300)
+				break
+			}
+		}
+		check("changed in place", turns, caps)
+		turns[len(turns)-1] = compact.Message{Role: "user", Content: strings.Repeat("replaced ", 500)}
+		check("replaced", turns, caps)
+		sc.factor = 2
+		check("counted otherwise", turns, caps)
+	}
 }

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/contextkit/compact/models"
-	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/internal/codec"
+	"github.com/contextkit/compact/session/store"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 )
@@ -20,7 +20,7 @@ const uniqueViolation = "23505"
 // locked is a session row read under FOR UPDATE: its lease, the database's
 // clock, and its counters.
 type locked struct {
-	held session.Lease
+	held store.Lease
 	now  time.Time
 	head head
 }
@@ -44,7 +44,7 @@ func (s *Store) lock(ctx context.Context, tx pgx.Tx, id string) (locked, error) 
 
 // Commit records c as session id's next compaction, under lease, by the
 // database's clock, and returns the number of the log's last record.
-func (s *Store) Commit(ctx context.Context, id string, c session.Compaction, lease session.Lease) (int64, error) {
+func (s *Store) Commit(ctx context.Context, id string, c store.Compaction, lease store.Lease) (int64, error) {
 	if err := begin(ctx, "commit", id); err != nil {
 		return 0, err
 	}
@@ -62,10 +62,10 @@ func (s *Store) Commit(ctx context.Context, id string, c session.Compaction, lea
 		if err != nil {
 			return err
 		}
-		if err := session.CheckLease(l.held, lease, l.now); err != nil {
+		if err := store.CheckLease(l.held, lease, l.now); err != nil {
 			return err
 		}
-		if err := session.CheckCompaction(session.Compaction{N: l.head.n, Through: l.head.through}, c, l.head.last); err != nil {
+		if err := store.CheckCompaction(store.Compaction{N: l.head.n, Through: l.head.through}, c, l.head.last); err != nil {
 			return err
 		}
 		at := c.At
@@ -76,7 +76,7 @@ func (s *Store) Commit(ctx context.Context, id string, c session.Compaction, lea
 			c.TokensBefore, c.TokensAfter, c.Summarizer, lease.Fence, c.FoldedFrom, c.FoldedThrough, spend); err != nil {
 			var pgErr *pgconn.PgError
 			if errors.As(err, &pgErr) && pgErr.Code == uniqueViolation {
-				return fmt.Errorf("%w: compaction %d exists: %w", session.ErrConflict, c.N, err)
+				return fmt.Errorf("%w: compaction %d exists: %w", store.ErrConflict, c.N, err)
 			}
 			return err
 		}
@@ -91,7 +91,7 @@ func (s *Store) Commit(ctx context.Context, id string, c session.Compaction, lea
 }
 
 // Compactions returns session id's compactions, oldest first.
-func (s *Store) Compactions(ctx context.Context, id string) ([]session.Compaction, error) {
+func (s *Store) Compactions(ctx context.Context, id string) ([]store.Compaction, error) {
 	if err := begin(ctx, "compactions", id); err != nil {
 		return nil, err
 	}
@@ -100,21 +100,21 @@ func (s *Store) Compactions(ctx context.Context, id string) ([]session.Compactio
 		return nil, fail(ctx, "compactions", id, err)
 	}
 	defer rows.Close()
-	var out []session.Compaction
+	var out []store.Compaction
 	for rows.Next() {
 		var (
-			c           session.Compaction
+			c           store.Compaction
 			live, spend string
 		)
 		if err := rows.Scan(&c.N, &c.From, &c.Through, &live, &c.At, &c.TokensBefore, &c.TokensAfter, &c.Summarizer, &c.Fence,
 			&c.FoldedFrom, &c.FoldedThrough, &spend); err != nil {
-			return nil, fmt.Errorf("pgstore: compactions: session %q compaction %d: %w: %v", id, len(out)+1, session.ErrCorrupt, err)
+			return nil, fmt.Errorf("pgstore: compactions: session %q compaction %d: %w: %v", id, len(out)+1, store.ErrCorrupt, err)
 		}
 		if c.Live, err = codec.DecodeMessages([]byte(live)); err != nil {
-			return nil, fmt.Errorf("pgstore: compactions: session %q compaction %d: %w: %v", id, c.N, session.ErrCorrupt, err)
+			return nil, fmt.Errorf("pgstore: compactions: session %q compaction %d: %w: %v", id, c.N, store.ErrCorrupt, err)
 		}
 		if c.Spend, err = codec.DecodeSpend(spend); err != nil {
-			return nil, fmt.Errorf("pgstore: compactions: session %q compaction %d: spend: %w: %v", id, c.N, session.ErrCorrupt, err)
+			return nil, fmt.Errorf("pgstore: compactions: session %q compaction %d: spend: %w: %v", id, c.N, store.ErrCorrupt, err)
 		}
 		out = append(out, c)
 	}
@@ -137,58 +137,58 @@ func (s *Store) Spend(ctx context.Context, id string) (models.Spend, error) {
 	}
 	spend, err := codec.DecodeSpend(text)
 	if err != nil {
-		return models.Spend{}, fmt.Errorf("pgstore: spend: session %q: %w: %v", id, session.ErrCorrupt, err)
+		return models.Spend{}, fmt.Errorf("pgstore: spend: session %q: %w: %v", id, store.ErrCorrupt, err)
 	}
 	return spend, nil
 }
 
 // Acquire grants the lease on session id for ttl, by the database's clock,
 // unless another holds it.
-func (s *Store) Acquire(ctx context.Context, id string, ttl time.Duration) (session.Lease, error) {
+func (s *Store) Acquire(ctx context.Context, id string, ttl time.Duration) (store.Lease, error) {
 	if err := begin(ctx, "acquire", id); err != nil {
-		return session.Lease{}, err
+		return store.Lease{}, err
 	}
-	var granted session.Lease
+	var granted store.Lease
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		l, err := s.lock(ctx, tx, id)
 		if err != nil {
 			return err
 		}
 		if l.held.ID != "" && l.now.Before(l.held.Expires) {
-			return &session.LeaseHeldError{Fence: l.held.Fence, Expires: l.held.Expires}
+			return &store.LeaseHeldError{Fence: l.held.Fence, Expires: l.held.Expires}
 		}
-		granted.ID = session.NewLeaseID()
+		granted.ID = store.NewLeaseID()
 		return tx.QueryRow(ctx, s.q.grant, id, granted.ID, ttl.Microseconds()).Scan(&granted.Fence, &granted.Expires)
 	})
 	if err != nil {
-		return session.Lease{}, fail(ctx, "acquire", id, err)
+		return store.Lease{}, fail(ctx, "acquire", id, err)
 	}
 	return granted, nil
 }
 
 // Renew extends lease, still held, to ttl from now by the database's clock.
-func (s *Store) Renew(ctx context.Context, id string, lease session.Lease, ttl time.Duration) (session.Lease, error) {
+func (s *Store) Renew(ctx context.Context, id string, lease store.Lease, ttl time.Duration) (store.Lease, error) {
 	if err := begin(ctx, "renew", id); err != nil {
-		return session.Lease{}, err
+		return store.Lease{}, err
 	}
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		l, err := s.lock(ctx, tx, id)
 		if err != nil {
 			return err
 		}
-		if err := session.CheckLease(l.held, lease, l.now); err != nil {
+		if err := store.CheckLease(l.held, lease, l.now); err != nil {
 			return err
 		}
 		return tx.QueryRow(ctx, s.q.renew, id, ttl.Microseconds()).Scan(&lease.Expires)
 	})
 	if err != nil {
-		return session.Lease{}, fail(ctx, "renew", id, err)
+		return store.Lease{}, fail(ctx, "renew", id, err)
 	}
 	return lease, nil
 }
 
 // Release gives up lease if it is still held.
-func (s *Store) Release(ctx context.Context, id string, lease session.Lease) error {
+func (s *Store) Release(ctx context.Context, id string, lease store.Lease) error {
 	if err := begin(ctx, "release", id); err != nil {
 		return err
 	}

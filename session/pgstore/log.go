@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/contextkit/compact"
-	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/internal/codec"
+	"github.com/contextkit/compact/session/store"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -17,7 +17,7 @@ func begin(ctx context.Context, op, id string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("pgstore: %s %q: %w", op, id, err)
 	}
-	if err := session.CheckID(id); err != nil {
+	if err := store.CheckID(id); err != nil {
 		return fmt.Errorf("pgstore: %s: %w", op, err)
 	}
 	return nil
@@ -37,7 +37,7 @@ func fail(ctx context.Context, op, id string, err error) error {
 // only narrows the candidates: Search checks each against the message
 // itself, which the body keeps byte for byte.
 func searchText(m compact.Message) string {
-	return postgresText(strings.ToLower(session.SearchText(m)))
+	return postgresText(strings.ToLower(store.SearchText(m)))
 }
 
 func postgresText(s string) string {
@@ -76,11 +76,11 @@ func (s *Store) Append(ctx context.Context, id string, msgs ...compact.Message) 
 }
 
 // Read returns the records of session id numbered from through to.
-func (s *Store) Read(ctx context.Context, id string, from, to int64) ([]session.Record, error) {
+func (s *Store) Read(ctx context.Context, id string, from, to int64) ([]store.Record, error) {
 	if err := begin(ctx, "read", id); err != nil {
 		return nil, err
 	}
-	if err := session.CheckRange(from, to); err != nil {
+	if err := store.CheckRange(from, to); err != nil {
 		return nil, fmt.Errorf("pgstore: read %q: %w", id, err)
 	}
 	recs, err := s.records(ctx, s.pool, id, from, to)
@@ -98,7 +98,7 @@ type querier interface {
 
 // records reads the records of session id numbered from through to (0: the
 // last).
-func (s *Store) records(ctx context.Context, q querier, id string, from, to int64) ([]session.Record, error) {
+func (s *Store) records(ctx context.Context, q querier, id string, from, to int64) ([]store.Record, error) {
 	if to == 0 {
 		to = 1<<63 - 1
 	}
@@ -112,20 +112,20 @@ func (s *Store) records(ctx context.Context, q querier, id string, from, to int6
 // collect reads rows of seq, at, body into records, keeping only those keep
 // accepts (all when keep is nil) and stopping when it says there is no
 // need for more.
-func collect(rows pgx.Rows, id string, keep func(session.Record) (keep, more bool)) ([]session.Record, error) {
+func collect(rows pgx.Rows, id string, keep func(store.Record) (keep, more bool)) ([]store.Record, error) {
 	defer rows.Close()
-	var recs []session.Record
+	var recs []store.Record
 	for rows.Next() {
 		var (
-			r    session.Record
+			r    store.Record
 			body string
 		)
 		if err := rows.Scan(&r.Seq, &r.At, &body); err != nil {
-			return nil, fmt.Errorf("session %q: a record: %w: %v", id, session.ErrCorrupt, err)
+			return nil, fmt.Errorf("session %q: a record: %w: %v", id, store.ErrCorrupt, err)
 		}
 		m, err := codec.DecodeMessage([]byte(body))
 		if err != nil {
-			return nil, fmt.Errorf("session %q record %d: %w: %v", id, r.Seq, session.ErrCorrupt, err)
+			return nil, fmt.Errorf("session %q record %d: %w: %v", id, r.Seq, store.ErrCorrupt, err)
 		}
 		r.Message = m
 		if keep == nil {
@@ -162,7 +162,7 @@ func (s *Store) history(ctx context.Context, tx pgx.Tx, id string, n int, throug
 		}
 		live, err := codec.DecodeMessages([]byte(body))
 		if err != nil {
-			return nil, fmt.Errorf("session %q compaction %d: %w: %v", id, n, session.ErrCorrupt, err)
+			return nil, fmt.Errorf("session %q compaction %d: %w: %v", id, n, store.ErrCorrupt, err)
 		}
 		msgs, from = live, t+1
 	}
@@ -212,14 +212,14 @@ func (s *Store) Live(ctx context.Context, id string) ([]compact.Message, int64, 
 }
 
 // Snapshot returns the history compaction n of a session read, for sid =
-// session.SnapshotID(id, n).
+// store.SnapshotID(id, n).
 func (s *Store) Snapshot(ctx context.Context, sid string) ([]compact.Message, error) {
-	id, n, ok := session.ParseSnapshotID(sid)
+	id, n, ok := store.ParseSnapshotID(sid)
 	if !ok {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("pgstore: snapshot %q: %w", sid, err)
 		}
-		return nil, fmt.Errorf("pgstore: snapshot: %w: %q is not a snapshot id", session.ErrInvalidID, sid)
+		return nil, fmt.Errorf("pgstore: snapshot: %w: %q is not a snapshot id", store.ErrInvalidID, sid)
 	}
 	if err := begin(ctx, "snapshot", id); err != nil {
 		return nil, err
@@ -229,7 +229,7 @@ func (s *Store) Snapshot(ctx context.Context, sid string) ([]compact.Message, er
 		var through int64
 		err := tx.QueryRow(ctx, s.q.compactionThrough, id, n).Scan(&through)
 		if errors.Is(err, pgx.ErrNoRows) {
-			return session.ErrNotFound
+			return store.ErrNotFound
 		}
 		if err != nil {
 			return err

@@ -69,13 +69,13 @@ var migrations = []migration{
 		PRIMARY KEY (session, n)
 	);`),
 	// 2: the range of records each compaction's summary stands for
-	// (session.Compaction's FoldedFrom and FoldedThrough); 0 in compactions
+	// (store.Compaction's FoldedFrom and FoldedThrough); 0 in compactions
 	// committed before, which did not record it.
 	statements(`ALTER TABLE $S.compactions
 		ADD COLUMN IF NOT EXISTS folded_from bigint NOT NULL DEFAULT 0,
 		ADD COLUMN IF NOT EXISTS folded_through bigint NOT NULL DEFAULT 0;`),
 	// 3: what the session had been billed at each compaction
-	// (session.Compaction's Spend) as JSON; '' in compactions committed
+	// (store.Compaction's Spend) as JSON; '' in compactions committed
 	// before, which did not record it.
 	statements(`ALTER TABLE $S.compactions ADD COLUMN IF NOT EXISTS spend text NOT NULL DEFAULT '';`),
 	// 4: the search table, filled by searches, and its trigram index when

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/contextkit/compact"
-	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/pgstore"
+	"github.com/contextkit/compact/session/store"
 	"github.com/contextkit/compact/session/storetest"
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/assert"
@@ -58,7 +58,7 @@ func TestConformancePartitioned(t *testing.T) {
 	}
 	exec(t, ddl)
 	st := open(t, pgstore.WithSchema(name))
-	storetest.Run(t, func(*testing.T) session.Store { return st })
+	storetest.Run(t, func(*testing.T) store.Store { return st })
 
 	// And a search long enough to fill the search table.
 	ctx := context.Background()

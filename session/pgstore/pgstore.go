@@ -1,5 +1,5 @@
-// Package pgstore keeps sessions in Postgres: a session.Store, a
-// session.Leaser and a session.Searcher on github.com/jackc/pgx/v5, for
+// Package pgstore keeps sessions in Postgres: a store.Store, a
+// store.Leaser and a store.Searcher on github.com/jackc/pgx/v5, for
 // hosts that share one database, so that any replica of a gateway can serve
 // any conversation and each conversation compacts in one place at a time.
 //
@@ -45,12 +45,12 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/session/store"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// Store is a session.Store in a Postgres database. It is safe for
+// Store is a store.Store in a Postgres database. It is safe for
 // concurrent use; any number of processes and hosts may share the database.
 type Store struct {
 	pool *pgxpool.Pool
@@ -212,8 +212,8 @@ func scrub(msg string, secrets []string) string {
 }
 
 var (
-	_ session.Store    = (*Store)(nil)
-	_ session.Leaser   = (*Store)(nil)
-	_ session.Searcher = (*Store)(nil)
-	_ session.Spender  = (*Store)(nil)
+	_ store.Store    = (*Store)(nil)
+	_ store.Leaser   = (*Store)(nil)
+	_ store.Searcher = (*Store)(nil)
+	_ store.Spender  = (*Store)(nil)
 )

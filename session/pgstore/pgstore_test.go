@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/contextkit/compact/internal/sharedtest"
-	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/pgstore"
+	"github.com/contextkit/compact/session/store"
 	"github.com/contextkit/compact/session/storetest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -40,7 +40,7 @@ func open(t testing.TB, opts ...pgstore.Option) *pgstore.Store {
 
 func TestConformance(t *testing.T) {
 	st := open(t)
-	storetest.Run(t, func(*testing.T) session.Store { return st })
+	storetest.Run(t, func(*testing.T) store.Store { return st })
 }
 
 // Issue 33.6: the pool opens up to 8 connections unless told (pgxpool's 4

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/internal/codec"
+	"github.com/contextkit/compact/session/store"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -26,7 +26,7 @@ const (
 const analyzeAfter = 2000
 
 // Search returns the records of session id after after whose
-// session.SearchText contains text, ignoring case, oldest first, at most
+// store.SearchText contains text, ignoring case, oldest first, at most
 // limit. The candidates are found in the search table, which holds each
 // record's text lower-cased: through the trigram index when the text has a
 // word of three letters or digits (see searchIndex), by reading the
@@ -34,7 +34,7 @@ const analyzeAfter = 2000
 // last a search put in; the records after it are read from the log. Each
 // candidate is checked exactly, a page at a time, so that a page the check
 // thinned is followed by the next.
-func (s *Store) Search(ctx context.Context, id, text string, after int64, limit int) ([]session.Record, error) {
+func (s *Store) Search(ctx context.Context, id, text string, after int64, limit int) ([]store.Record, error) {
 	if err := begin(ctx, "search", id); err != nil {
 		return nil, err
 	}
@@ -45,7 +45,7 @@ func (s *Store) Search(ctx context.Context, id, text string, after int64, limit 
 			return nil, fail(ctx, "search", id, fmt.Errorf("indexing: %w", err))
 		}
 	}
-	var out []session.Record
+	var out []store.Record
 	err := s.snapshotTx(ctx, func(tx pgx.Tx) error {
 		out = nil
 		// The planner prices matching a text at next to nothing, and a
@@ -75,10 +75,10 @@ func (s *Store) Search(ctx context.Context, id, text string, after int64, limit 
 					return false, err
 				}
 				read := 0
-				recs, err := collect(rows, id, func(r session.Record) (bool, bool) {
+				recs, err := collect(rows, id, func(r store.Record) (bool, bool) {
 					read++
 					from = r.Seq
-					return strings.Contains(strings.ToLower(session.SearchText(r.Message)), want), true
+					return strings.Contains(strings.ToLower(store.SearchText(r.Message)), want), true
 				})
 				if err != nil {
 					return false, err
@@ -165,7 +165,7 @@ func (s *Store) catchUp(ctx context.Context, id string) error {
 			m, err := codec.DecodeMessage([]byte(body))
 			if err != nil {
 				rows.Close()
-				return fmt.Errorf("session %q record %d: %w: %v", id, seq, session.ErrCorrupt, err)
+				return fmt.Errorf("session %q record %d: %w: %v", id, seq, store.ErrCorrupt, err)
 			}
 			seqs, texts = append(seqs, seq), append(texts, searchText(m))
 			size += len(texts[len(texts)-1])

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/contextkit/compact"
-	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/pgstore"
+	"github.com/contextkit/compact/session/store"
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -35,8 +35,8 @@ func TestSearchAnswersTheSameWithTheTrigramIndexOrWithout(t *testing.T) {
 	ctx := context.Background()
 	var logged bytes.Buffer
 	indexed, plain := schema(t), schema(t)
-	stores := map[string]session.Store{
-		"memory":  session.NewMemoryStore(),
+	stores := map[string]store.Store{
+		"memory":  store.NewMemory(),
 		"indexed": open(t, pgstore.WithSchema(indexed)),
 		"plain": open(t, pgstore.WithSchema(plain), pgstore.WithTrigramExtension("pg_trgm_absent"),
 			pgstore.WithLogger(slog.New(slog.NewTextHandler(&logged, nil)))),
@@ -67,7 +67,7 @@ func TestSearchAnswersTheSameWithTheTrigramIndexOrWithout(t *testing.T) {
 	// Past the records a search leaves out of the table; then some that
 	// follow the table.
 	appendRounds(0, 30)
-	_, err := stores["indexed"].(session.Searcher).Search(ctx, "agent-7", "warm up", 0, 1)
+	_, err := stores["indexed"].(store.Searcher).Search(ctx, "agent-7", "warm up", 0, 1)
 	require.NoError(t, err)
 	appendRounds(30, 33)
 	queries := []string{"100%", "a_b", `C:\TEMP`, "%", "_", `\`, "%_\\", "do", "DONE", "ünï", "error", "disk full", "agent-8", "with a nul", "round 2", "round 31", "zzz"}
@@ -76,10 +76,10 @@ func TestSearchAnswersTheSameWithTheTrigramIndexOrWithout(t *testing.T) {
 			after int64
 			limit int
 		}{{0, 0}, {0, 2}, {12, 0}, {12, 1}, {295, 3}, {305, 0}} {
-			want, err := stores["memory"].(session.Searcher).Search(ctx, "agent-7", q, c.after, c.limit)
+			want, err := stores["memory"].(store.Searcher).Search(ctx, "agent-7", q, c.after, c.limit)
 			require.NoError(t, err)
 			for _, name := range []string{"indexed", "plain"} {
-				got, err := stores[name].(session.Searcher).Search(ctx, "agent-7", q, c.after, c.limit)
+				got, err := stores[name].(store.Searcher).Search(ctx, "agent-7", q, c.after, c.limit)
 				require.NoError(t, err)
 				assert.Equal(t, seqsOf(want), seqsOf(got), "%s: Search(%q, after %d, limit %d)", name, q, c.after, c.limit)
 			}
@@ -87,7 +87,7 @@ func TestSearchAnswersTheSameWithTheTrigramIndexOrWithout(t *testing.T) {
 	}
 }
 
-func seqsOf(recs []session.Record) []int64 {
+func seqsOf(recs []store.Record) []int64 {
 	out := []int64{}
 	for _, r := range recs {
 		out = append(out, r.Seq)

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/contextkit/compact"
-	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/sqlitestore"
+	"github.com/contextkit/compact/session/store"
 	openai "github.com/sashabaranov/go-openai"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -33,17 +33,17 @@ func TestCorruptRowIsNamed(t *testing.T) {
 		_, _, err := st.Append(ctx, "agent-7", compact.Message{Role: compact.RoleUser, Content: "hello"})
 		require.NoError(t, err)
 	}
-	_, err = st.Commit(ctx, "agent-7", session.Compaction{N: 1, Through: 1}, session.Lease{})
+	_, err = st.Commit(ctx, "agent-7", store.Compaction{N: 1, Through: 1}, store.Lease{})
 	require.NoError(t, err)
 	db := rawDB(t, path)
 	_, err = db.Exec(`UPDATE messages SET body = '{"role": ' WHERE session = 'agent-7' AND seq = 2`)
 	require.NoError(t, err)
 
 	_, err = st.Read(ctx, "agent-7", 1, 0)
-	require.ErrorIs(t, err, session.ErrCorrupt)
+	require.ErrorIs(t, err, store.ErrCorrupt)
 	assert.Contains(t, err.Error(), `session "agent-7" record 2`)
 	_, _, _, err = st.Live(ctx, "agent-7")
-	require.ErrorIs(t, err, session.ErrCorrupt)
+	require.ErrorIs(t, err, store.ErrCorrupt)
 	assert.Contains(t, err.Error(), `session "agent-7" record 2`)
 	recs, err := st.Read(ctx, "agent-7", 3, 3)
 	require.NoError(t, err, "the rest of the log stays readable")
@@ -52,7 +52,7 @@ func TestCorruptRowIsNamed(t *testing.T) {
 	_, err = db.Exec(`UPDATE compactions SET live = 'not json' WHERE session = 'agent-7' AND n = 1`)
 	require.NoError(t, err)
 	_, err = st.Compactions(ctx, "agent-7")
-	require.ErrorIs(t, err, session.ErrCorrupt)
+	require.ErrorIs(t, err, store.ErrCorrupt)
 	assert.Contains(t, err.Error(), `session "agent-7" compaction 1`)
 }
 

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/contextkit/compact/models"
-	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/internal/codec"
+	"github.com/contextkit/compact/session/store"
 )
 
 // ensure creates session id's row if there is none.
@@ -19,16 +19,16 @@ func ensure(ctx context.Context, tx *sql.Tx, id string) error {
 }
 
 // readLease reads session id's latest grant (ID "" once released).
-func readLease(ctx context.Context, tx *sql.Tx, id string) (session.Lease, error) {
+func readLease(ctx context.Context, tx *sql.Tx, id string) (store.Lease, error) {
 	var (
 		leaseID sql.NullString
-		l       session.Lease
+		l       store.Lease
 		expires int64
 	)
 	err := tx.QueryRowContext(ctx, `SELECT lease_id, lease_fence, lease_expires FROM sessions WHERE id = ?`, id).
 		Scan(&leaseID, &l.Fence, &expires)
 	if errors.Is(err, sql.ErrNoRows) {
-		return session.Lease{}, nil
+		return store.Lease{}, nil
 	}
 	l.ID, l.Expires = leaseID.String, time.Unix(0, expires)
 	return l, err
@@ -36,7 +36,7 @@ func readLease(ctx context.Context, tx *sql.Tx, id string) (session.Lease, error
 
 // Commit records c as session id's next compaction, under lease, and
 // returns the number of the log's last record.
-func (s *Store) Commit(ctx context.Context, id string, c session.Compaction, lease session.Lease) (int64, error) {
+func (s *Store) Commit(ctx context.Context, id string, c store.Compaction, lease store.Lease) (int64, error) {
 	if err := begin(ctx, "commit", id); err != nil {
 		return 0, err
 	}
@@ -58,14 +58,14 @@ func (s *Store) Commit(ctx context.Context, id string, c session.Compaction, lea
 			return err
 		}
 		now := s.now()
-		if err := session.CheckLease(held, lease, now); err != nil {
+		if err := store.CheckLease(held, lease, now); err != nil {
 			return err
 		}
 		h, err := readHead(ctx, tx, id)
 		if err != nil {
 			return err
 		}
-		if err := session.CheckCompaction(session.Compaction{N: h.n, Through: h.through}, c, h.last); err != nil {
+		if err := store.CheckCompaction(store.Compaction{N: h.n, Through: h.through}, c, h.last); err != nil {
 			return err
 		}
 		at := c.At
@@ -91,11 +91,11 @@ func (s *Store) Commit(ctx context.Context, id string, c session.Compaction, lea
 }
 
 // Compactions returns session id's compactions, oldest first.
-func (s *Store) Compactions(ctx context.Context, id string) ([]session.Compaction, error) {
+func (s *Store) Compactions(ctx context.Context, id string) ([]store.Compaction, error) {
 	if err := begin(ctx, "compactions", id); err != nil {
 		return nil, err
 	}
-	var out []session.Compaction
+	var out []store.Compaction
 	err := s.read(ctx, func(tx *sql.Tx) (err error) {
 		rows, err := tx.QueryContext(ctx, `SELECT n, from_seq, through_seq, live, at, tokens_before, tokens_after, summarizer, fence,
 			folded_from, folded_through, spend
@@ -106,20 +106,20 @@ func (s *Store) Compactions(ctx context.Context, id string) ([]session.Compactio
 		defer closeRows(rows, &err)
 		for rows.Next() {
 			var (
-				c     session.Compaction
+				c     store.Compaction
 				live  []byte
 				at    int64
 				spend string
 			)
 			if err := rows.Scan(&c.N, &c.From, &c.Through, &live, &at, &c.TokensBefore, &c.TokensAfter, &c.Summarizer, &c.Fence,
 				&c.FoldedFrom, &c.FoldedThrough, &spend); err != nil {
-				return fmt.Errorf("session %q compaction %d: %w: %v", id, len(out)+1, session.ErrCorrupt, err)
+				return fmt.Errorf("session %q compaction %d: %w: %v", id, len(out)+1, store.ErrCorrupt, err)
 			}
 			if c.Live, err = codec.DecodeMessages(live); err != nil {
-				return fmt.Errorf("session %q compaction %d: %w: %v", id, c.N, session.ErrCorrupt, err)
+				return fmt.Errorf("session %q compaction %d: %w: %v", id, c.N, store.ErrCorrupt, err)
 			}
 			if c.Spend, err = codec.DecodeSpend(spend); err != nil {
-				return fmt.Errorf("session %q compaction %d: spend: %w: %v", id, c.N, session.ErrCorrupt, err)
+				return fmt.Errorf("session %q compaction %d: spend: %w: %v", id, c.N, store.ErrCorrupt, err)
 			}
 			c.At = time.Unix(0, at)
 			out = append(out, c)
@@ -151,17 +151,17 @@ func (s *Store) Spend(ctx context.Context, id string) (models.Spend, error) {
 	}
 	spend, err := codec.DecodeSpend(text)
 	if err != nil {
-		return models.Spend{}, fmt.Errorf("sqlitestore: spend %q: %w: %v", id, session.ErrCorrupt, err)
+		return models.Spend{}, fmt.Errorf("sqlitestore: spend %q: %w: %v", id, store.ErrCorrupt, err)
 	}
 	return spend, nil
 }
 
 // Acquire grants the lease on session id for ttl, unless another holds it.
-func (s *Store) Acquire(ctx context.Context, id string, ttl time.Duration) (session.Lease, error) {
+func (s *Store) Acquire(ctx context.Context, id string, ttl time.Duration) (store.Lease, error) {
 	if err := begin(ctx, "acquire", id); err != nil {
-		return session.Lease{}, err
+		return store.Lease{}, err
 	}
-	var granted session.Lease
+	var granted store.Lease
 	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if err := ensure(ctx, tx, id); err != nil {
 			return err
@@ -172,23 +172,23 @@ func (s *Store) Acquire(ctx context.Context, id string, ttl time.Duration) (sess
 		}
 		now := s.now()
 		if held.ID != "" && now.Before(held.Expires) {
-			return &session.LeaseHeldError{Fence: held.Fence, Expires: held.Expires}
+			return &store.LeaseHeldError{Fence: held.Fence, Expires: held.Expires}
 		}
-		granted = session.Lease{ID: session.NewLeaseID(), Fence: held.Fence + 1, Expires: now.Add(ttl)}
+		granted = store.Lease{ID: store.NewLeaseID(), Fence: held.Fence + 1, Expires: now.Add(ttl)}
 		_, err = tx.ExecContext(ctx, `UPDATE sessions SET lease_id = ?, lease_fence = ?, lease_expires = ? WHERE id = ?`,
 			granted.ID, granted.Fence, granted.Expires.UnixNano(), id)
 		return err
 	})
 	if err != nil {
-		return session.Lease{}, fmt.Errorf("sqlitestore: acquire %q: %w", id, err)
+		return store.Lease{}, fmt.Errorf("sqlitestore: acquire %q: %w", id, err)
 	}
 	return granted, nil
 }
 
 // Renew extends lease, still held, to ttl from now.
-func (s *Store) Renew(ctx context.Context, id string, lease session.Lease, ttl time.Duration) (session.Lease, error) {
+func (s *Store) Renew(ctx context.Context, id string, lease store.Lease, ttl time.Duration) (store.Lease, error) {
 	if err := begin(ctx, "renew", id); err != nil {
-		return session.Lease{}, err
+		return store.Lease{}, err
 	}
 	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		held, err := readLease(ctx, tx, id)
@@ -196,7 +196,7 @@ func (s *Store) Renew(ctx context.Context, id string, lease session.Lease, ttl t
 			return err
 		}
 		now := s.now()
-		if err := session.CheckLease(held, lease, now); err != nil {
+		if err := store.CheckLease(held, lease, now); err != nil {
 			return err
 		}
 		lease.Expires = now.Add(ttl)
@@ -204,13 +204,13 @@ func (s *Store) Renew(ctx context.Context, id string, lease session.Lease, ttl t
 		return err
 	})
 	if err != nil {
-		return session.Lease{}, fmt.Errorf("sqlitestore: renew %q: %w", id, err)
+		return store.Lease{}, fmt.Errorf("sqlitestore: renew %q: %w", id, err)
 	}
 	return lease, nil
 }
 
 // Release gives up lease if it is still held.
-func (s *Store) Release(ctx context.Context, id string, lease session.Lease) error {
+func (s *Store) Release(ctx context.Context, id string, lease store.Lease) error {
 	if err := begin(ctx, "release", id); err != nil {
 		return err
 	}

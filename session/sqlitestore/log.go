@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/contextkit/compact"
-	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/internal/codec"
+	"github.com/contextkit/compact/session/store"
 )
 
 // begin checks what every method checks first: ctx, then the session id.
@@ -17,7 +17,7 @@ func begin(ctx context.Context, op, id string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("sqlitestore: %s %q: %w", op, id, err)
 	}
-	if err := session.CheckID(id); err != nil {
+	if err := store.CheckID(id); err != nil {
 		return fmt.Errorf("sqlitestore: %s: %w", op, err)
 	}
 	return nil
@@ -69,14 +69,14 @@ func (s *Store) Append(ctx context.Context, id string, msgs ...compact.Message) 
 }
 
 // Read returns the records of session id numbered from through to.
-func (s *Store) Read(ctx context.Context, id string, from, to int64) ([]session.Record, error) {
+func (s *Store) Read(ctx context.Context, id string, from, to int64) ([]store.Record, error) {
 	if err := begin(ctx, "read", id); err != nil {
 		return nil, err
 	}
-	if err := session.CheckRange(from, to); err != nil {
+	if err := store.CheckRange(from, to); err != nil {
 		return nil, fmt.Errorf("sqlitestore: read %q: %w", id, err)
 	}
-	var recs []session.Record
+	var recs []store.Record
 	err := s.read(ctx, func(tx *sql.Tx) (err error) {
 		recs, err = records(ctx, tx, id, from, to)
 		return err
@@ -89,7 +89,7 @@ func (s *Store) Read(ctx context.Context, id string, from, to int64) ([]session.
 
 // records reads the records of session id numbered from through to (0: the
 // last).
-func records(ctx context.Context, tx *sql.Tx, id string, from, to int64) (_ []session.Record, err error) {
+func records(ctx context.Context, tx *sql.Tx, id string, from, to int64) (_ []store.Record, err error) {
 	if to == 0 {
 		to = 1<<63 - 1
 	}
@@ -99,7 +99,7 @@ func records(ctx context.Context, tx *sql.Tx, id string, from, to int64) (_ []se
 		return nil, err
 	}
 	defer closeRows(rows, &err)
-	var recs []session.Record
+	var recs []store.Record
 	for rows.Next() {
 		r, err := scanRecord(rows, id)
 		if err != nil {
@@ -111,18 +111,18 @@ func records(ctx context.Context, tx *sql.Tx, id string, from, to int64) (_ []se
 }
 
 // scanRecord reads one row of seq, at, body.
-func scanRecord(rows *sql.Rows, id string) (session.Record, error) {
+func scanRecord(rows *sql.Rows, id string) (store.Record, error) {
 	var (
-		r    session.Record
+		r    store.Record
 		at   int64
 		body []byte
 	)
 	if err := rows.Scan(&r.Seq, &at, &body); err != nil {
-		return r, fmt.Errorf("session %q: a record: %w: %v", id, session.ErrCorrupt, err)
+		return r, fmt.Errorf("session %q: a record: %w: %v", id, store.ErrCorrupt, err)
 	}
 	m, err := codec.DecodeMessage(body)
 	if err != nil {
-		return r, fmt.Errorf("session %q record %d: %w: %v", id, r.Seq, session.ErrCorrupt, err)
+		return r, fmt.Errorf("session %q record %d: %w: %v", id, r.Seq, store.ErrCorrupt, err)
 	}
 	r.Message, r.At = m, time.Unix(0, at)
 	return r, nil
@@ -158,7 +158,7 @@ func compactionLive(ctx context.Context, tx *sql.Tx, id string, n int) ([]compac
 	}
 	live, err := codec.DecodeMessages(body)
 	if err != nil {
-		return nil, 0, fmt.Errorf("session %q compaction %d: %w: %v", id, n, session.ErrCorrupt, err)
+		return nil, 0, fmt.Errorf("session %q compaction %d: %w: %v", id, n, store.ErrCorrupt, err)
 	}
 	return live, through, nil
 }
@@ -212,14 +212,14 @@ func (s *Store) Live(ctx context.Context, id string) ([]compact.Message, int64, 
 }
 
 // Snapshot returns the history compaction n of a session read, for sid =
-// session.SnapshotID(id, n).
+// store.SnapshotID(id, n).
 func (s *Store) Snapshot(ctx context.Context, sid string) ([]compact.Message, error) {
-	id, n, ok := session.ParseSnapshotID(sid)
+	id, n, ok := store.ParseSnapshotID(sid)
 	if !ok {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("sqlitestore: snapshot %q: %w", sid, err)
 		}
-		return nil, fmt.Errorf("sqlitestore: snapshot: %w: %q is not a snapshot id", session.ErrInvalidID, sid)
+		return nil, fmt.Errorf("sqlitestore: snapshot: %w: %q is not a snapshot id", store.ErrInvalidID, sid)
 	}
 	if err := begin(ctx, "snapshot", id); err != nil {
 		return nil, err
@@ -229,7 +229,7 @@ func (s *Store) Snapshot(ctx context.Context, sid string) ([]compact.Message, er
 		var through int64
 		err := tx.QueryRowContext(ctx, `SELECT through_seq FROM compactions WHERE session = ? AND n = ?`, id, n).Scan(&through)
 		if errors.Is(err, sql.ErrNoRows) {
-			return session.ErrNotFound
+			return store.ErrNotFound
 		}
 		if err != nil {
 			return err

@@ -69,11 +69,11 @@ var migrations = []migration{
 	CREATE TABLE IF NOT EXISTS search_index (indexed INTEGER NOT NULL) STRICT;
 	INSERT INTO search_index (indexed) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM search_index);`),
 	// 2: the range of records each compaction's summary stands for
-	// (session.Compaction's FoldedFrom and FoldedThrough); 0 in compactions
+	// (store.Compaction's FoldedFrom and FoldedThrough); 0 in compactions
 	// committed before, which did not record it.
 	addColumns("compactions", "folded_from INTEGER NOT NULL DEFAULT 0", "folded_through INTEGER NOT NULL DEFAULT 0"),
 	// 3: what the session had been billed at each compaction
-	// (session.Compaction's Spend) as JSON; '' in compactions committed
+	// (store.Compaction's Spend) as JSON; '' in compactions committed
 	// before, which did not record it.
 	addColumns("compactions", "spend TEXT NOT NULL DEFAULT ''"),
 	// 4: the search index kept session by session (see Search): each

@@ -8,9 +8,9 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/models"
-	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/internal/legacy"
 	"github.com/contextkit/compact/session/sqlitestore"
+	"github.com/contextkit/compact/session/store"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -28,7 +28,7 @@ func TestMigrationsAddTheFoldedRangeAndTheSpend(t *testing.T) {
 	_, _, err = st.Append(ctx, "agent-7", compact.Message{Role: compact.RoleUser, Content: "a"},
 		compact.Message{Role: compact.RoleAssistant, Content: "b"}, compact.Message{Role: compact.RoleUser, Content: "c"})
 	require.NoError(t, err)
-	_, err = st.Commit(ctx, "agent-7", session.Compaction{N: 1, Through: 2, FoldedFrom: 1, FoldedThrough: 2}, session.Lease{})
+	_, err = st.Commit(ctx, "agent-7", store.Compaction{N: 1, Through: 2, FoldedFrom: 1, FoldedThrough: 2}, store.Lease{})
 	require.NoError(t, err)
 	require.NoError(t, st.Close())
 
@@ -57,7 +57,7 @@ func TestMigrationsAddTheFoldedRangeAndTheSpend(t *testing.T) {
 		require.NoError(t, db.QueryRow(`SELECT version FROM schema_version`).Scan(&version))
 		assert.Equal(t, 4, version, step)
 		if len(comps) == 1 {
-			_, err = st.Commit(ctx, "agent-7", session.Compaction{N: 2, Through: 3, FoldedFrom: 1, FoldedThrough: 3, Spend: spent}, session.Lease{})
+			_, err = st.Commit(ctx, "agent-7", store.Compaction{N: 2, Through: 3, FoldedFrom: 1, FoldedThrough: 3, Spend: spent}, store.Lease{})
 			require.NoError(t, err)
 		}
 		comps, err = st.Compactions(ctx, "agent-7")
@@ -81,7 +81,7 @@ func TestMessagesWrittenBeforeBytesWereKeptStillRead(t *testing.T) {
 	require.NoError(t, err)
 	_, _, err = st.Append(ctx, "agent-7", old...)
 	require.NoError(t, err)
-	_, err = st.Commit(ctx, "agent-7", session.Compaction{N: 1, Through: 1, Live: old[:1]}, session.Lease{})
+	_, err = st.Commit(ctx, "agent-7", store.Compaction{N: 1, Through: 1, Live: old[:1]}, store.Lease{})
 	require.NoError(t, err)
 	require.NoError(t, st.Close())
 

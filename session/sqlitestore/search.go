@@ -9,8 +9,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/internal/codec"
+	"github.com/contextkit/compact/session/store"
 )
 
 // trigram is the shortest text the FTS5 trigram index can look up.
@@ -32,7 +32,7 @@ const (
 const maxTerms = 24
 
 // Search returns the records of session id after after whose
-// session.SearchText contains text, ignoring case, oldest first, at most
+// store.SearchText contains text, ignoring case, oldest first, at most
 // limit. Text of three or more ASCII characters is looked up in the
 // session's part of the trigram index (every record of the session up to
 // sessions.indexed), then the records appended since are read, and every
@@ -45,7 +45,7 @@ const maxTerms = 24
 // of text, in rowid order, which for one session is the order of its
 // records (a session's rows are only ever inserted by Append, in order),
 // so the lookup stops at the limit.
-func (s *Store) Search(ctx context.Context, id, text string, after int64, limit int) ([]session.Record, error) {
+func (s *Store) Search(ctx context.Context, id, text string, after int64, limit int) ([]store.Record, error) {
 	if err := begin(ctx, "search", id); err != nil {
 		return nil, err
 	}
@@ -57,7 +57,7 @@ func (s *Store) Search(ctx context.Context, id, text string, after int64, limit 
 		}
 	}
 	want := strings.ToLower(text)
-	var out []session.Record
+	var out []store.Record
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		out = nil
 		// add reads rows of seq, at, body, keeping the matches, and reports
@@ -69,7 +69,7 @@ func (s *Store) Search(ctx context.Context, id, text string, after int64, limit 
 				if err != nil {
 					return false, err
 				}
-				if strings.Contains(strings.ToLower(session.SearchText(r.Message)), want) {
+				if strings.Contains(strings.ToLower(store.SearchText(r.Message)), want) {
 					out = append(out, r)
 					if limit > 0 && len(out) == limit {
 						return true, nil
@@ -178,9 +178,9 @@ func (s *Store) catchUp(ctx context.Context, id string) error {
 				}
 				m, err := codec.DecodeMessage(body)
 				if err != nil {
-					return errors.Join(fmt.Errorf("session %q record %d: %w: %v", id, indexed, session.ErrCorrupt, err), rows.Close())
+					return errors.Join(fmt.Errorf("session %q record %d: %w: %v", id, indexed, store.ErrCorrupt, err), rows.Close())
 				}
-				e.text = tag + session.SearchText(m)
+				e.text = tag + store.SearchText(m)
 				size += len(e.text)
 				batch = append(batch, e)
 			}

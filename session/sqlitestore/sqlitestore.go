@@ -1,5 +1,5 @@
-// Package sqlitestore keeps sessions in a SQLite file: a session.Store, a
-// session.Leaser and a session.Searcher on modernc.org/sqlite (pure Go, no
+// Package sqlitestore keeps sessions in a SQLite file: a store.Store, a
+// store.Leaser and a store.Searcher on modernc.org/sqlite (pure Go, no
 // cgo), for anything that wants its conversations to survive a restart on
 // one machine, several processes included.
 //
@@ -46,11 +46,11 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/session/store"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
-// Store is a session.Store in one SQLite file. It is safe for concurrent
+// Store is a store.Store in one SQLite file. It is safe for concurrent
 // use, and several processes may open the same file at once.
 type Store struct {
 	w      *sql.DB // writes: one connection, IMMEDIATE transactions
@@ -183,8 +183,8 @@ func (s *Store) Close() error {
 func (s *Store) Path() string { return s.path }
 
 var (
-	_ session.Store    = (*Store)(nil)
-	_ session.Leaser   = (*Store)(nil)
-	_ session.Searcher = (*Store)(nil)
-	_ session.Spender  = (*Store)(nil)
+	_ store.Store    = (*Store)(nil)
+	_ store.Leaser   = (*Store)(nil)
+	_ store.Searcher = (*Store)(nil)
+	_ store.Spender  = (*Store)(nil)
 )

@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/sqlitestore"
+	"github.com/contextkit/compact/session/store"
 	"github.com/contextkit/compact/session/storetest"
 	"github.com/stretchr/testify/require"
 )
@@ -22,5 +22,5 @@ func openTemp(t testing.TB, opts ...sqlitestore.Option) *sqlitestore.Store {
 }
 
 func TestConformance(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) session.Store { return openTemp(t) })
+	storetest.Run(t, func(t *testing.T) store.Store { return openTemp(t) })
 }

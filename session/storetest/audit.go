@@ -9,7 +9,7 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/internal/msg"
-	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/session/store"
 )
 
 // maxAuditProblems bounds the problems Audit lists for one compaction: past
@@ -26,7 +26,7 @@ const maxAuditProblems = 5
 // are not looked for in the compactions after it. It returns the problems
 // found joined, each naming the compaction and the record; nil when a
 // compaction loses nothing.
-func Audit(ctx context.Context, st session.Store, id string) error {
+func Audit(ctx context.Context, st store.Store, id string) error {
 	recs, err := st.Read(ctx, id, 1, 0)
 	if err != nil {
 		return fmt.Errorf("storetest: audit %q: %w", id, err)
@@ -40,7 +40,7 @@ func Audit(ctx context.Context, st session.Store, id string) error {
 		cleared int64 // records up to this one were cleared by a Reset
 	)
 	for _, c := range comps {
-		if c.Summarizer == session.ResetSummarizer {
+		if c.Summarizer == store.ResetSummarizer {
 			cleared = c.Through
 			continue
 		}

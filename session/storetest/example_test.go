@@ -7,6 +7,7 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/session/store"
 	"github.com/contextkit/compact/session/storetest"
 	"github.com/contextkit/compact/tokens"
 )
@@ -14,7 +15,7 @@ import (
 // A host that wrote its own Store checks it in its tests with Run, or
 // anywhere with Check.
 func ExampleCheck() {
-	err := storetest.Check(context.Background(), session.NewMemoryStore())
+	err := storetest.Check(context.Background(), store.NewMemory())
 	fmt.Println("MemoryStore breaks no rule:", err == nil)
 	// Output:
 	// MemoryStore breaks no rule: true
@@ -24,10 +25,10 @@ func ExampleCheck() {
 // compaction covers folded into its summaries or carried in its Live.
 func ExampleAudit() {
 	ctx := context.Background()
-	store := session.NewMemoryStore()
+	st := store.NewMemory()
 	engine := compact.New(compact.WithContextWindow(4000), compact.WithThresholdBounds(0, 0),
 		compact.WithTokenCounter(tokens.Estimator{}))
-	s, err := session.Open(ctx, "agent-7", engine, session.WithStore(store))
+	s, err := session.Open(ctx, "agent-7", engine, session.WithStore(st))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -43,10 +44,10 @@ func ExampleAudit() {
 		fmt.Println(err)
 		return
 	}
-	comps, _ := store.Compactions(ctx, "agent-7")
+	comps, _ := st.Compactions(ctx, "agent-7")
 	fmt.Printf("compaction 1 covers records 1-%d; its summary stands for %d-%d\n",
 		comps[0].Through, comps[0].FoldedFrom, comps[0].FoldedThrough)
-	fmt.Println("every record accounted for:", storetest.Audit(ctx, store, "agent-7") == nil)
+	fmt.Println("every record accounted for:", storetest.Audit(ctx, st, "agent-7") == nil)
 	// Output:
 	// compaction 1 covers records 1-80; its summary stands for 4-70
 	// every record accounted for: true

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/contextkit/compact"
-	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/session/store"
 )
 
 // leaseTTL is long enough for any store to answer within it; shortTTL is
@@ -25,8 +25,8 @@ var leaseRules = []rule{
 		name:        "lease-is-exclusive",
 		leaser:      true,
 		explanation: "one holder at a time: Acquire on a held lease fails at once with ErrBusy; after Release another may acquire it, with a greater fence",
-		check: func(ctx context.Context, st session.Store, id string) error {
-			l := st.(session.Leaser)
+		check: func(ctx context.Context, st store.Store, id string) error {
+			l := st.(store.Leaser)
 			first, err := l.Acquire(ctx, id, leaseTTL)
 			if err != nil {
 				return fmt.Errorf("store.Acquire: %w", err)
@@ -34,7 +34,7 @@ var leaseRules = []rule{
 			if first.ID == "" || first.Fence < 1 || !first.Expires.After(time.Now().Add(leaseTTL/2)) {
 				return fmt.Errorf("store.Acquire granted %+v: want an id, a fence of 1 or more, and an expiry ttl from now", first)
 			}
-			if _, err := l.Acquire(ctx, id, leaseTTL); !errors.Is(err, session.ErrBusy) {
+			if _, err := l.Acquire(ctx, id, leaseTTL); !errors.Is(err, store.ErrBusy) {
 				return fmt.Errorf("store.Acquire of a held lease: %v, want an error wrapping ErrBusy", err)
 			}
 			if err := l.Release(ctx, id, first); err != nil {
@@ -50,7 +50,7 @@ var leaseRules = []rule{
 			if err := l.Release(ctx, id, first); err != nil {
 				return fmt.Errorf("store.Release of a lease no longer held: %v, want nil", err)
 			}
-			if _, err := l.Acquire(ctx, id, leaseTTL); !errors.Is(err, session.ErrBusy) {
+			if _, err := l.Acquire(ctx, id, leaseTTL); !errors.Is(err, store.ErrBusy) {
 				return fmt.Errorf("releasing an old lease freed the current one: %v", err)
 			}
 			return l.Release(ctx, id, second)
@@ -60,8 +60,8 @@ var leaseRules = []rule{
 		name:        "stale-fence-refused",
 		leaser:      true,
 		explanation: "a holder that paused past its lease cannot save: once another holder took the lease, the first's Commit and Renew are refused with ErrStaleFence, nothing it wrote is kept, and nothing in the log is lost",
-		check: func(ctx context.Context, st session.Store, id string) error {
-			l := st.(session.Leaser)
+		check: func(ctx context.Context, st store.Store, id string) error {
+			l := st.(store.Leaser)
 			if _, err := appendAll(ctx, st, id, text("m", 4)...); err != nil {
 				return err
 			}
@@ -77,13 +77,13 @@ var leaseRules = []rule{
 			if taker.Fence <= paused.Fence {
 				return fmt.Errorf("fence %d after %d: fences must grow", taker.Fence, paused.Fence)
 			}
-			if err := commit(ctx, st, id, 1, 4, text("stale", 1), paused); !errors.Is(err, session.ErrStaleFence) {
+			if err := commit(ctx, st, id, 1, 4, text("stale", 1), paused); !errors.Is(err, store.ErrStaleFence) {
 				return fmt.Errorf("store.Commit under the superseded lease: %v, want an error wrapping ErrStaleFence", err)
 			}
-			if _, err := l.Renew(ctx, id, paused, leaseTTL); !errors.Is(err, session.ErrStaleFence) {
+			if _, err := l.Renew(ctx, id, paused, leaseTTL); !errors.Is(err, store.ErrStaleFence) {
 				return fmt.Errorf("store.Renew of the superseded lease: %v, want an error wrapping ErrStaleFence", err)
 			}
-			if err := commit(ctx, st, id, 1, 4, text("fresh", 1), session.Lease{}); !errors.Is(err, session.ErrStaleFence) && !errors.Is(err, session.ErrLeaseLost) {
+			if err := commit(ctx, st, id, 1, 4, text("fresh", 1), store.Lease{}); !errors.Is(err, store.ErrStaleFence) && !errors.Is(err, store.ErrLeaseLost) {
 				return fmt.Errorf("store.Commit without a lease on a leased session: %v, want ErrStaleFence or ErrLeaseLost", err)
 			}
 			if err := commit(ctx, st, id, 1, 4, text("fresh", 1), taker); err != nil {
@@ -104,8 +104,8 @@ var leaseRules = []rule{
 		name:        "lapsed-lease-refused",
 		leaser:      true,
 		explanation: "a lease past its expiry is not held even when nobody took it over: Commit and Renew are refused with ErrLeaseLost, because another holder could take it at any moment",
-		check: func(ctx context.Context, st session.Store, id string) error {
-			l := st.(session.Leaser)
+		check: func(ctx context.Context, st store.Store, id string) error {
+			l := st.(store.Leaser)
 			if _, err := appendAll(ctx, st, id, text("m", 2)...); err != nil {
 				return err
 			}
@@ -114,10 +114,10 @@ var leaseRules = []rule{
 				return fmt.Errorf("store.Acquire: %w", err)
 			}
 			time.Sleep(lapse)
-			if err := commit(ctx, st, id, 1, 2, nil, lease); !errors.Is(err, session.ErrLeaseLost) {
+			if err := commit(ctx, st, id, 1, 2, nil, lease); !errors.Is(err, store.ErrLeaseLost) {
 				return fmt.Errorf("store.Commit under a lapsed lease: %v, want an error wrapping ErrLeaseLost", err)
 			}
-			if _, err := l.Renew(ctx, id, lease, leaseTTL); !errors.Is(err, session.ErrLeaseLost) {
+			if _, err := l.Renew(ctx, id, lease, leaseTTL); !errors.Is(err, store.ErrLeaseLost) {
 				return fmt.Errorf("store.Renew of a lapsed lease: %v, want an error wrapping ErrLeaseLost", err)
 			}
 			released, err := l.Acquire(ctx, id, leaseTTL)
@@ -127,7 +127,7 @@ var leaseRules = []rule{
 			if err := l.Release(ctx, id, released); err != nil {
 				return fmt.Errorf("store.Release: %w", err)
 			}
-			if err := commit(ctx, st, id, 1, 2, nil, released); !errors.Is(err, session.ErrLeaseLost) {
+			if err := commit(ctx, st, id, 1, 2, nil, released); !errors.Is(err, store.ErrLeaseLost) {
 				return fmt.Errorf("store.Commit under a released lease: %v, want an error wrapping ErrLeaseLost", err)
 			}
 			return nil
@@ -137,8 +137,8 @@ var leaseRules = []rule{
 		name:        "renew-extends",
 		leaser:      true,
 		explanation: "Renew keeps a lease held past its first expiry, so a long compaction keeps the session; the renewed lease commits",
-		check: func(ctx context.Context, st session.Store, id string) error {
-			l := st.(session.Leaser)
+		check: func(ctx context.Context, st store.Store, id string) error {
+			l := st.(store.Leaser)
 			if _, err := appendAll(ctx, st, id, text("m", 2)...); err != nil {
 				return err
 			}
@@ -154,7 +154,7 @@ var leaseRules = []rule{
 				return fmt.Errorf("store.Renew gave %+v for %+v: want the same id and fence, a later expiry", renewed, lease)
 			}
 			time.Sleep(lapse)
-			if _, err := l.Acquire(ctx, id, leaseTTL); !errors.Is(err, session.ErrBusy) {
+			if _, err := l.Acquire(ctx, id, leaseTTL); !errors.Is(err, store.ErrBusy) {
 				return fmt.Errorf("store.Acquire of a renewed lease: %v, want an error wrapping ErrBusy", err)
 			}
 			if err := commit(ctx, st, id, 1, 2, nil, lease); err != nil {
@@ -170,16 +170,16 @@ var searchRules = []rule{
 		name:        "search-finds-text",
 		searcher:    true,
 		explanation: "Search finds every record after `after` whose SearchText holds the text, ignoring case, oldest first and at most limit, including tool arguments and messages a compaction folded",
-		check: func(ctx context.Context, st session.Store, id string) error {
+		check: func(ctx context.Context, st store.Store, id string) error {
 			msgs := richMessages()
 			msgs = append(msgs, compact.Message{Role: compact.RoleUser, Content: "the TODO list is long"})
 			if _, err := appendAll(ctx, st, id, msgs...); err != nil {
 				return err
 			}
-			if err := commit(ctx, st, id, 1, 5, text("summary", 1), session.Lease{}); err != nil {
+			if err := commit(ctx, st, id, 1, 5, text("summary", 1), store.Lease{}); err != nil {
 				return err
 			}
-			s := st.(session.Searcher)
+			s := st.(store.Searcher)
 			for _, c := range []struct {
 				text         string
 				after        int64
@@ -205,7 +205,7 @@ var searchRules = []rule{
 					return fmt.Errorf("store.Search(%q, after %d, limit %d) = records %v, want %v", c.text, c.after, c.limit, seqs(recs), c.want)
 				}
 				for _, r := range recs {
-					if !strings.Contains(strings.ToLower(session.SearchText(r.Message)), c.matchContent) {
+					if !strings.Contains(strings.ToLower(store.SearchText(r.Message)), c.matchContent) {
 						return fmt.Errorf("store.Search(%q) returned record %d, which does not hold it", c.text, r.Seq)
 					}
 				}
@@ -217,7 +217,7 @@ var searchRules = []rule{
 		name:        "search-finds-text-among-any-bytes",
 		searcher:    true,
 		explanation: "Search finds text next to bytes that are not UTF-8 or are NUL, and text holding them (each such byte folds to U+FFFD, as strings.ToLower folds it), and gives back the records byte for byte; an index that cannot hold such bytes must not hide the text around them",
-		check: func(ctx context.Context, st session.Store, id string) error {
+		check: func(ctx context.Context, st store.Store, id string) error {
 			// Enough messages first that a store indexing in batches
 			// indexes these rather than reading them from its log.
 			if _, err := appendAll(ctx, st, id, text("filler", 300)...); err != nil {
@@ -226,7 +226,7 @@ var searchRules = []rule{
 			if _, err := appendAll(ctx, st, id, byteMessages()...); err != nil {
 				return err
 			}
-			s := st.(session.Searcher)
+			s := st.(store.Searcher)
 			for _, c := range []struct {
 				text string
 				want []int64

@@ -9,7 +9,7 @@ import (
 	"sync"
 
 	"github.com/contextkit/compact"
-	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/session/store"
 	openai "github.com/sashabaranov/go-openai"
 )
 
@@ -17,7 +17,7 @@ var logRules = []rule{
 	{
 		name:        "append-numbers-densely",
 		explanation: "Append numbers messages 1, 2, 3... per session, with no gap, and returns the last number; Read gives them back oldest first, so a session's order is the log's",
-		check: func(ctx context.Context, st session.Store, id string) error {
+		check: func(ctx context.Context, st store.Store, id string) error {
 			first, second := text("first", 3), text("second", 2)
 			if last, err := appendAll(ctx, st, id, first...); err != nil || last != 3 {
 				return fmt.Errorf("first Append: last %d, %v; want 3", last, err)
@@ -46,7 +46,7 @@ var logRules = []rule{
 	{
 		name:        "append-keeps-messages-verbatim",
 		explanation: "the log is the archive recall reads: every field of a message (parts, images, tool calls, names, odd characters) comes back as it went in",
-		check: func(ctx context.Context, st session.Store, id string) error {
+		check: func(ctx context.Context, st store.Store, id string) error {
 			in := richMessages()
 			if _, err := appendAll(ctx, st, id, in...); err != nil {
 				return err
@@ -61,7 +61,7 @@ var logRules = []rule{
 	{
 		name:        "append-keeps-bytes",
 		explanation: "text is kept byte for byte even where it is not UTF-8 or holds NUL (a tool's raw output, a multi-byte character cut in two): Read, Live, Snapshot and a compaction's Live give back the bytes appended, never U+FFFD in their place, so a history reads the same after a restart as before it",
-		check: func(ctx context.Context, st session.Store, id string) error {
+		check: func(ctx context.Context, st store.Store, id string) error {
 			if _, err := appendAll(ctx, st, id, byteMessages()...); err != nil {
 				return err
 			}
@@ -80,7 +80,7 @@ var logRules = []rule{
 				return err
 			}
 			kept := byteMessages()[:2]
-			if err := commit(ctx, st, id, 1, 3, kept, session.Lease{}); err != nil {
+			if err := commit(ctx, st, id, 1, 3, kept, store.Lease{}); err != nil {
 				return err
 			}
 			comps, err := st.Compactions(ctx, id)
@@ -97,7 +97,7 @@ var logRules = []rule{
 			if err := sameMessages("the live history after compaction 1", append(kept, byteMessages()[3:]...), live); err != nil {
 				return err
 			}
-			snap, err := st.Snapshot(ctx, session.SnapshotID(id, 1))
+			snap, err := st.Snapshot(ctx, store.SnapshotID(id, 1))
 			if err != nil {
 				return fmt.Errorf("store.Snapshot: %w", err)
 			}
@@ -107,7 +107,7 @@ var logRules = []rule{
 	{
 		name:        "no-overwrite",
 		explanation: "a store keeps copies: changing a slice after Append, or a record after Read, changes nothing stored, and no record is ever replaced",
-		check: func(ctx context.Context, st session.Store, id string) error {
+		check: func(ctx context.Context, st store.Store, id string) error {
 			in := richMessages()
 			if _, err := appendAll(ctx, st, id, in...); err != nil {
 				return err
@@ -131,7 +131,7 @@ var logRules = []rule{
 	{
 		name:        "read-ranges",
 		explanation: "Read(from, to) returns records from..to inclusive (to 0: through the last), what exists of a range past the end, and refuses from < 1 or to < from with ErrInvalidRange",
-		check: func(ctx context.Context, st session.Store, id string) error {
+		check: func(ctx context.Context, st store.Store, id string) error {
 			if _, err := appendAll(ctx, st, id, text("m", 6)...); err != nil {
 				return err
 			}
@@ -147,7 +147,7 @@ var logRules = []rule{
 				}
 			}
 			for _, c := range [][2]int64{{0, 3}, {-1, 0}, {4, 3}} {
-				if _, err := st.Read(ctx, id, c[0], c[1]); !errors.Is(err, session.ErrInvalidRange) {
+				if _, err := st.Read(ctx, id, c[0], c[1]); !errors.Is(err, store.ErrInvalidRange) {
 					return fmt.Errorf("store.Read(%d, %d): %v, want an error wrapping ErrInvalidRange", c[0], c[1], err)
 				}
 			}
@@ -157,7 +157,7 @@ var logRules = []rule{
 	{
 		name:        "read-near-the-top",
 		explanation: "sequence numbers up to the largest int64 are read without overflow: a range that starts or ends there holds what exists and nothing else, never an error, so a recall tool asked for seq 9223372036854775807 says it has none",
-		check: func(ctx context.Context, st session.Store, id string) error {
+		check: func(ctx context.Context, st store.Store, id string) error {
 			if _, err := appendAll(ctx, st, id, text("m", 3)...); err != nil {
 				return err
 			}
@@ -168,7 +168,7 @@ var logRules = []rule{
 					return fmt.Errorf("store.Read(%d, %d): %d records, %v; want %d", c.from, c.to, len(recs), err, c.n)
 				}
 			}
-			if sr, ok := st.(session.Searcher); ok {
+			if sr, ok := st.(store.Searcher); ok {
 				for _, after := range []int64{top, top - 1} {
 					if recs, err := sr.Search(ctx, id, "m", after, 0); err != nil || len(recs) != 0 {
 						return fmt.Errorf("store.Search after %d: %d records, %v; want none", after, len(recs), err)
@@ -181,7 +181,7 @@ var logRules = []rule{
 	{
 		name:        "unknown-session-is-empty",
 		explanation: "a session never written has an empty log, an empty live history at record 0 after compaction 0, no compactions, and no snapshots (ErrNotFound)",
-		check: func(ctx context.Context, st session.Store, id string) error {
+		check: func(ctx context.Context, st store.Store, id string) error {
 			recs, err := st.Read(ctx, id, 1, 0)
 			if err != nil || len(recs) != 0 {
 				return fmt.Errorf("store.Read: %d records, %v", len(recs), err)
@@ -194,7 +194,7 @@ var logRules = []rule{
 			if err != nil || len(comps) != 0 {
 				return fmt.Errorf("store.Compactions: %d, %v", len(comps), err)
 			}
-			if _, err := st.Snapshot(ctx, session.SnapshotID(id, 1)); !errors.Is(err, session.ErrNotFound) {
+			if _, err := st.Snapshot(ctx, store.SnapshotID(id, 1)); !errors.Is(err, store.ErrNotFound) {
 				return fmt.Errorf("store.Snapshot: %v, want an error wrapping ErrNotFound", err)
 			}
 			return nil
@@ -203,7 +203,7 @@ var logRules = []rule{
 	{
 		name:        "concurrent-appends",
 		explanation: "appends racing on one session never share a number, never interleave within one call, and keep each writer's order: nothing is lost or duplicated",
-		check: func(ctx context.Context, st session.Store, id string) error {
+		check: func(ctx context.Context, st store.Store, id string) error {
 			const writers, calls = 6, 15
 			var wg sync.WaitGroup
 			errs := make(chan error, writers)
@@ -259,7 +259,7 @@ var logRules = []rule{
 	{
 		name:        "ctx-honoured",
 		explanation: "every method gives up on a done context with an error wrapping ctx.Err(), and an append it gave up on is not in the log",
-		check: func(ctx context.Context, st session.Store, id string) error {
+		check: func(ctx context.Context, st store.Store, id string) error {
 			if _, err := appendAll(ctx, st, id, text("kept", 2)...); err != nil {
 				return err
 			}
@@ -285,30 +285,30 @@ var logRules = []rule{
 
 // callAll calls every method of st on session id (and, for a Leaser or a
 // Searcher, theirs), returning each error by method name.
-func callAll(ctx context.Context, st session.Store, id string) map[string]error {
+func callAll(ctx context.Context, st store.Store, id string) map[string]error {
 	errs := map[string]error{}
 	_, _, errs["Append"] = st.Append(ctx, id, text("never", 1)...)
 	_, errs["Read"] = st.Read(ctx, id, 1, 0)
 	_, _, _, errs["Live"] = st.Live(ctx, id)
-	_, errs["Commit"] = st.Commit(ctx, id, session.Compaction{N: 1, Through: 1}, session.Lease{})
+	_, errs["Commit"] = st.Commit(ctx, id, store.Compaction{N: 1, Through: 1}, store.Lease{})
 	_, errs["Compactions"] = st.Compactions(ctx, id)
-	_, errs["Snapshot"] = st.Snapshot(ctx, session.SnapshotID(id, 1))
-	if l, ok := st.(session.Leaser); ok {
+	_, errs["Snapshot"] = st.Snapshot(ctx, store.SnapshotID(id, 1))
+	if l, ok := st.(store.Leaser); ok {
 		_, errs["Acquire"] = l.Acquire(ctx, id, leaseTTL)
-		_, errs["Renew"] = l.Renew(ctx, id, session.Lease{ID: "x", Fence: 1}, leaseTTL)
-		errs["Release"] = l.Release(ctx, id, session.Lease{ID: "x", Fence: 1})
+		_, errs["Renew"] = l.Renew(ctx, id, store.Lease{ID: "x", Fence: 1}, leaseTTL)
+		errs["Release"] = l.Release(ctx, id, store.Lease{ID: "x", Fence: 1})
 	}
-	if s, ok := st.(session.Searcher); ok {
+	if s, ok := st.(store.Searcher); ok {
 		_, errs["Search"] = s.Search(ctx, id, "never", 0, 0)
 	}
-	if s, ok := st.(session.Spender); ok {
+	if s, ok := st.(store.Spender); ok {
 		_, errs["Spend"] = s.Spend(ctx, id)
 	}
 	return errs
 }
 
 // seqs lists the numbers of recs.
-func seqs(recs []session.Record) []int64 {
+func seqs(recs []store.Record) []int64 {
 	out := make([]int64, len(recs))
 	for i, r := range recs {
 		out[i] = r.Seq

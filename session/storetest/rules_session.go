@@ -7,6 +7,7 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/session/store"
 	"github.com/contextkit/compact/tokens"
 )
 
@@ -14,7 +15,7 @@ var sessionRules = []rule{
 	{
 		name:        "compactions-account-for-their-records",
 		explanation: "each compaction a Session commits records the range its summary stands for, and the store keeps it, so that Audit finds, from the store alone, every record a compaction covers folded or carried",
-		check: func(ctx context.Context, st session.Store, id string) error {
+		check: func(ctx context.Context, st store.Store, id string) error {
 			s, err := openWith(ctx, st, id, nil)
 			if err != nil {
 				return err
@@ -52,7 +53,7 @@ var sessionRules = []rule{
 	{
 		name:        "open-reads-the-history",
 		explanation: "a Session opened on an id the store knows holds its live history at once, so a process that restarts never sees an empty conversation and never sends one",
-		check: func(ctx context.Context, st session.Store, id string) error {
+		check: func(ctx context.Context, st store.Store, id string) error {
 			a, err := openWith(ctx, st, id, conversation(id, 30))
 			if err != nil {
 				return err
@@ -77,7 +78,7 @@ var sessionRules = []rule{
 	{
 		name:        "a-session-notices-another-compaction",
 		explanation: "a Session's view is its store's live history after every call that succeeds: when another process compacted, the next Append reads the compacted history instead of carrying on from the old one",
-		check: func(ctx context.Context, st session.Store, id string) error {
+		check: func(ctx context.Context, st store.Store, id string) error {
 			a, err := openWith(ctx, st, id, conversation(id, 30))
 			if err != nil {
 				return err
@@ -111,7 +112,7 @@ var sessionRules = []rule{
 	{
 		name:        "sessions-share-the-store",
 		explanation: "a Session keeps its conversation in the store: a compaction under one Session, and messages appended by another on the same store (another process), all end up in one live history, in log order, with nothing lost from the log",
-		check: func(ctx context.Context, st session.Store, id string) error {
+		check: func(ctx context.Context, st store.Store, id string) error {
 			a, err := session.Open(ctx, id, smallEngine(), session.WithStore(st))
 			if err != nil {
 				return err
@@ -163,7 +164,7 @@ var sessionRules = []rule{
 
 // openWith opens session id on st, as another process would, and appends
 // msgs to it one by one.
-func openWith(ctx context.Context, st session.Store, id string, msgs []compact.Message) (*session.Session, error) {
+func openWith(ctx context.Context, st store.Store, id string, msgs []compact.Message) (*session.Session, error) {
 	s, err := session.Open(ctx, id, smallEngine(), session.WithStore(st))
 	if err != nil {
 		return nil, fmt.Errorf("session.Open: %w", err)

@@ -1,11 +1,11 @@
-// Package storetest checks that a session.Store keeps the contract written
-// on that interface, and on session.Leaser and session.Searcher when the
+// Package storetest checks that a store.Store keeps the contract written
+// on that interface, and on store.Leaser and store.Searcher when the
 // store is one.
 //
 // A store proves itself with one call in its tests:
 //
 //	func TestMyStore(t *testing.T) {
-//		storetest.Run(t, func(t *testing.T) session.Store {
+//		storetest.Run(t, func(t *testing.T) store.Store {
 //			return mystore.Open(t.TempDir())
 //		})
 //	}
@@ -34,7 +34,7 @@ import (
 	"testing"
 
 	"github.com/contextkit/compact"
-	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/session/store"
 )
 
 // rule is one contract of a Store, checked on a fresh session id.
@@ -44,26 +44,26 @@ type rule struct {
 	// leaser, searcher and spender mark rules that apply only to a store
 	// that is one.
 	leaser, searcher, spender bool
-	check                     func(ctx context.Context, st session.Store, id string) error
+	check                     func(ctx context.Context, st store.Store, id string) error
 }
 
 // Run runs every rule as a subtest of t, each on a store newStore returns.
-// Rules for session.Leaser, session.Searcher and session.Spender are
+// Rules for store.Leaser, store.Searcher and store.Spender are
 // skipped, with a reason, for a store that is not one.
-func Run(t *testing.T, newStore func(t *testing.T) session.Store) {
+func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 	t.Helper()
 	run := randomTag()
 	for _, r := range rules() {
 		t.Run(r.name, func(t *testing.T) {
 			st := newStore(t)
-			if _, ok := st.(session.Leaser); r.leaser && !ok {
-				t.Skipf("%T is not a session.Leaser", st)
+			if _, ok := st.(store.Leaser); r.leaser && !ok {
+				t.Skipf("%T is not a store.Leaser", st)
 			}
-			if _, ok := st.(session.Searcher); r.searcher && !ok {
-				t.Skipf("%T is not a session.Searcher", st)
+			if _, ok := st.(store.Searcher); r.searcher && !ok {
+				t.Skipf("%T is not a store.Searcher", st)
 			}
-			if _, ok := st.(session.Spender); r.spender && !ok {
-				t.Skipf("%T is not a session.Spender", st)
+			if _, ok := st.(store.Spender); r.spender && !ok {
+				t.Skipf("%T is not a store.Spender", st)
 			}
 			id := fmt.Sprintf("storetest-%s-%s", run, r.name)
 			if err := r.check(context.Background(), st, id); err != nil {
@@ -85,14 +85,14 @@ func rules() []rule {
 // Check runs every rule on st, outside a test, and returns the broken ones
 // joined, each naming its rule and why it matters; nil when st keeps them
 // all. Rules that st's optional interfaces do not cover are skipped.
-func Check(ctx context.Context, st session.Store) error {
+func Check(ctx context.Context, st store.Store) error {
 	run := randomTag()
 	var errs []error
 	for _, r := range rules() {
-		if _, ok := st.(session.Leaser); r.leaser && !ok {
+		if _, ok := st.(store.Leaser); r.leaser && !ok {
 			continue
 		}
-		if _, ok := st.(session.Searcher); r.searcher && !ok {
+		if _, ok := st.(store.Searcher); r.searcher && !ok {
 			continue
 		}
 		if err := r.check(ctx, st, fmt.Sprintf("storetest-%s-%s", run, r.name)); err != nil {
@@ -192,7 +192,7 @@ func strs(v reflect.Value, path string, out map[string]string) {
 }
 
 // messages returns the messages of recs.
-func messages(recs []session.Record) []compact.Message {
+func messages(recs []store.Record) []compact.Message {
 	out := make([]compact.Message, len(recs))
 	for i, r := range recs {
 		out[i] = r.Message
@@ -210,7 +210,7 @@ func text(label string, n int) []compact.Message {
 }
 
 // appendAll appends msgs to id, failing on an error.
-func appendAll(ctx context.Context, st session.Store, id string, msgs ...compact.Message) (int64, error) {
+func appendAll(ctx context.Context, st store.Store, id string, msgs ...compact.Message) (int64, error) {
 	last, _, err := st.Append(ctx, id, msgs...)
 	if err != nil {
 		return 0, fmt.Errorf("store.Append: %w", err)

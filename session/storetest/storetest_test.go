@@ -6,93 +6,93 @@ import (
 	"testing"
 
 	"github.com/contextkit/compact"
-	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/session/store"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // The suite must catch a broken store: each store below breaks one rule.
 
-type reversedReads struct{ *session.MemoryStore }
+type reversedReads struct{ *store.Memory }
 
-func (s reversedReads) Read(ctx context.Context, id string, from, to int64) ([]session.Record, error) {
-	recs, err := s.MemoryStore.Read(ctx, id, from, to)
+func (s reversedReads) Read(ctx context.Context, id string, from, to int64) ([]store.Record, error) {
+	recs, err := s.Memory.Read(ctx, id, from, to)
 	slices.Reverse(recs)
 	return recs, err
 }
 
-type fenceBlind struct{ *session.MemoryStore }
+type fenceBlind struct{ *store.Memory }
 
-func (s fenceBlind) Commit(ctx context.Context, id string, c session.Compaction, _ session.Lease) (int64, error) {
-	return s.MemoryStore.Commit(ctx, id, c, session.Lease{})
+func (s fenceBlind) Commit(ctx context.Context, id string, c store.Compaction, _ store.Lease) (int64, error) {
+	return s.Memory.Commit(ctx, id, c, store.Lease{})
 }
 
-type anyID struct{ *session.MemoryStore }
+type anyID struct{ *store.Memory }
 
 func (s anyID) Append(ctx context.Context, id string, msgs ...compact.Message) (int64, int, error) {
 	if id == "" {
 		return 1, 0, nil
 	}
-	return s.MemoryStore.Append(ctx, id, msgs...)
+	return s.Memory.Append(ctx, id, msgs...)
 }
 
-type lossy struct{ *session.MemoryStore }
+type lossy struct{ *store.Memory }
 
 func (s lossy) Append(ctx context.Context, id string, msgs ...compact.Message) (int64, int, error) {
 	if len(msgs) > 1 {
 		msgs = msgs[:len(msgs)-1]
 	}
-	return s.MemoryStore.Append(ctx, id, msgs...)
+	return s.Memory.Append(ctx, id, msgs...)
 }
 
 // headBlind never says a compaction happened.
-type headBlind struct{ *session.MemoryStore }
+type headBlind struct{ *store.Memory }
 
 func (s headBlind) Append(ctx context.Context, id string, msgs ...compact.Message) (int64, int, error) {
-	last, _, err := s.MemoryStore.Append(ctx, id, msgs...)
+	last, _, err := s.Memory.Append(ctx, id, msgs...)
 	return last, 0, err
 }
 
 // foldForgetful drops the range a compaction folded.
-type foldForgetful struct{ *session.MemoryStore }
+type foldForgetful struct{ *store.Memory }
 
-func (s foldForgetful) Commit(ctx context.Context, id string, c session.Compaction, l session.Lease) (int64, error) {
+func (s foldForgetful) Commit(ctx context.Context, id string, c store.Compaction, l store.Lease) (int64, error) {
 	c.FoldedFrom, c.FoldedThrough = 0, 0
-	return s.MemoryStore.Commit(ctx, id, c, l)
+	return s.Memory.Commit(ctx, id, c, l)
 }
 
 // endBlind says the log ends where the compaction does.
-type endBlind struct{ *session.MemoryStore }
+type endBlind struct{ *store.Memory }
 
-func (s endBlind) Commit(ctx context.Context, id string, c session.Compaction, l session.Lease) (int64, error) {
-	_, err := s.MemoryStore.Commit(ctx, id, c, l)
+func (s endBlind) Commit(ctx context.Context, id string, c store.Compaction, l store.Lease) (int64, error) {
+	_, err := s.Memory.Commit(ctx, id, c, l)
 	return c.Through, err
 }
 
 // overflowing wraps when asked for seqs past the end of int64.
-type overflowing struct{ *session.MemoryStore }
+type overflowing struct{ *store.Memory }
 
-func (s overflowing) Read(ctx context.Context, id string, from, to int64) ([]session.Record, error) {
+func (s overflowing) Read(ctx context.Context, id string, from, to int64) ([]store.Record, error) {
 	if to == 0 {
 		to = from + 100 // wraps near the top
 	}
-	return s.MemoryStore.Read(ctx, id, from, to)
+	return s.Memory.Read(ctx, id, from, to)
 }
 
 func TestRulesCatchBrokenStores(t *testing.T) {
 	for _, tt := range []struct {
 		rule  string
-		store session.Store
+		store store.Store
 	}{
-		{"append-numbers-densely", reversedReads{session.NewMemoryStore()}},
-		{"stale-fence-refused", fenceBlind{session.NewMemoryStore()}},
-		{"bad-ids-refused", anyID{session.NewMemoryStore()}},
-		{"concurrent-appends", lossy{session.NewMemoryStore()}},
-		{"append-reports-the-head", headBlind{session.NewMemoryStore()}},
-		{"folded-range-kept", foldForgetful{session.NewMemoryStore()}},
-		{"commit-reports-the-log-end", endBlind{session.NewMemoryStore()}},
-		{"read-near-the-top", overflowing{session.NewMemoryStore()}},
-		{"a-session-notices-another-compaction", headBlind{session.NewMemoryStore()}},
+		{"append-numbers-densely", reversedReads{store.NewMemory()}},
+		{"stale-fence-refused", fenceBlind{store.NewMemory()}},
+		{"bad-ids-refused", anyID{store.NewMemory()}},
+		{"concurrent-appends", lossy{store.NewMemory()}},
+		{"append-reports-the-head", headBlind{store.NewMemory()}},
+		{"folded-range-kept", foldForgetful{store.NewMemory()}},
+		{"commit-reports-the-log-end", endBlind{store.NewMemory()}},
+		{"read-near-the-top", overflowing{store.NewMemory()}},
+		{"a-session-notices-another-compaction", headBlind{store.NewMemory()}},
 	} {
 		t.Run(tt.rule, func(t *testing.T) {
 			for _, r := range rules() {
@@ -109,19 +109,19 @@ func TestRulesCatchBrokenStores(t *testing.T) {
 
 func TestAuditFindsARecordACompactionLost(t *testing.T) {
 	ctx := context.Background()
-	st := session.NewMemoryStore()
+	st := store.NewMemory()
 	_, err := appendAll(ctx, st, "lossy", text("m", 6)...)
 	assert.NoError(t, err)
 	// The summary stands for records 1-3; record 4 is neither folded nor
 	// carried.
 	live := append(text("summary", 1), text("m", 6)[4:]...)
-	_, err = commitFolded(ctx, st, "lossy", session.Compaction{N: 1, Through: 6, Live: live, FoldedFrom: 1, FoldedThrough: 3}, session.Lease{})
+	_, err = commitFolded(ctx, st, "lossy", store.Compaction{N: 1, Through: 6, Live: live, FoldedFrom: 1, FoldedThrough: 3}, store.Lease{})
 	assert.NoError(t, err)
 	err = Audit(ctx, st, "lossy")
 	assert.ErrorContains(t, err, "compaction 1")
 	assert.ErrorContains(t, err, "[4]")
 
-	_, err = commitFolded(ctx, st, "lossy", session.Compaction{N: 2, Through: 6, Live: live, FoldedFrom: 1, FoldedThrough: 4}, session.Lease{})
+	_, err = commitFolded(ctx, st, "lossy", store.Compaction{N: 2, Through: 6, Live: live, FoldedFrom: 1, FoldedThrough: 4}, store.Lease{})
 	assert.NoError(t, err)
 	err = Audit(ctx, st, "lossy")
 	assert.ErrorContains(t, err, "compaction 1", "the first compaction's loss is still reported")

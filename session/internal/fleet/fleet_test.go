@@ -22,6 +22,7 @@ import (
 	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/pgstore"
 	"github.com/contextkit/compact/session/sqlitestore"
+	"github.com/contextkit/compact/session/store"
 	"github.com/contextkit/compact/session/storetest"
 	"github.com/jackc/pgx/v5"
 )
@@ -82,7 +83,7 @@ func TestFleetPostgres(t *testing.T) {
 const loadPoolSize = 8
 
 // openStore opens the store a worker (or the parent) shares.
-func openStore(ctx context.Context, kind, target, schema string) (session.Store, func(), error) {
+func openStore(ctx context.Context, kind, target, schema string) (store.Store, func(), error) {
 	switch kind {
 	case "sqlite":
 		st, err := sqlitestore.Open(ctx, target)
@@ -111,7 +112,7 @@ type worker struct {
 // runFleet starts the workers on the shared store, kills the last one in
 // the middle of a compaction (a background one when background is set),
 // takes its session over, and checks the store.
-func runFleet(t *testing.T, st session.Store, kind, target, schema string, background bool) {
+func runFleet(t *testing.T, st store.Store, kind, target, schema string, background bool) {
 	sessions, ops := 200, 300
 	if racetest.Enabled {
 		ops = 100 // the race detector slows every process down several times
@@ -200,13 +201,13 @@ func awaitMarker(t *testing.T, marker string, victim *worker) (string, int64, st
 
 // takeOver compacts the victim's session from this process, waiting for the
 // victim's lease to lapse, and returns how long that took.
-func takeOver(t *testing.T, st session.Store, id string, victimFence int64, events string) time.Duration {
+func takeOver(t *testing.T, st store.Store, id string, victimFence int64, events string) time.Duration {
 	f, err := os.Create(events)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	w := &watched{Store: st, leaser: st.(session.Leaser), rec: &recorder{f: f}, start: map[string]event{}, committed: map[string]int{}}
+	w := &watched{Store: st, leaser: st.(store.Leaser), rec: &recorder{f: f}, start: map[string]event{}, committed: map[string]int{}}
 	s, err := session.Open(context.Background(), id, engine(func() {}), session.WithStore(w), session.WithLeaseTTL(leaseTTL))
 	if err != nil {
 		t.Fatal(err)
@@ -264,7 +265,7 @@ func readEvents(t *testing.T, files []string) []event {
 // session, no message lost, duplicated or reordered, compactions numbered
 // and fenced in order, none overlapping another, and the live history
 // derived from the log.
-func check(t *testing.T, st session.Store, sessions int, events []event, background bool) {
+func check(t *testing.T, st store.Store, sessions int, events []event, background bool) {
 	ctx := context.Background()
 	appended := map[string]map[string]bool{}
 	windows := map[string][]event{}
@@ -332,7 +333,7 @@ func check(t *testing.T, st session.Store, sessions int, events []event, backgro
 			t.Fatal(err)
 		}
 		compactions += len(comps)
-		var prev session.Compaction
+		var prev store.Compaction
 		for _, c := range comps {
 			if c.N != prev.N+1 {
 				t.Fatalf("%s: compactions are numbered densely: got %v, want %v", id, c.N, prev.N+1)

@@ -14,9 +14,9 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/internal/sharedtest"
-	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/internal/codec"
 	"github.com/contextkit/compact/session/internal/storebench"
+	"github.com/contextkit/compact/session/store"
 	"github.com/contextkit/compact/session/storetest"
 	"github.com/jackc/pgx/v5"
 )
@@ -265,7 +265,7 @@ func micros(us []int64) []time.Duration {
 
 // checkLoad reads every session back from the store and compares its log
 // with what its worker appended, in order; every compaction is audited.
-func checkLoad(tb testing.TB, st session.Store, cfg loadConfig, appended map[string]int) (lost, duplicated, reordered int) {
+func checkLoad(tb testing.TB, st store.Store, cfg loadConfig, appended map[string]int) (lost, duplicated, reordered int) {
 	ctx := context.Background()
 	transcripts := storebench.Transcripts(tb)
 	for k := 0; k < cfg.Procs; k++ {

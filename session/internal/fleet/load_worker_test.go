@@ -20,6 +20,7 @@ import (
 	"github.com/contextkit/compact/session/internal/codec"
 	"github.com/contextkit/compact/session/internal/storebench"
 	"github.com/contextkit/compact/session/sqlitestore"
+	"github.com/contextkit/compact/session/store"
 	"github.com/contextkit/compact/tokens"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -64,16 +65,16 @@ func (l *latencies) get() []int64 {
 // caller cancelled (Close stops a compaction running); the optional
 // interfaces pass through.
 type timed struct {
-	session.Store
-	leaser           session.Leaser
-	spender          session.Spender
+	store.Store
+	leaser           store.Leaser
+	spender          store.Spender
 	appends, commits *latencies
 	fail             func(format string, args ...any)
 }
 
 // check records err from op on session id.
 func (t *timed) check(op, id string, err error) error {
-	if err != nil && !errors.Is(err, session.ErrBusy) && !errors.Is(err, context.Canceled) {
+	if err != nil && !errors.Is(err, store.ErrBusy) && !errors.Is(err, context.Canceled) {
 		t.fail("store: %s %s: %v", op, id, err)
 	}
 	return err
@@ -88,7 +89,7 @@ func (t *timed) Append(ctx context.Context, id string, msgs ...compact.Message) 
 	return last, n, t.check("append", id, err)
 }
 
-func (t *timed) Commit(ctx context.Context, id string, c session.Compaction, l session.Lease) (int64, error) {
+func (t *timed) Commit(ctx context.Context, id string, c store.Compaction, l store.Lease) (int64, error) {
 	start := time.Now()
 	last, err := t.Store.Commit(ctx, id, c, l)
 	if err == nil {
@@ -97,7 +98,7 @@ func (t *timed) Commit(ctx context.Context, id string, c session.Compaction, l s
 	return last, t.check("commit", id, err)
 }
 
-func (t *timed) Read(ctx context.Context, id string, from, to int64) ([]session.Record, error) {
+func (t *timed) Read(ctx context.Context, id string, from, to int64) ([]store.Record, error) {
 	recs, err := t.Store.Read(ctx, id, from, to)
 	return recs, t.check("read", id, err)
 }
@@ -112,17 +113,17 @@ func (t *timed) Spend(ctx context.Context, id string) (models.Spend, error) {
 	return spend, t.check("spend", id, err)
 }
 
-func (t *timed) Acquire(ctx context.Context, id string, ttl time.Duration) (session.Lease, error) {
+func (t *timed) Acquire(ctx context.Context, id string, ttl time.Duration) (store.Lease, error) {
 	l, err := t.leaser.Acquire(ctx, id, ttl)
 	return l, t.check("acquire", id, err)
 }
 
-func (t *timed) Renew(ctx context.Context, id string, l session.Lease, ttl time.Duration) (session.Lease, error) {
+func (t *timed) Renew(ctx context.Context, id string, l store.Lease, ttl time.Duration) (store.Lease, error) {
 	l, err := t.leaser.Renew(ctx, id, l, ttl)
 	return l, t.check("renew", id, err)
 }
 
-func (t *timed) Release(ctx context.Context, id string, l session.Lease) error {
+func (t *timed) Release(ctx context.Context, id string, l store.Lease) error {
 	return t.check("release", id, t.leaser.Release(ctx, id, l))
 }
 
@@ -160,9 +161,9 @@ func TestLoadWorker(t *testing.T) {
 		mu.Unlock()
 	}
 	var appends, bares, commits, stored latencies
-	store := &timed{Store: st, leaser: st.(session.Leaser), spender: st.(session.Spender), appends: &stored, commits: &commits, fail: fail}
+	timedStore := &timed{Store: st, leaser: st.(store.Leaser), spender: st.(store.Spender), appends: &stored, commits: &commits, fail: fail}
 	m := session.NewManager(func(string) compact.ContextEngine { return loadEngine(cfg) },
-		session.WithStore(store), session.WithBackground(true))
+		session.WithStore(timedStore), session.WithBackground(true))
 
 	// pause waits about think, at random: the model's turn.
 	pause := func(rng *rand.Rand, think time.Duration) {

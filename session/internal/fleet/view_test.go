@@ -10,6 +10,7 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/session/store"
 	"github.com/contextkit/compact/tokens"
 )
 
@@ -50,7 +51,7 @@ func (f *flaky) Append(ctx context.Context, id string, msgs ...compact.Message) 
 	return f.watched.Append(ctx, id, msgs...)
 }
 
-func (f *flaky) Read(ctx context.Context, id string, from, to int64) ([]session.Record, error) {
+func (f *flaky) Read(ctx context.Context, id string, from, to int64) ([]store.Record, error) {
 	if f.fail() {
 		return nil, errFlaky
 	}
@@ -64,7 +65,7 @@ func (f *flaky) Live(ctx context.Context, id string) ([]compact.Message, int64, 
 	return f.watched.Live(ctx, id)
 }
 
-func (f *flaky) Commit(ctx context.Context, id string, c session.Compaction, l session.Lease) (int64, error) {
+func (f *flaky) Commit(ctx context.Context, id string, c store.Compaction, l store.Lease) (int64, error) {
 	if f.fail() {
 		return 0, errFlaky
 	}
@@ -108,7 +109,7 @@ func (v *viewChecks) shouldCompress(m *session.Manager, id string) bool {
 // the call began. A failure a store fault, a lost lease, a passed deadline
 // or an engine's refusal explains is counted and returned; any other, and a
 // view that is not the store's, wraps errFatal.
-func (v *viewChecks) op(ctx context.Context, st session.Store, w *watched, id string,
+func (v *viewChecks) op(ctx context.Context, st store.Store, w *watched, id string,
 	get func() (*session.Session, error), call func(*session.Session) error) error {
 	last, n, err := st.Append(ctx, id) // an empty append reads where the log and its compactions stand
 	if err != nil {
@@ -138,7 +139,7 @@ func (v *viewChecks) op(ctx context.Context, st session.Store, w *watched, id st
 		v.stale.Add(1)
 		return err
 	case errors.Is(err, errFlaky), errors.Is(err, context.DeadlineExceeded), declined(err),
-		errors.Is(err, session.ErrLeaseLost), errors.Is(err, session.ErrStaleFence):
+		errors.Is(err, store.ErrLeaseLost), errors.Is(err, store.ErrStaleFence):
 		v.failed.Add(1)
 		return err
 	}
@@ -162,7 +163,7 @@ func (v *viewChecks) request(ctx context.Context, m *session.Manager, id string)
 		switch {
 		case err == nil:
 		case errors.Is(err, session.ErrStale), errors.Is(err, errFlaky), declined(err),
-			errors.Is(err, session.ErrLeaseLost), errors.Is(err, session.ErrStaleFence):
+			errors.Is(err, store.ErrLeaseLost), errors.Is(err, store.ErrStaleFence):
 			v.failed.Add(1)
 			return err
 		default:
@@ -187,7 +188,7 @@ func (v *viewChecks) request(ctx context.Context, m *session.Manager, id string)
 // committed: the view must be the Live of a compaction numbered n or later
 // (none for 0) followed by the records after that compaction's Through, up
 // to one at or past through, and its token count must be the view's.
-func checkView(ctx context.Context, st session.Store, s *session.Session, through int64, n int) error {
+func checkView(ctx context.Context, st store.Store, s *session.Session, through int64, n int) error {
 	view, count := consistentView(s)
 	if want := tokens.CountMessages(tokens.Estimator{}, view); count != want {
 		return fmt.Errorf("the view's running count is %d tokens, its messages take %d", count, want)
@@ -239,7 +240,7 @@ func consistentView(s *session.Session) ([]compact.Message, int) {
 // viewTries bounds consistentView's tries.
 const viewTries = 10
 
-func messages(recs []session.Record) []compact.Message {
+func messages(recs []store.Record) []compact.Message {
 	out := make([]compact.Message, len(recs))
 	for i, r := range recs {
 		out[i] = r.Message

@@ -16,6 +16,7 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/session/store"
 	"github.com/contextkit/compact/tokens"
 	"go.uber.org/goleak"
 )
@@ -78,8 +79,8 @@ func (r *recorder) record(e event) {
 // from just after Acquire returned to just before Commit was sent, an
 // interval inside the one the lease really covered.
 type watched struct {
-	session.Store
-	leaser session.Leaser
+	store.Store
+	leaser store.Leaser
 	rec    *recorder
 
 	mu        sync.Mutex
@@ -87,7 +88,7 @@ type watched struct {
 	committed map[string]int // the latest compaction this process committed, by session
 }
 
-func (w *watched) Acquire(ctx context.Context, id string, ttl time.Duration) (session.Lease, error) {
+func (w *watched) Acquire(ctx context.Context, id string, ttl time.Duration) (store.Lease, error) {
 	l, err := w.leaser.Acquire(ctx, id, ttl)
 	if err == nil {
 		w.mu.Lock()
@@ -97,15 +98,15 @@ func (w *watched) Acquire(ctx context.Context, id string, ttl time.Duration) (se
 	return l, err
 }
 
-func (w *watched) Renew(ctx context.Context, id string, l session.Lease, ttl time.Duration) (session.Lease, error) {
+func (w *watched) Renew(ctx context.Context, id string, l store.Lease, ttl time.Duration) (store.Lease, error) {
 	return w.leaser.Renew(ctx, id, l, ttl)
 }
 
-func (w *watched) Release(ctx context.Context, id string, l session.Lease) error {
+func (w *watched) Release(ctx context.Context, id string, l store.Lease) error {
 	return w.leaser.Release(ctx, id, l)
 }
 
-func (w *watched) Commit(ctx context.Context, id string, c session.Compaction, l session.Lease) (int64, error) {
+func (w *watched) Commit(ctx context.Context, id string, c store.Compaction, l store.Lease) (int64, error) {
 	w.mu.Lock()
 	e := w.start[id]
 	w.mu.Unlock()
@@ -158,7 +159,7 @@ func TestWorker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &watched{Store: st, leaser: st.(session.Leaser), rec: rec, start: map[string]event{}, committed: map[string]int{}}
+	w := &watched{Store: st, leaser: st.(store.Leaser), rec: rec, start: map[string]event{}, committed: map[string]int{}}
 	// The sessions see the store through a flaky one, which fails a call
 	// in eight, before it reaches the store.
 	faults := &flaky{watched: w, rng: rand.New(rand.NewSource(time.Now().UnixNano()))}
@@ -311,7 +312,7 @@ func engine(hook func()) compact.ContextEngine {
 
 // syncedLen syncs s with st and checks that it then holds the store's live
 // history, retrying while another process changes that history meanwhile.
-func syncedLen(ctx context.Context, st session.Store, s *session.Session) error {
+func syncedLen(ctx context.Context, st store.Store, s *session.Session) error {
 	var held, stored int
 	for try := 0; try < 20; try++ {
 		before, _, _, err := st.Live(ctx, s.ID())

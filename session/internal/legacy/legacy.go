@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/contextkit/compact"
-	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/session/store"
 	openai "github.com/sashabaranov/go-openai"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -38,7 +38,7 @@ func JSON(t *testing.T, v any) string {
 // kept them and whose compaction 1 carries the first of them through
 // record 1, as the earlier version did (a '%' in it stays text), and that
 // a message appended now, kept byte for byte, reads beside it.
-func Check(t *testing.T, st session.Store, id string) {
+func Check(t *testing.T, st store.Store, id string) {
 	t.Helper()
 	ctx := context.Background()
 	var want []compact.Message // what the earlier version read back
@@ -61,7 +61,7 @@ func Check(t *testing.T, st session.Store, id string) {
 	require.NoError(t, err)
 	require.Len(t, comps, 1)
 	assert.Equal(t, want[:1], comps[0].Live)
-	searcher, ok := st.(session.Searcher)
+	searcher, ok := st.(store.Searcher)
 	require.True(t, ok)
 	for q, seq := range map[string]int64{"100%41": 1, "%zz": 2, "now \xff%41": 3} {
 		found, err := searcher.Search(ctx, id, q, 0, 0)

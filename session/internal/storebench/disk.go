@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/contextkit/compact"
-	"github.com/contextkit/compact/session"
 	"github.com/contextkit/compact/session/internal/codec"
+	"github.com/contextkit/compact/session/store"
 	"github.com/contextkit/compact/tokens"
 )
 
@@ -22,13 +22,13 @@ type Sizes struct{ Total, Index int64 }
 // store's own reclaiming) are steps of their own.
 type DiskStep struct {
 	Name    string
-	Prepare func(ctx context.Context, st session.Store, ids []string) error
+	Prepare func(ctx context.Context, st store.Store, ids []string) error
 }
 
 // Searched is the step after which every session has been searched once,
 // so that a store that builds its index lazily (SQLite) has built it.
-var Searched = DiskStep{Name: "searched", Prepare: func(ctx context.Context, st session.Store, ids []string) error {
-	sr, ok := st.(session.Searcher)
+var Searched = DiskStep{Name: "searched", Prepare: func(ctx context.Context, st store.Store, ids []string) error {
+	sr, ok := st.(store.Searcher)
 	if !ok {
 		return nil
 	}
@@ -49,7 +49,7 @@ var Searched = DiskStep{Name: "searched", Prepare: func(ctx context.Context, st 
 // bytes per 1M tokens and the ratio to the raw JSON, with the search index
 // and without. The measurements are all made before the sub-benchmarks
 // run, so -benchtime does not repeat them.
-func Disk(b *testing.B, st session.Store, size func(context.Context) (Sizes, error), sessions, tokens int, steps ...DiskStep) {
+func Disk(b *testing.B, st store.Store, size func(context.Context) (Sizes, error), sessions, tokens int, steps ...DiskStep) {
 	ctx := context.Background()
 	before, err := size(ctx)
 	if err != nil {

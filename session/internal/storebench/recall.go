@@ -10,13 +10,14 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/session/store"
 )
 
 // Load appends msgs to each session of ids the way a fleet writes them:
 // batch messages to one session, then the same to the next, round and
 // round, so that the sessions' records interleave in the store as they
 // would when their agents run side by side.
-func Load(tb testing.TB, st session.Store, ids []string, msgs []compact.Message, batch int) {
+func Load(tb testing.TB, st store.Store, ids []string, msgs []compact.Message, batch int) {
 	tb.Helper()
 	ctx := context.Background()
 	for off := 0; off < len(msgs); off += batch {
@@ -35,7 +36,7 @@ func Load(tb testing.TB, st session.Store, ids []string, msgs []compact.Message,
 // reporting the median and the 99th percentile in milliseconds. Loading
 // the store, and the first search (which may bring a store's index up to
 // date), are paid before any timing and logged.
-func Recall(b *testing.B, st session.Store, sessions, tokens int) {
+func Recall(b *testing.B, st store.Store, sessions, tokens int) {
 	ctx := context.Background()
 	msgs := Archive(b, tokens)
 	ids := make([]string, sessions)
@@ -60,7 +61,7 @@ func Recall(b *testing.B, st session.Store, sessions, tokens int) {
 	// A store may bring its index up to date on the first search after
 	// many appends (SQLite's does), for longer than a context_search may
 	// take: that is paid here, once, straight from the store.
-	if sr, ok := st.(session.Searcher); ok {
+	if sr, ok := st.(store.Searcher); ok {
 		start = time.Now()
 		for _, sid := range ids {
 			if _, err := sr.Search(ctx, sid, "warm up", 0, 1); err != nil {

@@ -1,4 +1,4 @@
-// Package storebench holds the benchmarks every session.Store runs the
+// Package storebench holds the benchmarks every store.Store runs the
 // same way, so that their figures compare: the cost of a turn, and the
 // store's share of a compaction.
 package storebench
@@ -14,6 +14,7 @@ import (
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/session"
+	"github.com/contextkit/compact/session/store"
 	"github.com/contextkit/compact/tokens"
 )
 
@@ -41,7 +42,7 @@ func history(n, tokens int) []compact.Message {
 }
 
 // preload appends msgs to session id in batches.
-func preload(b *testing.B, st session.Store, id string, msgs []compact.Message) {
+func preload(b *testing.B, st store.Store, id string, msgs []compact.Message) {
 	const batch = 500
 	for i := 0; i < len(msgs); i += batch {
 		if _, _, err := st.Append(context.Background(), id, msgs[i:min(i+batch, len(msgs))]...); err != nil {
@@ -54,7 +55,7 @@ func preload(b *testing.B, st session.Store, id string, msgs []compact.Message) 
 // kept in st: Append of the user message and the reply (one store write),
 // then ShouldCompress. It reports the median and the 99th percentile
 // besides the mean.
-func Turn(b *testing.B, st session.Store, n int) {
+func Turn(b *testing.B, st store.Store, n int) {
 	ctx := context.Background()
 	turn := []compact.Message{
 		{Role: compact.RoleUser, Content: "Run the tests again and tell me which ones still fail."},
@@ -120,7 +121,7 @@ func Quantile(took []time.Duration, p float64) time.Duration {
 // about tokens tokens, with an engine that answers at once: what is left is
 // the store's share (lease, reading the history, committing the result,
 // reading what arrived, releasing) plus the Session's bookkeeping.
-func Compaction(b *testing.B, st session.Store, size int) {
+func Compaction(b *testing.B, st store.Store, size int) {
 	ctx := context.Background()
 	const per = 200 // tokens per message
 	base := history(size/per, per)
@@ -167,10 +168,10 @@ func (instant) Compress(_ context.Context, msgs []compact.Message, _ ...compact.
 // Search measures a search for a rare line in an archive of about tokens
 // tokens in one session, once the store's index (if it keeps one) is up to
 // date: a warm-up search runs first, untimed.
-func Search(b *testing.B, st session.Store, tokens int) {
-	s, ok := st.(session.Searcher)
+func Search(b *testing.B, st store.Store, tokens int) {
+	s, ok := st.(store.Searcher)
 	if !ok {
-		b.Skipf("%T is not a session.Searcher", st)
+		b.Skipf("%T is not a store.Searcher", st)
 	}
 	ctx := context.Background()
 	const per = 200

@@ -1,6 +1,7 @@
 package bpe
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -327,4 +328,40 @@ func spaces(s string, i int) int {
 		return k
 	}
 	return last
+}
+
+// Seam returns the first place in s after its start where both encodings
+// split s into the pieces of s before it followed by the pieces of s from
+// it, or len(s) when it finds none: a line break followed by an ASCII
+// character that is neither a space nor a slash. So a text counts as the
+// sum of its parts cut at seams, and a part seen before counts as before
+// wherever it reappears between seams.
+//
+// Why: no piece holds both sides of such a place. A word (either
+// pattern's letter alternatives, with their contractions) and a number
+// hold no line break, and a line break cannot lead a word; a run of
+// symbols ends with its line breaks (and in o200k_base its slashes), so it
+// ends at the character after the break; a run of whitespace ends at it,
+// and having met a line break it ends there whatever follows (the first
+// space alternative). So the pieces before the seam end at it, and since
+// no scanner reads more than one character past the piece it matches,
+// they are the pieces of s before it alone. No scanner looks behind: the
+// pieces from the seam on are those of s from it. Invalid UTF-8 is
+// replaced byte by byte, and a seam's bytes are ASCII, so the two sides
+// are replaced as the whole is.
+func Seam(s string) int {
+	for i := 0; ; {
+		j := strings.IndexByte(s[i:], '\n')
+		if j < 0 {
+			return len(s)
+		}
+		p := i + j + 1
+		if p >= len(s) {
+			return len(s)
+		}
+		if b := s[p]; b < utf8.RuneSelf && b != '/' && byteClasses[b]&clSpace == 0 {
+			return p
+		}
+		i = p
+	}
 }

@@ -1,4 +1,4 @@
-package session
+package store
 
 import (
 	"context"
@@ -12,14 +12,15 @@ import (
 	"github.com/contextkit/compact/models"
 )
 
-// MemoryStore is a Store and a Leaser in memory, for tests and for hosts
-// that need no persistence across restarts. Every message and compaction is
-// kept until the store is dropped. It is safe for concurrent use.
-type MemoryStore struct {
+// Memory is a Store, a Leaser, a Searcher and a Spender in memory, for
+// tests and for hosts that need no persistence across restarts. Every
+// message and compaction is kept until the store is dropped. It is safe for
+// concurrent use.
+type Memory struct {
 	mu       sync.Mutex
 	sessions map[string]*memSession
-	// clock is the store's clock, time.Now unless a test sets another
-	// before the store is used.
+	// clock is the store's clock: time.Now, or what NewMemoryClock was
+	// given.
 	clock func() time.Time
 }
 
@@ -31,19 +32,24 @@ type memSession struct {
 	fence int64        // the latest fence granted
 }
 
-// NewMemoryStore returns an empty MemoryStore.
-func NewMemoryStore() *MemoryStore {
-	return &MemoryStore{sessions: map[string]*memSession{}, clock: time.Now}
+// NewMemory returns an empty Memory.
+func NewMemory() *Memory { return NewMemoryClock(time.Now) }
+
+// NewMemoryClock returns an empty Memory whose clock is now: it times
+// leases and stamps records and compactions by it, for a test that moves
+// time itself.
+func NewMemoryClock(now func() time.Time) *Memory {
+	return &Memory{sessions: map[string]*memSession{}, clock: now}
 }
 
 // begin checks ctx and id and returns the session's state (nil when the
 // session is unknown and create is false) with the store locked; the caller
 // unlocks.
-func (s *MemoryStore) begin(ctx context.Context, op, id string, create bool) (*memSession, error) {
+func (s *Memory) begin(ctx context.Context, op, id string, create bool) (*memSession, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("session: store: %s %q: %w", op, id, err)
 	}
-	if err := checkSessionID(id); err != nil {
+	if err := CheckID(id); err != nil {
 		return nil, fmt.Errorf("session: store: %s: %w", op, err)
 	}
 	s.mu.Lock()
@@ -56,7 +62,7 @@ func (s *MemoryStore) begin(ctx context.Context, op, id string, create bool) (*m
 }
 
 // Append adds copies of msgs to the end of session id's log.
-func (s *MemoryStore) Append(ctx context.Context, id string, msgs ...compact.Message) (int64, int, error) {
+func (s *Memory) Append(ctx context.Context, id string, msgs ...compact.Message) (int64, int, error) {
 	// Folded once here, outside the lock, so a search only compares.
 	texts := make([]string, len(msgs))
 	for i, m := range msgs {
@@ -76,7 +82,7 @@ func (s *MemoryStore) Append(ctx context.Context, id string, msgs ...compact.Mes
 }
 
 // Read returns copies of the records of session id numbered from through to.
-func (s *MemoryStore) Read(ctx context.Context, id string, from, to int64) ([]Record, error) {
+func (s *Memory) Read(ctx context.Context, id string, from, to int64) ([]Record, error) {
 	if err := CheckRange(from, to); err != nil {
 		return nil, fmt.Errorf("session: store: read %q: %w", id, err)
 	}
@@ -126,7 +132,7 @@ func (ms *memSession) history(n int, through int64) []compact.Message {
 
 // Live returns a copy of session id's live history, the number of the last
 // log record in it, and the number of the latest compaction.
-func (s *MemoryStore) Live(ctx context.Context, id string) ([]compact.Message, int64, int, error) {
+func (s *Memory) Live(ctx context.Context, id string) ([]compact.Message, int64, int, error) {
 	ms, err := s.begin(ctx, "live", id, false)
 	if err != nil {
 		return nil, 0, 0, err
@@ -141,7 +147,7 @@ func (s *MemoryStore) Live(ctx context.Context, id string) ([]compact.Message, i
 
 // Commit records a copy of c as session id's next compaction, under lease,
 // and returns the number of the log's last record.
-func (s *MemoryStore) Commit(ctx context.Context, id string, c Compaction, lease Lease) (int64, error) {
+func (s *Memory) Commit(ctx context.Context, id string, c Compaction, lease Lease) (int64, error) {
 	ms, err := s.begin(ctx, "commit", id, true)
 	if err != nil {
 		return 0, err
@@ -168,7 +174,7 @@ func (s *MemoryStore) Commit(ctx context.Context, id string, c Compaction, lease
 }
 
 // Compactions returns copies of session id's compactions, oldest first.
-func (s *MemoryStore) Compactions(ctx context.Context, id string) ([]Compaction, error) {
+func (s *Memory) Compactions(ctx context.Context, id string) ([]Compaction, error) {
 	ms, err := s.begin(ctx, "compactions", id, false)
 	if err != nil {
 		return nil, err
@@ -186,7 +192,7 @@ func (s *MemoryStore) Compactions(ctx context.Context, id string) ([]Compaction,
 }
 
 // Spend returns a copy of the Spend of session id's latest compaction.
-func (s *MemoryStore) Spend(ctx context.Context, id string) (models.Spend, error) {
+func (s *Memory) Spend(ctx context.Context, id string) (models.Spend, error) {
 	ms, err := s.begin(ctx, "spend", id, false)
 	if err != nil {
 		return models.Spend{}, err
@@ -200,7 +206,7 @@ func (s *MemoryStore) Spend(ctx context.Context, id string) (models.Spend, error
 
 // Snapshot returns a copy of the history compaction n of a session read,
 // for sid = SnapshotID(id, n).
-func (s *MemoryStore) Snapshot(ctx context.Context, sid string) ([]compact.Message, error) {
+func (s *Memory) Snapshot(ctx context.Context, sid string) ([]compact.Message, error) {
 	id, n, ok := ParseSnapshotID(sid)
 	if !ok {
 		if err := ctx.Err(); err != nil {
@@ -220,7 +226,7 @@ func (s *MemoryStore) Snapshot(ctx context.Context, sid string) ([]compact.Messa
 }
 
 // Acquire grants the lease on session id for ttl, unless another holds it.
-func (s *MemoryStore) Acquire(ctx context.Context, id string, ttl time.Duration) (Lease, error) {
+func (s *Memory) Acquire(ctx context.Context, id string, ttl time.Duration) (Lease, error) {
 	ms, err := s.begin(ctx, "acquire", id, true)
 	if err != nil {
 		return Lease{}, err
@@ -236,7 +242,7 @@ func (s *MemoryStore) Acquire(ctx context.Context, id string, ttl time.Duration)
 }
 
 // Renew extends lease, still held, to ttl from now.
-func (s *MemoryStore) Renew(ctx context.Context, id string, lease Lease, ttl time.Duration) (Lease, error) {
+func (s *Memory) Renew(ctx context.Context, id string, lease Lease, ttl time.Duration) (Lease, error) {
 	ms, err := s.begin(ctx, "renew", id, true)
 	if err != nil {
 		return Lease{}, err
@@ -251,7 +257,7 @@ func (s *MemoryStore) Renew(ctx context.Context, id string, lease Lease, ttl tim
 }
 
 // Release gives up lease if it is still held.
-func (s *MemoryStore) Release(ctx context.Context, id string, lease Lease) error {
+func (s *Memory) Release(ctx context.Context, id string, lease Lease) error {
 	ms, err := s.begin(ctx, "release", id, true)
 	if err != nil {
 		return err
@@ -269,7 +275,7 @@ func (s *MemoryStore) Release(ctx context.Context, id string, lease Lease) error
 // EscapedArguments), so that a command is found as it ran.
 func SearchText(m compact.Message) string {
 	text, calls := compact.Text(m), msg.ToolCallText(m)
-	if esc := EscapedArguments(m); esc != "" {
+	if esc := msg.EscapedArguments(m); esc != "" {
 		calls += "\n" + esc
 	}
 	switch {
@@ -284,7 +290,7 @@ func SearchText(m compact.Message) string {
 // Search returns the records of session id after after whose SearchText
 // contains text, ignoring case, by reading them all (their text folded
 // when they were appended).
-func (s *MemoryStore) Search(ctx context.Context, id, text string, after int64, limit int) ([]Record, error) {
+func (s *Memory) Search(ctx context.Context, id, text string, after int64, limit int) ([]Record, error) {
 	ms, err := s.begin(ctx, "search", id, false)
 	if err != nil {
 		return nil, err
@@ -309,10 +315,10 @@ func (s *MemoryStore) Search(ctx context.Context, id, text string, after int64, 
 }
 
 var (
-	_ Store    = (*MemoryStore)(nil)
-	_ Leaser   = (*MemoryStore)(nil)
-	_ Searcher = (*MemoryStore)(nil)
-	_ Spender  = (*MemoryStore)(nil)
+	_ Store    = (*Memory)(nil)
+	_ Leaser   = (*Memory)(nil)
+	_ Searcher = (*Memory)(nil)
+	_ Spender  = (*Memory)(nil)
 )
 
 // cloneMessage returns a copy of m that shares nothing mutable with it.

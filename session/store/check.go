@@ -1,4 +1,4 @@
-package session
+package store
 
 import (
 	"crypto/rand"
@@ -8,7 +8,7 @@ import (
 )
 
 // The checks every Store makes the same way, exported so that a store in
-// another package (ours or a host's) refuses exactly what MemoryStore does.
+// another package (ours or a host's) refuses exactly what Memory does.
 
 // CheckRange reports why from and to cannot bound a Read (an error wrapping
 // ErrInvalidRange), or nil.

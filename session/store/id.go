@@ -1,4 +1,4 @@
-package session
+package store
 
 import (
 	"fmt"
@@ -31,7 +31,7 @@ func ParseSnapshotID(sid string) (id string, seq int, ok bool) {
 		return "", 0, false
 	}
 	id, digits := sid[:i], sid[i+len(SnapshotMarker):]
-	if checkSessionID(id) != nil || digits == "" || digits[0] == '0' {
+	if CheckID(id) != nil || digits == "" || digits[0] == '0' {
 		return "", 0, false
 	}
 	for _, r := range digits {
@@ -46,9 +46,11 @@ func ParseSnapshotID(sid string) (id string, seq int, ok bool) {
 	return id, seq, true
 }
 
-// checkSessionID reports why id cannot name a live session, or nil. Control
-// characters are refused because ids go into log lines and store keys.
-func checkSessionID(id string) error {
+// CheckID reports why id cannot name a live session (an error wrapping
+// ErrInvalidID), or nil: the rule session.Open applies, for a Store to
+// apply to every id it is given. Control characters are refused because
+// ids go into log lines and store keys.
+func CheckID(id string) error {
 	switch {
 	case id == "":
 		return fmt.Errorf("%w: empty", ErrInvalidID)
@@ -65,10 +67,3 @@ func checkSessionID(id string) error {
 	}
 	return nil
 }
-
-// Store keeps the live histories of sessions and the snapshots taken before
-
-// CheckID reports why id cannot name a live session (an error wrapping
-// ErrInvalidID), or nil. It is the rule Open applies, for a Store to apply
-// to every id it is given.
-func CheckID(id string) error { return checkSessionID(id) }

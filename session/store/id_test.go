@@ -1,4 +1,4 @@
-package session
+package store
 
 import (
 	"testing"
@@ -40,12 +40,12 @@ func FuzzSnapshotID(f *testing.F) {
 	f.Add("x~snapshot-1", 2)
 	f.Add("用户", 99)
 	f.Fuzz(func(t *testing.T, id string, seq int) {
-		if checkSessionID(id) == nil && seq > 0 {
+		if CheckID(id) == nil && seq > 0 {
 			sid := SnapshotID(id, seq)
 			gotID, gotSeq, ok := ParseSnapshotID(sid)
 			require.True(t, ok && gotID == id && gotSeq == seq, "ParseSnapshotID(%s) = %s, %d, %v; want %s, %d",
 				msgtest.Excerpt(sid), msgtest.Excerpt(gotID), gotSeq, ok, msgtest.Excerpt(id), seq)
-			require.Error(t, checkSessionID(sid), "snapshot id %s is accepted as a live session id", msgtest.Excerpt(sid))
+			require.Error(t, CheckID(sid), "snapshot id %s is accepted as a live session id", msgtest.Excerpt(sid))
 		}
 		gotID, gotSeq, ok := ParseSnapshotID(id)
 		require.False(t, ok && SnapshotID(gotID, gotSeq) != id, "ParseSnapshotID accepted %s, which SnapshotID writes as %s",
