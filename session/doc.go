@@ -15,7 +15,7 @@
 //	if s.ShouldCompress() {
 //		_, err := s.Compress(ctx) // on error the history is untouched
 //	}
-//	req := s.Messages() // the next request
+//	req := s.Messages() // the next request: call it once per request sent
 //
 // A session compacts one at a time; messages appended while it does land
 // after the compacted history, verbatim and in order. With a [store.Store]
@@ -42,7 +42,7 @@
 // they read only their own session's log.
 //
 // A provider may compact on its side (Anthropic inside a request, OpenAI's
-// /responses/compact): [Session.Record] makes that compaction the
+// /responses/compact): [Session.RecordCompaction] makes that compaction the
 // session's, and recall works over it as over the session's own, the line
 // going into the system prompt since the provider's summary is not ours.
 //
@@ -71,7 +71,7 @@
 // output, then the largest earlier messages cut to their start and end,
 // for that request only), else waits for the compaction (as long as its
 // ctx allows), else compacts on the spot. A failed background compaction
-// loses nothing and is not retried in a loop. [Session.CompactIfIdle] compacts a session whose user
+// loses nothing and is not retried in a loop. [Session.CompressIfIdle] compacts a session whose user
 // is away, once the provider's prompt cache has gone cold. [Session.Status]
 // counts compactions by where they ran, the waits of request paths and
 // what they did at the limit, and shows the soft mark and the pace it is

@@ -46,6 +46,12 @@ import (
 // when the call's own write took effect), never ahead of it or apart from
 // it; the next call that succeeds brings it up to date.
 //
+// Messages is the request the host sends, and each call counts as one
+// request sent: the session paces background compaction by the calls (how
+// fast the history grows between them, see Status().Pace) and takes the
+// next usage report to describe the latest. Call it once per request; to
+// read the session otherwise, Len, Tokens, Status and Tools count nothing.
+//
 // The Session logs "compaction started" and "compaction done" (or
 // "compaction failed") itself, whatever the engine, each line with a
 // "session" attribute fixed when the Session is opened. Give the logger to
@@ -196,10 +202,10 @@ func WithWait(wait bool) Option {
 	return func(c *config) { c.noWait = !wait }
 }
 
-// WithCounter sets the counter behind Tokens. The default is the
+// WithTokenCounter sets the counter behind Tokens. The default is the
 // engine's own when it is a compact.CounterProvider (the Compressor is),
 // so that Session and engine agree on sizes; tokens.Estimator otherwise.
-func WithCounter(tc tokens.Counter) Option {
+func WithTokenCounter(tc tokens.Counter) Option {
 	return func(c *config) { c.counter = tc }
 }
 
@@ -557,7 +563,7 @@ func (s *Session) ShouldCompress(opts ...compact.CompressOption) bool {
 }
 
 // UpdateUsage passes the usage a provider reported on to the engine, and
-// marks the session active, for CompactIfIdle.
+// marks the session active, for CompressIfIdle.
 //
 // The session takes the report to describe the request Messages last
 // handed out, and compares it with its own count of that request, as a

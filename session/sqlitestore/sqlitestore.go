@@ -87,11 +87,13 @@ func WithBusyTimeout(d time.Duration) Option {
 	return func(c *config) { c.busyTimeout = d }
 }
 
-// WithSynchronousFull makes every commit wait for the disk
+// WithSynchronousFull(true) makes every commit wait for the disk
 // (synchronous=FULL), so that a power loss loses nothing committed, at the
-// cost of an fsync per append.
-func WithSynchronousFull() Option {
-	return func(c *config) { c.syncFull = true }
+// cost of an fsync per append. False, the default, is synchronous=NORMAL:
+// a crash of the process loses nothing, a power loss may lose the last
+// commits.
+func WithSynchronousFull(on bool) Option {
+	return func(c *config) { c.syncFull = on }
 }
 
 // Open opens (creating it if need be) the SQLite file at path and brings
