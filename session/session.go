@@ -57,6 +57,13 @@ import (
 // "session" attribute fixed when the Session is opened. Give the logger to
 // the Session; an engine given a logger too logs its own lines as well.
 //
+// A host deletes a conversation with Session.Delete (or Manager.Delete, or
+// the package's Delete given the store and the id): the store removes it
+// whole, and a Session elsewhere still holding it gets errors wrapping
+// store.ErrDeleted from its next call that reaches the store. See "What the
+// archive keeps, and for how long" in the package doc for retention and
+// redaction at rest.
+//
 // The engine holds the per-conversation state (usage, compaction count,
 // strikes, backoff), so each Session needs an engine of its own; a Manager
 // builds one per session. All methods are safe for concurrent use.
@@ -74,6 +81,7 @@ type Session struct {
 	recall        bool
 	toolBudget    int
 	searchTimeout time.Duration
+	redactAtRest  bool
 
 	// slot holds a token while a compaction, a Reset or a Close runs: a
 	// channel rather than a mutex so that waiting can honour a context.
@@ -140,6 +148,8 @@ type config struct {
 	// recall and toolBudget: see WithRecall and WithToolBudget.
 	recall     bool
 	toolBudget int
+	// redactAtRest: see WithRedactAtRest.
+	redactAtRest bool
 	// background compaction, idle compaction and the clock: see
 	// background.go and idle.go.
 	background bool
@@ -266,6 +276,12 @@ func Open(ctx context.Context, id string, engine compact.ContextEngine, opts ...
 		adjusted: cfg.adjusted,
 	}
 	s.leaser, _ = cfg.store.(store.Leaser)
+	if cfg.redactAtRest && cfg.store != nil {
+		if _, ok := cfg.store.(store.Rewriter); !ok {
+			return nil, fmt.Errorf("session: open %q: redaction at rest: %w: the store %T cannot rewrite records", id, errors.ErrUnsupported, cfg.store)
+		}
+		s.redactAtRest = true
+	}
 	if s.recall {
 		s.recallDef = recallDefinitions()
 	}

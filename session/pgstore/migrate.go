@@ -81,6 +81,9 @@ var migrations = []migration{
 	// 4: the search table, filled by searches, and its trigram index when
 	// the server has pg_trgm (see searchIndex).
 	searchIndex,
+	// 5: the tombstone a deleted session leaves (see Delete): its row,
+	// marked, with nothing else left of it.
+	statements(`ALTER TABLE $S.sessions ADD COLUMN IF NOT EXISTS deleted boolean NOT NULL DEFAULT false;`),
 }
 
 // migrate brings the schema to len(migrations) in one transaction, or

@@ -48,6 +48,9 @@ func (s *Store) Search(ctx context.Context, id, text string, after int64, limit 
 	var out []store.Record
 	err := s.snapshotTx(ctx, func(tx pgx.Tx) error {
 		out = nil
+		if err := s.alive(ctx, tx, id); err != nil {
+			return err
+		}
 		// The planner prices matching a text at next to nothing, and a
 		// table of a few thousand records cheap to read whole; but each
 		// text read is one decompressed, often from TOAST, so reading the

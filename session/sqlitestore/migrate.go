@@ -90,6 +90,9 @@ var migrations = []migration{
 			text, content = '', contentless_delete = 1, tokenize = 'trigram', detail = 'none'
 		);`),
 		addColumns("sessions", "indexed INTEGER NOT NULL DEFAULT 0")),
+	// 5: the tombstone a deleted session leaves (see Delete): its row,
+	// marked, with nothing else left of it.
+	addColumns("sessions", "deleted INTEGER NOT NULL DEFAULT 0"),
 }
 
 // steps is a migration made of several.

@@ -55,7 +55,7 @@ func TestMigrationsAddTheFoldedRangeAndTheSpend(t *testing.T) {
 		assert.Zero(t, comps[0].Spend, "%s: nor a spend", step)
 		var version int
 		require.NoError(t, db.QueryRow(`SELECT version FROM schema_version`).Scan(&version))
-		assert.Equal(t, 4, version, step)
+		assert.Equal(t, 5, version, step)
 		if len(comps) == 1 {
 			_, err = st.Commit(ctx, "agent-7", store.Compaction{N: 2, Through: 3, FoldedFrom: 1, FoldedThrough: 3, Spend: spent}, store.Lease{})
 			require.NoError(t, err)

@@ -60,6 +60,9 @@ func (s *Store) Search(ctx context.Context, id, text string, after int64, limit 
 	var out []store.Record
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		out = nil
+		if err := alive(ctx, tx, id); err != nil {
+			return err
+		}
 		// add reads rows of seq, at, body, keeping the matches, and reports
 		// whether the search has all it wants.
 		add := func(rows *sql.Rows) (full bool, err error) {

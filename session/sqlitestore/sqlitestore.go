@@ -165,7 +165,7 @@ func (s *Store) prepare(ctx context.Context) error {
 	}
 	s.nextSeq = prep(`INSERT INTO sessions (id, last_seq) VALUES (?, ?)
 		ON CONFLICT (id) DO UPDATE SET last_seq = last_seq + excluded.last_seq
-		RETURNING last_seq, compactions`)
+		RETURNING last_seq, compactions, deleted`)
 	s.insertMessage = prep(`INSERT INTO messages (session, seq, at, body) VALUES (?, ?, ?, ?)`)
 	return err
 }
