@@ -36,9 +36,9 @@ func (c *Compressor) account(in, work []Message, counts []int, res *Result, shar
 	repaired := map[int]RepairKind{}
 	for _, rp := range res.Repairs {
 		switch rp.Kind {
-		case RepairKind(msg.RepairDroppedResult):
+		case RepairDroppedResult:
 			dropped[rp.Index] = true
-		case RepairKind(msg.RepairMergedSeam):
+		case RepairMergedSeam:
 			merged[rp.Index] = true
 		default:
 			if _, ok := repaired[rp.Index]; !ok {
@@ -90,7 +90,7 @@ func (c *Compressor) account(in, work []Message, counts []int, res *Result, shar
 				// the turn after it merged in.
 				a.Fate, a.Repair = fateRepaired, repaired[i]
 				if a.Repair == 0 {
-					a.Repair = RepairKind(msg.RepairMergedSeam)
+					a.Repair = RepairMergedSeam
 				}
 			}
 			if a.Output == res.Shortened && res.Shortened >= 0 {
