@@ -29,8 +29,7 @@ const (
 // summary, the lifted message and the tail) or, for a pruning alone, in
 // place. Until here the Result's input indexes index work; account turns
 // them into in's. shared says the summary was merged in front of the turn
-// after it (see WithUserFirst). counts are in's counts, or nil to count
-// them.
+// after it (see WithUserFirst). counts, work's, stand for in's unrepaired.
 func (c *Compressor) account(in, work []Message, counts []int, res *Result, shared bool) {
 	dropped, merged := map[int]bool{}, map[int]bool{}
 	repaired := map[int]RepairKind{}
@@ -65,7 +64,7 @@ func (c *Compressor) account(in, work []Message, counts []int, res *Result, shar
 	joined := -1 // where the last message not dropped went
 	for i, m := range in {
 		a := MessageFate{Index: i, Role: m.Role, Tool: tools[i], Output: -1}
-		if counts != nil {
+		if len(counts) == len(in) && res.Repairs == nil {
 			a.Tokens = counts[i]
 		} else {
 			a.Tokens = c.tc.CountMessage(m)

@@ -51,8 +51,7 @@ func (p plan) foldedTokens() int {
 }
 
 // plan decides the cut for msgs under the thresholds th, with incoming the
-// message the host is about to send, if any. msgs must be valid; counts
-// are their counts, or nil to count them (see newPlan).
+// message the host is about to send, if any. msgs must be valid (counts: see newPlan).
 func (c *Compressor) plan(msgs []Message, counts []int, th thresholds, incoming *Message) plan {
 	p := c.newPlan(msgs, counts)
 	p.headEnd = p.sysEnd

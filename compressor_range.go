@@ -53,8 +53,7 @@ func (c *Compressor) CompressRange(ctx context.Context, msgs []Message, from, to
 	return c.compress(ctx, msgs, &foldRange{from, to}, opts)
 }
 
-// rangePlan is the plan for a chosen range of a valid history.
-// counts are msgs' counts (see newPlan).
+// rangePlan is the plan for a chosen range of a valid history (counts: see newPlan).
 func (c *Compressor) rangePlan(msgs []Message, counts []int, r foldRange, incoming *Message) plan {
 	p := c.newPlan(msgs, counts)
 	p.headEnd = max(r.from, p.sysEnd)

@@ -154,15 +154,11 @@ func (c *Compressor) unlockRun() { <-c.run }
 func (r *compaction) run(ctx context.Context) (*Result, error) {
 	c := r.c
 	r.tools = tokens.CountTools(c.cfg.counter, r.o.Tools)
-	// Each message is counted once: the plan takes these counts.
-	r.counts = make([]int, len(r.work))
+	r.counts = make([]int, len(r.work)) // counted once: the plan and the account take them
 	for i, m := range r.work {
 		r.counts[i] = c.tc.CountMessage(m)
 	}
-	r.before = 0
-	if len(r.counts) > 0 {
-		r.before = tokens.ReplyPrimingTokens + sum(r.counts)
-	}
+	r.before = min(len(r.counts), 1)*tokens.ReplyPrimingTokens + sum(r.counts)
 	if r.o.Incoming != nil {
 		r.before += c.tc.CountMessage(*r.o.Incoming)
 	}
@@ -198,11 +194,7 @@ func (r *compaction) run(ctx context.Context) (*Result, error) {
 	res.MessagesBefore, res.Repairs = r.in, r.repairs
 	c.fit(res, th)
 	c.trimOversized(res, th)
-	var counts []int // work's counts are the caller's messages' unless a repair changed them
-	if r.repairs == nil && len(r.work) == len(r.msgs) {
-		counts = r.counts
-	}
-	c.account(r.msgs, r.work, counts, res, r.shared)
+	c.account(r.msgs, r.work, r.counts, res, r.shared)
 	res.Cost = c.editCost(r.work, res, r.sum)
 	return res, nil
 }
@@ -603,10 +595,9 @@ func summaryTarget(p plan, th thresholds) int {
 	return max(min(sum(p.counts[p.headEnd:p.cut])/5, th.summary), minSummaryTokens)
 }
 
-// summaryText is the text of the summary of body carrying carried that
-// assemble is given (with !th.priced for its note): with prices known the
-// compaction note goes into the summary, where the history changes anyway,
-// so the system prompt's cache survives; otherwise into the system prompt.
+// summaryText is the summary assemble is given (with !th.priced): with
+// prices known the compaction note goes into it, where the history changes
+// anyway, so the system prompt's cache survives.
 func (c *Compressor) summaryText(th thresholds, body string, carried []string) string {
 	if th.priced && c.cfg.note != "" {
 		body = c.cfg.note + "\n\n" + body
@@ -615,32 +606,21 @@ func (c *Compressor) summaryText(th thresholds, body string, carried []string) s
 }
 
 // assembledTokens is tokens.CountMessages of what assemble(p, summary,
-// incoming, !th.priced) returns, counting only the messages assemble
-// writes or adds (the system prompt with the note, the summary or the
-// message it is merged into, the lifted message, the incoming one): the
-// others are p's own (the tail as the cheap tier left it), whose counts p
-// holds. Nothing is copied. With the summary of an empty body, the usable
-// window less it is the room a summary's body has once the rest of the
-// request is in.
+// incoming, !th.priced) returns, without copying: p holds the counts of
+// the messages it keeps as they are. With an empty body's summary, the
+// usable window less it is the room the summary's body has.
 func (c *Compressor) assembledTokens(p plan, th thresholds, summary string, incoming *Message) int {
 	n := tokens.ReplyPrimingTokens + sum(p.counts[:p.headEnd])
 	if !th.priced && c.cfg.note != "" && p.sysEnd > 0 && !strings.Contains(msg.Text(p.msgs[0]), c.cfg.note) {
 		n += c.tc.CountMessage(msg.AppendNote(p.msgs[0], c.cfg.note)) - p.counts[0]
 	}
-	next := p.next(incoming)
-	first := 0 // the count of next[0]
-	for i, m := range next {
-		k := 0
-		switch {
-		case i == 0 && p.lift >= 0, incoming != nil && i == len(next)-1:
-			k = c.tc.CountMessage(m)
-		default:
-			k = p.counts[p.cut+i-min(p.lift+1, 1)]
-		}
-		if i == 0 {
-			first = k
-		}
-		n += k
+	next := p.next(incoming) // the lifted message, the tail, the incoming one
+	n += sum(p.counts[p.cut:])
+	if p.lift >= 0 {
+		n += c.tc.CountMessage(next[0])
+	}
+	if incoming != nil {
+		n += c.tc.CountMessage(*incoming)
 	}
 	var prev *Message
 	if p.headEnd > p.sysEnd {
@@ -648,7 +628,7 @@ func (c *Compressor) assembledTokens(p plan, th thresholds, summary string, inco
 	}
 	role := summaryRole(prev, next)
 	if role == RoleAssistant && prev == nil && !c.cfg.assistantFirst {
-		return n - first + c.tc.CountMessage(msg.MergeSummary(next[0], summary))
+		return n - c.tc.CountMessage(next[0]) + c.tc.CountMessage(msg.MergeSummary(next[0], summary))
 	}
 	return n + c.tc.CountMessage(Message{Role: role, Content: summary})
 }
