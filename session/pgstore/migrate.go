@@ -81,6 +81,11 @@ var migrations = []migration{
 	// 4: the search table, filled by searches, and its trigram index when
 	// the server has pg_trgm (see searchIndex).
 	searchIndex,
+	// 5: reserved for the archive's lifecycle (issue 33), on another branch.
+	statements(`SELECT 1`),
+	// 6: the search table keeps a long text in overlapping pieces (see
+	// searchParts).
+	searchParts,
 }
 
 // migrate brings the schema to len(migrations) in one transaction, or

@@ -52,16 +52,16 @@ func newQueries(schema string) queries {
 			WHERE id = $1 RETURNING lease_expires`),
 		release: q(`UPDATE $S.sessions SET lease_id = NULL WHERE id = $1 AND lease_id = $2 AND lease_fence = $3`),
 		// A page of a search, of the records after $2, at most $3 (NULL:
-		// no limit). like and search look $4 up among the records in the
-		// search table (up to $5): like is what the trigram index serves;
+		// no limit). like and search look $4 up among the pieces of the
+		// records in the search table (up to $5), each record once: like is what the trigram index serves;
 		// search, for a text the index cannot serve, reads the session's
 		// texts. scan reads the session's records, past the table too.
-		like: q(`SELECT m.seq, m.at, m.body FROM $S.message_search s
-			JOIN $S.messages m ON m.session = s.session AND m.seq = s.seq
-			WHERE s.session = $1 AND s.seq > $2 AND s.search LIKE $4 AND s.seq <= $5 ORDER BY s.seq LIMIT $3`),
-		search: q(`SELECT m.seq, m.at, m.body FROM $S.message_search s
-			JOIN $S.messages m ON m.session = s.session AND m.seq = s.seq
-			WHERE s.session = $1 AND s.seq > $2 AND strpos(s.search, $4) > 0 AND s.seq <= $5 ORDER BY s.seq LIMIT $3`),
+		like: q(`SELECT m.seq, m.at, m.body FROM (SELECT DISTINCT s.seq FROM $S.message_search s
+				WHERE s.session = $1 AND s.seq > $2 AND s.search LIKE $4 AND s.seq <= $5 ORDER BY s.seq LIMIT $3) c
+			JOIN $S.messages m ON m.session = $1 AND m.seq = c.seq ORDER BY m.seq`),
+		search: q(`SELECT m.seq, m.at, m.body FROM (SELECT DISTINCT s.seq FROM $S.message_search s
+				WHERE s.session = $1 AND s.seq > $2 AND strpos(s.search, $4) > 0 AND s.seq <= $5 ORDER BY s.seq LIMIT $3) c
+			JOIN $S.messages m ON m.session = $1 AND m.seq = c.seq ORDER BY m.seq`),
 		scan: q(`SELECT seq, at, body FROM $S.messages WHERE session = $1 AND seq > $2 ORDER BY seq LIMIT $3`),
 		// The search table holds a session's records from the first up
 		// to the last it holds, each batch a transaction: that last is
@@ -69,8 +69,8 @@ func newQueries(schema string) queries {
 		indexed: q(`SELECT coalesce((SELECT seq FROM $S.message_search WHERE session = $1 ORDER BY seq DESC LIMIT 1), 0),
 			coalesce((SELECT last_seq FROM $S.sessions WHERE id = $1), 0)`),
 		unindexed: q(`SELECT seq, body FROM $S.messages WHERE session = $1 AND seq > $2 ORDER BY seq LIMIT $3`),
-		index: q(`INSERT INTO $S.message_search (session, seq, search)
-			SELECT $1, t.seq, t.search FROM unnest($2::bigint[], $3::text[]) AS t (seq, search)
+		index: q(`INSERT INTO $S.message_search (session, seq, part, search)
+			SELECT $1, t.seq, t.part, t.search FROM unnest($2::bigint[], $3::integer[], $4::text[]) AS t (seq, part, search)
 			ON CONFLICT DO NOTHING`),
 		analyze: q(`ANALYZE $S.message_search`),
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/contextkit/compact/session/internal/codec"
+	"github.com/contextkit/compact/session/internal/searchpart"
 	"github.com/contextkit/compact/session/store"
 	"github.com/jackc/pgx/v5"
 )
@@ -28,7 +29,9 @@ const analyzeAfter = 2000
 // Search returns the records of session id after after whose
 // store.SearchText contains text, ignoring case, oldest first, at most
 // limit. The candidates are found in the search table, which holds each
-// record's text lower-cased: through the trigram index when the text has a
+// record's text lower-cased, a long text in overlapping pieces (see
+// searchpart) so that a candidate is a record with a piece holding the
+// text's window: through the trigram index when the text has a
 // word of three letters or digits (see searchIndex), by reading the
 // session's texts otherwise. The table holds a session's records up to the
 // last a search put in; the records after it are read from the log. Each
@@ -99,9 +102,11 @@ func (s *Store) Search(ctx context.Context, id, text string, after int64, limit 
 				return err
 			}
 			if after < indexed {
-				query, arg := s.q.search, any(needle)
-				if trigrams(needle) {
-					query, arg = s.q.like, "%"+escapeLike(needle)+"%"
+				// A piece of a record holding needle holds its window.
+				window := searchpart.Window(needle)
+				query, arg := s.q.search, any(window)
+				if trigrams(window) {
+					query, arg = s.q.like, "%"+escapeLike(window)+"%"
 				}
 				full, err := pages(query, after, arg, indexed)
 				if full || err != nil {
@@ -125,10 +130,13 @@ func (s *Store) Search(ctx context.Context, id, text string, after int64, limit 
 // records from the first to the last it holds, and a batch another process
 // put in meanwhile is skipped, not doubled.
 //
-// Whatever removes or rewrites records must keep the table with them:
-// deleting a record deletes its row (the foreign key cascades); rewriting
-// its body must update its row's search text (searchText of the new
-// message) when it has one, in the same transaction.
+// A record is in the table as the pieces of its search text (see
+// searchpart.Split), a row each, numbered by part from 0. Whatever removes
+// or rewrites records must keep the table with them: deleting a record
+// deletes its rows (the foreign key cascades); rewriting its body must,
+// when it has rows, replace them in the same transaction (delete the
+// session's rows of the record's seq, insert the pieces of searchText of
+// the new message).
 func (s *Store) catchUp(ctx context.Context, id string) error {
 	var indexed, last int64
 	if err := s.pool.QueryRow(ctx, s.q.indexed, id).Scan(&indexed, &last); err != nil {
@@ -150,6 +158,7 @@ func (s *Store) catchUp(ctx context.Context, id string) error {
 		}
 		var (
 			seqs  []int64
+			parts []int32
 			texts []string
 			size  int
 		)
@@ -167,8 +176,11 @@ func (s *Store) catchUp(ctx context.Context, id string) error {
 				rows.Close()
 				return fmt.Errorf("session %q record %d: %w: %v", id, seq, store.ErrCorrupt, err)
 			}
-			seqs, texts = append(seqs, seq), append(texts, searchText(m))
-			size += len(texts[len(texts)-1])
+			text := searchText(m)
+			for k, part := range searchpart.Split(text) {
+				seqs, parts, texts = append(seqs, seq), append(parts, int32(k)), append(texts, part)
+			}
+			size += len(text)
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
@@ -177,7 +189,7 @@ func (s *Store) catchUp(ctx context.Context, id string) error {
 		if len(seqs) == 0 {
 			return nil
 		}
-		if _, err := s.pool.Exec(ctx, s.q.index, id, seqs, texts); err != nil {
+		if _, err := s.pool.Exec(ctx, s.q.index, id, seqs, parts, texts); err != nil {
 			return err
 		}
 		indexed, added = seqs[len(seqs)-1], added+len(seqs)

@@ -90,6 +90,17 @@ var migrations = []migration{
 			text, content = '', contentless_delete = 1, tokenize = 'trigram', detail = 'none'
 		);`),
 		addColumns("sessions", "indexed INTEGER NOT NULL DEFAULT 0")),
+	// 5: reserved for the archive's lifecycle (issue 33), on another branch.
+	statements(`SELECT 1`),
+	// 6: the search index keeps a long text as overlapping pieces (see
+	// searchpart), each under its record's rowid shifted left by partBits
+	// plus its number, so that a lookup's candidate is a piece, not a whole
+	// long text. The rows of migration 4, under the records' own rowids,
+	// mean nothing under the new numbering: the index is emptied and every
+	// session's indexed reset, and searches build it again, each for its
+	// own session.
+	statements(`INSERT INTO message_search (message_search) VALUES ('delete-all');
+		UPDATE sessions SET indexed = 0;`),
 }
 
 // steps is a migration made of several.
