@@ -34,26 +34,36 @@ const (
 // bytes, each widened to whole runes (a byte that is not UTF-8 counts as a
 // rune), the last running to the end.
 func Split(text string) []string {
+	spans := spans(text)
+	parts := make([]string, len(spans))
+	for i, sp := range spans {
+		parts[i] = text[sp[0]:sp[1]]
+	}
+	return parts
+}
+
+// spans returns where Split's pieces start and end in text.
+func spans(text string) [][2]int {
 	if len(text) <= Size {
-		return []string{text}
+		return [][2]int{{0, len(text)}}
 	}
 	const step = Size - Overlap
-	var parts []string
+	var spans [][2]int
 	for at := 0; ; at += step {
 		start := at
 		for start > 0 && !utf8.RuneStart(text[start]) {
 			start--
 		}
 		end := at + Size
-		if end >= len(text) || len(parts) == MaxParts-1 {
+		if end >= len(text) || len(spans) == MaxParts-1 {
 			end = len(text)
 		}
 		for end < len(text) && !utf8.RuneStart(text[end]) {
 			end++
 		}
-		parts = append(parts, text[start:end])
+		spans = append(spans, [2]int{start, end})
 		if end == len(text) {
-			return parts
+			return spans
 		}
 	}
 }
