@@ -8,7 +8,7 @@ type queries struct {
 	appendMsgs, lastSeq, records, head, compactionLive, compactionThrough string
 	ensure, lockLease, insertCompaction, setHead, compactions, spend      string
 	grant, renew, release, like, search, scan, indexed, unindexed, index  string
-	analyze                                                               string
+	analyze, flush                                                        string
 }
 
 func newQueries(schema string) queries {
@@ -73,5 +73,9 @@ func newQueries(schema string) queries {
 			SELECT $1, t.seq, t.part, t.search FROM unnest($2::bigint[], $3::integer[], $4::text[]) AS t (seq, part, search)
 			ON CONFLICT DO NOTHING`),
 		analyze: q(`ANALYZE $S.message_search`),
+		// The trigram index's pending entries, in each partition when the
+		// table is partitioned, moved into the index proper.
+		flush: q(`SELECT gin_clean_pending_list(relid)
+			FROM pg_partition_tree(to_regclass('$S.` + trigramIndexName + `')) WHERE isleaf`),
 	}
 }

@@ -113,69 +113,51 @@ func (s *Store) Search(ctx context.Context, id, text string, after int64, limit 
 // messages shifted left by partBits, plus the piece's number.
 const partBits = 20
 
-// lookupPage is how many rows of the index one lookup reads.
-const lookupPage = 64
-
 // indexLookup reads the index for the records of session id after after,
 // up to indexed, that have a piece matching match, in the session's order,
 // each record once, passing their rows of seq, at, body to add until add
 // reports it has all it wants (full).
 //
-// The index is read a page of rowids at a time, in rowid order (a
-// session's order: a session's records are only ever inserted by Append,
-// in order), from past the record after; the pieces of one record are
-// adjacent, so a record is read once, past its last piece.
+// The index is read in rowid order (a session's order: a session's
+// records are only ever inserted by Append, in order), from past the
+// record after, in one lookup; the pieces of one record are adjacent, so
+// each record is read once, when its first matching piece comes.
 func indexLookup(ctx context.Context, tx *sql.Tx, id, match string, after, indexed int64,
 	add func(*sql.Rows) (bool, error)) (full bool, err error) {
-	var past int64 // the last record read, as a rowid of messages
+	var past int64 // the record after, as a rowid of messages
 	err = tx.QueryRowContext(ctx, `SELECT coalesce((SELECT rowid FROM messages
 		WHERE session = ? AND seq <= ? ORDER BY seq DESC LIMIT 1), 0)`, id, after).Scan(&past)
 	if err != nil {
 		return false, err
 	}
-	for {
-		rows, err := tx.QueryContext(ctx, `SELECT rowid FROM message_search
-			WHERE message_search MATCH ? AND rowid >= ? ORDER BY rowid LIMIT ?`, match, (past+1)<<partBits, lookupPage)
+	pieces, err := tx.QueryContext(ctx, `SELECT rowid FROM message_search
+		WHERE message_search MATCH ? AND rowid >= ? ORDER BY rowid`, match, (past+1)<<partBits)
+	if err != nil {
+		return false, err
+	}
+	defer closeRows(pieces, &err)
+	for pieces.Next() {
+		var rowid int64
+		if err := pieces.Scan(&rowid); err != nil {
+			return false, err
+		}
+		r := rowid >> partBits
+		if r == past {
+			continue // another piece of a record read
+		}
+		past = r
+		// Another session's row (whose tag is the same) is no record of
+		// this one.
+		rows, err := tx.QueryContext(ctx, `SELECT seq, at, body FROM messages
+			WHERE rowid = ? AND session = ? AND seq <= ?`, r, id, indexed)
 		if err != nil {
 			return false, err
 		}
-		var recs []int64 // the records of the page, each once
-		n := 0
-		for rows.Next() {
-			var rowid int64
-			if err := rows.Scan(&rowid); err != nil {
-				return false, errors.Join(err, rows.Close())
-			}
-			n++
-			if r := rowid >> partBits; len(recs) == 0 || recs[len(recs)-1] != r {
-				recs = append(recs, r)
-			}
-		}
-		if err := errors.Join(rows.Err(), rows.Close()); err != nil {
-			return false, err
-		}
-		// A page that ends inside a record's pieces leaves its last
-		// record to the next page, unless the page holds no other.
-		if n == lookupPage && len(recs) > 1 {
-			recs = recs[:len(recs)-1]
-		}
-		for _, r := range recs {
-			// Another session's row (whose tag is the same) is no record of
-			// this one.
-			rows, err := tx.QueryContext(ctx, `SELECT seq, at, body FROM messages
-				WHERE rowid = ? AND session = ? AND seq <= ?`, r, id, indexed)
-			if err != nil {
-				return false, err
-			}
-			if full, err := add(rows); full || err != nil {
-				return full, err
-			}
-			past = r
-		}
-		if n < lookupPage {
-			return false, nil
+		if full, err := add(rows); full || err != nil {
+			return full, err
 		}
 	}
+	return false, pieces.Err()
 }
 
 // indexedThrough reads the last record of session id in the index.
