@@ -103,7 +103,7 @@ func (s *Store) Search(ctx context.Context, id, text string, after int64, limit 
 			}
 			if after < indexed {
 				// A piece of a record holding needle holds its window.
-				window := searchpart.Window(needle)
+				window := searchpart.FoldedWindow(needle)
 				query, arg := s.q.search, any(window)
 				if trigrams(window) {
 					query, arg = s.q.like, "%"+escapeLike(window)+"%"

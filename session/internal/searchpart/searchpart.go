@@ -68,17 +68,24 @@ func spans(text string) [][2]int {
 	}
 }
 
-// Window returns the part of text a store looks up in its pieces: text,
-// or its first bytes when it is longer than a piece is sure to hold whole
-// (cut at a rune's start). A record holding text has a piece holding the
-// window.
-func Window(text string) string {
-	if len(text) <= maxWindow {
+// Window returns the part of text a store looks up in the pieces of
+// texts as written, whose matches are found in them folded by
+// strings.ToLower: text, or its first bytes when it is longer than a piece
+// is sure to hold whole (cut at a rune's start). A record holding text has
+// a piece holding the window.
+func Window(text string) string { return prefix(text, maxWindow) }
+
+// FoldedWindow is Window for pieces of texts folded before they were cut,
+// which a piece holds whole up to Overlap bytes.
+func FoldedWindow(text string) string { return prefix(text, Overlap) }
+
+// prefix returns text, or its first bytes up to n, cut at a rune's start.
+func prefix(text string, n int) string {
+	if len(text) <= n {
 		return text
 	}
-	cut := maxWindow
-	for cut > 0 && !utf8.RuneStart(text[cut]) {
-		cut--
+	for n > 0 && !utf8.RuneStart(text[n]) {
+		n--
 	}
-	return text[:cut]
+	return text[:n]
 }

@@ -56,7 +56,7 @@ func TestSplitKeepsEveryShortTextWholeInAPiece(t *testing.T) {
 }
 
 // The window is the text, or a prefix of it at most a quarter of the
-// overlap long, cut at a rune.
+// overlap long, cut at a rune; the folded window, at most the overlap.
 func TestWindow(t *testing.T) {
 	for _, c := range []struct{ text, want string }{
 		{"keyerror: ", "keyerror: "},
@@ -65,6 +65,9 @@ func TestWindow(t *testing.T) {
 	} {
 		if got := Window(c.text); got != c.want {
 			t.Errorf("Window(%.20q...) = %q, want %q", c.text, got, c.want)
+		}
+		if got, want := FoldedWindow(c.text+strings.Repeat("b", Overlap)), (c.text + strings.Repeat("b", Overlap))[:Overlap]; got != want {
+			t.Errorf("FoldedWindow(%.20q...) = %.20q..., want %.20q...", c.text, got, want)
 		}
 	}
 }
