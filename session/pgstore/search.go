@@ -20,6 +20,12 @@ const (
 	indexBytes = 256 << 10
 )
 
+// likeWindow bounds the bytes of a text Search looks up (the first; each
+// candidate is checked whole): pg_trgm prices a lookup by its trigrams, so
+// that the planner reads a session's texts in order rather than look up a
+// long text, at ten times the time; thirty-odd trigrams rule out as much.
+const likeWindow = 32
+
 // analyzeAfter is how many records a catch-up puts in the search table
 // before it has Postgres gather the table's statistics again: with none
 // (a table just filled, before autovacuum came by), the planner reads a
@@ -103,7 +109,7 @@ func (s *Store) Search(ctx context.Context, id, text string, after int64, limit 
 			}
 			if after < indexed {
 				// A piece of a record holding needle holds its window.
-				window := searchpart.FoldedWindow(needle)
+				window := searchpart.Prefix(searchpart.FoldedWindow(needle), likeWindow)
 				query, arg := s.q.search, any(window)
 				if trigrams(window) {
 					query, arg = s.q.like, "%"+escapeLike(window)+"%"

@@ -73,14 +73,14 @@ func spans(text string) [][2]int {
 // strings.ToLower: text, or its first bytes when it is longer than a piece
 // is sure to hold whole (cut at a rune's start). A record holding text has
 // a piece holding the window.
-func Window(text string) string { return prefix(text, maxWindow) }
+func Window(text string) string { return Prefix(text, maxWindow) }
 
 // FoldedWindow is Window for pieces of texts folded before they were cut,
 // which a piece holds whole up to Overlap bytes.
-func FoldedWindow(text string) string { return prefix(text, Overlap) }
+func FoldedWindow(text string) string { return Prefix(text, Overlap) }
 
-// prefix returns text, or its first bytes up to n, cut at a rune's start.
-func prefix(text string, n int) string {
+// Prefix returns text, or its first bytes up to n, cut at a rune's start.
+func Prefix(text string, n int) string {
 	if len(text) <= n {
 		return text
 	}
