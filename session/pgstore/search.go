@@ -20,6 +20,10 @@ const (
 	indexBytes = 256 << 10
 )
 
+// maxParts bounds the pieces of one text in the search table: the last of
+// a text longer than that many holds the rest.
+const maxParts = 1 << 20
+
 // likeWindow bounds the bytes of a text Search looks up (the first; each
 // candidate is checked whole): pg_trgm prices a lookup by its trigrams, so
 // that the planner reads a session's texts in order rather than look up a
@@ -192,7 +196,7 @@ func (s *Store) catchUp(ctx context.Context, id string) error {
 				return fmt.Errorf("session %q record %d: %w: %v", id, seq, store.ErrCorrupt, err)
 			}
 			text := searchText(m)
-			for k, part := range searchpart.Split(text) {
+			for k, part := range searchpart.Split(text, maxParts) {
 				seqs, parts, texts = append(seqs, seq), append(parts, int32(k)), append(texts, part)
 			}
 			size += len(text)

@@ -182,7 +182,7 @@ func TestMigrationRenumbersTheSearchIndex(t *testing.T) {
 	require.Len(t, found, 1)
 	assert.EqualValues(t, 8, found[0].Seq)
 	var n, old int
-	require.NoError(t, db.QueryRow(`SELECT count(*), count(*) FILTER (WHERE rowid < 1 << 20) FROM message_search`).Scan(&n, &old))
+	require.NoError(t, db.QueryRow(`SELECT count(*), count(*) FILTER (WHERE rowid % 64 != 0) FROM message_search`).Scan(&n, &old))
 	assert.Equal(t, 400, n, "a row a record")
-	assert.Zero(t, old, "none under the old numbering")
+	assert.Zero(t, old, "none under the old numbering (short texts are piece 0)")
 }

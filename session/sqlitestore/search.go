@@ -110,8 +110,11 @@ func (s *Store) Search(ctx context.Context, id, text string, after int64, limit 
 
 // partBits is how many low bits of a row of the index number the piece of
 // its record (see searchpart): a row's rowid is the record's rowid in
-// messages shifted left by partBits, plus the piece's number.
-const partBits = 20
+// messages shifted left by partBits, plus the piece's number. Few, because
+// the index keeps each trigram's rowids as differences, in fewer bytes the
+// smaller they are: at most 64 pieces a text (the last of a text of more
+// than 240 KiB holds the rest).
+const partBits = 6
 
 // indexLookup reads the index for the records of session id after after,
 // up to indexed, that have a piece matching match, in the session's order,
@@ -238,7 +241,7 @@ func (s *Store) catchUp(ctx context.Context, id string) error {
 				return err
 			}
 			for _, e := range batch {
-				for k, part := range searchpart.Split(e.text) {
+				for k, part := range searchpart.Split(e.text, 1<<partBits) {
 					if _, err := tx.ExecContext(ctx, `INSERT INTO message_search (rowid, text) VALUES (?, ?)`,
 						e.rowid<<partBits|int64(k), tag+part); err != nil {
 						return err

@@ -18,9 +18,6 @@ const (
 	Size = 4096
 	// Overlap is how many bytes a piece shares with the next.
 	Overlap = 256
-	// MaxParts bounds the pieces of one text: the last runs to the text's
-	// end however long it is.
-	MaxParts = 1 << 20
 	// maxWindow is the longest text a store looks up: a text folded by
 	// strings.ToLower is at least a third of the bytes it was folded from
 	// (the Kelvin sign, three bytes, folds to 'k'), so a match of a window
@@ -32,9 +29,10 @@ const (
 // Split returns the pieces of text, in order: text itself when it is at
 // most Size bytes, else pieces of Size bytes starting every Size-Overlap
 // bytes, each widened to whole runes (a byte that is not UTF-8 counts as a
-// rune), the last running to the end.
-func Split(text string) []string {
-	spans := spans(text)
+// rune), the last running to the end; at most max pieces (at least one),
+// the last then holding the rest of the text, however long.
+func Split(text string, max int) []string {
+	spans := spans(text, max)
 	parts := make([]string, len(spans))
 	for i, sp := range spans {
 		parts[i] = text[sp[0]:sp[1]]
@@ -43,7 +41,7 @@ func Split(text string) []string {
 }
 
 // spans returns where Split's pieces start and end in text.
-func spans(text string) [][2]int {
+func spans(text string, max int) [][2]int {
 	if len(text) <= Size {
 		return [][2]int{{0, len(text)}}
 	}
@@ -55,7 +53,7 @@ func spans(text string) [][2]int {
 			start--
 		}
 		end := at + Size
-		if end >= len(text) || len(spans) == MaxParts-1 {
+		if end >= len(text) || len(spans) >= max-1 {
 			end = len(text)
 		}
 		for end < len(text) && !utf8.RuneStart(text[end]) {

@@ -18,7 +18,7 @@ func TestSplitKeepsEveryShortTextWholeInAPiece(t *testing.T) {
 		strings.Repeat("é🦀x", 3*Size/7),
 		strings.Repeat("a\xffb", Size),
 	} {
-		parts, sp := Split(text), spans(text)
+		parts, sp := Split(text, 1<<20), spans(text, 1<<20)
 		if len(text) <= Size && (len(parts) != 1 || parts[0] != text) {
 			t.Fatalf("Split of %d bytes = %d pieces, want the text", len(text), len(parts))
 		}
@@ -69,5 +69,17 @@ func TestWindow(t *testing.T) {
 		if got, want := FoldedWindow(c.text+strings.Repeat("b", Overlap)), (c.text + strings.Repeat("b", Overlap))[:Overlap]; got != want {
 			t.Errorf("FoldedWindow(%.20q...) = %.20q..., want %.20q...", c.text, got, want)
 		}
+	}
+}
+
+// At most max pieces: the last holds the rest of the text.
+func TestSplitStopsAtMax(t *testing.T) {
+	text := strings.Repeat("abcdefg ", 4*Size)
+	parts := Split(text, 3)
+	if len(parts) != 3 || !strings.HasSuffix(text, parts[2]) || len(parts[2]) <= Size {
+		t.Fatalf("Split(%d bytes, 3) = %d pieces, the last %d bytes", len(text), len(parts), len(parts[len(parts)-1]))
+	}
+	if parts := Split(text, 1); len(parts) != 1 || parts[0] != text {
+		t.Fatalf("Split(%d bytes, 1) = %d pieces, want the text", len(text), len(parts))
 	}
 }
