@@ -31,7 +31,7 @@ const maxParts = 1 << 20
 const likeWindow = 32
 
 // analyzeAfter is how many records a catch-up puts in the search table
-// before it has Postgres gather the table's statistics again: with none
+// before it has Postgres vacuum it and gather its statistics again: with none
 // (a table just filled, before autovacuum came by), the planner reads a
 // session's texts in order for every text, the rarest included.
 const analyzeAfter = 2000
@@ -157,6 +157,10 @@ func (s *Store) catchUp(ctx context.Context, id string) error {
 	}
 	added := 0
 	defer func() {
+		if added >= analyzeAfter {
+			_, _ = s.pool.Exec(ctx, s.q.analyze) // statistics help; their absence is no error
+			return
+		}
 		if added > 0 {
 			// GIN keeps what was inserted in a pending list until a vacuum
 			// comes by; a lookup reads the whole list, and the planner,
@@ -165,9 +169,6 @@ func (s *Store) catchUp(ctx context.Context, id string) error {
 			// Emptying it helps; failing to (a role that does not own the
 			// index) is no error.
 			_, _ = s.pool.Exec(ctx, s.q.flush)
-		}
-		if added >= analyzeAfter {
-			_, _ = s.pool.Exec(ctx, s.q.analyze) // statistics help; their absence is no error
 		}
 	}()
 	for indexed < last {
