@@ -124,8 +124,8 @@ const (
 	kindReset      kind = iota // not a compaction: a Reset, neither logged nor counted
 	kindForeground             // on a request path: Compress and its kin
 	kindBackground             // on the session's own goroutine
-	kindIdle                   // by CompactIfIdle
-	kindRecorded               // done elsewhere (a provider's), committed by Record
+	kindIdle                   // by CompressIfIdle
+	kindRecorded               // done elsewhere (a provider's), committed by RecordCompaction
 )
 
 func (k kind) String() string {

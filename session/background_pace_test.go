@@ -77,3 +77,18 @@ func TestPaceRemembersRecentCompactions(t *testing.T) {
 	p.compacted(10 * time.Second)
 	assert.Equal(t, 10*time.Second, p.figures().CompactionTime)
 }
+
+// Issue 32.8: Messages is the one getter that counts as a request (the
+// host sends what it returns); reading the session otherwise does not
+// move the pace.
+func TestOnlyMessagesCountsAsARequest(t *testing.T) {
+	s := newTestSession(t, "pace", &recorder{})
+	mustAppend(t, s, chatHistory("pace", 6)...)
+	_, _, _, _ = s.Len(), s.Tokens(), s.Status(), s.Tools()
+	_ = s.ShouldCompress()
+	_ = s.Engine()
+	assert.Zero(t, s.Status().Pace.Requests, "reading the session is not a request")
+	_ = s.Messages()
+	_ = s.Messages()
+	assert.Equal(t, 2, s.Status().Pace.Requests, "each call of Messages is one")
+}

@@ -73,8 +73,10 @@ func (s *Session) compactStored(ctx context.Context, op string, k kind, run comp
 	}
 	stop()
 	s.mu.Lock()
+	prev := s.folded
 	s.folded = foldedOf{n: n + 1, r: folded}
 	s.mu.Unlock()
+	s.redactCommitted(ctx, prev, n+1, folded)
 
 	arrived, err := s.installCommitted(ctx, compacted, n+1, through, last)
 	if count {

@@ -15,7 +15,7 @@
 //	if s.ShouldCompress() {
 //		_, err := s.Compress(ctx) // on error the history is untouched
 //	}
-//	req := s.Messages() // the next request
+//	req := s.Messages() // the next request: call it once per request sent
 //
 // A session compacts one at a time; messages appended while it does land
 // after the compacted history, verbatim and in order. With a [store.Store]
@@ -42,7 +42,7 @@
 // they read only their own session's log.
 //
 // A provider may compact on its side (Anthropic inside a request, OpenAI's
-// /responses/compact): [Session.Record] makes that compaction the
+// /responses/compact): [Session.RecordCompaction] makes that compaction the
 // session's, and recall works over it as over the session's own, the line
 // going into the system prompt since the provider's summary is not ours.
 //
@@ -71,7 +71,7 @@
 // output, then the largest earlier messages cut to their start and end,
 // for that request only), else waits for the compaction (as long as its
 // ctx allows), else compacts on the spot. A failed background compaction
-// loses nothing and is not retried in a loop. [Session.CompactIfIdle] compacts a session whose user
+// loses nothing and is not retried in a loop. [Session.CompressIfIdle] compacts a session whose user
 // is away, once the provider's prompt cache has gone cold. [Session.Status]
 // counts compactions by where they ran, the waits of request paths and
 // what they did at the limit, and shows the soft mark and the pace it is
@@ -140,6 +140,42 @@
 //	go run ./examples/gateway -store "$COMPACT_PG_DSN" -name a -turns 60 &
 //	go run ./examples/gateway -store "$COMPACT_PG_DSN" -name b -turns 60
 //
+// # What the archive keeps, and for how long
+//
+// By default a store keeps every message a session was given, verbatim
+// (credentials a tool printed included), and every compaction, for as long
+// as the store exists: nothing expires on its own. Three things remove
+// what it keeps, each on a store that offers it (store.Memory, sqlitestore
+// and pgstore offer all three):
+//
+//   - [Session.Delete] (or [Manager.Delete], or store.Delete given the
+//     store and the id) removes a session
+//     whole (store.Deleter): its log, compactions and snapshots, search index
+//     entries, spend and lease, in one transaction. It waits for a
+//     compaction in flight (the lease decides); a process still holding the
+//     session gets store.ErrDeleted from its next call that reaches the store,
+//     and nothing writes the session back. The id stays taken.
+//   - Retention (store.Expirer): Expire deletes the records a compaction folded
+//     that are older than store.Retention.Folded, and the sessions idle longer
+//     than store.Retention.Idle. The live history is never touched. A host
+//     schedules it, or runs "compact store expire -folded 30d -idle 90d
+//     STORE" (cmd/compact). Recall then answers, for a record that expired,
+//     "expired" with a note, never an error; a snapshot that needs one fails
+//     with store.ErrExpired.
+//   - Redaction at rest ([WithRedactAtRest], store.Rewriter): once a compaction
+//     commits, the records it folded are rewritten through store.RedactMessage
+//     (package redact: String for text, JSON for tool arguments), so the
+//     disk keeps no credential the model no longer reads verbatim; recall
+//     searches and expands the redacted text. The live history stays
+//     verbatim. store.RedactFolded redacts an archive written before.
+//
+// Deleted and rewritten rows leave their old bytes behind until the store
+// reclaims the space: in SQLite's free pages until sqlitestore's Vacuum
+// (or "compact store expire -vacuum") rebuilds the file, in Postgres's old
+// row versions until a VACUUM (autovacuum makes the space reusable; VACUUM
+// FULL gives it back to the file system). A host that must erase bytes,
+// not rows, vacuums after deleting or redacting.
+//
 // # Recall tools
 //
 // With [WithRecall], every summary the session writes ends with a line
@@ -161,7 +197,8 @@
 //   - context_expand (from and to, or seq: up to 100 seqs; line or offset to
 //     start around a search hit; cursor) answers the messages verbatim: the
 //     content, then each tool call as name(arguments); a message longer than
-//     the budget comes in parts.
+//     the budget comes in parts. Seqs whose messages retention deleted
+//     are listed under "expired", with a note saying so.
 //   - context_describe (cursor) answers every compaction: n, at, the range it
 //     folded, the new messages it read, tokens before and after, the
 //     summarizer.

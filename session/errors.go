@@ -36,7 +36,7 @@ var (
 	// repeated.
 	ErrStale = errors.New("session: the session's view of its history is stale")
 
-	// ErrMismatch reports a Result given to Session.Record that is not a
+	// ErrMismatch reports a Result given to Session.RecordCompaction that is not a
 	// compaction of the session's live history; the error names the
 	// message. Nothing is changed.
 	ErrMismatch = errors.New("session: the result does not match the live history")

@@ -78,7 +78,7 @@ func ExampleWithBackground() {
 
 // A host compacts a session whose user has gone away, once the provider's
 // prompt cache has expired and rewriting the history costs nothing extra.
-func ExampleSession_CompactIfIdle() {
+func ExampleSession_CompressIfIdle() {
 	ctx := context.Background()
 	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
@@ -96,11 +96,11 @@ func ExampleSession_CompactIfIdle() {
 	fmt.Println("automatic compaction due:", s.ShouldCompress())
 
 	now = now.Add(5 * time.Minute)
-	res, _ := s.CompactIfIdle(ctx)
+	res, _ := s.CompressIfIdle(ctx)
 	fmt.Println("after 5 minutes:", res.Skipped)
 
 	now = now.Add(6 * time.Minute)
-	res, err = s.CompactIfIdle(ctx)
+	res, err = s.CompressIfIdle(ctx)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -9,7 +9,7 @@ import (
 	"github.com/contextkit/compact/session"
 )
 
-func ExampleSession_Record() {
+func ExampleSession_RecordCompaction() {
 	ctx := context.Background()
 	s, err := session.Open(ctx, "agent-9", smallEngine(), session.WithRecall(true))
 	if err != nil {
@@ -35,7 +35,7 @@ func ExampleSession_Record() {
 
 	// Append the response first, then record the compaction.
 	_ = s.Append(ctx, summary, reply)
-	if err := s.Record(ctx, res); err != nil {
+	if err := s.RecordCompaction(ctx, res); err != nil {
 		fmt.Println(err)
 		return
 	}

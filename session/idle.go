@@ -11,20 +11,20 @@ import (
 )
 
 // defaultIdleAfter is how long a session must have been quiet before
-// CompactIfIdle compacts it, when neither WithIdleAfter nor the model's
+// CompressIfIdle compacts it, when neither WithIdleAfter nor the model's
 // prompt cache says: five minutes, the lifetime of Anthropic's and
 // OpenAI's default prompt caches (package models).
 const defaultIdleAfter = 5 * time.Minute
 
 // idleMark is the smallest request, as a fraction of the engine's
-// threshold, that CompactIfIdle compacts: below it the Compressor's tail
+// threshold, that CompressIfIdle compacts: below it the Compressor's tail
 // (a fifth of the threshold) and its head would be most of what is left,
 // and the summary would fold little.
 const idleMark = 0.4
 
 // WithIdleAfter sets how long the session must have been quiet (no request
 // handed out by Messages, no usage reported by UpdateUsage) before
-// CompactIfIdle compacts it. Zero, the default, is the lifetime of the
+// CompressIfIdle compacts it. Zero, the default, is the lifetime of the
 // model's prompt cache as package models knows it (the engine's
 // Status().Model), or five minutes when it does not: past it the provider
 // has dropped the cached prefix, so a compaction rewrites nothing the next
@@ -40,7 +40,7 @@ func WithIdleAfter(d time.Duration) Option {
 	}
 }
 
-// CompactIfIdle compacts the live history now if the session has been
+// CompressIfIdle compacts the live history now if the session has been
 // quiet for the idle time (see WithIdleAfter) and the request has reached
 // four tenths of the engine's threshold (its size as Status().RequestTokens
 // measures it, with what usage reports showed the count misses), below
@@ -57,7 +57,7 @@ func WithIdleAfter(d time.Duration) Option {
 // Status().IdleCompactions. When it does nothing the Result's Skipped says
 // why and its Messages is the next request. A closed session returns an
 // error wrapping ErrClosed; otherwise errors are Compress's.
-func (s *Session) CompactIfIdle(ctx context.Context, opts ...compact.CompressOption) (*compact.Result, error) {
+func (s *Session) CompressIfIdle(ctx context.Context, opts ...compact.CompressOption) (*compact.Result, error) {
 	o := compact.ApplyCompressOptions(opts...)
 	s.setTools(o.Tools)
 	st := s.engine.Status()
@@ -88,7 +88,7 @@ func (s *Session) CompactIfIdle(ctx context.Context, opts ...compact.CompressOpt
 	return res, err
 }
 
-// idleTime is how long the session must be quiet before CompactIfIdle
+// idleTime is how long the session must be quiet before CompressIfIdle
 // compacts it, for the engine's model.
 func (s *Session) idleTime(model string) time.Duration {
 	if s.idleAfter > 0 {

@@ -12,10 +12,10 @@ import (
 	"github.com/contextkit/compact/session/store"
 )
 
-// CompactIfIdle compacts a session quiet for longer than its prompt cache
+// CompressIfIdle compacts a session quiet for longer than its prompt cache
 // lives, earlier than automatic compaction would, and does nothing to a
 // session in use, too small, or already compacting.
-func TestCompactIfIdle(t *testing.T) {
+func TestCompressIfIdle(t *testing.T) {
 	ctx := context.Background()
 	open := func(t *testing.T, opts ...Option) (*Session, *simClock) {
 		clock := newSimClock()
@@ -34,7 +34,7 @@ func TestCompactIfIdle(t *testing.T) {
 		require.False(t, s.ShouldCompress(), "under the threshold")
 		clock.Advance(defaultIdleAfter)
 		before := s.Tokens()
-		res, err := s.CompactIfIdle(ctx)
+		res, err := s.CompressIfIdle(ctx)
 		require.NoError(t, err)
 		assert.Empty(t, res.Skipped)
 		assert.Less(t, s.Tokens(), before)
@@ -47,13 +47,13 @@ func TestCompactIfIdle(t *testing.T) {
 		s, clock := open(t)
 		grow(t, s, 0.6)
 		clock.Advance(defaultIdleAfter - time.Second)
-		res, err := s.CompactIfIdle(ctx)
+		res, err := s.CompressIfIdle(ctx)
 		require.NoError(t, err)
 		assert.Contains(t, res.Skipped, "active 4m59s ago")
 		assert.Zero(t, s.Status().Compactions)
 		s.UpdateUsage(compact.Usage{PromptTokens: 10})
 		clock.Advance(time.Minute)
-		res, err = s.CompactIfIdle(ctx)
+		res, err = s.CompressIfIdle(ctx)
 		require.NoError(t, err)
 		assert.Contains(t, res.Skipped, "active 1m0s ago", "a usage report is activity")
 	})
@@ -61,7 +61,7 @@ func TestCompactIfIdle(t *testing.T) {
 		s, clock := open(t, WithIdleAfter(time.Hour))
 		grow(t, s, 0.6)
 		clock.Advance(defaultIdleAfter)
-		res, err := s.CompactIfIdle(ctx)
+		res, err := s.CompressIfIdle(ctx)
 		require.NoError(t, err)
 		assert.Contains(t, res.Skipped, "idle after 1h0m0s")
 	})
@@ -69,7 +69,7 @@ func TestCompactIfIdle(t *testing.T) {
 		s, clock := open(t)
 		grow(t, s, 0.2)
 		clock.Advance(defaultIdleAfter)
-		res, err := s.CompactIfIdle(ctx)
+		res, err := s.CompressIfIdle(ctx)
 		require.NoError(t, err)
 		assert.Contains(t, res.Skipped, "under the idle mark")
 		assert.True(t, equalHistory(s.Messages(), res.Messages), "the Result's Messages is the request")
@@ -83,7 +83,7 @@ func TestCompactIfIdle(t *testing.T) {
 		require.Less(t, float64(st.RequestTokens), idleMark*float64(st.Threshold))
 		s.UpdateUsage(compact.Usage{PromptTokens: st.RequestTokens + st.Threshold/5})
 		clock.Advance(defaultIdleAfter)
-		res, err := s.CompactIfIdle(ctx)
+		res, err := s.CompressIfIdle(ctx)
 		require.NoError(t, err)
 		assert.Empty(t, res.Skipped)
 		assert.Equal(t, 1, s.Status().IdleCompactions)
@@ -96,7 +96,7 @@ func TestCompactIfIdle(t *testing.T) {
 		done := compactAsync(ctx, s, compact.Force())
 		await(t, g.entered, "the compaction")
 		clock.Advance(time.Hour)
-		res, err := s.CompactIfIdle(ctx)
+		res, err := s.CompressIfIdle(ctx)
 		require.NoError(t, err)
 		assert.Contains(t, res.Skipped, "running")
 		close(g.release)
@@ -105,7 +105,7 @@ func TestCompactIfIdle(t *testing.T) {
 	t.Run("closed", func(t *testing.T) {
 		s, _ := open(t)
 		require.NoError(t, s.Close(ctx))
-		_, err := s.CompactIfIdle(ctx)
+		_, err := s.CompressIfIdle(ctx)
 		assert.ErrorIs(t, err, ErrClosed)
 	})
 }

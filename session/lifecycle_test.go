@@ -65,7 +65,7 @@ func TestSessionCountsWithTheEnginesCounter(t *testing.T) {
 	mustAppend(t, s, hist...)
 	assert.Equal(t, tokens.CountMessages(byteCounter{}, hist), s.Tokens())
 
-	est, err := Open(context.Background(), "agent-2", nil, WithCounter(tokens.Estimate{}))
+	est, err := Open(context.Background(), "agent-2", nil, WithTokenCounter(tokens.Estimate{}))
 	require.NoError(t, err)
 	mustAppend(t, est, hist...)
 	assert.Equal(t, tokens.CountMessages(tokens.Estimate{}, hist), est.Tokens())

@@ -17,7 +17,8 @@ import (
 // by id, each with an engine of its own, so no two conversations share
 // history, state or log lines. It is safe for concurrent use; its lock is
 // held only to look up and record sessions, never while a session is read
-// from its store or compacted.
+// from its store or compacted. Manager.Delete deletes a session from the
+// Manager and from its store alike, whether the Manager holds it or not.
 type Manager struct {
 	factory func(id string) compact.ContextEngine
 	opts    []Option

@@ -102,7 +102,7 @@ func TestRecallAnswersFitTheirBudgetAtTheEdges(t *testing.T) {
 	}
 	for _, budget := range []int{minToolBudget, DefaultToolBudget} {
 		for name, counter := range map[string]tokens.Counter{"o200k": tc, "bytes": byteCounter{}} {
-			s := newRecallSession(t, "budget", nil, WithCounter(counter), WithToolBudget(budget))
+			s := newRecallSession(t, "budget", nil, WithTokenCounter(counter), WithToolBudget(budget))
 			mustAppend(t, s, hist...)
 			for _, call := range []struct{ tool, args string }{
 				{ToolSearch, fmt.Sprintf(`{"query":%q}`, angles)},

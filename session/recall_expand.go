@@ -29,11 +29,14 @@ type expandArgs struct {
 }
 
 type expandAnswer struct {
-	Messages  []expandedMessage `json:"messages"`
-	Missing   []int64           `json:"missing,omitempty"`
-	Truncated bool              `json:"truncated,omitempty"`
-	Next      *expandArgs       `json:"next,omitempty"`
-	Note      string            `json:"note,omitempty"`
+	Messages []expandedMessage `json:"messages"`
+	Missing  []int64           `json:"missing,omitempty"`
+	// Expired are the runs of seqs, first and last, whose messages the
+	// store's retention deleted after a compaction folded them.
+	Expired   [][2]int64  `json:"expired,omitempty"`
+	Truncated bool        `json:"truncated,omitempty"`
+	Next      *expandArgs `json:"next,omitempty"`
+	Note      string      `json:"note,omitempty"`
 }
 
 type expandedMessage struct {
@@ -113,6 +116,9 @@ func (s *Session) expand(ctx context.Context, raw []byte, tokens int) (any, erro
 	b := s.newBudget(tokens, next)
 	ans := expandAnswer{Messages: []expandedMessage{}}
 	names := s.newCalls()
+	s.mu.Lock()
+	last := s.seq // records up to it exist unless they expired
+	s.mu.Unlock()
 	for _, run := range want.runs(start.seq) {
 		recs, err := s.readRun(ctx, run)
 		if err != nil {
@@ -143,21 +149,39 @@ func (s *Session) expand(ctx context.Context, raw []byte, tokens int) (any, erro
 			}
 		}
 		for q := run.from; q <= run.to && len(ans.Missing) < maxExpandSeqs; q++ {
-			if !got[q] && run.listed {
+			switch {
+			case got[q]:
+			case q <= last:
+				ans.expired(q)
+			case run.listed:
 				ans.Missing = append(ans.Missing, q)
 			}
 		}
-		if len(recs) == 0 && !run.listed {
+		if len(recs) == 0 && !run.listed && run.from > last {
 			break // a range past the end of the log
 		}
 	}
 	switch {
+	case len(ans.Expired) > 0:
+		ans.Note = "the messages with the seqs in expired were deleted by the store's retention policy after a compaction folded them: the summary is all that is left of them"
+		if len(ans.Missing) > 0 {
+			ans.Note += "; the archive holds no message with the seqs in missing"
+		}
 	case len(ans.Messages) == 0 && len(ans.Missing) == 0:
 		ans.Note = "no archived message has those seqs"
 	case len(ans.Missing) > 0:
 		ans.Note = "the archive holds no message with the seqs in missing"
 	}
 	return ans, nil
+}
+
+// expired adds seq to the answer's expired runs.
+func (a *expandAnswer) expired(seq int64) {
+	if n := len(a.Expired); n > 0 && a.Expired[n-1][1] == seq-1 {
+		a.Expired[n-1][1] = seq
+		return
+	}
+	a.Expired = append(a.Expired, [2]int64{seq, seq})
 }
 
 // echoSeqs returns the longest start of seqs that next may repeat in an

@@ -38,7 +38,7 @@ func TestRecallAnswersAreJSONWithinBudgetForAnyArguments(t *testing.T) {
 	}
 	for _, budget := range []int{minToolBudget, DefaultToolBudget} {
 		for name, tc := range map[string]tokens.Counter{"o200k": o200k, "bytes": byteCounter{}} {
-			s := newRecallSession(t, "prop", nil, WithCounter(tc), WithToolBudget(budget))
+			s := newRecallSession(t, "prop", nil, WithTokenCounter(tc), WithToolBudget(budget))
 			mustAppend(t, s, hist[:len(hist)/2]...)
 			_, err := s.Compress(t.Context(), compact.Force())
 			require.NoError(t, err)

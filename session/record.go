@@ -8,7 +8,7 @@ import (
 	"github.com/contextkit/compact/internal/msg"
 )
 
-// Record commits res, a compaction of the live history that the session's
+// RecordCompaction commits res, a compaction of the live history that the session's
 // engine did not run: a provider's own, such as the one Anthropic does
 // inside a request (what the anthropic adapter's NativeEngine.Record
 // returns) or OpenAI's /responses/compact. It is committed as Compress
@@ -24,7 +24,7 @@ import (
 // SummarizedFrom and the Account's, index them), and the messages appended
 // after those stay after the compacted history. A provider that compacts
 // inside a request returns the history with its response (Anthropic's
-// does): append the response to the session first, then Record; the
+// does): append the response to the session first, then RecordCompaction; the
 // messages of res from its summary on that were appended since (the
 // compaction block and the rest of the response) are recognised and not
 // doubled.
@@ -32,7 +32,7 @@ import (
 // history's message at its index (a summary may be merged in front of
 // it), and every message after the summary
 // must be one it keeps or one appended since; a system prompt must be the
-// live history's either way. Otherwise Record refuses res, changing
+// live history's either way. Otherwise RecordCompaction refuses res, changing
 // nothing, with an error wrapping ErrMismatch that names the index.
 //
 // With recall on (WithRecall), the line that points the model at the
@@ -50,7 +50,7 @@ import (
 // the host's blocks (see its examples/nativeloop); openaigo's
 // CompressItems counts items, which its examples/responsesloop moves to
 // messages before recording.
-func (s *Session) Record(ctx context.Context, res *compact.Result) error {
+func (s *Session) RecordCompaction(ctx context.Context, res *compact.Result) error {
 	if res == nil || res.Skipped != "" {
 		return nil
 	}
@@ -62,7 +62,7 @@ func (s *Session) Record(ctx context.Context, res *compact.Result) error {
 	defer s.release()
 	if run != nil {
 		// It gave the slot back; it ends as soon as it has said so, and
-		// Status must not show it running after Record returns.
+		// Status must not show it running after RecordCompaction returns.
 		select {
 		case <-run.done:
 		case <-ctx.Done():

@@ -12,7 +12,7 @@ import (
 )
 
 // A provider's compaction supersedes a background compaction of the
-// session's own: Record cancels it (no failure counted, nothing of it
+// session's own: RecordCompaction cancels it (no failure counted, nothing of it
 // committed) and commits the provider's.
 func TestRecordCancelsABackgroundCompaction(t *testing.T) {
 	noLeaks(t)
@@ -26,7 +26,7 @@ func TestRecordCancelsABackgroundCompaction(t *testing.T) {
 	res := &compact.Result{Messages: []compact.Message{live[0], summary}, MessagesBefore: len(live),
 		SummaryIndex: 1, SummarizedFrom: 1, SummarizedTo: len(live) - 1, Summarizer: "provider:compact"}
 
-	require.NoError(t, s.Record(ctx, res))
+	require.NoError(t, s.RecordCompaction(ctx, res))
 	st := s.Status()
 	assert.False(t, st.InBackground, "the background compaction ended")
 	assert.Zero(t, st.BackgroundFailures, "cancelled, not failed")

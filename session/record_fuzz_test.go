@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// FuzzAdopt gives Record's check any indexes and account over a real
+// FuzzAdopt gives RecordCompaction's check any indexes and account over a real
 // history: it never panics, refuses only with ErrMismatch, and what it
 // accepts is a valid history that keeps every message appended after the
 // input, once and in order.

@@ -58,7 +58,7 @@ func TestRecordOfARepairedCompactionFoldsWhatItSays(t *testing.T) {
 	res, err := engine.Compress(ctx, s.Messages(), compact.Force())
 	require.NoError(t, err)
 	require.Len(t, res.Repairs, 1)
-	require.NoError(t, s.Record(ctx, res))
+	require.NoError(t, s.RecordCompaction(ctx, res))
 
 	comps, err := st.Compactions(ctx, "repaired")
 	require.NoError(t, err)
@@ -77,7 +77,7 @@ func TestRecordOfARepairedCompactionFoldsWhatItSays(t *testing.T) {
 	require.NoError(t, storetest.Audit(ctx, st, "repaired"))
 }
 
-// Record takes a compaction whose summary shares the user's message
+// RecordCompaction takes a compaction whose summary shares the user's message
 // (compact.WithUserFirst): that message keeps the user's own content, which
 // is what the account says it kept.
 func TestRecordOfASummaryMergedInFrontOfAUserTurn(t *testing.T) {
@@ -92,6 +92,6 @@ func TestRecordOfASummaryMergedInFrontOfAUserTurn(t *testing.T) {
 	res, err := engine.Compress(ctx, s.Messages(), compact.Force())
 	require.NoError(t, err)
 	require.True(t, compact.IsRealUser(res.Messages[res.SummaryIndex]), "the summary shares the user's message")
-	require.NoError(t, s.Record(ctx, res))
+	require.NoError(t, s.RecordCompaction(ctx, res))
 	require.NoError(t, storetest.Audit(ctx, st, "merged"))
 }

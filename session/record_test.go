@@ -83,7 +83,7 @@ func recordNative(t *testing.T, s *session.Session) {
 	ctx := context.Background()
 	res := nativeCompaction(s.Messages())
 	require.NoError(t, s.Append(ctx, providerSummary, providerReply))
-	require.NoError(t, s.Record(ctx, res))
+	require.NoError(t, s.RecordCompaction(ctx, res))
 }
 
 // matches returns the seqs of the records context_search finds for query.
@@ -129,7 +129,7 @@ func TestRecordedCompactionRecallsAsOurOwn(t *testing.T) {
 			require.Len(t, comps, 1)
 			assert.Equal(t, int64(2), comps[0].FoldedFrom)
 			assert.Equal(t, int64(len(h)), comps[0].FoldedThrough, "every message the provider read but the system prompt")
-			assert.Equal(t, int64(len(h)+2), comps[0].Through, "the response appended before Record is carried")
+			assert.Equal(t, int64(len(h)+2), comps[0].Through, "the response appended before RecordCompaction is carried")
 			require.NoError(t, storetest.Audit(ctx, st, "native"))
 
 			nativeLog, ownLog := expandAll(t, native), expandAll(t, own)
@@ -232,7 +232,7 @@ func TestRecordRefusesAResultOfAnotherHistory(t *testing.T) {
 				require.NoError(t, s.Append(ctx, providerSummary, providerReply))
 			}
 			before := s.Messages()
-			err := s.Record(ctx, res)
+			err := s.RecordCompaction(ctx, res)
 			require.ErrorIs(t, err, session.ErrMismatch)
 			assert.Contains(t, err.Error(), tc.want)
 			assert.Equal(t, before, s.Messages(), "nothing changed")
@@ -253,15 +253,15 @@ func TestRecordWithoutAStore(t *testing.T) {
 	require.NoError(t, s.Append(ctx, providerSummary, providerReply))
 	extra := compact.Message{Role: compact.RoleTool, ToolCallID: "call_next", Content: "ok"}
 	require.NoError(t, s.Append(ctx, extra))
-	require.NoError(t, s.Record(ctx, res))
+	require.NoError(t, s.RecordCompaction(ctx, res))
 	assert.Equal(t, []compact.Message{nativeHistory()[0], providerSummary, providerReply, extra}, s.Messages())
-	require.NoError(t, s.Record(ctx, nil), "nothing to record")
+	require.NoError(t, s.RecordCompaction(ctx, nil), "nothing to record")
 }
 
 // TestRecordWaitsForTheLeaseLikeCompress: a provider's compaction is
 // committed under the session's lease, as the session's own are: while
 // another holder has it, a session that does not wait is refused with
-// ErrBusy and nothing changes; once it is released, Record commits.
+// ErrBusy and nothing changes; once it is released, RecordCompaction commits.
 func TestRecordWaitsForTheLeaseLikeCompress(t *testing.T) {
 	ctx := context.Background()
 	st := store.NewMemory()
@@ -274,14 +274,14 @@ func TestRecordWaitsForTheLeaseLikeCompress(t *testing.T) {
 	other, err := st.Acquire(ctx, "leased", time.Minute)
 	require.NoError(t, err)
 	before := s.Messages()
-	require.ErrorIs(t, s.Record(ctx, res), session.ErrBusy, "another holder compacts this session")
+	require.ErrorIs(t, s.RecordCompaction(ctx, res), session.ErrBusy, "another holder compacts this session")
 	assert.Equal(t, before, s.Messages())
 	comps, err := st.Compactions(ctx, "leased")
 	require.NoError(t, err)
 	assert.Empty(t, comps, "nothing was committed")
 
 	require.NoError(t, st.Release(ctx, "leased", other))
-	require.NoError(t, s.Record(ctx, res))
+	require.NoError(t, s.RecordCompaction(ctx, res))
 	comps, err = st.Compactions(ctx, "leased")
 	require.NoError(t, err)
 	require.Len(t, comps, 1)
@@ -300,7 +300,7 @@ func TestRecordWithoutASystemPromptWritesNoLine(t *testing.T) {
 		MessagesBefore: len(h), SummarizedFrom: 0, SummarizedTo: len(h) - 1, SummaryIndex: 0, Summarizer: "provider:compact",
 	}
 	require.NoError(t, s.Append(ctx, providerSummary, providerReply))
-	require.NoError(t, s.Record(ctx, res))
+	require.NoError(t, s.RecordCompaction(ctx, res))
 	assert.Equal(t, []compact.Message{providerSummary, providerReply}, s.Messages())
 	assert.Len(t, matches(t, s, nativeFact(3)), 1)
 }
@@ -318,7 +318,7 @@ func TestRecordOfAClearingChangesNothing(t *testing.T) {
 		res.Account = append(res.Account, compact.MessageFate{Index: j, Role: m.Role, Fate: "kept", Output: j})
 	}
 	require.NoError(t, s.Append(ctx, providerReply))
-	require.NoError(t, s.Record(ctx, res))
+	require.NoError(t, s.RecordCompaction(ctx, res))
 	comps, err := st.Compactions(ctx, "cleared")
 	require.NoError(t, err)
 	assert.Empty(t, comps)

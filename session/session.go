@@ -46,10 +46,23 @@ import (
 // when the call's own write took effect), never ahead of it or apart from
 // it; the next call that succeeds brings it up to date.
 //
+// Messages is the request the host sends, and each call counts as one
+// request sent: the session paces background compaction by the calls (how
+// fast the history grows between them, see Status().Pace) and takes the
+// next usage report to describe the latest. Call it once per request; to
+// read the session otherwise, Len, Tokens, Status and Tools count nothing.
+//
 // The Session logs "compaction started" and "compaction done" (or
 // "compaction failed") itself, whatever the engine, each line with a
 // "session" attribute fixed when the Session is opened. Give the logger to
 // the Session; an engine given a logger too logs its own lines as well.
+//
+// A host deletes a conversation with Session.Delete (or Manager.Delete, or
+// the package's Delete given the store and the id): the store removes it
+// whole, and a Session elsewhere still holding it gets errors wrapping
+// store.ErrDeleted from its next call that reaches the store. See "What the
+// archive keeps, and for how long" in the package doc for retention and
+// redaction at rest.
 //
 // The engine holds the per-conversation state (usage, compaction count,
 // strikes, backoff), so each Session needs an engine of its own; a Manager
@@ -68,6 +81,7 @@ type Session struct {
 	recall        bool
 	toolBudget    int
 	searchTimeout time.Duration
+	redactAtRest  bool
 
 	// slot holds a token while a compaction, a Reset or a Close runs: a
 	// channel rather than a mutex so that waiting can honour a context.
@@ -134,6 +148,8 @@ type config struct {
 	// recall and toolBudget: see WithRecall and WithToolBudget.
 	recall     bool
 	toolBudget int
+	// redactAtRest: see WithRedactAtRest.
+	redactAtRest bool
 	// background compaction, idle compaction and the clock: see
 	// background.go and idle.go.
 	background bool
@@ -196,10 +212,10 @@ func WithWait(wait bool) Option {
 	return func(c *config) { c.noWait = !wait }
 }
 
-// WithCounter sets the counter behind Tokens. The default is the
+// WithTokenCounter sets the counter behind Tokens. The default is the
 // engine's own when it is a compact.CounterProvider (the Compressor is),
 // so that Session and engine agree on sizes; tokens.Estimate otherwise.
-func WithCounter(tc tokens.Counter) Option {
+func WithTokenCounter(tc tokens.Counter) Option {
 	return func(c *config) { c.counter = tc }
 }
 
@@ -260,6 +276,12 @@ func Open(ctx context.Context, id string, engine compact.ContextEngine, opts ...
 		adjusted: cfg.adjusted,
 	}
 	s.leaser, _ = cfg.store.(store.Leaser)
+	if cfg.redactAtRest && cfg.store != nil {
+		if _, ok := cfg.store.(store.Rewriter); !ok {
+			return nil, fmt.Errorf("session: open %q: redaction at rest: %w: the store %T cannot rewrite records", id, errors.ErrUnsupported, cfg.store)
+		}
+		s.redactAtRest = true
+	}
 	if s.recall {
 		s.recallDef = recallDefinitions()
 	}
@@ -557,7 +579,7 @@ func (s *Session) ShouldCompress(opts ...compact.CompressOption) bool {
 }
 
 // UpdateUsage passes the usage a provider reported on to the engine, and
-// marks the session active, for CompactIfIdle.
+// marks the session active, for CompressIfIdle.
 //
 // The session takes the report to describe the request Messages last
 // handed out, and compares it with its own count of that request, as a

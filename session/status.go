@@ -42,8 +42,8 @@ type Status struct {
 	// ForegroundCompactions, BackgroundCompactions, IdleCompactions and
 	// RecordedCompactions split Compactions by where each ran: on a
 	// request path (Compress and its kin, which the caller waited for), on
-	// the session's own goroutine (WithBackground), by CompactIfIdle, or
-	// elsewhere (a provider's, committed by Record).
+	// the session's own goroutine (WithBackground), by CompressIfIdle, or
+	// elsewhere (a provider's, committed by RecordCompaction).
 	ForegroundCompactions, BackgroundCompactions, IdleCompactions, RecordedCompactions int
 	// Waits counts the request paths that blocked on a compaction, and
 	// for how long: a Compress (or its kin) that waited for a compaction
@@ -102,10 +102,11 @@ type AtLimit struct {
 	Last string
 }
 
-// Pace is what a session has seen of its requests (the calls to Messages)
-// and of its compactions.
+// Pace is what a session has seen of its requests (the calls to Messages,
+// each taken as a request sent; no other method counts) and of its
+// compactions.
 type Pace struct {
-	Requests int           // requests seen
+	Requests int           // calls of Messages
 	Growth   int           // tokens a request adds, on average over the recent ones
 	Interval time.Duration // the median time between recent requests
 	// CompactionTime is the longest of the recent compactions that called a

@@ -14,7 +14,8 @@ import (
 // (arguments that are not a JSON object are wrapped as {"arguments": ...});
 // tool messages become tool_result blocks at the start of the user turn
 // after the calls; consecutive user or assistant messages merge into one
-// turn; a history that would open on an assistant turn opens on a short
+// turn (an assistant turn's tool_use blocks after its other blocks, as one
+// message's calls follow its text); a history that would open on an assistant turn opens on a short
 // user turn instead; a tool call id used a second time (OpenAI allows it,
 // Anthropic does not) gets a suffix, and so do the results that answer it.
 // Reasoning content is left out: Anthropic takes thinking only with the

@@ -54,7 +54,7 @@ var errNilResponse = errors.New("anthropic: Record: no response")
 //
 // A host that keeps the conversation in a session.Session appends the
 // response to the session, then gives it a compaction's Result with
-// Session.Record: the session's history becomes the provider's, its log
+// Session.RecordCompaction: the session's history becomes the provider's, its log
 // keeps every turn the provider folded, and its recall line goes into the
 // system prompt, not into the block. The indexes agree when h is the
 // session's history restored onto the host's blocks (examples/nativeloop).

@@ -235,3 +235,43 @@ func TestAChangedUserTurnKeepsTheBlocksWhosePartsItKept(t *testing.T) {
 	assert.Equal(t, []sdk.ContentBlockParamUnion{sdk.NewTextBlock(out[1].Content)}, turnBlocks(got.Messages[0]),
 		"a message that does not read part for part as the turn is new")
 }
+
+func TestFromMessagesPutsAMergedAssistantTurnsCallsLast(t *testing.T) {
+	call := func(id string) []openai.ToolCall {
+		return []openai.ToolCall{{ID: id, Function: openai.FunctionCall{Name: "f", Arguments: `{}`}}}
+	}
+	tests := []struct {
+		name string
+		msgs []compact.Message
+		want string // the assistant turn's blocks
+	}{
+		{"a call, then text", []compact.Message{
+			{Role: compact.RoleUser, Content: "q"},
+			{Role: compact.RoleAssistant, ToolCalls: call("c1")},
+			{Role: compact.RoleAssistant, Content: "a"}},
+			`[{"text":"a","type":"text"},{"id":"c1","input":{},"name":"f","type":"tool_use"}]`},
+		{"text and a call, twice", []compact.Message{
+			{Role: compact.RoleUser, Content: "q"},
+			{Role: compact.RoleAssistant, Content: "a", ToolCalls: call("c1")},
+			{Role: compact.RoleAssistant, Content: "b", ToolCalls: call("c2")}},
+			`[{"text":"a","type":"text"},{"text":"b","type":"text"},
+			  {"id":"c1","input":{},"name":"f","type":"tool_use"},{"id":"c2","input":{},"name":"f","type":"tool_use"}]`},
+		{"one message keeps its order", []compact.Message{
+			{Role: compact.RoleUser, Content: "q"},
+			{Role: compact.RoleAssistant, Content: "a", ToolCalls: call("c1")}},
+			`[{"text":"a","type":"text"},{"id":"c1","input":{},"name":"f","type":"tool_use"}]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h, err := FromMessages(tt.msgs)
+			require.NoError(t, err)
+			require.Len(t, h.Messages, 2)
+			assert.JSONEq(t, tt.want, jsonOf(t, turnBlocks(h.Messages[1])))
+			conv, err := Convert(h)
+			require.NoError(t, err)
+			again, err := FromMessages(conv.Messages)
+			require.NoError(t, err)
+			assert.JSONEq(t, string(encode(t, h)), string(encode(t, again)), "converting the history and back changes nothing")
+		})
+	}
+}

@@ -1,6 +1,8 @@
 package anthropic
 
 import (
+	"slices"
+
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 )
 
@@ -79,9 +81,15 @@ func (c *Conversion) inputSeam(a, b turnOut) bool {
 		a.to == len(c.blocks[a.last])
 }
 
-// merge appends b's blocks to a.
+// merge appends b's blocks to a. In an assistant turn the tool_use
+// blocks of both then follow all their other blocks, in their order: a turn
+// converts to one message, its text before its calls, so a turn whose text
+// followed a call would come back reordered.
 func merge(a *turnOut, b turnOut) {
-	a.blocks = append(a.blocks, b.blocks...)
+	a.blocks = append(slices.Clip(a.blocks), b.blocks...)
+	if a.role == roleAssistant {
+		a.blocks = callsLast(a.blocks)
+	}
 	a.exact = false
 	if b.last >= 0 {
 		a.last, a.to = b.last, b.to
@@ -102,4 +110,21 @@ func (c *Conversion) emit(t turnOut) sdk.MessageParam {
 		return copyTurn(m)
 	}
 	return withBlocks(m, t.role, t.blocks)
+}
+
+// callsLast returns blocks with the tool_use blocks after the others, each
+// kind in its order.
+func callsLast(blocks []sdk.ContentBlockParamUnion) []sdk.ContentBlockParamUnion {
+	out := make([]sdk.ContentBlockParamUnion, 0, len(blocks))
+	for _, b := range blocks {
+		if b.OfToolUse == nil {
+			out = append(out, b)
+		}
+	}
+	for _, b := range blocks {
+		if b.OfToolUse != nil {
+			out = append(out, b)
+		}
+	}
+	return out
 }

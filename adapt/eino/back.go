@@ -152,8 +152,11 @@ func mediaSource(url string) schema.MessagePartCommon {
 
 // withLead returns a copy of u, a user message, with lead (a summary merged
 // in front of it, see align.Shared) before its content, in place of the
-// summary it had when had: joined to Content when it has one or no part
-// list, else as a text part leading its part list.
+// summary it had when had: joined to Content when it has no part list,
+// else as a text part leading its first part list (MultiContent when it
+// has one, else UserInputMultiContent). A Content beside part lists, which
+// reads as the first part, moves into that list behind lead, so that the
+// message still reads as the engine's: lead, then its own parts in order.
 func withLead(u *schema.Message, lead string, had bool) *schema.Message {
 	cp := *u
 	own := func(t string) string {
@@ -162,10 +165,18 @@ func withLead(u *schema.Message, lead string, had bool) *schema.Message {
 		}
 		return t
 	}
-	switch {
-	case cp.Content != "" || !usesLists(&cp):
-		cp.Content = lead + align.LeadSep + own(cp.Content)
-	case len(cp.MultiContent) > 0:
+	if !usesLists(&cp) {
+		cp.Content = align.JoinLead(lead, own(cp.Content))
+		return &cp
+	}
+	texts := []string{lead} // the text parts the list opens with
+	if cp.Content != "" {
+		if t := own(cp.Content); t != "" {
+			texts = append(texts, t)
+		}
+		cp.Content, had = "", false // the summary it had was in Content
+	}
+	if len(cp.MultiContent) > 0 {
 		parts := cp.MultiContent
 		if had && parts[0].Type == schema.ChatMessagePartTypeText {
 			if parts = parts[1:]; own(u.MultiContent[0].Text) != "" {
@@ -174,17 +185,25 @@ func withLead(u *schema.Message, lead string, had bool) *schema.Message {
 				parts = append([]schema.ChatMessagePart{first}, parts...)
 			}
 		}
-		cp.MultiContent = append([]schema.ChatMessagePart{{Type: schema.ChatMessagePartTypeText, Text: lead}}, parts...)
-	default:
-		parts := cp.UserInputMultiContent
-		if had && parts[0].Type == schema.ChatMessagePartTypeText {
-			if parts = parts[1:]; own(u.UserInputMultiContent[0].Text) != "" {
-				first := u.UserInputMultiContent[0]
-				first.Text = own(first.Text)
-				parts = append([]schema.MessageInputPart{first}, parts...)
-			}
+		head := make([]schema.ChatMessagePart, 0, len(texts)+len(parts))
+		for _, t := range texts {
+			head = append(head, schema.ChatMessagePart{Type: schema.ChatMessagePartTypeText, Text: t})
 		}
-		cp.UserInputMultiContent = append([]schema.MessageInputPart{{Type: schema.ChatMessagePartTypeText, Text: lead}}, parts...)
+		cp.MultiContent = append(head, parts...)
+		return &cp
 	}
+	parts := cp.UserInputMultiContent
+	if had && len(parts) > 0 && parts[0].Type == schema.ChatMessagePartTypeText {
+		if parts = parts[1:]; own(u.UserInputMultiContent[0].Text) != "" {
+			first := u.UserInputMultiContent[0]
+			first.Text = own(first.Text)
+			parts = append([]schema.MessageInputPart{first}, parts...)
+		}
+	}
+	head := make([]schema.MessageInputPart, 0, len(texts)+len(parts))
+	for _, t := range texts {
+		head = append(head, schema.MessageInputPart{Type: schema.ChatMessagePartTypeText, Text: t})
+	}
+	cp.UserInputMultiContent = append(head, parts...)
 	return &cp
 }

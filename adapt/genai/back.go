@@ -25,8 +25,8 @@ const argumentsKey = "arguments"
 
 // contentParts returns m's content as text and inline image parts. Parts
 // with no visible text are left out: the API refuses a part with no data.
-// An image that is not a base64 data: URL becomes a text placeholder, and
-// so does every image when images is false.
+// An image that is not a base64 data: URL of an image/ type becomes a text
+// placeholder, and so does every image when images is false.
 func contentParts(m compact.Message, images bool) []*sdk.Part {
 	var out []*sdk.Part
 	for _, p := range align.ContentParts(m) {
@@ -55,14 +55,16 @@ func appendText(out []*sdk.Part, s string) []*sdk.Part {
 	return append(out, &sdk.Part{Text: s})
 }
 
-// inlineImage is the blob a base64 data: URL holds.
+// inlineImage is the blob a base64 data: URL of an image type holds. Data
+// of another type is no image: Convert reads such inline data as a text
+// that names it (see blobPart), so it would not come back as an image.
 func inlineImage(url string) (*sdk.Blob, bool) {
 	rest, ok := strings.CutPrefix(url, "data:")
 	if !ok {
 		return nil, false
 	}
 	mime, data, ok := strings.Cut(rest, ";base64,")
-	if !ok || mime == "" || strings.ContainsAny(mime, ",;") {
+	if !ok || !strings.HasPrefix(mime, "image/") || strings.ContainsAny(mime, ",;") {
 		return nil, false
 	}
 	b, err := base64.StdEncoding.DecodeString(data)

@@ -13,8 +13,9 @@ import (
 // FromMessages converts an OpenAI-style history, with no original parts
 // behind it, to a History with the Gemini API's shape: leading system
 // messages become the system instruction (a later one becomes user text);
-// text becomes text parts and base64 data: images inline data (any other
-// image a text placeholder); tool calls become function calls with their
+// text becomes text parts and base64 data: images of an image/ type inline
+// data (any other image a text placeholder, as Convert reads inline data
+// of another type); tool calls become function calls with their
 // ids and arguments (arguments that are not a JSON object are wrapped as
 // {"arguments": ...}); tool messages become function responses, their text
 // as {"output": ...}, in the user content after the calls; consecutive

@@ -56,3 +56,34 @@ func TestFromMessagesTakesCallsThatMayStillBeRunning(t *testing.T) {
 	require.NoError(t, err, "and may be answered in part")
 	require.Len(t, h.Contents, 3)
 }
+
+func TestFromMessagesInlinesOnlyImageData(t *testing.T) {
+	tests := []struct {
+		name, url string
+		inline    bool
+	}{
+		{"a PNG", "data:image/png;base64,iVBORw0KGgo=", true},
+		{"an empty PNG", "data:image/png;base64,", true},
+		{"no image type", "data:0;base64,", false},
+		{"no image type, with data", "data:text/plain;base64,aGk=", false},
+		{"a web address", "https://x.test/a.png", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			msgs := []compact.Message{{Role: compact.RoleUser, MultiContent: []openai.ChatMessagePart{
+				{Type: openai.ChatMessagePartTypeImageURL, ImageURL: &openai.ChatMessageImageURL{URL: tt.url}}}}}
+			h, err := FromMessages(msgs)
+			require.NoError(t, err)
+			require.Len(t, h.Contents, 1)
+			require.Len(t, h.Contents[0].Parts, 1)
+			p := h.Contents[0].Parts[0]
+			assert.Equal(t, tt.inline, p.InlineData != nil, "inline data")
+			assert.Equal(t, !tt.inline, p.Text != "", "a text placeholder")
+			conv, err := Convert(h)
+			require.NoError(t, err)
+			again, err := FromMessages(conv.Messages)
+			require.NoError(t, err)
+			assert.Equal(t, h, again, "converting the history and back changes nothing")
+		})
+	}
+}

@@ -109,3 +109,38 @@ func TestCompressAPrunedResponseWhoseCallIDRepeatsKeepsItsMessage(t *testing.T) 
 	assert.Equal(t, in[2].Parts[1], out[2].Parts[1])
 	assert.Equal(t, in[len(in)-1], out[len(out)-1])
 }
+
+func TestCompressMergesTheSummaryIntoABlankLastTurn(t *testing.T) {
+	tests := []struct {
+		name string
+		last llms.MessageContent
+	}{
+		{"whitespace", llms.TextParts(llms.ChatMessageTypeHuman, " ")},
+		{"an empty text", llms.TextParts(llms.ChatMessageTypeHuman, "")},
+		{"no part", msg(llms.ChatMessageTypeHuman)},
+		{"an image and whitespace", msg(llms.ChatMessageTypeHuman, llms.ImageURLContent{URL: "https://example.com/a.png"}, llms.TextContent{Text: "\n"})},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			msgs := []llms.MessageContent{
+				llms.TextParts(llms.ChatMessageTypeHuman, strings.Repeat("Read the spec. ", 80)),
+				llms.TextParts(llms.ChatMessageTypeAI, strings.Repeat("It says a lot. ", 80)),
+				tt.last,
+			}
+			out, _, err := Compress(context.Background(), compact.New(compact.WithContextWindow(400), compact.WithHeadMessages(0)), msgs, compact.Force())
+			require.NoError(t, err)
+			require.NoError(t, Validate(out))
+			last := out[len(out)-1]
+			require.Equal(t, llms.ChatMessageTypeHuman, last.Role)
+			require.NotEmpty(t, last.Parts)
+			lead, ok := last.Parts[0].(llms.TextContent)
+			require.True(t, ok, "the summary is a text part of its own")
+			assert.True(t, strings.HasPrefix(lead.Text, "[Context handoff]"))
+			if len(tt.last.Parts) == 0 {
+				assert.Len(t, last.Parts, 1, "the summary alone")
+			} else {
+				assert.Equal(t, tt.last.Parts, last.Parts[1:], "the turn's own parts, as they were")
+			}
+		})
+	}
+}

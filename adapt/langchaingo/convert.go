@@ -90,7 +90,7 @@ func (c *Conversion) addMessage(k int, m llms.MessageContent) error {
 		var rest []int
 		for i, p := range m.Parts {
 			if r, ok := asResponse(p); ok {
-				msgs = append(msgs, compact.Message{Role: compact.RoleTool, ToolCallID: r.ToolCallID, Content: r.Content})
+				msgs = append(msgs, compact.Message{Role: compact.RoleTool, ToolCallID: r.ToolCallID, Name: r.Name, Content: r.Content})
 				idx = append(idx, []int{i})
 				continue
 			}

@@ -71,7 +71,7 @@ func TestConvertShowsTheEngineEveryPart(t *testing.T) {
 	require.Len(t, msgs[2].ToolCalls, 2)
 	assert.Equal(t, openai.ToolCall{ID: "call_2", Type: "function",
 		Function: openai.FunctionCall{Name: "read_file", Arguments: `{"path":"flags.go","lines":[1,40]}`}}, msgs[2].ToolCalls[1])
-	assert.Equal(t, compact.Message{Role: "tool", ToolCallID: "call_1", Content: "## v2\n- drop --legacy"}, msgs[3])
+	assert.Equal(t, compact.Message{Role: "tool", ToolCallID: "call_1", Name: "read_file", Content: "## v2\n- drop --legacy"}, msgs[3])
 	assert.Equal(t, "call_2", msgs[4].ToolCallID)
 	assert.Equal(t, "A reviewer says: the notes look right.", msgs[7].Content, "a generic message is the user's")
 	assert.Equal(t, "[function result lint]\n0 issues", msgs[8].Content, "a function message names its function")

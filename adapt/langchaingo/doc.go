@@ -24,7 +24,8 @@
 // AI messages assistant ones): text parts as text, image URLs and binary
 // images as images (other binary data as a text naming it), tool calls as
 // tool calls. A tool message is a tool message for each tool call
-// response it holds (langchaingo lets one message hold several). A
+// response it holds (langchaingo lets one message hold several), with its
+// call id, name and content. A
 // deprecated function message reads as a user message naming the
 // function, since compact has no role for it. A part in a cache wrapper
 // (llms.WithCacheControl) reads as the part it wraps, and a part of a type

@@ -45,8 +45,13 @@ func (c *Conversion) Restore(msgs []compact.Message) ([]llms.MessageContent, err
 	names := map[string]string{}
 	var segs []segment
 	for i, m := range msgs {
-		for _, tc := range m.ToolCalls {
-			names[tc.ID] = tc.Function.Name
+		if m.Role == compact.RoleAssistant {
+			// Only an assistant's calls become ToolCall parts: a tool
+			// response is named after one of them, never after a call
+			// another role carried, which no part keeps.
+			for _, tc := range m.ToolCalls {
+				names[tc.ID] = tc.Function.Name
+			}
 		}
 		if j := o.Match[i]; j >= 0 {
 			segs = append(segs, c.exactSegment(j))

@@ -145,3 +145,41 @@ func TestRestoreRefusesARoleWithNoPlace(t *testing.T) {
 	require.ErrorIs(t, err, compact.ErrInvalidHistory)
 	assert.Equal(t, `langchaingo: message 0: compact: invalid history: role "critic" has no place in a langchaingo history`, err.Error())
 }
+
+func TestFromMessagesNamesAResponseAfterAnAssistantsCallOnly(t *testing.T) {
+	calls := []openai.ToolCall{{ID: "x", Function: openai.FunctionCall{Name: "f"}}}
+	tests := []struct {
+		name string
+		msgs []compact.Message
+		want llms.ToolCallResponse
+	}{
+		{"an assistant's call", []compact.Message{
+			{Role: compact.RoleAssistant, ToolCalls: calls},
+			{Role: compact.RoleTool, ToolCallID: "x", Content: "r"},
+		}, response("x", "f", "r")},
+		{"a call on a user message, which no part keeps", []compact.Message{
+			{Role: compact.RoleUser, Content: "q", ToolCalls: calls},
+			{Role: compact.RoleTool, ToolCallID: "x", Content: "r"},
+		}, response("x", "", "r")},
+		{"a call on the tool message itself", []compact.Message{
+			{Role: compact.RoleTool, ToolCallID: "x", Content: "r", ToolCalls: calls},
+		}, response("x", "", "r")},
+		{"the tool message's own name", []compact.Message{
+			{Role: compact.RoleUser, Content: "q", ToolCalls: calls},
+			{Role: compact.RoleTool, ToolCallID: "x", Name: "g", Content: "r"},
+		}, response("x", "g", "r")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := FromMessages(tt.msgs)
+			require.NoError(t, err)
+			last := got[len(got)-1]
+			assert.Equal(t, []llms.ContentPart{tt.want}, last.Parts)
+			conv, err := Convert(got)
+			require.NoError(t, err)
+			again, err := FromMessages(conv.Messages)
+			require.NoError(t, err)
+			assert.Equal(t, got, again, "converting the output and back changes nothing")
+		})
+	}
+}

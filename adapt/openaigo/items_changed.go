@@ -259,7 +259,7 @@ func (c *ItemConversion) sharedUser(j int, lead string, had bool) ([]Item, error
 	i := c.firstItem(s)
 	var content any = []any{inputText(lead)}
 	if str, isString := jsonString(c.wires[i].Content); isString {
-		content = lead + align.LeadSep + align.OwnText(str)
+		content = align.JoinLead(lead, align.OwnText(str))
 	} else if raws, ok := rawParts(c.wires[i].Content); ok {
 		if had && len(raws) > 0 {
 			raws = raws[1:]

@@ -145,3 +145,29 @@ func TestEncryptedReasoningCountsTowardTheWindow(t *testing.T) {
 	assert.False(t, light)
 	assert.True(t, heavy, "three turns of replayed reasoning fill the window")
 }
+
+func TestCompressItemsMergesTheSummaryIntoABlankLastTurn(t *testing.T) {
+	tests := []struct {
+		name, last string // the last item, as JSON
+	}{
+		{"whitespace", `{"role":"user","content":" "}`},
+		{"an empty string", `{"role":"user","content":""}`},
+		{"no content", `{"role":"user"}`},
+		{"a whitespace part", `{"type":"message","role":"user","content":[{"type":"input_text","text":"\n"}]}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			items := []Item{
+				responses.ResponseInputItemParamOfMessage(strings.Repeat("Read the spec. ", 80), responses.EasyInputMessageRoleUser),
+				responses.ResponseInputItemParamOfMessage(strings.Repeat("It says a lot. ", 80), responses.EasyInputMessageRoleAssistant),
+				decodeItem([]byte(tt.last)),
+			}
+			out, _, err := CompressItems(context.Background(), compact.New(compact.WithContextWindow(400), compact.WithHeadMessages(0)), items, compact.Force())
+			require.NoError(t, err)
+			require.NoError(t, ValidateItems(out))
+			got := encodeItems(t, out[len(out)-1:])
+			assert.Contains(t, got, "[Context handoff]")
+			assert.True(t, sameOrShared(t, items[len(items)-1], out[len(out)-1]), "the turn's own content, as it was: %s", got)
+		})
+	}
+}

@@ -93,10 +93,7 @@ func (r *restorer) newItems(m compact.Message) ([]Item, error) {
 			return nil, fmt.Errorf("a deprecated function call (%s) has no place in a Responses request", m.FunctionCall.Name)
 		}
 		var out []Item
-		text := compact.Text(m)
-		if m.Refusal != "" {
-			text = strings.TrimLeft(text+"\n"+m.Refusal, "\n")
-		}
+		text := assistantText(m)
 		if text != "" || len(m.ToolCalls) == 0 {
 			out = append(out, easyMessage(compact.RoleAssistant, text))
 		}
@@ -108,6 +105,16 @@ func (r *restorer) newItems(m compact.Message) ([]Item, error) {
 		return []Item{r.newOutput(m)}, nil
 	}
 	return nil, fmt.Errorf("role %q has no place in a Responses request", m.Role)
+}
+
+// assistantText is the text of an assistant message's message item: its
+// content, then its refusal on a line of its own.
+func assistantText(m compact.Message) string {
+	text := compact.Text(m)
+	if m.Refusal != "" {
+		text = strings.TrimLeft(text+"\n"+m.Refusal, "\n")
+	}
+	return text
 }
 
 // newCall is tc as a call item: a custom tool call for type "custom", else

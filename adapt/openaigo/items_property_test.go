@@ -266,7 +266,9 @@ func indexOf(items []Item, u Item) int {
 // sameOrShared reports whether out is in, or in with a summary merged in
 // front of its content (compact.WithUserFirst): a leading text part, or
 // its string after the summary; every other field the same. A summary
-// merged into in is not compared: the message's own content is.
+// merged into in is not compared: the message's own content is, an empty
+// list reading as no content (a summary merged into a user item with none
+// is a list of the summary alone).
 func sameOrShared(t testing.TB, in, out Item) bool {
 	t.Helper()
 	if reflect.DeepEqual(in, out) {
@@ -282,12 +284,20 @@ func sameOrShared(t testing.TB, in, out Item) bool {
 			if strings.HasPrefix(c, "[Context handoff]") {
 				if _, own, ok := strings.Cut(c, "[End of context handoff]"+align.LeadSep); ok {
 					m["content"] = own
+				} else if strings.HasSuffix(c, "[End of context handoff]") {
+					m["content"] = "" // merged into an empty string
 				}
 			}
 		case []any:
-			if first, ok := c[0].(map[string]any); ok && len(c) > 1 && strings.HasPrefix(fmt.Sprint(first["text"]), "[Context handoff]") {
+			if len(c) == 0 {
+				break
+			}
+			if first, ok := c[0].(map[string]any); ok && strings.HasPrefix(fmt.Sprint(first["text"]), "[Context handoff]") {
 				m["content"] = c[1:]
 			}
+		}
+		if c, ok := m["content"].([]any); ok && len(c) == 0 {
+			delete(m, "content") // no content of its own: a list of none, or none
 		}
 	}
 	return reflect.DeepEqual(both[0], both[1])

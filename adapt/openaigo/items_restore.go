@@ -2,6 +2,7 @@ package openaigo
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/internal/align"
@@ -30,7 +31,10 @@ func (c *ItemConversion) Restore(msgs []compact.Message) ([]Item, error) {
 // behind it, to Responses items: a system, developer or user message to a
 // message of that role, an assistant turn to a message (when it has text)
 // followed by a function call for each tool call (a custom call for one of
-// type "custom"), a tool message to the output of its call. Reasoning
+// type "custom"), a tool message to the output of its call. Consecutive
+// assistant messages (a summary apart) are one turn, as ConvertItems reads
+// a run of model items: one message with their texts joined by newlines,
+// then the calls of each. Reasoning
 // content is left out: a reasoning item needs the id the API gave it. A
 // deprecated function call or function result has no place in a Responses
 // request and is an error wrapping compact.ErrInvalidHistory, and so is a
@@ -55,8 +59,24 @@ func (c *ItemConversion) restore(msgs []compact.Message) ([]Item, []int, error) 
 	o := align.NewOrigins(c.views, msgs, nil)
 	r := &restorer{c: c, o: o, callTypes: c.callTypes()}
 	starts := make([]int, 0, len(msgs))
+	var run assistantRun
 	for i, m := range msgs {
 		starts = append(starts, len(out))
+		if len(c.views) == 0 && m.Role == compact.RoleAssistant && !compact.IsSummary(m) {
+			// No items behind the history (ItemsFromMessages): a run of
+			// assistant messages is one turn of model items.
+			if run.open {
+				m, starts[i] = joinAssistant(run.m, m), run.start
+			}
+			items, err := r.newItems(m)
+			if err != nil {
+				return nil, nil, fmt.Errorf("openaigo: message %d: %w: %w", i, compact.ErrInvalidHistory, err)
+			}
+			out = append(out[:starts[i]], items...)
+			run = assistantRun{m: m, start: starts[i], open: true}
+			continue
+		}
+		run.open = false
 		if j := o.Match[i]; j >= 0 {
 			out = append(out, c.original(j)...)
 			continue
@@ -84,6 +104,29 @@ func (c *ItemConversion) restore(msgs []compact.Message) ([]Item, []int, error) 
 		return c.hist, starts, nil
 	}
 	return out, starts, nil
+}
+
+// assistantRun is the assistant messages of a history with no items behind
+// it read so far in a row, as one message, and where its items start.
+type assistantRun struct {
+	m     compact.Message
+	start int
+	open  bool // the message before is one of the run
+}
+
+// joinAssistant is assistant messages a and b as one: their texts (a
+// refusal after its message's text) joined by a newline, then the calls of
+// both. A run of model items is one turn to ConvertItems, which reads their
+// texts so, so the items of the joined message convert back to it.
+func joinAssistant(a, b compact.Message) compact.Message {
+	text := assistantText(a)
+	if t := assistantText(b); text == "" || t == "" {
+		text += t
+	} else {
+		text += "\n" + t
+	}
+	return compact.Message{Role: compact.RoleAssistant, Content: text, FunctionCall: b.FunctionCall,
+		ToolCalls: append(slices.Clip(a.ToolCalls), b.ToolCalls...)}
 }
 
 // original returns copies of the items message j stands for.

@@ -225,3 +225,55 @@ func TestItemsFromMessagesConvertsEveryRole(t *testing.T) {
 		require.ErrorIs(t, err, compact.ErrInvalidHistory)
 	}
 }
+
+func TestItemsFromMessagesMakesARunOfAssistantMessagesOneTurn(t *testing.T) {
+	call := func(id string) goopenai.ToolCall {
+		return goopenai.ToolCall{ID: id, Type: "function", Function: goopenai.FunctionCall{Name: "f", Arguments: "{}"}}
+	}
+	tests := []struct {
+		name string
+		msgs []compact.Message
+		want string
+	}{
+		{"two empty", []compact.Message{{Role: compact.RoleAssistant}, {Role: compact.RoleAssistant}},
+			`[{"role":"assistant","type":"message","content":""}]`},
+		{"two texts", []compact.Message{{Role: compact.RoleAssistant, Content: "a"}, {Role: compact.RoleAssistant, Content: "b", Refusal: "no"}},
+			`[{"role":"assistant","type":"message","content":"a\nb\nno"}]`},
+		{"an empty one and a text", []compact.Message{{Role: compact.RoleAssistant}, {Role: compact.RoleAssistant, Content: "b"}},
+			`[{"role":"assistant","type":"message","content":"b"}]`},
+		{"calls, then text", []compact.Message{
+			{Role: compact.RoleAssistant, Content: "a", ToolCalls: []goopenai.ToolCall{call("c1")}},
+			{Role: compact.RoleAssistant, Content: "b", ToolCalls: []goopenai.ToolCall{call("c2")}},
+			{Role: compact.RoleTool, ToolCallID: "c1", Content: "one"},
+			{Role: compact.RoleTool, ToolCallID: "c2", Content: "two"},
+			{Role: compact.RoleAssistant, Content: "done"}},
+			`[{"role":"assistant","type":"message","content":"a\nb"},
+			 {"type":"function_call","call_id":"c1","name":"f","arguments":"{}"},
+			 {"type":"function_call","call_id":"c2","name":"f","arguments":"{}"},
+			 {"type":"function_call_output","call_id":"c1","output":"one"},
+			 {"type":"function_call_output","call_id":"c2","output":"two"},
+			 {"role":"assistant","type":"message","content":"done"}]`},
+		{"a summary stays a turn of its own", []compact.Message{
+			{Role: compact.RoleAssistant, Content: "[Context handoff] earlier"}, {Role: compact.RoleAssistant, Content: "b"}},
+			`[{"role":"assistant","type":"message","content":"[Context handoff] earlier"},{"role":"assistant","type":"message","content":"b"}]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := compact.Clone(tt.msgs)
+			got, err := ItemsFromMessages(tt.msgs)
+			require.NoError(t, err)
+			require.Equal(t, before, tt.msgs, "the input is not modified")
+			assert.JSONEq(t, tt.want, jsonOf(t, got))
+			conv, err := ConvertItems(got)
+			require.NoError(t, err)
+			again, err := ItemsFromMessages(conv.Messages)
+			require.NoError(t, err)
+			assert.JSONEq(t, jsonOf(t, got), jsonOf(t, again), "converting the items and back changes nothing")
+		})
+	}
+
+	_, err := ItemsFromMessages([]compact.Message{{Role: compact.RoleAssistant, Content: "a"},
+		{Role: compact.RoleAssistant, FunctionCall: &goopenai.FunctionCall{Name: "h"}}})
+	require.ErrorIs(t, err, compact.ErrInvalidHistory)
+	assert.Contains(t, err.Error(), "openaigo: message 1: ", "the error names the message of the run")
+}

@@ -162,7 +162,7 @@ var errNothingNative = errors.New("nothing to fold")
 // (the provider's cannot be read) and whose Account is nil; a fallback
 // compaction sets Result.Fallback and says why in FallbackReason. A host
 // that keeps the conversation in a session.Session hands the compaction
-// to Session.Record, with the Result's item indexes moved to the messages
+// to Session.RecordCompaction, with the Result's item indexes moved to the messages
 // of the conversions (ItemConversion.Items; examples/responsesloop shows
 // how).
 func (n *NativeEngine) CompressItems(ctx context.Context, items []Item, opts ...compact.CompressOption) ([]Item, *compact.Result, error) {

@@ -79,7 +79,7 @@ func withLead(u openai.ChatCompletionMessageParamUnion, lead string, had bool) o
 		}
 		v.Content.OfArrayOfContentParts = append([]openai.ChatCompletionContentPartUnionParam{openai.TextContentPart(lead)}, parts...)
 	} else {
-		v.Content.OfString = param.NewOpt(lead + align.LeadSep + align.OwnText(v.Content.OfString.Value))
+		v.Content.OfString = param.NewOpt(align.JoinLead(lead, align.OwnText(v.Content.OfString.Value)))
 	}
 	return openai.ChatCompletionMessageParamUnion{OfUser: &v}
 }

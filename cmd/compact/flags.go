@@ -62,6 +62,7 @@ type options struct {
 
 const usageText = `usage: compact [flags] FILE|DIR|- ...
        compact replay [flags] FILE|DIR ...   (what a session costs; compact replay -h)
+       compact store expire|delete|redact [flags] STORE ...   (a session store's lifecycle; compact store -h)
 
 Compacts an agent transcript the way the compact library does before a
 model request, and writes the compacted history as a JSON array.

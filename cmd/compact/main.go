@@ -33,6 +33,11 @@
 // finds it verbatim. -summarizer takes a list (extractive,drop: drop is a
 // baseline that keeps nothing).
 //
+// "compact store expire|delete|redact" runs a session store's lifecycle
+// against its SQLite file or Postgres DSN: deleting the folded records and
+// idle sessions past an age, deleting sessions, redacting folded records.
+// It refuses, before writing anything, a STORE that holds no session store.
+//
 // The repository's docs/cli.md describes every mode and flag, the JSON
 // report's fields and the input the command refuses; docs/benchmarks.md
 // has the probe's and the replay's figures on real transcripts.

@@ -28,7 +28,7 @@ type recaller struct {
 // newRecaller archives msgs in a session of its own, in memory.
 func newRecaller(ctx context.Context, msgs []compact.Message) (*recaller, error) {
 	s, err := session.Open(ctx, "probe", compact.New(), session.WithRecall(true),
-		session.WithCounter(tokens.Estimate{}))
+		session.WithTokenCounter(tokens.Estimate{}))
 	if err != nil {
 		return nil, err
 	}

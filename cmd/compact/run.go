@@ -42,6 +42,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, pc progressConfig) int {
+	if len(args) > 0 && args[0] == "store" {
+		c := &cli{stdin: stdin, stdout: stdout, stderr: stderr, progress: pc}
+		return c.storeCommand(ctx, args[1:])
+	}
 	if len(args) > 0 && args[0] == "replay" {
 		c := &cli{stdin: stdin, stdout: stdout, stderr: stderr, progress: pc}
 		return c.replay(ctx, args[1:])

@@ -128,13 +128,13 @@ func partTexts(m compact.Message) ([]string, bool) {
 // It returns its index; lead, the text m puts in front of that content
 // (the summary, its closing marker included), which an adapter puts in
 // front of the original message's content (a leading text part, or a
-// string joined by LeadSep); and had, which says the original carries an
+// string joined by JoinLead); and had, which says the original carries an
 // earlier summary in front of its own content (its first part, or its
 // string up to OwnText), which lead replaces. ok is false when m is no
 // such message.
 func Shared(in []compact.Message, m compact.Message, used []bool) (j int, lead string, had, ok bool) {
 	_, own, merged := imsg.SplitMerged(m)
-	if !merged || imsg.IsBlank(own) {
+	if !merged || imsg.IsBlank(own) && !closed(m) {
 		return 0, "", false, false
 	}
 	switch {
@@ -164,6 +164,18 @@ func Shared(in []compact.Message, m compact.Message, used []bool) (j int, lead s
 	return 0, "", false, false
 }
 
+// closed reports whether m's summary ends in imsg.SummaryEnd, which only a
+// summary merged in front of a message's content carries: with it, m is
+// that message even when its own content is blank (a user turn of
+// whitespace), where a standalone summary is not.
+func closed(m compact.Message) bool {
+	first := m.Content
+	if len(m.MultiContent) > 0 {
+		first = m.MultiContent[0].Text
+	}
+	return imsg.SummaryEndAt(first) >= 0
+}
+
 // OwnText is s without a summary merged in front of it: the text after
 // the summary's closing marker, or s itself.
 func OwnText(s string) string {
@@ -175,3 +187,13 @@ func OwnText(s string) string {
 
 // LeadSep joins the lead Shared returns to a string content.
 const LeadSep = imsg.MergedSummarySep
+
+// JoinLead is string content s with lead (see Shared) in front of it, as
+// the Compressor merges a summary: lead alone when s is empty, else the two
+// joined by LeadSep.
+func JoinLead(lead, s string) string {
+	if s == "" {
+		return lead
+	}
+	return lead + LeadSep + s
+}

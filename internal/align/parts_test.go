@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/contextkit/compact"
+	imsg "github.com/contextkit/compact/internal/msg"
 )
 
 func text(s string) openai.ChatMessagePart {
@@ -57,4 +58,45 @@ func TestExtensionFindsWhatWasAddedAtTheEnd(t *testing.T) {
 	extra, ok = Extension(compact.Message{Content: "s"}, compact.Message{Content: "s"})
 	assert.True(t, ok)
 	assert.Empty(t, extra)
+}
+
+func TestSharedFindsABlankUserTurnTheSummaryWasMergedInto(t *testing.T) {
+	in := []compact.Message{
+		{Role: compact.RoleUser, Content: "a"},
+		{Role: compact.RoleAssistant, Content: "b"},
+		{Role: compact.RoleUser, Content: " "},
+		{Role: compact.RoleUser, MultiContent: []openai.ChatMessagePart{text("\n")}},
+		{Role: compact.RoleUser},
+	}
+	merged := func(m compact.Message) compact.Message { return imsg.MergeSummary(m, "they said a") }
+	tests := []struct {
+		name string
+		m    compact.Message
+		j    int
+		ok   bool
+	}{
+		{"merged into whitespace", merged(in[2]), 2, true},
+		{"merged into a whitespace part", merged(in[3]), 3, true},
+		{"merged into no content", merged(in[4]), 4, true},
+		{"merged into text", merged(in[0]), 0, true},
+		{"a standalone summary", compact.Message{Role: compact.RoleUser, Content: imsg.PrefixSummary("they said a")}, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			j, lead, had, ok := Shared(in, tt.m, make([]bool, len(in)))
+			assert.Equal(t, tt.ok, ok)
+			assert.Equal(t, tt.j, j)
+			assert.False(t, had)
+			if tt.ok {
+				assert.Equal(t, imsg.MergedSummaryText("they said a"), lead)
+			}
+		})
+	}
+}
+
+func TestJoinLeadJoinsAsTheCompressorMerges(t *testing.T) {
+	for _, own := range []string{"", " ", "q"} {
+		m := imsg.MergeSummary(compact.Message{Role: compact.RoleUser, Content: own}, "s")
+		assert.Equal(t, m.Content, JoinLead(imsg.MergedSummaryText("s"), own), "own content %q", own)
+	}
 }

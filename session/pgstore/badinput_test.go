@@ -112,7 +112,7 @@ func TestCorruptRowIsNamed(t *testing.T) {
 func TestUnknownSchemaVersionIsRefused(t *testing.T) {
 	name := schema(t)
 	st := open(t, pgstore.WithSchema(name))
-	st.Close()
+	require.NoError(t, st.Close())
 	again := open(t, pgstore.WithSchema(name)) // migrates nothing
 	again.Close()
 	exec(t, `UPDATE `+name+`.schema_version SET version = 99`)

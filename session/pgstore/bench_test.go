@@ -42,7 +42,9 @@ func BenchmarkRecall(b *testing.B) {
 // BenchmarkDisk measures the bytes on disk per 1M archived tokens (issue
 // 33.8): pg_total_relation_size of the schema's tables (their TOAST and
 // indexes included); the search table and its trigram index are the
-// search index, filled once every session has been searched.
+// search index, filled once every session has been searched. Then each
+// session is compacted, its folded records redacted at rest, and those
+// records expired, the tables rebuilt by VACUUM FULL.
 //
 //	COMPACT_PG_DSN=... go test -run '^$' -bench Disk -benchtime 1x -timeout 1h ./session/pgstore
 func BenchmarkDisk(b *testing.B) {
@@ -50,7 +52,8 @@ func BenchmarkDisk(b *testing.B) {
 		b.Run(c.Name, func(b *testing.B) {
 			name := schema(b)
 			st := open(b, pgstore.WithSchema(name))
-			storebench.Disk(b, st, schemaSizes(b, name), c.Sessions, c.Tokens, storebench.Searched)
+			storebench.Disk(b, st, schemaSizes(b, name), c.Sessions, c.Tokens, storebench.Searched,
+				storebench.Compacted, storebench.Redacted, storebench.Expired(vacuumFull(b, name)))
 		})
 	}
 }
@@ -71,5 +74,23 @@ func schemaSizes(tb testing.TB, schema string) func(context.Context) (storebench
 			FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
 			WHERE n.nspname = $1`, schema).Scan(&s.Total, &s.Index)
 		return s, err
+	}
+}
+
+// vacuumFull rebuilds the tables of schema (VACUUM FULL), giving what
+// deletes freed back to the file system.
+func vacuumFull(tb testing.TB, schema string) func(context.Context) error {
+	return func(ctx context.Context) error {
+		conn, err := pgx.Connect(ctx, dsn(tb))
+		if err != nil {
+			return err
+		}
+		defer conn.Close(ctx)
+		for _, table := range []string{"sessions", "messages", "compactions", "message_search"} {
+			if _, err := conn.Exec(ctx, `VACUUM FULL `+pgx.Identifier{schema, table}.Sanitize()); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 }

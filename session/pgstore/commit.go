@@ -25,7 +25,8 @@ type locked struct {
 	head head
 }
 
-// lock creates session id's row if need be and locks it for the rest of tx.
+// lock creates session id's row if need be and locks it for the rest of tx;
+// a deleted session is store.ErrDeleted.
 func (s *Store) lock(ctx context.Context, tx pgx.Tx, id string) (locked, error) {
 	if _, err := tx.Exec(ctx, s.q.ensure, id); err != nil {
 		return locked{}, err
@@ -34,10 +35,14 @@ func (s *Store) lock(ctx context.Context, tx pgx.Tx, id string) (locked, error) 
 		l       locked
 		leaseID *string
 	)
+	var deleted bool
 	err := tx.QueryRow(ctx, s.q.lockLease, id).Scan(&leaseID, &l.held.Fence, &l.held.Expires, &l.now,
-		&l.head.last, &l.head.n, &l.head.through)
+		&l.head.last, &l.head.n, &l.head.through, &deleted)
 	if leaseID != nil {
 		l.held.ID = *leaseID
+	}
+	if err == nil && deleted {
+		err = store.ErrDeleted
 	}
 	return l, err
 }
@@ -95,6 +100,9 @@ func (s *Store) Compactions(ctx context.Context, id string) ([]store.Compaction,
 	if err := begin(ctx, "compactions", id); err != nil {
 		return nil, err
 	}
+	if err := s.alive(ctx, s.pool, id); err != nil {
+		return nil, fail(ctx, "compactions", id, err)
+	}
 	rows, err := s.pool.Query(ctx, s.q.compactions, id)
 	if err != nil {
 		return nil, fail(ctx, "compactions", id, err)
@@ -129,6 +137,9 @@ func (s *Store) Compactions(ctx context.Context, id string) ([]store.Compaction,
 func (s *Store) Spend(ctx context.Context, id string) (models.Spend, error) {
 	if err := begin(ctx, "spend", id); err != nil {
 		return models.Spend{}, err
+	}
+	if err := s.alive(ctx, s.pool, id); err != nil {
+		return models.Spend{}, fail(ctx, "spend", id, err)
 	}
 	var text string
 	err := s.pool.QueryRow(ctx, s.q.spend, id).Scan(&text)

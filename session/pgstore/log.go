@@ -55,7 +55,11 @@ func (s *Store) Append(ctx context.Context, id string, msgs ...compact.Message) 
 		n    int
 	)
 	if len(msgs) == 0 {
-		err := s.pool.QueryRow(ctx, s.q.lastSeq, id).Scan(&last, &n)
+		var deleted bool
+		err := s.pool.QueryRow(ctx, s.q.lastSeq, id).Scan(&last, &n, &deleted)
+		if err == nil && deleted {
+			err = store.ErrDeleted
+		}
 		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 			return 0, 0, fail(ctx, "append", id, err)
 		}
@@ -70,6 +74,10 @@ func (s *Store) Append(ctx context.Context, id string, msgs ...compact.Message) 
 		bodies[i] = string(b)
 	}
 	if err := s.pool.QueryRow(ctx, s.q.appendMsgs, id, len(msgs), bodies).Scan(&last, &n); err != nil {
+		if errors.Is(err, pgx.ErrNoRows) {
+			// The session's row is a tombstone: the update skipped it.
+			err = store.ErrDeleted
+		}
 		return 0, 0, fail(ctx, "append", id, err)
 	}
 	return last, n, nil
@@ -82,6 +90,9 @@ func (s *Store) Read(ctx context.Context, id string, from, to int64) ([]store.Re
 	}
 	if err := store.CheckRange(from, to); err != nil {
 		return nil, fmt.Errorf("pgstore: read %q: %w", id, err)
+	}
+	if err := s.alive(ctx, s.pool, id); err != nil {
+		return nil, fail(ctx, "read", id, err)
 	}
 	recs, err := s.records(ctx, s.pool, id, from, to)
 	if err != nil {
@@ -195,12 +206,17 @@ func (s *Store) Live(ctx context.Context, id string) ([]compact.Message, int64, 
 		h    head
 	)
 	err := s.snapshotTx(ctx, func(tx pgx.Tx) error {
-		err := tx.QueryRow(ctx, s.q.head, id).Scan(&h.last, &h.n, &h.through)
+		var deleted bool
+		err := tx.QueryRow(ctx, s.q.head, id).Scan(&h.last, &h.n, &h.through, &deleted)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil
 		}
 		if err != nil {
 			return err
+		}
+		if deleted {
+			h = head{}
+			return store.ErrDeleted
 		}
 		msgs, err = s.history(ctx, tx, id, h.n, h.last)
 		return err
@@ -226,13 +242,19 @@ func (s *Store) Snapshot(ctx context.Context, sid string) ([]compact.Message, er
 	}
 	var msgs []compact.Message
 	err := s.snapshotTx(ctx, func(tx pgx.Tx) error {
-		var through int64
-		err := tx.QueryRow(ctx, s.q.compactionThrough, id, n).Scan(&through)
+		if err := s.alive(ctx, tx, id); err != nil {
+			return err
+		}
+		var from, through, kept int64
+		err := tx.QueryRow(ctx, s.q.compactionThrough, id, n).Scan(&from, &through, &kept)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return store.ErrNotFound
 		}
 		if err != nil {
 			return err
+		}
+		if from <= through && kept < through-from+1 {
+			return fmt.Errorf("%w: %d of records %d to %d", store.ErrExpired, through-from+1-kept, from, through)
 		}
 		msgs, err = s.history(ctx, tx, id, n-1, through)
 		return err

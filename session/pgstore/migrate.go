@@ -81,8 +81,9 @@ var migrations = []migration{
 	// 4: the search table, filled by searches, and its trigram index when
 	// the server has pg_trgm (see searchIndex).
 	searchIndex,
-	// 5: reserved for the archive's lifecycle (issue 33), on another branch.
-	statements(`SELECT 1`),
+	// 5: the tombstone a deleted session leaves (see Delete): its row,
+	// marked, with nothing else left of it.
+	statements(`ALTER TABLE $S.sessions ADD COLUMN IF NOT EXISTS deleted boolean NOT NULL DEFAULT false;`),
 	// 6: the search table keeps a long text in overlapping pieces (see
 	// searchParts).
 	searchParts,

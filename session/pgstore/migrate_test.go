@@ -29,7 +29,7 @@ func TestMigrationsAddTheFoldedRangeAndTheSpend(t *testing.T) {
 	require.NoError(t, err)
 	_, err = st.Commit(ctx, "agent-7", store.Compaction{N: 1, Through: 2, FoldedFrom: 1, FoldedThrough: 2}, store.Lease{})
 	require.NoError(t, err)
-	st.Close()
+	require.NoError(t, st.Close())
 
 	// The schema as version 1 wrote it: no range or spend columns.
 	exec(t, `ALTER TABLE `+S+`.compactions DROP COLUMN folded_from, DROP COLUMN folded_through, DROP COLUMN spend`)
@@ -51,7 +51,7 @@ func TestMigrationsAddTheFoldedRangeAndTheSpend(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, [2]int64{1, 3}, [2]int64{comps[1].FoldedFrom, comps[1].FoldedThrough}, step)
 		assert.Equal(t, spent, comps[1].Spend, step)
-		st.Close()
+		require.NoError(t, st.Close())
 		exec(t, `UPDATE `+S+`.schema_version SET version = 1`) // the columns stay
 	}
 }
@@ -69,7 +69,7 @@ func TestMessagesWrittenBeforeBytesWereKeptStillRead(t *testing.T) {
 	require.NoError(t, err)
 	_, err = st.Commit(ctx, "agent-7", store.Compaction{N: 1, Through: 1, Live: old[:1]}, store.Lease{})
 	require.NoError(t, err)
-	st.Close()
+	require.NoError(t, st.Close())
 
 	// The rows as the earlier version wrote them.
 	for i, m := range old {

@@ -64,13 +64,12 @@ type Option func(*config)
 
 type config struct {
 	schema   string
-	maxConns int32
 	logger   *slog.Logger
 	trigrams string // the extension migration 4 builds its index with; tests name a missing one
 }
 
-// defaultMaxConns is the least the pool may open unless told (see
-// WithMaxConns).
+// defaultMaxConns is the least the pool may open unless the DSN's
+// pool_max_conns says otherwise (see Open).
 const defaultMaxConns = 8
 
 // DefaultSchema is the schema that holds the Store's tables unless
@@ -81,16 +80,6 @@ const DefaultSchema = "compact"
 // applications (or two test runs) sharing a database can keep apart.
 func WithSchema(name string) Option {
 	return func(c *config) { c.schema = name }
-}
-
-// WithMaxConns caps the pool's connections. Zero means the DSN's
-// pool_max_conns when it has one, else the larger of 8 and the number of
-// CPUs: a process serving a few hundred sessions, whose compactions hold
-// connections too, keeps Append's tail at a bare insert's with 8, and
-// doubles it with pgxpool's own 4 (docs/sizing.md). The pool opens
-// connections as they are needed.
-func WithMaxConns(n int32) Option {
-	return func(c *config) { c.maxConns = n }
 }
 
 // WithLogger sends what the Store has to say to l: today, only that Open
@@ -111,6 +100,12 @@ var ErrConnect = errors.New("pgstore: cannot connect")
 // Open connects to the database dsn names (a postgres:// URL or key=value
 // pairs, as pgx takes them), checks the connection, and creates or migrates
 // the Store's tables.
+//
+// The pool opens at most the DSN's pool_max_conns connections, as they are
+// needed; a DSN without one gets the larger of 8 and the number of CPUs: a
+// process serving a few hundred sessions, whose compactions hold
+// connections too, keeps Append's tail at a bare insert's with 8, and
+// doubles it with pgxpool's own 4 (docs/sizing.md).
 func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	cfg := config{schema: DefaultSchema, trigrams: "pg_trgm"}
 	for _, opt := range opts {
@@ -129,10 +124,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s", ErrDSN, scrub(reason(err), secrets))
 	}
-	switch {
-	case cfg.maxConns > 0:
-		pcfg.MaxConns = cfg.maxConns
-	case !strings.Contains(dsn, "pool_max_conns"):
+	if !strings.Contains(dsn, "pool_max_conns") {
 		pcfg.MaxConns = max(pcfg.MaxConns, defaultMaxConns)
 	}
 	secrets = append(secrets, pcfg.ConnConfig.Password)
@@ -154,7 +146,12 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 }
 
 // Close closes the pool, waiting for connections in use to be returned.
-func (s *Store) Close() { s.pool.Close() }
+// Closing a closed Store does nothing. The error is nil: Close returns one
+// so that a Store is an io.Closer, as sqlitestore's is.
+func (s *Store) Close() error {
+	s.pool.Close()
+	return nil
+}
 
 // connectError reports a failed connection to where without a secret; it
 // wraps ctx's error when ctx is done, ErrConnect otherwise.

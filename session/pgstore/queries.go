@@ -8,7 +8,8 @@ type queries struct {
 	appendMsgs, lastSeq, records, head, compactionLive, compactionThrough string
 	ensure, lockLease, insertCompaction, setHead, compactions, spend      string
 	grant, renew, release, like, search, scan, indexed, unindexed, index  string
-	analyze, flush                                                        string
+	analyze, flush, alive, deleteSession, expireFolded, activity          string
+	liveSessions, unfolded, rewrite                                       string
 }
 
 func newQueries(schema string) queries {
@@ -20,6 +21,7 @@ func newQueries(schema string) queries {
 		appendMsgs: q(`WITH s AS (
 				INSERT INTO $S.sessions AS t (id, last_seq) VALUES ($1, $2)
 				ON CONFLICT (id) DO UPDATE SET last_seq = t.last_seq + excluded.last_seq
+				WHERE NOT t.deleted
 				RETURNING last_seq, compactions
 			), ins AS (
 				INSERT INTO $S.messages (session, seq, at, body)
@@ -27,14 +29,16 @@ func newQueries(schema string) queries {
 				FROM s, unnest($3::text[]) WITH ORDINALITY AS m (body, ord)
 			)
 			SELECT last_seq, compactions FROM s`),
-		lastSeq: q(`SELECT last_seq, compactions FROM $S.sessions WHERE id = $1`),
+		lastSeq: q(`SELECT last_seq, compactions, deleted FROM $S.sessions WHERE id = $1`),
 		records: q(`SELECT seq, at, body FROM $S.messages
 			WHERE session = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq`),
-		head:              q(`SELECT last_seq, compactions, live_through FROM $S.sessions WHERE id = $1`),
-		compactionLive:    q(`SELECT live, through_seq FROM $S.compactions WHERE session = $1 AND n = $2`),
-		compactionThrough: q(`SELECT through_seq FROM $S.compactions WHERE session = $1 AND n = $2`),
-		ensure:            q(`INSERT INTO $S.sessions (id) VALUES ($1) ON CONFLICT (id) DO NOTHING`),
-		lockLease: q(`SELECT lease_id, lease_fence, lease_expires, now(), last_seq, compactions, live_through
+		head:           q(`SELECT last_seq, compactions, live_through, deleted FROM $S.sessions WHERE id = $1`),
+		compactionLive: q(`SELECT live, through_seq FROM $S.compactions WHERE session = $1 AND n = $2`),
+		compactionThrough: q(`SELECT from_seq, through_seq,
+			(SELECT count(*) FROM $S.messages m WHERE m.session = c.session AND m.seq BETWEEN c.from_seq AND c.through_seq)
+			FROM $S.compactions c WHERE session = $1 AND n = $2`),
+		ensure: q(`INSERT INTO $S.sessions (id) VALUES ($1) ON CONFLICT (id) DO NOTHING`),
+		lockLease: q(`SELECT lease_id, lease_fence, lease_expires, now(), last_seq, compactions, live_through, deleted
 			FROM $S.sessions WHERE id = $1 FOR UPDATE`),
 		insertCompaction: q(`INSERT INTO $S.compactions
 			(session, n, from_seq, through_seq, live, at, tokens_before, tokens_after, summarizer, fence,
@@ -80,5 +84,44 @@ func newQueries(schema string) queries {
 		// table is partitioned, moved into the index proper.
 		flush: q(`SELECT gin_clean_pending_list(relid)
 			FROM pg_partition_tree(to_regclass('$S.` + trigramIndexName + `')) WHERE isleaf`),
+		alive: q(`SELECT coalesce((SELECT deleted FROM $S.sessions WHERE id = $1), false)`),
+		// Everything of session $1 but its row, which becomes the
+		// tombstone; one statement, so one round trip.
+		deleteSession: q(`WITH s AS (DELETE FROM $S.message_search WHERE session = $1),
+				m AS (DELETE FROM $S.messages WHERE session = $1),
+				c AS (DELETE FROM $S.compactions WHERE session = $1)
+			UPDATE $S.sessions SET deleted = true, last_seq = 0, compactions = 0, live_through = 0,
+				lease_id = NULL, lease_expires = 'epoch'
+			WHERE id = $1`),
+		// The records of session $1 appended before $2 that one of its
+		// compactions folded, with their rows in the search table.
+		expireFolded: q(`WITH gone AS (
+				DELETE FROM $S.messages m WHERE m.session = $1 AND m.at < $2 AND EXISTS (
+					SELECT 1 FROM $S.compactions c WHERE c.session = m.session
+					AND c.folded_from > 0 AND m.seq BETWEEN c.folded_from AND c.folded_through)
+				RETURNING m.seq
+			), s AS (
+				DELETE FROM $S.message_search s USING gone WHERE s.session = $1 AND s.seq = gone.seq
+			)
+			SELECT count(*) FROM gone`),
+		liveSessions: q(`SELECT id FROM $S.sessions WHERE NOT deleted AND starts_with(id, $1) ORDER BY id`),
+		// The first of the seqs $2 that no compaction of session $1 folded.
+		unfolded: q(`SELECT min(t.seq) FROM unnest($2::bigint[]) AS t (seq)
+			WHERE NOT EXISTS (SELECT 1 FROM $S.compactions c WHERE c.session = $1
+				AND c.folded_from > 0 AND t.seq BETWEEN c.folded_from AND c.folded_through)`),
+		// New bodies $3 for the records $2 of session $1, and for those of
+		// them in the search table, their pieces: $5 of the records $4,
+		// numbered $6 (see catchUp).
+		rewrite: q(`WITH t AS (SELECT * FROM unnest($2::bigint[], $3::text[]) AS t (seq, body)),
+				m AS (UPDATE $S.messages m SET body = t.body FROM t WHERE m.session = $1 AND m.seq = t.seq),
+				had AS (DELETE FROM $S.message_search s USING t WHERE s.session = $1 AND s.seq = t.seq RETURNING s.seq)
+			INSERT INTO $S.message_search (session, seq, part, search)
+			SELECT $1, p.seq, p.part, p.search FROM unnest($4::bigint[], $6::integer[], $5::text[]) AS p (seq, part, search)
+			WHERE p.seq IN (SELECT seq FROM had)`),
+		// When session $1 last logged a record or a compaction.
+		activity: q(`SELECT greatest(
+				(SELECT at FROM $S.messages WHERE session = $1 ORDER BY seq DESC LIMIT 1),
+				(SELECT max(at) FROM $S.compactions WHERE session = $1),
+				'epoch'::timestamptz)`),
 	}
 }

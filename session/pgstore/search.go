@@ -61,6 +61,9 @@ func (s *Store) Search(ctx context.Context, id, text string, after int64, limit 
 	var out []store.Record
 	err := s.snapshotTx(ctx, func(tx pgx.Tx) error {
 		out = nil
+		if err := s.alive(ctx, tx, id); err != nil {
+			return err
+		}
 		// The planner prices matching a text at next to nothing, and a
 		// table of a few thousand records cheap to read whole; but each
 		// text read is one decompressed, often from TOAST, so reading the
@@ -177,9 +180,7 @@ func (s *Store) catchUp(ctx context.Context, id string) error {
 			return err
 		}
 		var (
-			seqs  []int64
-			parts []int32
-			texts []string
+			batch searchRows
 			size  int
 		)
 		for size < indexBytes && rows.Next() {
@@ -197,24 +198,39 @@ func (s *Store) catchUp(ctx context.Context, id string) error {
 				return fmt.Errorf("session %q record %d: %w: %v", id, seq, store.ErrCorrupt, err)
 			}
 			text := searchText(m)
-			for k, part := range searchpart.Split(text, maxParts) {
-				seqs, parts, texts = append(seqs, seq), append(parts, int32(k)), append(texts, part)
-			}
+			batch.add(seq, text)
 			size += len(text)
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
 			return err
 		}
-		if len(seqs) == 0 {
+		if batch.records == 0 {
 			return nil
 		}
-		if _, err := s.pool.Exec(ctx, s.q.index, id, seqs, parts, texts); err != nil {
+		if _, err := s.pool.Exec(ctx, s.q.index, id, batch.seqs, batch.parts, batch.texts); err != nil {
 			return err
 		}
-		indexed, added = seqs[len(seqs)-1], added+len(seqs)
+		indexed, added = batch.seqs[len(batch.seqs)-1], added+batch.records
 	}
 	return nil
+}
+
+// searchRows are rows of the search table to insert, as the arrays the
+// statements unnest: the pieces of each record's search text.
+type searchRows struct {
+	seqs    []int64
+	parts   []int32
+	texts   []string
+	records int
+}
+
+// add adds the pieces of text, the search text of record seq.
+func (r *searchRows) add(seq int64, text string) {
+	for k, part := range searchpart.Split(text, maxParts) {
+		r.seqs, r.parts, r.texts = append(r.seqs, seq), append(r.parts, int32(k)), append(r.texts, part)
+	}
+	r.records++
 }
 
 // trigrams reports whether LIKE '%needle%' gives pg_trgm something to look

@@ -107,7 +107,7 @@ func TestSearchMigrationFromVersion3(t *testing.T) {
 	st := open(t, pgstore.WithSchema(name))
 	_, _, err := st.Append(ctx, "agent-7", compact.Message{Role: compact.RoleUser, Content: "hello there"})
 	require.NoError(t, err)
-	st.Close()
+	require.NoError(t, st.Close())
 	exec(t, `DROP TABLE `+S+`.message_search`)
 	exec(t, `ALTER TABLE `+S+`.messages ADD COLUMN search text NOT NULL DEFAULT 'hello there'`)
 	exec(t, `UPDATE `+S+`.schema_version SET version = 3`)
@@ -119,7 +119,7 @@ func TestSearchMigrationFromVersion3(t *testing.T) {
 		require.NoError(t, err, step)
 		assert.NotEmpty(t, found, step)
 		assert.True(t, hasTrigramIndex(t, name), step)
-		st.Close()
+		require.NoError(t, st.Close())
 		exec(t, `UPDATE `+S+`.schema_version SET version = 3`)
 	}
 }

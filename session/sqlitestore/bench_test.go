@@ -40,15 +40,18 @@ func BenchmarkRecall(b *testing.B) {
 }
 
 // BenchmarkDisk measures the bytes on disk per 1M archived tokens (issue
-// 33.8): the file and its WAL after a checkpoint, as loaded and once every
-// session has been searched (the index built).
+// 33.8): the file and its WAL after a checkpoint, as loaded, once every
+// session has been searched (the index built), compacted, its folded
+// records redacted at rest, and those records expired and the file
+// vacuumed.
 //
 //	go test -run '^$' -bench Disk -benchtime 1x -timeout 1h ./session/sqlitestore
 func BenchmarkDisk(b *testing.B) {
 	for _, c := range storebench.DiskSizes {
 		b.Run(c.Name, func(b *testing.B) {
 			st := openTemp(b)
-			storebench.Disk(b, st, fileSizes(b, st.Path()), c.Sessions, c.Tokens, storebench.Searched)
+			storebench.Disk(b, st, fileSizes(b, st.Path()), c.Sessions, c.Tokens, storebench.Searched,
+				storebench.Compacted, storebench.Redacted, storebench.Expired(st.Vacuum))
 		})
 	}
 }

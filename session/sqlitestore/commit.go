@@ -50,6 +50,9 @@ func (s *Store) Commit(ctx context.Context, id string, c store.Compaction, lease
 	}
 	var last int64
 	err = s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if err := alive(ctx, tx, id); err != nil {
+			return err
+		}
 		if err := ensure(ctx, tx, id); err != nil {
 			return err
 		}
@@ -97,6 +100,9 @@ func (s *Store) Compactions(ctx context.Context, id string) ([]store.Compaction,
 	}
 	var out []store.Compaction
 	err := s.read(ctx, func(tx *sql.Tx) (err error) {
+		if err := alive(ctx, tx, id); err != nil {
+			return err
+		}
 		rows, err := tx.QueryContext(ctx, `SELECT n, from_seq, through_seq, live, at, tokens_before, tokens_after, summarizer, fence,
 			folded_from, folded_through, spend
 			FROM compactions WHERE session = ? ORDER BY n`, id)
@@ -140,6 +146,9 @@ func (s *Store) Spend(ctx context.Context, id string) (models.Spend, error) {
 	}
 	var text string
 	err := s.read(ctx, func(tx *sql.Tx) error {
+		if err := alive(ctx, tx, id); err != nil {
+			return err
+		}
 		err := tx.QueryRowContext(ctx, `SELECT spend FROM compactions WHERE session = ? ORDER BY n DESC LIMIT 1`, id).Scan(&text)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil
@@ -163,6 +172,9 @@ func (s *Store) Acquire(ctx context.Context, id string, ttl time.Duration) (stor
 	}
 	var granted store.Lease
 	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if err := alive(ctx, tx, id); err != nil {
+			return err
+		}
 		if err := ensure(ctx, tx, id); err != nil {
 			return err
 		}
@@ -191,6 +203,9 @@ func (s *Store) Renew(ctx context.Context, id string, lease store.Lease, ttl tim
 		return store.Lease{}, err
 	}
 	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if err := alive(ctx, tx, id); err != nil {
+			return err
+		}
 		held, err := readLease(ctx, tx, id)
 		if err != nil {
 			return err

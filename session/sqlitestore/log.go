@@ -42,15 +42,22 @@ func (s *Store) Append(ctx context.Context, id string, msgs ...compact.Message) 
 		n    int
 	)
 	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var deleted bool
 		if len(msgs) == 0 {
-			err := tx.QueryRowContext(ctx, `SELECT last_seq, compactions FROM sessions WHERE id = ?`, id).Scan(&last, &n)
+			err := tx.QueryRowContext(ctx, `SELECT last_seq, compactions, deleted FROM sessions WHERE id = ?`, id).Scan(&last, &n, &deleted)
 			if errors.Is(err, sql.ErrNoRows) {
 				return nil
 			}
+			if err == nil && deleted {
+				err = store.ErrDeleted
+			}
 			return err
 		}
-		if err := tx.StmtContext(ctx, s.nextSeq).QueryRowContext(ctx, id, len(msgs)).Scan(&last, &n); err != nil {
+		if err := tx.StmtContext(ctx, s.nextSeq).QueryRowContext(ctx, id, len(msgs)).Scan(&last, &n, &deleted); err != nil {
 			return err
+		}
+		if deleted {
+			return store.ErrDeleted // the savepoint's rollback undoes the count
 		}
 		at := s.now().UnixNano()
 		first := last - int64(len(msgs)) + 1
@@ -78,6 +85,9 @@ func (s *Store) Read(ctx context.Context, id string, from, to int64) ([]store.Re
 	}
 	var recs []store.Record
 	err := s.read(ctx, func(tx *sql.Tx) (err error) {
+		if err := alive(ctx, tx, id); err != nil {
+			return err
+		}
 		recs, err = records(ctx, tx, id, from, to)
 		return err
 	})
@@ -134,15 +144,29 @@ type head struct {
 	n             int   // the latest compaction's N
 }
 
-// readHead reads session id's counters; zero for an unknown session.
+// readHead reads session id's counters; zero for an unknown session, and
+// store.ErrDeleted for a deleted one.
 func readHead(ctx context.Context, tx *sql.Tx, id string) (head, error) {
-	var h head
-	err := tx.QueryRowContext(ctx, `SELECT last_seq, compactions, live_through FROM sessions WHERE id = ?`, id).
-		Scan(&h.last, &h.n, &h.through)
-	if errors.Is(err, sql.ErrNoRows) {
+	var (
+		h       head
+		deleted bool
+	)
+	err := tx.QueryRowContext(ctx, `SELECT last_seq, compactions, live_through, deleted FROM sessions WHERE id = ?`, id).
+		Scan(&h.last, &h.n, &h.through, &deleted)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
 		return head{}, nil
+	case err == nil && deleted:
+		return head{}, store.ErrDeleted
 	}
 	return h, err
+}
+
+// alive returns store.ErrDeleted for a deleted session, nil for any
+// other.
+func alive(ctx context.Context, tx *sql.Tx, id string) error {
+	_, err := readHead(ctx, tx, id)
+	return err
 }
 
 // compactionLive reads the Live and Through of compaction n of session id.
@@ -226,13 +250,21 @@ func (s *Store) Snapshot(ctx context.Context, sid string) ([]compact.Message, er
 	}
 	var msgs []compact.Message
 	err := s.read(ctx, func(tx *sql.Tx) error {
-		var through int64
-		err := tx.QueryRowContext(ctx, `SELECT through_seq FROM compactions WHERE session = ? AND n = ?`, id, n).Scan(&through)
+		if err := alive(ctx, tx, id); err != nil {
+			return err
+		}
+		var from, through, kept int64
+		err := tx.QueryRowContext(ctx, `SELECT from_seq, through_seq,
+			(SELECT count(*) FROM messages m WHERE m.session = c.session AND m.seq BETWEEN c.from_seq AND c.through_seq)
+			FROM compactions c WHERE session = ? AND n = ?`, id, n).Scan(&from, &through, &kept)
 		if errors.Is(err, sql.ErrNoRows) {
 			return store.ErrNotFound
 		}
 		if err != nil {
 			return err
+		}
+		if from <= through && kept < through-from+1 {
+			return fmt.Errorf("%w: %d of records %d to %d", store.ErrExpired, through-from+1-kept, from, through)
 		}
 		msgs, err = history(ctx, tx, id, n-1, through)
 		return err

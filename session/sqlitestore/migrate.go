@@ -90,8 +90,9 @@ var migrations = []migration{
 			text, content = '', contentless_delete = 1, tokenize = 'trigram', detail = 'none'
 		);`),
 		addColumns("sessions", "indexed INTEGER NOT NULL DEFAULT 0")),
-	// 5: reserved for the archive's lifecycle (issue 33), on another branch.
-	statements(`SELECT 1`),
+	// 5: the tombstone a deleted session leaves (see Delete): its row,
+	// marked, with nothing else left of it.
+	addColumns("sessions", "deleted INTEGER NOT NULL DEFAULT 0"),
 	// 6: the search index keeps a long text as overlapping pieces (see
 	// searchpart), each under its record's rowid shifted left by partBits
 	// plus its number, so that a lookup's candidate is a piece, not a whole

@@ -63,6 +63,9 @@ func (s *Store) Search(ctx context.Context, id, text string, after int64, limit 
 	var out []store.Record
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		out = nil
+		if err := alive(ctx, tx, id); err != nil {
+			return err
+		}
 		// add reads rows of seq, at, body, keeping the matches, and reports
 		// whether the search has all it wants.
 		add := func(rows *sql.Rows) (full bool, err error) {
@@ -241,17 +244,26 @@ func (s *Store) catchUp(ctx context.Context, id string) error {
 				return err
 			}
 			for _, e := range batch {
-				for k, part := range searchpart.Split(e.text, 1<<partBits) {
-					if _, err := tx.ExecContext(ctx, `INSERT INTO message_search (rowid, text) VALUES (?, ?)`,
-						e.rowid<<partBits|int64(k), tag+part); err != nil {
-						return err
-					}
+				if err := indexRecord(ctx, tx, e.rowid, tag, e.text); err != nil {
+					return err
 				}
 			}
 			_, err = tx.ExecContext(ctx, `UPDATE sessions SET indexed = ? WHERE id = ?`, indexed, id)
 			return err
 		})
 		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// indexRecord puts in the index the pieces of text, the SearchText of the
+// record whose rowid in messages is rowid, each prefixed with tag.
+func indexRecord(ctx context.Context, tx *sql.Tx, rowid int64, tag, text string) error {
+	for k, part := range searchpart.Split(text, 1<<partBits) {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO message_search (rowid, text) VALUES (?, ?)`,
+			rowid<<partBits|int64(k), tag+part); err != nil {
 			return err
 		}
 	}

@@ -202,4 +202,9 @@ func TestSearchFindsTextAcrossThePiecesOfALongText(t *testing.T) {
 	var rows int
 	require.NoError(t, db.QueryRow(`SELECT count(*) FROM message_search`).Scan(&rows))
 	assert.Greater(t, rows, 300+6, "the long texts are in pieces")
+
+	// Deleting the session deletes every piece.
+	require.NoError(t, st.Delete(ctx, "agent-1"))
+	require.NoError(t, db.QueryRow(`SELECT count(*) FROM message_search WHERE message_search MATCH '"ass" AND "ert" AND "ion"'`).Scan(&rows))
+	assert.Zero(t, rows, "pieces left in the index")
 }

@@ -87,11 +87,13 @@ func WithBusyTimeout(d time.Duration) Option {
 	return func(c *config) { c.busyTimeout = d }
 }
 
-// WithSynchronousFull makes every commit wait for the disk
+// WithSynchronousFull(true) makes every commit wait for the disk
 // (synchronous=FULL), so that a power loss loses nothing committed, at the
-// cost of an fsync per append.
-func WithSynchronousFull() Option {
-	return func(c *config) { c.syncFull = true }
+// cost of an fsync per append. False, the default, is synchronous=NORMAL:
+// a crash of the process loses nothing, a power loss may lose the last
+// commits.
+func WithSynchronousFull(on bool) Option {
+	return func(c *config) { c.syncFull = on }
 }
 
 // Open opens (creating it if need be) the SQLite file at path and brings
@@ -163,7 +165,7 @@ func (s *Store) prepare(ctx context.Context) error {
 	}
 	s.nextSeq = prep(`INSERT INTO sessions (id, last_seq) VALUES (?, ?)
 		ON CONFLICT (id) DO UPDATE SET last_seq = last_seq + excluded.last_seq
-		RETURNING last_seq, compactions`)
+		RETURNING last_seq, compactions, deleted`)
 	s.insertMessage = prep(`INSERT INTO messages (session, seq, at, body) VALUES (?, ?, ?, ?)`)
 	return err
 }

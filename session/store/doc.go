@@ -9,9 +9,14 @@
 // session compacts in one place at a time under a fenced [Lease]; a
 // [Searcher] finds logged messages by their [SearchText] through an index;
 // a [Spender] reads what a session was billed without reading its
-// compactions. The errors a store returns wrap the sentinels here
+// compactions. A store that can forget is a [Deleter] (a session whole,
+// leaving a tombstone: calls on it fail with [ErrDeleted]), an [Expirer]
+// (the folded records and idle sessions a [Retention] no longer keeps) and
+// a [Rewriter] (folded records rewritten in place, for redaction at rest).
+// The errors a store returns wrap the sentinels here
 // ([ErrInvalidID], [ErrInvalidRange], [ErrConflict], [ErrLeaseLost],
-// [ErrStaleFence], [ErrNotFound], [ErrBusy], [ErrCorrupt]), and
+// [ErrStaleFence], [ErrNotFound], [ErrBusy], [ErrCorrupt], [ErrDeleted],
+// [ErrExpired]), and
 // [CheckID], [CheckRange], [CheckCompaction] and [CheckLease] refuse
 // exactly what the built-in stores refuse, so that a store of your own
 // refuses the same. A compaction's input stays readable as a snapshot
@@ -20,7 +25,8 @@
 // [Memory] keeps everything in memory, for tests and single processes;
 // packages session/sqlitestore and session/pgstore keep it on disk, and
 // package session/storetest proves that an implementation keeps the rules
-// written on [Store], [Leaser], [Searcher] and [Spender]:
+// written on [Store], [Leaser], [Searcher], [Spender], [Deleter],
+// [Expirer] and [Rewriter]:
 //
 //	func TestMyStore(t *testing.T) {
 //		storetest.Run(t, func(t *testing.T) store.Store { return mystore.Open(t.TempDir()) })

@@ -36,6 +36,14 @@ var (
 	// outside the records it covers.
 	ErrInvalidRange = errors.New("session: invalid range")
 
+	// ErrDeleted reports a session that was deleted (see Deleter): every
+	// call on it fails, and nothing writes it back.
+	ErrDeleted = errors.New("session: session deleted")
+
+	// ErrExpired reports a snapshot whose input a retention policy
+	// deleted in part (see Expirer).
+	ErrExpired = errors.New("session: expired by retention")
+
 	// ErrCorrupt reports a stored row a store cannot read back; the error
 	// names the session and the row.
 	ErrCorrupt = errors.New("session: corrupt store")

@@ -2,7 +2,9 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/contextkit/compact"
 	"github.com/contextkit/compact/session/store"
@@ -57,4 +59,68 @@ func ExampleSearchText() {
 	// Output:
 	// bash({"command":"grep -n \"retry budget\" *.go","timeout":30})
 	// grep -n "retry budget" *.go
+}
+
+func ExampleCheckID() {
+	fmt.Println(store.CheckID("agent-7"))
+	fmt.Println(errors.Is(store.CheckID(store.SnapshotID("agent-7", 1)), store.ErrInvalidID))
+	fmt.Println(errors.Is(store.CheckID(""), store.ErrInvalidID))
+	// Output:
+	// <nil>
+	// true
+	// true
+}
+
+func ExampleCheckRange() {
+	fmt.Println(store.CheckRange(1, 0)) // from the first through the last
+	fmt.Println(errors.Is(store.CheckRange(5, 3), store.ErrInvalidRange))
+	// Output:
+	// <nil>
+	// true
+}
+
+func ExampleCheckCompaction() {
+	prev := store.Compaction{N: 1, Through: 40}
+	fmt.Println(store.CheckCompaction(prev, store.Compaction{N: 2, Through: 60, FoldedFrom: 1, FoldedThrough: 50}, 70))
+	// Two holders compacted the same history: the second does not follow.
+	fmt.Println(errors.Is(store.CheckCompaction(prev, store.Compaction{N: 1, Through: 60}, 70), store.ErrConflict))
+	// Past the end of the log.
+	fmt.Println(errors.Is(store.CheckCompaction(prev, store.Compaction{N: 2, Through: 80}, 70), store.ErrConflict))
+	// Output:
+	// <nil>
+	// true
+	// true
+}
+
+func ExampleCheckLease() {
+	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	held := store.Lease{ID: store.NewLeaseID(), Fence: 3, Expires: now.Add(30 * time.Second)}
+	fmt.Println(store.CheckLease(held, held, now))
+	fmt.Println(errors.Is(store.CheckLease(held, store.Lease{ID: "old", Fence: 2}, now), store.ErrStaleFence))
+	fmt.Println(errors.Is(store.CheckLease(held, held, now.Add(time.Minute)), store.ErrLeaseLost))
+	// Output:
+	// <nil>
+	// true
+	// true
+}
+
+func ExampleNewLeaseID() {
+	a, b := store.NewLeaseID(), store.NewLeaseID()
+	fmt.Println(len(a), a != b)
+	// Output:
+	// 32 true
+}
+
+func ExampleNewMemoryClock() {
+	ctx := context.Background()
+	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	st := store.NewMemoryClock(func() time.Time { return now })
+	lease, _ := st.Acquire(ctx, "agent-7", time.Minute)
+	fmt.Println("expires", lease.Expires.Format(time.TimeOnly))
+	now = now.Add(2 * time.Minute) // the holder paused past its lease
+	_, err := st.Renew(ctx, "agent-7", lease, time.Minute)
+	fmt.Println(errors.Is(err, store.ErrLeaseLost))
+	// Output:
+	// expires 09:01:00
+	// true
 }

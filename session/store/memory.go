@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -12,10 +13,11 @@ import (
 	"github.com/contextkit/compact/models"
 )
 
-// Memory is a Store, a Leaser, a Searcher and a Spender in memory, for
-// tests and for hosts that need no persistence across restarts. Every
-// message and compaction is kept until the store is dropped. It is safe for
-// concurrent use.
+// Memory is a Store, a Leaser, a Searcher, a Spender, a Deleter, an
+// Expirer and a Rewriter in memory, for tests and for hosts that need no
+// persistence across restarts. Every message and compaction is kept until
+// the store is dropped, the session deleted or its records expired. It is
+// safe for concurrent use.
 type Memory struct {
 	mu       sync.Mutex
 	sessions map[string]*memSession
@@ -25,11 +27,13 @@ type Memory struct {
 }
 
 type memSession struct {
-	log   []Record     // log[i].Seq == i+1
+	log   []Record     // log[i].Seq == i+1, or 0 once the record expired
 	text  []string     // text[i] is log[i]'s SearchText, lower-cased, for Search
 	comps []Compaction // comps[i].N == i+1
 	lease Lease        // the latest grant; ID "" once released
 	fence int64        // the latest fence granted
+	// deleted marks the tombstone Delete leaves: the rest is empty.
+	deleted bool
 }
 
 // NewMemory returns an empty Memory.
@@ -44,7 +48,7 @@ func NewMemoryClock(now func() time.Time) *Memory {
 
 // begin checks ctx and id and returns the session's state (nil when the
 // session is unknown and create is false) with the store locked; the caller
-// unlocks.
+// unlocks. A deleted session is an error, with the store unlocked.
 func (s *Memory) begin(ctx context.Context, op, id string, create bool) (*memSession, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("session: store: %s %q: %w", op, id, err)
@@ -54,6 +58,10 @@ func (s *Memory) begin(ctx context.Context, op, id string, create bool) (*memSes
 	}
 	s.mu.Lock()
 	ms := s.sessions[id]
+	if ms != nil && ms.deleted {
+		s.mu.Unlock()
+		return nil, fmt.Errorf("session: store: %s %q: %w", op, id, ErrDeleted)
+	}
 	if ms == nil && create {
 		ms = &memSession{}
 		s.sessions[id] = ms
@@ -108,6 +116,9 @@ func (ms *memSession) records(from, to int64) []Record {
 	}
 	out := make([]Record, 0, to-from+1)
 	for _, r := range ms.log[from-1 : to] {
+		if r.Seq == 0 {
+			continue // expired
+		}
 		r.Message = cloneMessage(r.Message)
 		out = append(out, r)
 	}
@@ -222,6 +233,15 @@ func (s *Memory) Snapshot(ctx context.Context, sid string) ([]compact.Message, e
 	if ms == nil || n > len(ms.comps) {
 		return nil, fmt.Errorf("session: store: snapshot %q: %w", sid, ErrNotFound)
 	}
+	from := int64(1)
+	if n > 1 {
+		from = ms.comps[n-2].Through + 1
+	}
+	for q := from; q <= ms.comps[n-1].Through; q++ {
+		if ms.log[q-1].Seq == 0 {
+			return nil, fmt.Errorf("session: store: snapshot %q: %w: record %d", sid, ErrExpired, q)
+		}
+	}
 	return ms.history(n-1, ms.comps[n-1].Through), nil
 }
 
@@ -259,6 +279,9 @@ func (s *Memory) Renew(ctx context.Context, id string, lease Lease, ttl time.Dur
 // Release gives up lease if it is still held.
 func (s *Memory) Release(ctx context.Context, id string, lease Lease) error {
 	ms, err := s.begin(ctx, "release", id, true)
+	if errors.Is(err, ErrDeleted) {
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -305,7 +328,7 @@ func (s *Memory) Search(ctx context.Context, id, text string, after int64, limit
 		if limit > 0 && len(out) == limit {
 			break
 		}
-		if strings.Contains(ms.text[i], want) {
+		if ms.log[i].Seq != 0 && strings.Contains(ms.text[i], want) {
 			r := ms.log[i]
 			r.Message = cloneMessage(r.Message)
 			out = append(out, r)
@@ -319,6 +342,9 @@ var (
 	_ Leaser   = (*Memory)(nil)
 	_ Searcher = (*Memory)(nil)
 	_ Spender  = (*Memory)(nil)
+	_ Deleter  = (*Memory)(nil)
+	_ Expirer  = (*Memory)(nil)
+	_ Rewriter = (*Memory)(nil)
 )
 
 // cloneMessage returns a copy of m that shares nothing mutable with it.

@@ -48,7 +48,8 @@ import (
 //   - Read returns the records numbered from through to, inclusive, oldest
 //     first, verbatim as appended; to 0 means through the last. A range past
 //     the end returns what exists. from below 1 or to below from (other
-//     than 0) is refused with an error wrapping ErrInvalidRange.
+//     than 0) is refused with an error wrapping ErrInvalidRange. Records
+//     a retention policy deleted (see Expirer) are skipped.
 //   - Live returns the live history; through, the sequence number of the
 //     last logged message it includes (0 when the log is empty); and n, the
 //     number of the latest compaction (0 when there is none), all read

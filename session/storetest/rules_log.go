@@ -304,6 +304,12 @@ func callAll(ctx context.Context, st store.Store, id string) map[string]error {
 	if s, ok := st.(store.Spender); ok {
 		_, errs["Spend"] = s.Spend(ctx, id)
 	}
+	if r, ok := st.(store.Rewriter); ok {
+		errs["Rewrite"] = r.Rewrite(ctx, id, []store.Record{{Seq: 1, Message: text("never", 1)[0]}})
+	}
+	if d, ok := st.(store.Deleter); ok {
+		errs["Delete"] = d.Delete(ctx, id) // last: it ends the session
+	}
 	return errs
 }
 

@@ -1,6 +1,7 @@
 // Package storetest checks that a store.Store keeps the contract written
-// on that interface, and on store.Leaser and store.Searcher when the
-// store is one.
+// on that interface, and on store.Leaser, store.Searcher,
+// store.Spender, store.Deleter, store.Expirer and store.Rewriter
+// when the store is one.
 //
 // A store proves itself with one call in its tests:
 //
@@ -41,10 +42,10 @@ import (
 type rule struct {
 	name        string
 	explanation string
-	// leaser, searcher and spender mark rules that apply only to a store
-	// that is one.
-	leaser, searcher, spender bool
-	check                     func(ctx context.Context, st store.Store, id string) error
+	// leaser, searcher, spender, deleter, expirer and rewriter mark rules
+	// that apply only to a store that is one.
+	leaser, searcher, spender, deleter, expirer, rewriter bool
+	check                                                 func(ctx context.Context, st store.Store, id string) error
 }
 
 // Run runs every rule as a subtest of t, each on a store newStore returns.
@@ -56,14 +57,8 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 	for _, r := range rules() {
 		t.Run(r.name, func(t *testing.T) {
 			st := newStore(t)
-			if _, ok := st.(store.Leaser); r.leaser && !ok {
-				t.Skipf("%T is not a store.Leaser", st)
-			}
-			if _, ok := st.(store.Searcher); r.searcher && !ok {
-				t.Skipf("%T is not a store.Searcher", st)
-			}
-			if _, ok := st.(store.Spender); r.spender && !ok {
-				t.Skipf("%T is not a store.Spender", st)
+			if missing := r.missing(st); missing != "" {
+				t.Skipf("%T is not a %s", st, missing)
 			}
 			id := fmt.Sprintf("storetest-%s-%s", run, r.name)
 			if err := r.check(context.Background(), st, id); err != nil {
@@ -76,7 +71,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 // rules returns every rule, in the order a reader meets the contract.
 func rules() []rule {
 	var all []rule
-	for _, group := range [][]rule{logRules, idRules, compactionRules, leaseRules, searchRules, sessionRules} {
+	for _, group := range [][]rule{logRules, idRules, compactionRules, leaseRules, searchRules, sessionRules, lifecycleRules} {
 		all = append(all, group...)
 	}
 	return all
@@ -89,10 +84,7 @@ func Check(ctx context.Context, st store.Store) error {
 	run := randomTag()
 	var errs []error
 	for _, r := range rules() {
-		if _, ok := st.(store.Leaser); r.leaser && !ok {
-			continue
-		}
-		if _, ok := st.(store.Searcher); r.searcher && !ok {
+		if r.missing(st) != "" {
 			continue
 		}
 		if err := r.check(ctx, st, fmt.Sprintf("storetest-%s-%s", run, r.name)); err != nil {
@@ -100,6 +92,34 @@ func Check(ctx context.Context, st store.Store) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// missing names the optional interface r applies to that st is not, or
+// returns "".
+func (r rule) missing(st store.Store) string {
+	for _, need := range []struct {
+		want bool
+		ok   bool
+		name string
+	}{
+		{r.leaser, is[store.Leaser](st), "store.Leaser"},
+		{r.searcher, is[store.Searcher](st), "store.Searcher"},
+		{r.spender, is[store.Spender](st), "store.Spender"},
+		{r.deleter, is[store.Deleter](st), "store.Deleter"},
+		{r.expirer, is[store.Expirer](st), "store.Expirer"},
+		{r.rewriter, is[store.Rewriter](st), "store.Rewriter"},
+	} {
+		if need.want && !need.ok {
+			return need.name
+		}
+	}
+	return ""
+}
+
+// is reports whether st implements T.
+func is[T any](st store.Store) bool {
+	_, ok := st.(T)
+	return ok
 }
 
 // randomTag makes ids of one run unlike those of any other.

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"testing"
 
@@ -79,6 +80,35 @@ func (s overflowing) Read(ctx context.Context, id string, from, to int64) ([]sto
 	return s.Memory.Read(ctx, id, from, to)
 }
 
+// forgetful deletes nothing.
+type forgetful struct{ *store.Memory }
+
+func (forgetful) Delete(context.Context, string) error { return nil }
+
+// hasty says a delete under another's lease went through.
+type hasty struct{ *store.Memory }
+
+func (s hasty) Delete(ctx context.Context, id string) error {
+	if err := s.Memory.Delete(ctx, id); !errors.Is(err, store.ErrBusy) {
+		return err
+	}
+	return nil
+}
+
+// overzealous expires every record, folded or not.
+type overzealous struct{ *store.Memory }
+
+func (s overzealous) Expire(ctx context.Context, r store.Retention) (store.Expired, error) {
+	got, err := s.Memory.Expire(ctx, r)
+	got.Records++
+	return got, err
+}
+
+// careless rewrites nothing, and says it did.
+type careless struct{ *store.Memory }
+
+func (careless) Rewrite(context.Context, string, []store.Record) error { return nil }
+
 func TestRulesCatchBrokenStores(t *testing.T) {
 	for _, tt := range []struct {
 		rule  string
@@ -93,6 +123,11 @@ func TestRulesCatchBrokenStores(t *testing.T) {
 		{"commit-reports-the-log-end", endBlind{store.NewMemory()}},
 		{"read-near-the-top", overflowing{store.NewMemory()}},
 		{"a-session-notices-another-compaction", headBlind{store.NewMemory()}},
+		{"delete-is-whole-and-final", forgetful{store.NewMemory()}},
+		{"delete-of-an-unknown-id-is-final", forgetful{store.NewMemory()}},
+		{"delete-waits-for-the-lease", hasty{store.NewMemory()}},
+		{"expire-drops-only-old-folded-records", overzealous{store.NewMemory()}},
+		{"rewrite-only-folded-records", careless{store.NewMemory()}},
 	} {
 		t.Run(tt.rule, func(t *testing.T) {
 			for _, r := range rules() {

@@ -79,7 +79,7 @@ func TestFleetPostgres(t *testing.T) {
 
 // loadPoolSize is how many connections the load's yardstick keeps in each
 // process: as many as a Postgres store opens by default (see
-// pgstore.WithMaxConns).
+// pgstore.Open).
 const loadPoolSize = 8
 
 // openStore opens the store a worker (or the parent) shares.
@@ -96,7 +96,7 @@ func openStore(ctx context.Context, kind, target, schema string) (store.Store, f
 		if err != nil {
 			return nil, nil, err
 		}
-		return st, st.Close, nil
+		return st, func() { st.Close() }, nil
 	}
 	return nil, nil, fmt.Errorf("unknown store %q", kind)
 }

@@ -119,3 +119,69 @@ var DiskSizes = []struct {
 	{"sessions=1/tokens=10M", 1, 10_000_000},
 	{"sessions=10/tokens=1M", 10, 1_000_000},
 }
+
+// foldKeep is how many records at the end of each session the Compacted
+// step leaves out of the fold: the tail a compaction keeps verbatim.
+const foldKeep = 40
+
+// Compacted is the step after which each session has a compaction folding
+// every record but the first and the last foldKeep, as a session's
+// compactions would after a long run: what the later steps redact and
+// expire.
+var Compacted = DiskStep{Name: "compacted", Prepare: func(ctx context.Context, st store.Store, ids []string) error {
+	for _, id := range ids {
+		_, last, n, err := st.Live(ctx, id)
+		if err != nil {
+			return err
+		}
+		through := last - foldKeep
+		if through < 2 {
+			continue
+		}
+		tail, err := st.Read(ctx, id, through+1, last)
+		if err != nil {
+			return err
+		}
+		first, err := st.Read(ctx, id, 1, 1)
+		if err != nil {
+			return err
+		}
+		live := []compact.Message{first[0].Message, {Role: compact.RoleUser, Content: fmt.Sprintf("Summary of records 2 to %d.", through)}}
+		for _, r := range tail {
+			live = append(live, r.Message)
+		}
+		if _, err := st.Commit(ctx, id, store.Compaction{N: n + 1, Through: last, Live: live,
+			FoldedFrom: 2, FoldedThrough: through, Summarizer: "storebench"}, store.Lease{}); err != nil {
+			return err
+		}
+	}
+	return nil
+}}
+
+// Redacted is the step after which every folded record has been rewritten
+// through package redact (store.RedactFolded), as WithRedactAtRest
+// leaves a store.
+var Redacted = DiskStep{Name: "redacted", Prepare: func(ctx context.Context, st store.Store, ids []string) error {
+	for _, id := range ids {
+		if _, err := store.RedactFolded(ctx, st, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}}
+
+// Expired is the step after which retention has deleted every folded
+// record, and reclaim (the store's own: VACUUM) has run.
+func Expired(reclaim func(ctx context.Context) error) DiskStep {
+	return DiskStep{Name: "expired", Prepare: func(ctx context.Context, st store.Store, _ []string) error {
+		e, ok := st.(store.Expirer)
+		if !ok {
+			return fmt.Errorf("%T is not a store.Expirer", st)
+		}
+		time.Sleep(2 * time.Millisecond)
+		if _, err := e.Expire(ctx, store.Retention{Folded: time.Millisecond}); err != nil {
+			return err
+		}
+		return reclaim(ctx)
+	}}
+}

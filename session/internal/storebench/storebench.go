@@ -131,7 +131,7 @@ func Compaction(b *testing.B, st store.Store, size int) {
 		b.StopTimer()
 		sid := id("compaction")
 		preload(b, st, sid, base)
-		s, err := session.Open(context.Background(), sid, instant{}, session.WithStore(st), session.WithCounter(tokens.Estimate{}))
+		s, err := session.Open(context.Background(), sid, instant{}, session.WithStore(st), session.WithTokenCounter(tokens.Estimate{}))
 		if err != nil {
 			b.Fatal(err)
 		}

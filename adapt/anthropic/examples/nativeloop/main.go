@@ -9,7 +9,7 @@
 //
 // A session.Session keeps the conversation: every message stays in its log
 // whoever compacts, so its recall tools find what the provider folded as
-// they find what compact's engine folds, and Session.Record makes the
+// they find what compact's engine folds, and Session.RecordCompaction makes the
 // provider's compaction the session's.
 //
 // The same code runs against the real API: drop the base URL and the
@@ -128,7 +128,7 @@ func run(ctx context.Context, w io.Writer) error {
 			return fmt.Errorf("request %d: %w", req, err)
 		}
 		if native != nil && native.SummaryIndex >= 0 {
-			if err := sess.Record(ctx, native); err != nil {
+			if err := sess.RecordCompaction(ctx, native); err != nil {
 				return fmt.Errorf("request %d: %w", req, err)
 			}
 			provider++

@@ -9,7 +9,7 @@
 //
 // A session.Session keeps the conversation: every message stays in its log
 // whoever compacts, so its recall tools find what the provider's opaque
-// compaction item stands for, and Session.Record makes each compaction
+// compaction item stands for, and Session.RecordCompaction makes each compaction
 // the session's.
 //
 // The same code runs against the real API: drop the base URL and the
@@ -204,7 +204,7 @@ func record(ctx context.Context, sess *session.Session, input, out []responses.R
 	m.SummarizedFrom, m.SummarizedTo = messageOf(before, res.SummarizedFrom), messageOf(before, res.SummarizedTo)
 	m.SummaryIndex, m.Lifted = messageOf(after, res.SummaryIndex), messageOf(before, res.Lifted)
 	m.Account, m.Pruned, m.CarriedFrom = nil, nil, nil
-	return sess.Record(ctx, &m)
+	return sess.RecordCompaction(ctx, &m)
 }
 
 // messageOf is the index of the message of conv that item i is part of, or
