@@ -113,7 +113,7 @@ func defaultCounter(cfg config, setup modelSetup) (*trigger.Counter, tokens.Coun
 	tc, err := newModelCounter(setup, cfg)
 	if err != nil {
 		cfg.logger.Warn("compact: exact token counting unavailable, estimating", "err", errText(err))
-		return nil, tokens.Estimate{}
+		return nil, tokens.Estimator{}
 	}
 	return tc, tc
 }

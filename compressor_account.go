@@ -35,9 +35,9 @@ func (c *Compressor) account(in, work []Message, res *Result, shared bool) {
 	repaired := map[int]RepairKind{}
 	for _, rp := range res.Repairs {
 		switch rp.Kind {
-		case RepairKind(msg.RepairDroppedResult):
+		case RepairDroppedResult:
 			dropped[rp.Index] = true
-		case RepairKind(msg.RepairMergedSeam):
+		case RepairMergedSeam:
 			merged[rp.Index] = true
 		default:
 			if _, ok := repaired[rp.Index]; !ok {
@@ -84,7 +84,7 @@ func (c *Compressor) account(in, work []Message, res *Result, shared bool) {
 				// the turn after it merged in.
 				a.Fate, a.Repair = fateRepaired, repaired[i]
 				if a.Repair == 0 {
-					a.Repair = RepairKind(msg.RepairMergedSeam)
+					a.Repair = RepairMergedSeam
 				}
 			}
 			if a.Output == res.Shortened && res.Shortened >= 0 {

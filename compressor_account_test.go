@@ -69,7 +69,7 @@ func checkAccount(in []Message, res *Result) error {
 			}
 		case fateRepaired:
 			got := out[a.Output]
-			if got.Role != in[i].Role || msg.EqualMessage(got, in[i]) || a.Repair == 0 || a.Repair != RepairKind(msg.RepairMergedSeam) && !repairedAt(res, i, a.Repair) {
+			if got.Role != in[i].Role || msg.EqualMessage(got, in[i]) || a.Repair == 0 || a.Repair != RepairMergedSeam && !repairedAt(res, i, a.Repair) {
 				return fmt.Errorf("account %d: repaired (%s), but output %d is %+v", i, a.Repair, a.Output, got)
 			}
 			if inRange(i) { // lifted, and repaired
@@ -119,7 +119,7 @@ func checkAccount(in []Message, res *Result) error {
 				summarised++
 			}
 		case fateDropped:
-			if a.Output != -1 || in[i].Role != RoleTool || !repairedAt(res, i, RepairKind(msg.RepairDroppedResult)) {
+			if a.Output != -1 || in[i].Role != RoleTool || !repairedAt(res, i, RepairDroppedResult) {
 				return fmt.Errorf("account %d: dropped, but output %d or no such repair", i, a.Output)
 			}
 			if inRange(i) {

@@ -76,10 +76,10 @@ func BenchmarkCompress200k(b *testing.B) {
 	}{
 		{"instant/exact-warm", instantSummary, true},
 		{"instant/estimate", instantSummary, false},
-		{"extractive/exact-warm", NewExtractiveSummarizer(), true},
+		{"extractive/exact-warm", NewExtractiveSummarizer(nil), true},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			var tc tokens.Counter = tokens.Estimate{}
+			var tc tokens.Counter = tokens.Estimator{}
 			if bc.exact {
 				tc = exact
 			}
@@ -161,7 +161,7 @@ func BenchmarkFirstCompress200k(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
-				var tc tokens.Counter = tokens.Estimate{}
+				var tc tokens.Counter = tokens.Estimator{}
 				if bc.exact {
 					tc = newCounter(b, tokens.EncodingO200KBase)
 				}

@@ -1,6 +1,7 @@
 package compact
 
 import (
+	"github.com/contextkit/compact/internal/economy"
 	"github.com/contextkit/compact/internal/msg"
 	"github.com/contextkit/compact/models"
 	"github.com/contextkit/compact/tokens"
@@ -55,7 +56,7 @@ func (c *Compressor) retuneLocked() {
 	} else if th.priced && !isModel(c.cfg.summarizer) && !c.cfg.carrySet {
 		// A cycle costs more the more a compaction keeps (every kept token
 		// is read on each request and written again at the next
-		// compaction; see models.Pricing.CycleCost), so with prices known
+		// compaction; see economy.CycleCost), so with prices known
 		// the default keeps what its contracts need and no copies: the
 		// extractive summary holds the user's asks and their facts (its
 		// task, requests and facts index), so verbatim copies of earlier
@@ -68,7 +69,7 @@ func (c *Compressor) retuneLocked() {
 
 // triggerLocked returns the prompt size at which a compaction is due with
 // the cache warm: the threshold, or in economy mode earlier when the cost
-// per request is lower (see models.Pricing.Spacing).
+// per request is lower (see economy.Spacing).
 func (c *Compressor) triggerLocked() int {
 	if !c.th.economy {
 		return c.th.threshold
@@ -157,7 +158,7 @@ func (c *Compressor) pruneWorth(p plan, th thresholds, prunedAfter, rewritten in
 			until = c.st.cost.Trigger(pr, th.threshold, cy.after, cy.fixed)
 		}
 		var err error
-		if cost[i], err = pr.CycleCost(cy.after, until, g, cy.rewritten, cy.fixed); err != nil {
+		if cost[i], err = economy.CycleCost(pr, cy.after, until, g, cy.rewritten, cy.fixed); err != nil {
 			return true
 		}
 	}
@@ -189,7 +190,7 @@ func plannedAfter(p plan, th thresholds) (kept, after int) {
 // from the first message it changes, what the provider's cache holds of
 // the last request (nothing when the cache has gone cold); the saving is
 // the tokens cleared, read on every later request (see
-// models.Pricing.BreakEven). It is always true without prices, over the
+// economy.BreakEven). It is always true without prices, over the
 // usable window, or with nothing cached.
 func (c *Compressor) foldWorth(p plan, th thresholds, before, target int) bool {
 	c.mu.Lock()
@@ -204,7 +205,7 @@ func (c *Compressor) foldWorth(p plan, th thresholds, before, target int) bool {
 	if after < min(th.threshold, c.triggerLocked())-th.tail || cleared <= 0 || pr.CacheRead <= 0 {
 		return true // as the trigger asks; the assembled result decides (ErrNoSavings); reads are free
 	}
-	payback, err := pr.BreakEven(max(min(cached, before)-kept, 0), cleared)
+	payback, err := economy.BreakEven(pr, max(min(cached, before)-kept, 0), cleared)
 	if err != nil {
 		return true
 	}
@@ -257,17 +258,11 @@ func (c *Compressor) instructionTokens(req SummaryRequest) int {
 // its instructions to name the range of a shared History.
 const sharedRangeTokens = 100
 
-// prefixSharer is a Summarizer that can send the agent's own history to
-// the agent's model (see SummaryRequest.History).
-type prefixSharer interface {
-	SharesPrefix(model string) bool
-}
-
 // share offers req the agent's history when the summarizer can send it
 // and reading it from the cache costs less than the rendered prompt. It
 // returns the tokens expected from the cache, 0 when History is not set.
 func (c *Compressor) share(req *SummaryRequest, r *compaction) int {
-	s, ok := c.cfg.summarizer.(prefixSharer)
+	s, ok := c.cfg.summarizer.(PrefixSharer)
 	if !ok || len(r.work) == 0 || len(r.work[len(r.work)-1].ToolCalls) > 0 {
 		return 0 // a pending call group cannot be followed by an instruction
 	}

@@ -83,7 +83,7 @@ func BenchmarkEngineCPU(b *testing.B) {
 		s    func() Summarizer
 	}{
 		{"instant", func() Summarizer { return instantSummary }},
-		{"extractive", func() Summarizer { return NewExtractiveSummarizer() }},
+		{"extractive", func() Summarizer { return NewExtractiveSummarizer(nil) }},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			ctx := context.Background()
@@ -113,7 +113,7 @@ func BenchmarkEngineCPU(b *testing.B) {
 		s    func() Summarizer
 	}{
 		{"instant-cold", func() Summarizer { return instantSummary }},
-		{"extractive-cold", func() Summarizer { return NewExtractiveSummarizer() }},
+		{"extractive-cold", func() Summarizer { return NewExtractiveSummarizer(nil) }},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			ctx := context.Background()
@@ -142,7 +142,7 @@ func BenchmarkEngineCPU(b *testing.B) {
 		s    func() Summarizer
 	}{
 		{"instant-grown", func() Summarizer { return instantSummary }},
-		{"extractive-grown", func() Summarizer { return NewExtractiveSummarizer() }},
+		{"extractive-grown", func() Summarizer { return NewExtractiveSummarizer(nil) }},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			ctx := context.Background()

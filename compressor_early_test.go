@@ -12,9 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// early is the option a Session's background compaction passes.
-func early(o *CompressOptions) { o.Early = true }
-
 // An early compaction compacts a history under the threshold, which an
 // ordinary one returns untouched.
 func TestEarlyCompactsUnderTheThreshold(t *testing.T) {
@@ -26,7 +23,7 @@ func TestEarlyCompactsUnderTheThreshold(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEmpty(t, res.Skipped, "an ordinary compaction leaves it")
 
-	res, err = c.Compress(context.Background(), in, early)
+	res, err = c.Compress(context.Background(), in, Early())
 	require.NoError(t, err)
 	assert.Empty(t, res.Skipped)
 	assert.GreaterOrEqual(t, res.SummaryIndex, 0)
@@ -48,7 +45,7 @@ func TestEarlyKeepsThePauseAndTheBackoff(t *testing.T) {
 			c.UpdateUsage(Usage{PromptTokens: th + 100})
 		}
 		require.True(t, c.Status().Paused)
-		_, err := c.Compress(context.Background(), longSession(12), early)
+		_, err := c.Compress(context.Background(), longSession(12), Early())
 		assert.ErrorIs(t, err, ErrPaused)
 	})
 	t.Run("backoff", func(t *testing.T) {
@@ -58,7 +55,7 @@ func TestEarlyKeepsThePauseAndTheBackoff(t *testing.T) {
 		_, err := c.Compress(context.Background(), longSession(30))
 		require.ErrorIs(t, err, ErrSummarizer)
 		calls := r.Calls()
-		_, err = c.Compress(context.Background(), longSession(12), early)
+		_, err = c.Compress(context.Background(), longSession(12), Early())
 		assert.ErrorIs(t, err, ErrBackoff)
 		assert.Equal(t, calls, r.Calls(), "the summarizer is not called while backing off")
 	})
@@ -71,7 +68,7 @@ func TestEarlyPrunesAloneWhenThatIsEnough(t *testing.T) {
 	c := newTestCompressor(r, WithPruning(true), WithPruneOptions(prune.WithClearAtLeast(0)))
 	in := msgtest.AgentRun(7)
 	require.Less(t, c.count(in), c.threshold())
-	res, err := c.Compress(context.Background(), in, early)
+	res, err := c.Compress(context.Background(), in, Early())
 	require.NoError(t, err)
 	assert.Equal(t, -1, res.SummaryIndex, "pruning alone")
 	assert.NotEmpty(t, res.Pruned)

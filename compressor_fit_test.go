@@ -19,7 +19,7 @@ import (
 // comes back as it went in (the caller's own slice, byte-identical), with a
 // Result that says nothing was done and why.
 func TestCompressUnderTheThresholdReturnsTheHistoryUnchanged(t *testing.T) {
-	c := New(WithTokenCounter(tokens.Estimate{}))
+	c := New(WithTokenCounter(tokens.Estimator{}))
 	in := longSession(20)
 	before := Clone(in)
 	for i := 0; i < 3; i++ {

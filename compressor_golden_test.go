@@ -86,7 +86,7 @@ func goldenRun(t *testing.T, all map[string][]Message) map[string]string {
 		new  func() Summarizer
 	}{
 		{"instant", func() Summarizer { return instantSummary }},
-		{"extractive", func() Summarizer { return NewExtractiveSummarizer() }},
+		{"extractive", func() Summarizer { return NewExtractiveSummarizer(nil) }},
 	}
 	got := map[string]string{}
 	ctx := context.Background()

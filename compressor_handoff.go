@@ -53,10 +53,9 @@ func WithHandoff(p handoff.Policy) Option {
 // written after the lock is released, so a host waiting on the Compressor
 // does not wait for file I/O or for Policy.Start.
 type handoffJob struct {
-	input   handoff.Input
-	n       int       // the handoff's number, for the file name
-	in      []Message // the history compacted, for the continuation
-	session string
+	input handoff.Input
+	n     int       // the handoff's number, for the file name
+	in    []Message // the history compacted, for the continuation
 }
 
 // dueHandoff returns the handoff due after the successful compaction res
@@ -88,12 +87,11 @@ func (c *Compressor) dueHandoff(log *slog.Logger, in []Message, o CompressOption
 		SessionID: o.SessionID, ParentSessionID: o.ParentSessionID, Model: c.model,
 		Compactions: count, Tokens: res.TokensBefore, Created: c.cfg.now(),
 		OpenTasks: o.OpenTasks, Messages: msg.WithIncoming(in, o.Incoming),
-		MaxBytes: pol.MaxBytes, MaxMessages: pol.MaxMessages, MessageBytes: pol.MessageBytes,
 	}
 	if res.SummaryIndex >= 0 && res.SummaryIndex < len(res.Messages) {
 		input.Summary, _, _ = msg.SplitMerged(res.Messages[res.SummaryIndex])
 	}
-	return &handoffJob{input: input, n: st.done + 1, in: in, session: o.SessionID}
+	return &handoffJob{input: input, n: st.done + 1, in: in}
 }
 
 // finishHandoff writes the packet of job, builds the continuation and
@@ -130,8 +128,8 @@ type packetWriter struct {
 
 // write builds, checks and writes job's packet (see handoff.Deliver).
 func (w packetWriter) write(ctx context.Context, job *handoffJob) (*handoff.Report, error) {
-	name := handoff.FileName(job.session, job.input.Created, strconv.Itoa(job.n))
-	return handoff.Deliver(ctx, w.pol, job.input, job.in, w.note, job.session, name)
+	name := handoff.FileName(job.input.SessionID, job.input.Created, strconv.Itoa(job.n))
+	return handoff.Deliver(ctx, w.pol, job.input, job.in, w.note, name)
 }
 
 // ManualHandoffPacket writes a packet of msgs now, with the operator's note,
@@ -154,10 +152,9 @@ func (c *Compressor) ManualHandoffPacket(msgs []Message, note string, opts ...Co
 		SessionID: o.SessionID, ParentSessionID: o.ParentSessionID, Model: model,
 		Compactions: count, Tokens: c.count(all), Created: c.cfg.now(), Note: note,
 		Summary: latestSummary(msgs), Messages: all, OpenTasks: o.OpenTasks,
-		MaxBytes: pol.MaxBytes, MaxMessages: pol.MaxMessages, MessageBytes: pol.MessageBytes,
 	}
 	pol.Mode = handoff.PromptUser // no continuation, so no Start and no ctx
-	r, err := handoff.Deliver(context.Background(), pol, input, nil, "", o.SessionID,
+	r, err := handoff.Deliver(context.Background(), pol, input, nil, "",
 		handoff.FileName(o.SessionID, input.Created, "manual"))
 	if err != nil {
 		return nil, err

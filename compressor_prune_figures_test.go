@@ -98,10 +98,10 @@ func TestPruneFigures(t *testing.T) {
 	t.Logf("replay of the tool-calling transcripts, one message at a time:")
 	t.Logf("%-8s %-9s %-11s %-10s %-16s %s", "window", "threshold", "compactions", "prune-only", "summarizer calls", "without pruning: compactions = summarizer calls")
 	for _, window := range []int{32_000, 64_000, DefaultContextWindow} {
-		with := &countingSummarizer{s: NewExtractiveSummarizer()}
+		with := &countingSummarizer{s: NewExtractiveSummarizer(nil)}
 		c := New(WithContextWindow(window), WithTokenCounter(tc), WithSummarizer(with))
 		n, only := grow(t, c, tc, msgs)
-		without := &countingSummarizer{s: NewExtractiveSummarizer()}
+		without := &countingSummarizer{s: NewExtractiveSummarizer(nil)}
 		grow(t, New(WithContextWindow(window), WithTokenCounter(tc), WithSummarizer(without), WithPruning(false)), tc, msgs)
 		t.Logf("%-8d %-9d %-11d %-10s %-16d %d", window, c.threshold(), n,
 			fmt.Sprintf("%d (%.0f%%)", only, 100*float64(only)/float64(max(n, 1))), with.calls, without.calls)

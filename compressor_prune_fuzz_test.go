@@ -20,7 +20,7 @@ func FuzzCompressPruned(f *testing.F) {
 		if Validate(in) != nil || len(in) == 0 {
 			return
 		}
-		c := New(WithContextWindow(2000+int(data[0])*40), WithTokenCounter(tokens.Estimate{}),
+		c := New(WithContextWindow(2000+int(data[0])*40), WithTokenCounter(tokens.Estimator{}),
 			WithPruning(true), WithPruneOptions(prune.WithClearAtLeast(int(data[0]%2)*200)), WithHeadMessages(int(data[0]%4)))
 		var opts []CompressOption
 		if data[0]&8 != 0 {

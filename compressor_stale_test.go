@@ -28,7 +28,7 @@ func TestChangedMessageIsNeverServedStale(t *testing.T) {
 		s    func() Summarizer
 	}{
 		{"instant", func() Summarizer { return instantSummary }},
-		{"extractive", func() Summarizer { return NewExtractiveSummarizer() }},
+		{"extractive", func() Summarizer { return NewExtractiveSummarizer(nil) }},
 	} {
 		for _, edit := range []struct {
 			name string

@@ -11,7 +11,7 @@ import (
 // The Compressor keeps every contract with each summarizer this package
 // ships.
 func TestCompressorConformance(t *testing.T) {
-	cheap := compact.WithTokenCounter(tokens.Estimate{})
+	cheap := compact.WithTokenCounter(tokens.Estimator{})
 	t.Run("extractive", func(t *testing.T) {
 		compacttest.Run(t, func() compact.ContextEngine {
 			return compact.New(compact.WithContextWindow(4000), cheap)
@@ -24,5 +24,5 @@ func TestCompressorConformance(t *testing.T) {
 
 // Each summarizer this package ships keeps the Summarizer contract.
 func TestSummarizerConformance(t *testing.T) {
-	t.Run("extractive", func(t *testing.T) { compacttest.RunSummarizer(t, compact.NewExtractiveSummarizer()) })
+	t.Run("extractive", func(t *testing.T) { compacttest.RunSummarizer(t, compact.NewExtractiveSummarizer(nil)) })
 }

@@ -21,6 +21,14 @@
 // not given, images, the provider's framing), and a report over the
 // threshold makes the next check compact.
 //
+// The question has one name wherever it is asked, and takes what the
+// asker does not already hold: an engine's ShouldCompress takes the
+// request's token count; [Compressor.ShouldCompressMessages] and each
+// adapter's ShouldCompress(engine, history) take the history; a type that
+// owns the history drops the msgs argument (session.Session's
+// ShouldCompress takes only per-call options). Compress follows the same
+// rule.
+//
 // # What a compaction keeps
 //
 // The system prompt comes back byte-identical (plus, once, CompactionNote).
@@ -107,7 +115,7 @@
 // embedded in the binary (no network, ever), and memoises per message, so
 // counting a history that grew by one message costs one message. A
 // Compressor builds the counter for its model unless WithTokenCounter sets
-// one; tokens.Estimate is the zero-cost approximation, and package
+// one; tokens.Estimator is the zero-cost approximation, and package
 // tiktokengo offers pkoukk/tiktoken-go's counts as another tokens.Counter.
 //
 // # Handoffs
@@ -137,10 +145,10 @@
 // # Options
 //
 // Each constructor has its own option type: [Option] for [New],
-// [ExtractiveOption] for [NewExtractiveSummarizer], tokens.Option and
-// prune.Option for those packages, so an option handed to the wrong
-// constructor does not compile; [WithTokenCounter] returns an option that
-// is both of this package's. A Compressor takes the options of the
+// tokens.Option and prune.Option for those packages, so an option handed
+// to the wrong constructor does not compile; [NewExtractiveSummarizer]
+// takes its one setting as an [ExtractiveOptions] struct whose zero value
+// means the defaults. A Compressor takes the options of the
 // parts it runs through [WithPruneOptions] and [WithCounterOptions].
 // Per-call settings of a compaction ([Force], [WithFocus], [WithIncoming]...)
 // are a [CompressOption], read by any engine through [ApplyCompressOptions].

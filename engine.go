@@ -328,7 +328,8 @@ type CompressOptions struct {
 	// Force compacts even under the threshold and past a pause or backoff.
 	Force bool
 	// Early compacts a history under the threshold, as a Session's
-	// background compaction does before the history reaches it. Unlike
+	// background compaction does before the history reaches it (see
+	// [Early]). Unlike
 	// Force it keeps every other rule: the cheap tier alone when it leaves
 	// room to spare, a pause, a backoff. An engine that cannot compact
 	// early may ignore it.
@@ -365,6 +366,13 @@ func WithFocus(topic string) CompressOption {
 // is a forced compaction.
 func Force() CompressOption {
 	return func(o *CompressOptions) { o.Force = true }
+}
+
+// Early compacts a history that is still under the threshold, keeping
+// every other rule (see CompressOptions.Early): a host that compacts ahead
+// of time, as a Session's background compaction does, passes it.
+func Early() CompressOption {
+	return func(o *CompressOptions) { o.Early = true }
 }
 
 // WithIncoming names the user message the host is about to send. It is kept

@@ -12,7 +12,7 @@ import (
 // kept, folded into the summary, carried in it or lifted after it.
 func ExampleMessageFate() {
 	msgs := partialConversation()
-	c := compact.New(compact.WithContextWindow(1500), compact.WithTokenCounter(tokens.Estimate{}))
+	c := compact.New(compact.WithContextWindow(1500), compact.WithTokenCounter(tokens.Estimator{}))
 	res, err := c.Compress(context.Background(), msgs, compact.Force())
 	if err != nil {
 		fmt.Println(err)

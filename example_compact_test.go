@@ -188,6 +188,24 @@ func ExampleSummarizerFunc() {
 	// Output: 21 turns folded.
 }
 
+// A host that compacts ahead of time, while the history is still under
+// the threshold, passes Early: an ordinary call would leave it as it is.
+func ExampleEarly() {
+	c := compact.New(compact.WithContextWindow(12_000), compact.WithPruning(false))
+	msgs := agentHistory(12)
+	res, _ := c.Compress(context.Background(), msgs)
+	fmt.Println("ordinary:", res.Skipped)
+	res, err := c.Compress(context.Background(), msgs, compact.Early())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("early:   ", roles(res.Messages))
+	// Output:
+	// ordinary: under the threshold (6119 of 6750 tokens)
+	// early:    suatata
+}
+
 // An engine of another kind reads its per-call options with
 // ApplyCompressOptions.
 func ExampleApplyCompressOptions() {

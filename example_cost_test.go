@@ -39,7 +39,7 @@ func ExampleWithPricing() {
 
 // Economy mode compacts when that is cheapest per request: well before the
 // threshold, as soon as the history has grown by the square-root rule's
-// spacing past what a compaction leaves (see models.Pricing.Spacing).
+// spacing past what a compaction leaves.
 func ExampleWithEconomy() {
 	prices, _ := models.Lookup("claude-sonnet-4-5")
 	c := compact.New(compact.WithContextWindow(128_000), compact.WithPricing(prices.Pricing), compact.WithEconomy(true))

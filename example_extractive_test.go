@@ -36,7 +36,7 @@ func ExampleNewExtractiveSummarizer() {
 		toolResult("c2", "--- FAIL: TestParseDuration/blank (0.00s)\n    duration_test.go:31: want ErrEmpty\nFAIL\nexit status 1"),
 		{Role: compact.RoleAssistant, Content: "Blank input now fails the wrong way; checking it after trimming next."},
 	}
-	s := compact.NewExtractiveSummarizer()
+	s := compact.NewExtractiveSummarizer(nil)
 	summary, err := s.Summarize(context.Background(), compact.SummaryRequest{Turns: turns})
 	if err != nil {
 		fmt.Println(err)
@@ -70,7 +70,7 @@ func ExampleNewExtractiveSummarizer() {
 // with the new turns' (older entries first, repeats once), and its task
 // joins the goal. The focus outranks recency.
 func ExampleNewExtractiveSummarizer_update() {
-	s := compact.NewExtractiveSummarizer()
+	s := compact.NewExtractiveSummarizer(nil)
 	ctx := context.Background()
 	first, _ := s.Summarize(ctx, compact.SummaryRequest{Turns: []compact.Message{
 		{Role: compact.RoleUser, Content: "Build the parser."},

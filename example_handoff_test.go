@@ -35,7 +35,7 @@ func newHandoffExample(p handoff.Policy) *compact.Compressor {
 		return "The importer now skips blank lines; tests pass.", nil
 	})
 	return compact.New(compact.WithContextWindow(4000), compact.WithThresholdBounds(0, 0),
-		compact.WithTokenCounter(tokens.Estimate{}), compact.WithSummarizer(summarize),
+		compact.WithTokenCounter(tokens.Estimator{}), compact.WithSummarizer(summarize),
 		compact.WithClock(func() time.Time { return time.Date(2025, 5, 6, 7, 8, 9, 0, time.UTC) }),
 		compact.WithHandoff(p),
 		// Each compaction here summarises: one that pruning alone achieves

@@ -38,7 +38,7 @@ func roleLine(msgs []compact.Message) string {
 }
 
 func newExampleCompressor() *compact.Compressor {
-	return compact.New(compact.WithContextWindow(16_000), compact.WithTokenCounter(tokens.Estimate{}))
+	return compact.New(compact.WithContextWindow(16_000), compact.WithTokenCounter(tokens.Estimator{}))
 }
 
 // A host hands the text after "/compress" to ParseCompressArgs and runs a

@@ -18,7 +18,7 @@ func ExampleWithPruning() {
 		return "summary", nil
 	})
 	c := compact.New(compact.WithContextWindow(4200), compact.WithThresholdBounds(0, 0),
-		compact.WithTokenCounter(tokens.Estimate{}), compact.WithSummarizer(count),
+		compact.WithTokenCounter(tokens.Estimator{}), compact.WithSummarizer(count),
 		compact.WithPruning(true), compact.WithPruneOptions(prune.WithClearAtLeast(500)))
 	msgs := agentHistory(10)
 	fmt.Println("should compress:", c.ShouldCompressMessages(msgs))

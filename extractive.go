@@ -6,7 +6,16 @@ import (
 	"fmt"
 
 	"github.com/contextkit/compact/internal/extractive"
+	"github.com/contextkit/compact/tokens"
 )
+
+// ExtractiveOptions are the settings of the extractive summarizer (see
+// [NewExtractiveSummarizer]). The zero value, as nil, means the defaults.
+type ExtractiveOptions struct {
+	// Counter measures the summary against its target. nil estimates a
+	// token per four bytes, as [tokens.Estimator] does.
+	Counter tokens.Counter
+}
 
 // extractiveSummarizer is NewExtractiveSummarizer's Summarizer.
 type extractiveSummarizer struct {
@@ -60,8 +69,8 @@ type extractiveSummarizer struct {
 // or when there is nothing to summarise: no turns and no previous summary
 // (wrapping ErrNothingToCompress). Non-empty turns always give a non-empty
 // summary. It is safe for concurrent use, and its Name is "extractive".
-// [WithTokenCounter] sets what measures the summary (the default estimates
-// a token per four bytes).
+// opts sets what measures the summary; nil, or the zero value, means the
+// defaults (see [ExtractiveOptions]).
 //
 // Size policy: with T = req.TargetTokens (2,000 when not
 // positive, at least 128), each quoted field is first held
@@ -82,16 +91,10 @@ type extractiveSummarizer struct {
 // is still over T, the quoted fields are halved in turn, down to an eighth
 // of T's bytes (64 to 240 bytes), and last the index gives up more. The
 // result exceeds T only by what those minimums hold.
-func NewExtractiveSummarizer(opts ...ExtractiveOption) Summarizer {
-	var cfg extractiveConfig
-	for _, opt := range opts {
-		if opt != nil {
-			opt.applyExtractive(&cfg)
-		}
-	}
+func NewExtractiveSummarizer(opts *ExtractiveOptions) Summarizer {
 	var count func(string) int
-	if cfg.counter != nil {
-		count = cfg.counter.CountText
+	if opts != nil && opts.Counter != nil {
+		count = opts.Counter.CountText
 	}
 	return &extractiveSummarizer{s: *extractive.New(extractive.Limits{}, count)}
 }
@@ -115,4 +118,4 @@ func extractiveRequest(req SummaryRequest) extractive.Request {
 
 // defaultSummarizer is the summarizer a Compressor uses when none is given,
 // and its fallback: the extractive summarizer, deterministic and offline.
-func defaultSummarizer() Summarizer { return NewExtractiveSummarizer() }
+func defaultSummarizer() Summarizer { return NewExtractiveSummarizer(nil) }

@@ -10,5 +10,5 @@ import (
 // TestExtractiveKeepsTheSummarizerContract runs the conformance suite every
 // Summarizer must pass against the extractive one.
 func TestExtractiveKeepsTheSummarizerContract(t *testing.T) {
-	compacttest.RunSummarizer(t, compact.NewExtractiveSummarizer())
+	compacttest.RunSummarizer(t, compact.NewExtractiveSummarizer(nil))
 }

@@ -16,26 +16,14 @@ import (
 // option type of its own, so an option meant for another part (a prune or
 // tokens option, an option of [NewExtractiveSummarizer]) does not compile
 // where it means nothing; the parts' own options reach a Compressor through
-// [WithPruneOptions] and [WithCounterOptions]. [WithTokenCounter] is both
-// an Option and an [ExtractiveOption]: it configures a Compressor and the
-// extractive summarizer alike.
+// [WithPruneOptions] and [WithCounterOptions]; the extractive summarizer
+// takes its few settings as an [ExtractiveOptions] struct.
 //
 // An option given an invalid value (a negative size, a fraction out of
 // range) changes nothing: the default stays in force, and [Status].Adjusted
 // names the option and the value kept. A nil Option is ignored.
 type Option interface {
 	applyCompressor(c *config)
-}
-
-// ExtractiveOption configures the extractive summarizer (see
-// [NewExtractiveSummarizer]).
-type ExtractiveOption interface {
-	applyExtractive(c *extractiveConfig)
-}
-
-// extractiveConfig is every setting an ExtractiveOption can make.
-type extractiveConfig struct {
-	counter tokens.Counter // nil: a token per four bytes
 }
 
 // option is an Option made of a function.
@@ -384,24 +372,13 @@ func WithFallbackSummarizer(s Summarizer) Option {
 	return option(func(c *config) { c.fallback = s })
 }
 
-// WithTokenCounter sets how tokens are counted. The default (and nil) is,
-// for a Compressor, the exact counter for the model's encoding (see
-// WithModel and WithCounterOptions), which it also passes to its pruning;
-// for the extractive summarizer, an estimate of a token per four bytes. It
-// configures both: the option it returns is an Option and an
-// [ExtractiveOption].
-func WithTokenCounter(tc tokens.Counter) interface {
-	Option
-	ExtractiveOption
-} {
-	return counterOption{tc}
+// WithTokenCounter sets how a Compressor counts tokens. The default (and
+// nil) is the exact counter for the model's encoding (see WithModel and
+// WithCounterOptions), which it also passes to its pruning. (The extractive
+// summarizer takes its counter in [ExtractiveOptions].)
+func WithTokenCounter(tc tokens.Counter) Option {
+	return option(func(c *config) { c.counter = tc })
 }
-
-// counterOption is WithTokenCounter's option.
-type counterOption struct{ tc tokens.Counter }
-
-func (o counterOption) applyCompressor(c *config)           { c.counter = o.tc }
-func (o counterOption) applyExtractive(c *extractiveConfig) { c.counter = o.tc }
 
 // WithLogger sets where a Compressor logs. The default (and nil) discards.
 func WithLogger(l *slog.Logger) Option {

@@ -46,8 +46,8 @@ func WithPricing(p models.Pricing) Option {
 // its size right after the last compaction, by the square root of twice
 // the growth per request (learnt from usage reports) times what a
 // compaction costs (its summarizer, and writing what it leaves to the
-// cache again), over the price of a cache read (see
-// [models.Pricing.Spacing]). It compacts deep: the tail keeps the last
+// cache again), over the price of a cache read: the spacing of the
+// cheapest cycle, an economic order quantity. It compacts deep: the tail keeps the last
 // 8,000 tokens of conversation verbatim (the whole message that crosses
 // that mark, however large; on a window whose default tail is smaller,
 // that tail's budget) and not much more, earlier user messages are not

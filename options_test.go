@@ -37,8 +37,8 @@ func TestInvalidOptionValuesKeepTheDefaultAndStatusSaysSo(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			want := New(WithTokenCounter(tokens.Estimate{})).Status()
-			got := New(WithTokenCounter(tokens.Estimate{}), tt.opt).Status()
+			want := New(WithTokenCounter(tokens.Estimator{})).Status()
+			got := New(WithTokenCounter(tokens.Estimator{}), tt.opt).Status()
 			assert.Equal(t, []string{tt.want}, got.Adjusted)
 			got.Adjusted = nil
 			assert.Equal(t, want, got, "the defaults stay in force")
@@ -57,7 +57,7 @@ func TestInvalidCounterOptionsAreReported(t *testing.T) {
 		{"cache", []Option{WithCounterOptions(tokens.WithCacheSize(-1))}, []string{"WithCacheSize(-1): invalid, 65536 kept"}},
 		{"images", []Option{WithCounterOptions(tokens.WithImageTokens(-1))}, []string{"WithImageTokens(-1): invalid, 765 kept"}},
 		{"valid", []Option{WithCounterOptions(tokens.WithImageTokens(85), tokens.WithCacheSize(0))}, nil},
-		{"with a host's counter", []Option{WithTokenCounter(tokens.Estimate{}), WithCounterOptions(tokens.WithCacheSize(0))},
+		{"with a host's counter", []Option{WithTokenCounter(tokens.Estimator{}), WithCounterOptions(tokens.WithCacheSize(0))},
 			[]string{"WithCounterOptions: ignored, the counter WithTokenCounter set is used as it is"}},
 	}
 	for _, tt := range tests {
@@ -69,7 +69,7 @@ func TestInvalidCounterOptionsAreReported(t *testing.T) {
 
 // Valid values are taken and leave Status.Adjusted empty.
 func TestValidOptionValuesAreTaken(t *testing.T) {
-	c := New(WithTokenCounter(tokens.Estimate{}), WithContextWindow(32_000), WithThreshold(0.5),
+	c := New(WithTokenCounter(tokens.Estimator{}), WithContextWindow(32_000), WithThreshold(0.5),
 		WithThresholdBounds(0, 0), WithReserveTokens(0))
 	st := c.Status()
 	assert.Empty(t, st.Adjusted)

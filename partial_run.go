@@ -154,7 +154,7 @@ func compressSplit(ctx context.Context, engine ContextEngine, msgs, head, tail [
 	}
 	// The engine counted the head and tail[0]; the rest of the tail and
 	// the caller's incoming message are the same on both sides.
-	var est tokens.Estimate
+	var est tokens.Estimator
 	extra := 0
 	for _, m := range tail[1:] {
 		extra += est.CountMessage(m)
@@ -191,7 +191,7 @@ func accountSplit(msgs []Message, res *Result, tailAt int, tail []Message) []Mes
 	// merged into the turn before, it starts a message earlier.
 	merged := tailAt < len(res.Messages)-1
 	names := callNames(msgs)
-	var est tokens.Estimate
+	var est tokens.Estimator
 	for j, m := range tail {
 		i := head + j
 		a := MessageFate{Index: i, Role: m.Role, Tool: names[i], Tokens: est.CountMessage(m), Fate: fateKept, Output: tailAt + j}

@@ -37,7 +37,7 @@ func FuzzSecretsInArguments(f *testing.F) {
 			asst("done"), user("next"),
 		}
 		req := SummaryRequest{Turns: msgs, TargetTokens: 800}
-		summary, err := NewExtractiveSummarizer().Summarize(ctx, req)
+		summary, err := NewExtractiveSummarizer(nil).Summarize(ctx, req)
 		require.NoError(t, err)
 		_, material := SummaryPrompt(req)
 		emitted := map[string]string{

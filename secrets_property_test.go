@@ -100,7 +100,7 @@ func secretSurfaces(t *testing.T, sec secrettest.Secret) []secretSurface {
 // ManualHandoffPacket with the secret in the operator's note).
 func TestNoSecretSurvivesAnySurface(t *testing.T) {
 	ctx := context.Background()
-	extractive := NewExtractiveSummarizer()
+	extractive := NewExtractiveSummarizer(nil)
 	root := t.TempDir()
 	c := newHandoffCompressor(handoff.Policy{Root: root})
 	for i, sec := range secrettest.Secrets {

@@ -27,8 +27,31 @@ import (
 //     ErrSummarizerQuota, so the Compressor aborts instead of falling back.
 //   - It must be safe for concurrent use: one Summarizer may serve many
 //     sessions at once.
+//
+// A Summarizer may have more capabilities, each a small interface the
+// Compressor checks for: [Namer] to name itself in results and logs,
+// [PrefixSharer] to be sent the agent's own history.
 type Summarizer interface {
 	Summarize(ctx context.Context, req SummaryRequest) (string, error)
+}
+
+// Namer is implemented by a Summarizer that has a name. A Compressor
+// reports it as Result.Summarizer and in its logs; a summarizer without
+// one, or whose Name is blank, is reported as "custom". The extractive
+// summarizer's name is "extractive", openaicompat's "openai:" and its
+// model.
+type Namer interface {
+	Name() string
+}
+
+// PrefixSharer is implemented by a Summarizer that can send the agent's
+// own history to the agent's model, so that the provider reads it from its
+// prompt cache (see SummaryRequest.History). SharesPrefix reports whether
+// it does so for model, the agent's model; a Compressor sets History only
+// when it returns true and sharing costs less than the rendered prompt.
+// Package openaicompat's summarizer implements it.
+type PrefixSharer interface {
+	SharesPrefix(model string) bool
 }
 
 // SummaryRequest is what a Summarizer receives.
@@ -66,9 +89,9 @@ type SummaryRequest struct {
 	// summary and need no summarising (the latest real user message may
 	// be kept too, among the Turns' range). Model names the agent's model.
 	//
-	// A Compressor sets History only for a summarizer with a method
-	// SharesPrefix(model string) bool that returns true for the agent's
-	// model (package openaicompat's does), with the prices known, the
+	// A Compressor sets History only for a [PrefixSharer] whose
+	// SharesPrefix returns true for the agent's model (package
+	// openaicompat's summarizer is one), with the prices known, the
 	// cache warm, and the history's cached read and new writes cheaper
 	// than the rendered prompt; otherwise History is nil. A summarizer
 	// must not modify History.
@@ -87,9 +110,9 @@ func (f SummarizerFunc) Summarize(ctx context.Context, req SummaryRequest) (stri
 }
 
 // summarizerName is how a result names the summarizer that ran: its Name
-// method when it has one, otherwise "custom".
+// when it is a [Namer], otherwise "custom".
 func summarizerName(s Summarizer) string {
-	if n, ok := s.(interface{ Name() string }); ok {
+	if n, ok := s.(Namer); ok {
 		if name := strings.TrimSpace(n.Name()); name != "" {
 			return name
 		}

@@ -9,6 +9,33 @@ import (
 // rules are those Validate documents.
 type Rule int
 
+// The rules Validate and Problems check. A host compares a
+// [ValidationError]'s Rule with them; String gives the short name in
+// parentheses.
+const (
+	// RuleUnknownRole: a role other than system, developer, user,
+	// assistant or tool ("unknown role").
+	RuleUnknownRole = Rule(msg.RuleUnknownRole)
+	// RuleMissingToolCallID: a tool message without a tool_call_id ("tool
+	// message without tool_call_id").
+	RuleMissingToolCallID = Rule(msg.RuleMissingToolCallID)
+	// RuleOrphanResult: a tool result that answers no earlier unanswered
+	// call of its group ("tool result without a call").
+	RuleOrphanResult = Rule(msg.RuleOrphanResult)
+	// RuleUnansweredCall: a tool call left unanswered when another turn
+	// starts ("unanswered tool call").
+	RuleUnansweredCall = Rule(msg.RuleUnansweredCall)
+	// RuleMissingCallID: an assistant tool call without an id ("tool call
+	// without id").
+	RuleMissingCallID = Rule(msg.RuleMissingCallID)
+	// RuleEmptyAssistant: an assistant turn with nothing to show ("empty
+	// assistant turn").
+	RuleEmptyAssistant = Rule(msg.RuleEmptyAssistant)
+	// RuleBothContents: a message setting both Content and MultiContent
+	// ("both content fields set").
+	RuleBothContents = Rule(msg.RuleBothContents)
+)
+
 // String returns the rule's short name.
 func (r Rule) String() string { return msg.Rule(r).String() }
 
@@ -65,6 +92,25 @@ func validationError(p *msg.Problem) *ValidationError {
 // RepairKind says what RepairToolPairs did to a message. Its String is a
 // short description for a person ("dropped orphan tool result").
 type RepairKind int
+
+// The changes RepairToolPairs makes, as a [Repair]'s Kind. String gives
+// the short description in parentheses.
+const (
+	// RepairDroppedResult: a tool result answering no call was removed
+	// ("dropped orphan tool result").
+	RepairDroppedResult = RepairKind(msg.RepairDroppedResult)
+	// RepairRemovedCall: a tool call never answered (and not of the final,
+	// pending group) was removed from its message ("removed unanswered
+	// tool call").
+	RepairRemovedCall = RepairKind(msg.RepairRemovedCall)
+	// RepairPlaceholder: an assistant turn left with nothing to show got a
+	// short placeholder text ("filled empty assistant turn").
+	RepairPlaceholder = RepairKind(msg.RepairPlaceholder)
+	// RepairMergedSeam: a removal left two user or two assistant turns
+	// side by side and the second was merged into the first ("merged
+	// turns a removal brought together").
+	RepairMergedSeam = RepairKind(msg.RepairMergedSeam)
+)
 
 // String returns the kind's short description.
 func (k RepairKind) String() string { return msg.RepairKind(k).String() }

@@ -28,7 +28,7 @@ var short = compact.SummarizerFunc(func(ctx context.Context, req compact.Summary
 // is slow under the race detector and these tests compact many times).
 func newCompressor() compact.ContextEngine {
 	return compact.New(compact.WithContextWindow(4000), compact.WithSummarizer(short),
-		compact.WithTokenCounter(tokens.Estimate{}))
+		compact.WithTokenCounter(tokens.Estimator{}))
 }
 
 func TestCompressorKeepsEveryContract(t *testing.T) {

@@ -10,16 +10,18 @@ import (
 )
 
 // Deliver builds the packet of in and writes it under p.Root and p.Dir as
-// name (see [FileName]). In [FreshSession] mode it also builds the
-// continuation of history, whose system prompt loses note (see
-// [Continuation]), and hands a copy of the report to p.Start when set.
-// session is the conversation's id, for the report.
+// name (see [FileName]). The packet is bounded by p's MaxBytes, MaxMessages
+// and MessageBytes, which replace in's own. In [FreshSession] mode it also
+// builds the continuation of history, whose system prompt loses note (see
+// [Continuation]), and hands a copy of the report to p.Start when set. The
+// report names in.SessionID.
 //
 // Any error leaves no packet behind: a packet written before a later step
 // failed is removed, and a failure to remove it is joined to the error.
-func Deliver(ctx context.Context, p Policy, in Input, history []Message, note, session, name string) (*Report, error) {
+func Deliver(ctx context.Context, p Policy, in Input, history []Message, note, name string) (*Report, error) {
+	in.MaxBytes, in.MaxMessages, in.MessageBytes = p.MaxBytes, p.MaxMessages, p.MessageBytes
 	packet := Build(in)
-	r := &Report{Mode: p.Mode, Packet: packet, SessionID: session}
+	r := &Report{Mode: p.Mode, Packet: packet, SessionID: in.SessionID}
 	if p.Mode == FreshSession {
 		cont, err := Continuation(history, note, packet)
 		if err != nil {

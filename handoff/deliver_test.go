@@ -3,6 +3,8 @@ package handoff
 import (
 	"context"
 	"errors"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/contextkit/compact/internal/msg"
@@ -40,7 +42,7 @@ func TestDeliver(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
 			p := Policy{Mode: tc.mode, Root: root, Dir: "h", Start: tc.start}
-			r, err := Deliver(context.Background(), p, in, history, "NOTE", "s1", "p.md")
+			r, err := Deliver(context.Background(), p, in, history, "NOTE", "p.md")
 			assert.Equal(t, tc.wantFiles, msgtest.Tree(t, root))
 			if tc.wantErr != nil {
 				require.ErrorIs(t, err, tc.wantErr)
@@ -67,7 +69,38 @@ func TestDeliver(t *testing.T) {
 
 func TestDeliverRefusesAPathOutsideItsRoot(t *testing.T) {
 	root := t.TempDir()
-	_, err := Deliver(context.Background(), Policy{Mode: PromptUser, Root: root, Dir: "../out"}, Input{}, nil, "", "s1", "p.md")
+	_, err := Deliver(context.Background(), Policy{Mode: PromptUser, Root: root, Dir: "../out"}, Input{}, nil, "", "p.md")
 	require.Error(t, err)
 	assert.Empty(t, msgtest.Tree(t, root))
+}
+
+// The policy bounds the packet Deliver writes: its MaxBytes, MaxMessages
+// and MessageBytes replace whatever the Input carries, so a caller cannot
+// write a packet larger than the policy allows.
+func TestDeliverBoundsThePacketByThePolicy(t *testing.T) {
+	var history []Message
+	for i := range 20 {
+		history = append(history, Message{Role: "user", Content: strings.Repeat("question ", 100) + strconv.Itoa(i)},
+			Message{Role: "assistant", Content: strings.Repeat("answer ", 100) + strconv.Itoa(i)})
+	}
+	p := Policy{Mode: PromptUser, Root: t.TempDir(), MaxMessages: 2, MessageBytes: 300}
+	for _, tc := range []struct {
+		name string
+		in   Input
+	}{
+		{"input without bounds", Input{SessionID: "s1", Messages: history}},
+		{"input with larger bounds", Input{SessionID: "s1", Messages: history, MaxMessages: 30, MessageBytes: 4 << 10, MaxBytes: 64 << 10}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := Deliver(context.Background(), p, tc.in, nil, "", tc.name+".md")
+			require.NoError(t, err)
+			bounded := tc.in
+			bounded.MaxBytes, bounded.MaxMessages, bounded.MessageBytes = p.MaxBytes, p.MaxMessages, p.MessageBytes
+			assert.Equal(t, Build(bounded), r.Packet)
+			assert.NotEqual(t, Build(tc.in), r.Packet, "the input's own bounds would quote more")
+			assert.Equal(t, "s1", r.SessionID, "the report names the input's session")
+			assert.Equal(t, 1, strings.Count(r.Packet, "answer 19"), "the latest message is quoted")
+			assert.NotContains(t, r.Packet, "answer 17", "only the policy's two latest messages are quoted")
+		})
+	}
 }

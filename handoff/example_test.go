@@ -125,7 +125,7 @@ func ExampleDeliver() {
 		{Role: "user", Content: "Fix the importer."},
 	}
 	p := handoff.Policy{Mode: handoff.FreshSession, Root: root, Dir: "handoffs"}
-	r, err := handoff.Deliver(context.Background(), p, handoff.Input{SessionID: "s1", Messages: history}, history, "", "s1", "s1-1.md")
+	r, err := handoff.Deliver(context.Background(), p, handoff.Input{SessionID: "s1", Messages: history}, history, "", "s1-1.md")
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -53,8 +53,9 @@
 // prefix lives CacheLifetime after its last read, and only prefixes of at
 // least MinCachePrefix tokens are stored. Pricing.Cost prices one
 // request's tokens, Pricing.Equivalent expresses that in input tokens
-// billed in full, and Pricing.BreakEven says after how many requests an
-// edit to a cached history pays back the cache it breaks.
+// billed in full, and Pricing.PriceEdit prices an edit to a cached
+// history: what it costs and after how many requests it pays back the
+// cache it breaks.
 //
 // Prices come only from a source: a family whose prices we could not
 // source has the zero Pricing, which is not Known, and the arithmetic

@@ -3,7 +3,6 @@ package models_test
 import (
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/contextkit/compact/models"
 )
@@ -22,24 +21,6 @@ func ExamplePricing_Cost() {
 	fmt.Printf("$%.4f, as much as %.0f input tokens billed in full\n", dollars, equiv)
 	// Output:
 	// $0.0330, as much as 11000 input tokens billed in full
-}
-
-// Clearing 6,000 tokens of old tool output from the middle of a history
-// makes the next request write the 137,000 tokens after the edit again.
-// It pays back sooner where writes cost no more than input.
-func ExamplePricing_BreakEven() {
-	for _, name := range []string{"claude-sonnet-4-5", "gpt-5"} {
-		m, _ := models.Lookup(name)
-		n, err := m.Pricing.BreakEven(137_000, 6_000)
-		if err != nil {
-			fmt.Println(err)
-			continue
-		}
-		fmt.Printf("%s: pays back after %.0f requests\n", name, math.Ceil(n))
-	}
-	// Output:
-	// claude-sonnet-4-5: pays back after 263 requests
-	// gpt-5: pays back after 206 requests
 }
 
 // A host that asks Anthropic for the hour-long cache pays twice the input
@@ -79,19 +60,4 @@ func ExamplePricing_PriceEdit() {
 	fmt.Printf("%.0f base input tokens ($%.3f), paid back after %.1f requests\n", *e.Equivalent, *e.Dollars, *e.Payback)
 	// Output:
 	// 82000 base input tokens ($0.246), paid back after 13.7 requests
-}
-
-// How far to let a history grow past the 12,000 tokens a compaction leaves
-// before compacting again, at 600 tokens a request: further with a
-// summarizer to pay, and further where writing to the cache costs more.
-func ExamplePricing_Spacing() {
-	for _, name := range []string{"claude-sonnet-4-5", "gpt-5"} {
-		m, _ := models.Lookup(name)
-		free, _ := m.Pricing.Spacing(12_000, 600, 0)
-		paid, _ := m.Pricing.Spacing(12_000, 600, 20_000)
-		fmt.Printf("%s: %.0f tokens with a free summary, %.0f with a 20,000-token one\n", name, free, paid)
-	}
-	// Output:
-	// claude-sonnet-4-5: 12869 tokens with a free summary, 20140 with a 20,000-token one
-	// gpt-5: 11384 tokens with a free summary, 19225 with a 20,000-token one
 }

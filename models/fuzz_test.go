@@ -50,8 +50,7 @@ func FuzzLookup(f *testing.F) {
 // FuzzPricing checks the billing arithmetic's contracts on any prices and
 // counts: it never panics; invalid prices and negative counts are refused;
 // otherwise a cost is finite and not negative, grows with every count,
-// and Equivalent prices uncached input at one token each; BreakEven is
-// never negative.
+// and Equivalent prices uncached input at one token each.
 func FuzzPricing(f *testing.F) {
 	f.Add(3.0, 0.3, 3.75, 15.0, 60_000, 2_000, 10, 500)
 	f.Add(1.25, 0.125, 1.25, 10.0, 0, 0, 0, 0)
@@ -80,9 +79,6 @@ func FuzzPricing(f *testing.F) {
 		if e, _ := p.Equivalent(Tokens{Uncached: 1000}); p.Input > 1e-200 && p.Input < 1e200 && math.Abs(e-1000) > 1e-6 {
 			t.Fatalf("1000 uncached tokens are %v base input tokens", e)
 		}
-		if n, err := p.BreakEven(max(nWrite, 0), max(nRead, 0)); err != nil || n < 0 || math.IsNaN(n) {
-			t.Fatalf("BreakEven = %v, %v", n, err)
-		}
 	})
 }
 
@@ -91,33 +87,4 @@ func FuzzPricing(f *testing.F) {
 // times a count up to 1e19 may pass the largest float64.
 func overflows(p Pricing, _ Tokens) bool {
 	return max(p.Input, p.CacheRead, p.CacheWrite, p.Output) > 1e280
-}
-
-// FuzzSpacing: for any sizes and prices, Spacing and CycleCost are never
-// negative or NaN, and no cycle is cheaper than the one Spacing gives.
-func FuzzSpacing(f *testing.F) {
-	f.Add(12_000, 600, 2_000.0, 1.25, 0.1)
-	f.Add(0, 0, 0.0, 1.0, 1.0)
-	f.Fuzz(func(t *testing.T, after, growth int, fixed, write, read float64) {
-		p := Pricing{Input: 1, CacheRead: read, CacheWrite: write, Output: 1}
-		if p.Check() != nil || after < 0 || growth < 0 || after > 1<<30 || growth > 1<<20 || !(fixed >= 0) || fixed > 1e9 {
-			return
-		}
-		d, err := p.Spacing(after, growth, fixed)
-		if err != nil || math.IsNaN(d) || d < 0 {
-			t.Fatalf("Spacing(%d, %d, %v) = %v, %v", after, growth, fixed, d, err)
-		}
-		if math.IsInf(d, 1) || d < 100 || d > 1<<30 { // under 100 tokens, whole tokens round the cycle off
-			return
-		}
-		best, err := p.CycleCost(after, after+int(d), growth, after, fixed)
-		if err != nil || math.IsNaN(best) || best < 0 {
-			t.Fatalf("CycleCost = %v, %v", best, err)
-		}
-		for _, f := range []float64{0.5, 2} {
-			if other, _ := p.CycleCost(after, after+int(d*f), growth, after, fixed); other < best*(1-1e-9) {
-				t.Fatalf("%+v: spacing %v costs %v, %v costs %v", p, d, best, d*f, other)
-			}
-		}
-	})
 }

@@ -18,7 +18,7 @@ import (
 // same arithmetic prices it.
 //
 // The zero Pricing is an unknown one: Known reports false, and Cost,
-// Equivalent and BreakEven return ErrUnpriced.
+// Equivalent return ErrUnpriced.
 type Pricing struct {
 	Input      float64 // an input token billed in full
 	CacheRead  float64 // an input token read from the prompt cache
@@ -146,33 +146,6 @@ func (p Pricing) Equivalent(t Tokens) (float64, error) {
 		return 0, err
 	}
 	return c * perMillion / p.Input, nil
-}
-
-// BreakEven returns after how many requests an edit to a cached history
-// pays for itself. The edit makes the next request write rewritten tokens
-// to the cache (everything from the edit on) instead of reading them, an
-// extra (w - r)·rewritten in base input tokens, where r and w are
-// CacheRead and CacheWrite as fractions of Input; each later request reads
-// cleared tokens fewer, saving r·cleared. The answer is
-// (w - r)·rewritten / (r·cleared): 0 when writing costs no more than
-// reading (no cache, or a cold one priced that way), +Inf when the edit
-// clears nothing or reads are free.
-func (p Pricing) BreakEven(rewritten, cleared int) (float64, error) {
-	if err := p.usable(); err != nil {
-		return 0, err
-	}
-	if rewritten < 0 || cleared < 0 {
-		return 0, fmt.Errorf("%w: rewritten %d, cleared %d", ErrInvalidTokens, rewritten, cleared)
-	}
-	// Input cancels out: (w - r)·T / (r·X) with w and r fractions of
-	// Input is (CacheWrite - CacheRead)/CacheRead · T/X.
-	switch {
-	case p.CacheWrite <= p.CacheRead || rewritten == 0:
-		return 0, nil
-	case cleared == 0 || p.CacheRead == 0:
-		return math.Inf(1), nil
-	}
-	return (p.CacheWrite - p.CacheRead) / p.CacheRead * (float64(rewritten) / float64(cleared)), nil
 }
 
 // check returns an error wrapping ErrInvalidTokens for a negative count.

@@ -61,7 +61,7 @@ func TestConformance(t *testing.T) {
 		s := openAISummarizer(t)
 		compacttest.Run(t, func() compact.ContextEngine {
 			return compact.New(compact.WithContextWindow(4000),
-				compact.WithTokenCounter(tokens.Estimate{}), compact.WithSummarizer(s))
+				compact.WithTokenCounter(tokens.Estimator{}), compact.WithSummarizer(s))
 		})
 	})
 	t.Run("summarizer", func(t *testing.T) { compacttest.RunSummarizer(t, openAISummarizer(t)) })

@@ -89,10 +89,12 @@ func WithMaxRetries(n int) Option {
 	return func(c *config) { c.maxRetries = n }
 }
 
-// WithBackoff sets the wait before the first retry (base) and the
+// WithRetryBackoff sets the wait before the first retry (base) and the
 // largest wait (max); the wait doubles each retry and is jittered between
-// half and all of it. Defaults: 500ms and 8s.
-func WithBackoff(base, max time.Duration) Option {
+// half and all of it. Defaults: 500ms and 8s. It paces the retries of one
+// call; compact.WithBackoff is another idea, the pause of a Compressor's
+// summaries after whole calls failed.
+func WithRetryBackoff(base, max time.Duration) Option {
 	return func(c *config) { c.backoffBase, c.backoffMax = base, max }
 }
 

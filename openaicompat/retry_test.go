@@ -335,7 +335,7 @@ func TestSummarizerReturnsWhenCancelledDuringBackoff(t *testing.T) {
 	noLeaks(t)
 	f := newFakeEndpoint(t, errorReply(500, "", "", "boom"))
 	waiting := make(chan struct{}, 1)
-	s := f.summarizer(t, WithBackoff(time.Hour, time.Hour), WithLogger(slog.New(retryHook{waiting})))
+	s := f.summarizer(t, WithRetryBackoff(time.Hour, time.Hour), WithLogger(slog.New(retryHook{waiting})))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := summarizeAsync(ctx, s)
@@ -363,7 +363,7 @@ func TestSummarizerReportsAnUnreachableEndpoint(t *testing.T) {
 	url := f.srv.URL
 	f.srv.Close() // nothing listens there any more
 	s, err := New("m", WithBaseURL(url+"/v1"), WithAPIKey(testAPIKey),
-		WithHTTPClient(&http.Client{Transport: &http.Transport{}}), WithBackoff(time.Millisecond, time.Millisecond))
+		WithHTTPClient(&http.Client{Transport: &http.Transport{}}), WithRetryBackoff(time.Millisecond, time.Millisecond))
 	require.NoError(t, err)
 	_, err = s.Summarize(context.Background(), sampleRequest())
 	var se *Error

@@ -18,7 +18,7 @@ import (
 // provider then serves the history from the cache the agent's last
 // request filled, at its cached-input price, and the summarizer adds one
 // message, SharedInstruction. A Compressor offers the history only to a
-// summarizer that says it shares (SharesPrefix) and only when that is
+// summarizer that says it shares (a compact.PrefixSharer) and only when that is
 // cheaper than the rendered prompt; otherwise the summarizer renders, as
 // it does for any other request.
 func WithPrefixSharing(on bool) Option {
@@ -27,7 +27,7 @@ func WithPrefixSharing(on bool) Option {
 
 // SharesPrefix reports whether the summarizer sends a request's History
 // for the agent's model: sharing is on (see WithPrefixSharing) and model
-// is the summarizer's own.
+// is the summarizer's own. It makes the summarizer a compact.PrefixSharer.
 func (s *Summarizer) SharesPrefix(model string) bool {
 	return !s.noSharing && model != "" && strings.EqualFold(strings.TrimSpace(model), s.model)
 }

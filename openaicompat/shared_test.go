@@ -11,6 +11,13 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// The summarizer has both capabilities a Compressor looks for: it names
+// itself, and it can be sent the agent's history.
+var (
+	_ compact.Namer        = (*Summarizer)(nil)
+	_ compact.PrefixSharer = (*Summarizer)(nil)
+)
+
 // sharedRequest is sampleRequest offered the agent's history: a system
 // prompt, the turns, and two messages that stay verbatim.
 func sharedSample(model string) compact.SummaryRequest {

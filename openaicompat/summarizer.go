@@ -146,7 +146,8 @@ func New(model string, opts ...Option) (*Summarizer, error) {
 	}, nil
 }
 
-// Name returns "openai:" followed by the model name.
+// Name returns "openai:" followed by the model name (the summarizer is a
+// compact.Namer).
 func (s *Summarizer) Name() string { return "openai:" + s.model }
 
 // Summarize asks the model to summarise req. It follows the Summarizer

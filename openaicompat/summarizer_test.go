@@ -94,7 +94,7 @@ func (f *fakeEndpoint) summarizer(t *testing.T, opts ...Option) *Summarizer {
 		WithBaseURL(f.srv.URL + "/v1"),
 		WithAPIKey(testAPIKey),
 		WithHTTPClient(f.srv.Client()),
-		WithBackoff(time.Millisecond, 2*time.Millisecond),
+		WithRetryBackoff(time.Millisecond, 2*time.Millisecond),
 		WithRetrySeed(1),
 	}
 	s, err := New("test-model", append(base, opts...)...)
@@ -255,7 +255,7 @@ func TestNewRejectsBadOptions(t *testing.T) {
 		{"no model", " ", nil, "a model name is required"},
 		{"negative retries", "m", []Option{WithMaxRetries(-1)}, "max retries -1 is negative"},
 		{"negative attempt timeout", "m", []Option{WithAttemptTimeout(-time.Second)}, "attempt timeout -1s is negative"},
-		{"backoff max below base", "m", []Option{WithBackoff(time.Second, time.Millisecond)}, "want 0 <= base <= max"},
+		{"backoff max below base", "m", []Option{WithRetryBackoff(time.Second, time.Millisecond)}, "want 0 <= base <= max"},
 		{"temperature above 2", "m", []Option{WithTemperature(2.5)}, "temperature 2.5 is outside [0, 2]"},
 		{"temperature NaN", "m", []Option{WithTemperature(float32(math.NaN()))}, "outside [0, 2]"},
 		{"negative output ceiling", "m", []Option{WithMaxOutputTokens(-5)}, "max output tokens -5 is negative"},
@@ -348,7 +348,7 @@ func TestSummarizerIsSafeForConcurrentUse(t *testing.T) {
 
 func TestSummarizerBackoffIsJitteredCappedAndSeeded(t *testing.T) {
 	mk := func(seed int64) *Summarizer {
-		s, err := New("m", WithBackoff(100*time.Millisecond, time.Second), WithRetrySeed(seed))
+		s, err := New("m", WithRetryBackoff(100*time.Millisecond, time.Second), WithRetrySeed(seed))
 		require.NoError(t, err)
 		return s
 	}
@@ -360,7 +360,7 @@ func TestSummarizerBackoffIsJitteredCappedAndSeeded(t *testing.T) {
 		assert.GreaterOrEqual(t, wa, full/2, "retry %d", n)
 		assert.LessOrEqual(t, wa, full, "retry %d", n)
 	}
-	zero, err := New("m", WithBackoff(0, 0))
+	zero, err := New("m", WithRetryBackoff(0, 0))
 	require.NoError(t, err)
 	assert.Zero(t, zero.backoff(3))
 }

@@ -43,7 +43,7 @@ func BenchmarkPrune(b *testing.B) {
 	for _, bc := range []struct {
 		name string
 		tc   tokens.Counter
-	}{{"estimate", tokens.Estimate{}}, {"exact", exact}} {
+	}{{"estimate", tokens.Estimator{}}, {"exact", exact}} {
 		b.Run(bc.name, func(b *testing.B) {
 			msgs := pruneBenchHistory(b, 200_000, bc.tc)
 			res := Apply(msgs, WithTokenCounter(bc.tc)) // warms the exact counter's memo

@@ -9,7 +9,7 @@
 // arguments, keeping them valid JSON; and replaces images older than the newest with
 // text notes. The most recent
 // tool uses stay whole ([WithKeepToolUses]), and so does the output of a
-// tool a [Rule] protects ([WithToolRules]). When the protected tail alone is
+// tool a [ToolRule] protects ([WithToolRules]). When the protected tail alone is
 // over budget ([WithPressure]), its largest results are demoted, largest
 // first; when the whole history must fit a budget ([WithFit]), its largest
 // messages of any role are trimmed to their head and tail.

@@ -30,8 +30,8 @@ func ExampleWithToolRules() {
 	msgs := msgtest.FailingTests(5)
 	msgs[4].ToolCalls[0].Function.Name = "plan" // call_2 updates the agent's plan
 	res := prune.Apply(msgs, prune.WithClearAtLeast(0), prune.WithToolRules(
-		prune.Rule{Name: "plan", NeverMask: true},
-		prune.Rule{Name: "bash", Describe: func(args map[string]any, result string) string {
+		prune.ToolRule{Name: "plan", NeverMask: true},
+		prune.ToolRule{Name: "bash", Describe: func(args map[string]any, result string) string {
 			return fmt.Sprintf("the test run %q", args["command"])
 		}},
 	))

@@ -43,7 +43,7 @@ type config struct {
 	keep         int
 	from, to     int
 	rangeSet     bool
-	rules        map[string]Rule
+	rules        map[string]ToolRule
 	argChars     int
 	clearAtLeast int
 	counter      tokens.Counter
@@ -69,7 +69,7 @@ func newConfig(opts []Option) config {
 		}
 	}
 	if cfg.counter == nil {
-		cfg.counter = tokens.Estimate{}
+		cfg.counter = tokens.Estimator{}
 	}
 	return cfg
 }
@@ -84,7 +84,7 @@ func (c config) on(k Kind) bool { return c.kinds == nil || c.kinds[k] }
 
 // WithTokenCounter sets how pruning counts tokens: what a change saves,
 // and the tokens WithClearAtLeast and WithPressure weigh. The default (and
-// nil) is [tokens.Estimate]; a Compressor passes its own counter.
+// nil) is [tokens.Estimator]; a Compressor passes its own counter.
 func WithTokenCounter(tc tokens.Counter) Option {
 	return func(c *config) { c.counter = tc }
 }
@@ -107,9 +107,9 @@ func WithKeepToolUses(n int) Option {
 
 // WithToolRules sets per-tool pruning rules, replacing earlier ones of the
 // same name. By default every tool is pruned alike.
-func WithToolRules(rules ...Rule) Option {
+func WithToolRules(rules ...ToolRule) Option {
 	return func(c *config) {
-		m := make(map[string]Rule, len(c.rules)+len(rules))
+		m := make(map[string]ToolRule, len(c.rules)+len(rules))
 		for k, v := range c.rules {
 			m[k] = v
 		}

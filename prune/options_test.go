@@ -40,7 +40,7 @@ func TestInvalidOptionValuesKeepTheDefaultAndAreReported(t *testing.T) {
 // Valid values are taken and leave Adjusted empty.
 func TestValidOptionValuesAreTaken(t *testing.T) {
 	p := New(WithKeepToolUses(0), WithArgumentChars(0), WithClearAtLeast(0), WithPressure(0),
-		WithKinds(Masked), WithRange(0, 0), WithToolRules(Rule{Name: "bash"}), WithTokenCounter(nil))
+		WithKinds(Masked), WithRange(0, 0), WithToolRules(ToolRule{Name: "bash"}), WithTokenCounter(nil))
 	assert.Nil(t, p.Adjusted())
 	assert.Nil(t, p.Apply(agentRun(3)).Adjusted)
 }

@@ -126,8 +126,8 @@ type Result struct {
 	Adjusted []string
 }
 
-// Rule tells a pruning how to treat one tool's calls and results.
-type Rule struct {
+// ToolRule tells a pruning how to treat one tool's calls and results.
+type ToolRule struct {
 	// Name is the tool's function name, as in the assistant's tool call.
 	Name string
 

@@ -79,7 +79,7 @@ func TestPruneDescribesTheCall(t *testing.T) {
 		name  string
 		args  string
 		tool  string
-		rules []Rule
+		rules []ToolRule
 		want  string
 	}{
 		{"command", `{"command":"ls -la /repo"}`, "bash", nil, "bash (command: ls -la /repo)"},
@@ -95,10 +95,10 @@ func TestPruneDescribesTheCall(t *testing.T) {
 		{"long value clipped", `{"path":"` + strings.Repeat("a", 150) + `"}`, "read", nil,
 			"read (path: " + strings.Repeat("a", 97) + "...)"},
 		{"rule: key arguments", `{"origin":"JFK","destination":"SFO","date":"2024-05-16"}`, "search_direct_flight",
-			[]Rule{{Name: "search_direct_flight", KeyArgs: []string{"origin", "destination"}}},
+			[]ToolRule{{Name: "search_direct_flight", KeyArgs: []string{"origin", "destination"}}},
 			"search_direct_flight (origin: JFK, destination: SFO)"},
 		{"rule: describe", `{"city":"Paris"}`, "weather",
-			[]Rule{{Name: "weather", Describe: func(args map[string]any, result string) string {
+			[]ToolRule{{Name: "weather", Describe: func(args map[string]any, result string) string {
 				return fmt.Sprintf("the weather\nin %v (%d bytes)", args["city"], len(result))
 			}}}, fmt.Sprintf("the weather ⏎ in Paris (%d bytes)", len(out))},
 	}
@@ -192,7 +192,7 @@ func TestPruneNeverMask(t *testing.T) {
 	in := agentRun(6)
 	in[5] = result("call_1", in[5].Content)
 	in[4].ToolCalls[0].Function.Name = "todo"
-	opts := []Option{WithClearAtLeast(0), WithToolRules(Rule{Name: "todo", NeverMask: true})}
+	opts := []Option{WithClearAtLeast(0), WithToolRules(ToolRule{Name: "todo", NeverMask: true})}
 	res := Apply(in, opts...)
 	require.NoError(t, checkPrune(in, res, opts...))
 	assert.Equal(t, []int{3, 7}, changedIndexes(res))
@@ -341,7 +341,7 @@ func TestPrunePressure(t *testing.T) {
 	in = append(in, bashRound("b", "cat huge", shellOutput("b", 400, 1))...) // 5
 	in = append(in, bashRound("c", "cat big", shellOutput("c", 200, 0))...)  // 7
 	in = append(in, bashRound("d", "cat last", shellOutput("d", 300, 0))...) // 9: last two messages
-	tc := tokens.Estimate{}
+	tc := tokens.Estimator{}
 	tail := tokens.CountMessages(tc, in[2:]) - tokens.ReplyPrimingTokens
 
 	t.Run("off by default", func(t *testing.T) {
@@ -429,7 +429,7 @@ func TestPruneFit(t *testing.T) {
 	in = append(in, user(table("pasted", 600)), asst("ok")) // 3: a user message that is not the latest
 	in = append(in, bashRound("a", "cat data", shellOutput("a", 800, 0))...)
 	in = append(in, user(table("latest", 1000)), asst(table("reply", 900))) // 7 latest user, 8 last
-	tc := tokens.Estimate{}
+	tc := tokens.Estimator{}
 	total := tokens.CountMessages(tc, in)
 
 	t.Run("off by default", func(t *testing.T) {

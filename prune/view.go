@@ -21,7 +21,7 @@ type view struct {
 	latestUser  int // the latest real user message, or -1
 	newestImage int // the newest message with an image, or -1
 
-	rules map[string]Rule
+	rules map[string]ToolRule
 }
 
 // toolUse is one tool call.
@@ -115,10 +115,10 @@ func (v *view) use(i int) (toolUse, bool) {
 }
 
 // rule returns the rule for the tool result i answers, if any.
-func (v *view) rule(i int) (Rule, bool) {
+func (v *view) rule(i int) (ToolRule, bool) {
 	u, ok := v.use(i)
 	if !ok {
-		return Rule{}, false
+		return ToolRule{}, false
 	}
 	r, ok := v.rules[u.name]
 	return r, ok

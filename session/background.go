@@ -74,7 +74,7 @@ import (
 // killed in the middle of one holds the session up for at most the lease's
 // TTL. Close and Reset cancel a background compaction.
 //
-// The engine compacts early with compact.CompressOptions.Early set; an
+// The engine compacts early with compact.Early; an
 // engine that reports no threshold in its Status starts the background
 // compaction when its own ShouldCompress says so.
 func WithBackground(on bool) Option {
@@ -210,9 +210,6 @@ func retryWait(n int) time.Duration {
 	return min(d, retryLongest)
 }
 
-// early is the option of a compaction that starts before the threshold.
-func early(o *compact.CompressOptions) { o.Early = true }
-
 // softMarkLocked is the soft mark in force; 0 with background compaction
 // off or an engine that reports no threshold.
 func (s *Session) softMarkLocked() int {
@@ -301,7 +298,7 @@ func (s *Session) background(ctx context.Context, run *bgRun, isEarly bool) {
 	defer run.cancel()
 	var opts []compact.CompressOption
 	if isEarly {
-		opts = append(opts, early)
+		opts = append(opts, compact.Early())
 	}
 	res, _, err := s.compressHeld(ctx, kindBackground, s.engine.Compress, opts)
 	s.release()

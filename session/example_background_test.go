@@ -25,7 +25,7 @@ func ExampleWithBackground() {
 		return fmt.Sprintf("The agent worked through %d turns.", len(req.Turns)), nil
 	})
 	engine := compact.New(compact.WithContextWindow(4000), compact.WithThresholdBounds(0, 0),
-		compact.WithTokenCounter(tokens.Estimate{}), compact.WithSummarizer(slow))
+		compact.WithTokenCounter(tokens.Estimator{}), compact.WithSummarizer(slow))
 	s, err := session.Open(ctx, "agent-7", engine, session.WithBackground(true), session.WithSoftMark(0.6))
 	if err != nil {
 		fmt.Println(err)

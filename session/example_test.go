@@ -30,7 +30,7 @@ func conversation(n int) []compact.Message {
 // after a few dozen messages.
 func smallEngine() *compact.Compressor {
 	return compact.New(compact.WithContextWindow(4000), compact.WithThresholdBounds(0, 0),
-		compact.WithTokenCounter(tokens.Estimate{}))
+		compact.WithTokenCounter(tokens.Estimator{}))
 }
 
 func ExampleOpen() {
@@ -88,7 +88,7 @@ func ExampleSession_Compress() {
 		return "The agent and the user went through 198 turns of detail.", nil
 	})
 	engine := compact.New(compact.WithContextWindow(4000), compact.WithThresholdBounds(0, 0),
-		compact.WithTokenCounter(tokens.Estimate{}), compact.WithSummarizer(slow))
+		compact.WithTokenCounter(tokens.Estimator{}), compact.WithSummarizer(slow))
 	s, _ := session.Open(ctx, "agent-7", engine)
 	_ = s.Append(ctx, conversation(200)...) // without a store, Append never fails
 

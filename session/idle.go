@@ -52,7 +52,7 @@ func WithIdleAfter(d time.Duration) Option {
 //
 // It runs as Compress does (under the lease, committed to the store,
 // messages appended meanwhile kept after it) on the caller's goroutine,
-// with the engine's rules (compact.CompressOptions.Early: the cheap tier
+// with the engine's rules (compact.Early: the cheap tier
 // when it is enough, the pause and the backoff), and counts in
 // Status().IdleCompactions. When it does nothing the Result's Skipped says
 // why and its Messages is the next request. A closed session returns an
@@ -81,7 +81,7 @@ func (s *Session) CompressIfIdle(ctx context.Context, opts ...compact.CompressOp
 		return s.unchanged("a compaction of this session is running"), nil
 	}
 	defer s.release()
-	res, _, err := s.compressHeld(ctx, kindIdle, s.engine.Compress, append(opts[:len(opts):len(opts)], early))
+	res, _, err := s.compressHeld(ctx, kindIdle, s.engine.Compress, append(opts[:len(opts):len(opts)], compact.Early()))
 	if errors.Is(err, ErrBusy) {
 		return s.unchanged("another process holds the session's lease"), nil
 	}

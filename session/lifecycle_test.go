@@ -65,10 +65,10 @@ func TestSessionCountsWithTheEnginesCounter(t *testing.T) {
 	mustAppend(t, s, hist...)
 	assert.Equal(t, tokens.CountMessages(byteCounter{}, hist), s.Tokens())
 
-	est, err := Open(context.Background(), "agent-2", nil, WithTokenCounter(tokens.Estimate{}))
+	est, err := Open(context.Background(), "agent-2", nil, WithTokenCounter(tokens.Estimator{}))
 	require.NoError(t, err)
 	mustAppend(t, est, hist...)
-	assert.Equal(t, tokens.CountMessages(tokens.Estimate{}, hist), est.Tokens())
+	assert.Equal(t, tokens.CountMessages(tokens.Estimator{}, hist), est.Tokens())
 }
 
 func TestSessionFailedCompactionKeepsEverything(t *testing.T) {

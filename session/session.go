@@ -214,7 +214,7 @@ func WithWait(wait bool) Option {
 
 // WithTokenCounter sets the counter behind Tokens. The default is the
 // engine's own when it is a compact.CounterProvider (the Compressor is),
-// so that Session and engine agree on sizes; tokens.Estimate otherwise.
+// so that Session and engine agree on sizes; tokens.Estimator otherwise.
 func WithTokenCounter(tc tokens.Counter) Option {
 	return func(c *config) { c.counter = tc }
 }
@@ -247,7 +247,7 @@ func Open(ctx context.Context, id string, engine compact.ContextEngine, opts ...
 		}
 	}
 	if cfg.counter == nil {
-		cfg.counter = tokens.Estimate{}
+		cfg.counter = tokens.Estimator{}
 	}
 	if cfg.logger == nil {
 		cfg.logger = slog.New(slog.NewTextHandler(io.Discard, nil))

@@ -173,7 +173,7 @@ func (e *stressEngine) Compress(ctx context.Context, msgs []compact.Message, opt
 
 func newStressEngine(id string, tally *stressTally, extra ...compact.Option) compact.ContextEngine {
 	c := compact.New(append([]compact.Option{
-		compact.WithTokenCounter(tokens.Estimate{}),
+		compact.WithTokenCounter(tokens.Estimator{}),
 		compact.WithContextWindow(2400), compact.WithReserveTokens(0), compact.WithThresholdBounds(0, 0),
 		compact.WithSummarizer(&stressSummarizer{tally: tally}),
 		compact.WithFailurePolicy(compact.AbortOnFailure), compact.WithBackoff(), compact.WithStrikeLimit(0),

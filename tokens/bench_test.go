@@ -55,7 +55,7 @@ func BenchmarkCountMessagesCold(b *testing.B) {
 		b.SetBytes(historyBytes(history))
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
-			CountMessages(Estimate{}, history)
+			CountMessages(Estimator{}, history)
 		}
 	})
 }

@@ -30,7 +30,7 @@
 // request; [Tally] keeps a running count of an append-only history;
 // [CountTools] counts the tool definitions a request carries.
 //
-// [Estimate] estimates from byte lengths, for where exact counting is too
+// [Estimator] estimates from byte lengths, for where exact counting is too
 // costly or the model's tokenizer is unknown. Any type with the two
 // methods of [Counter] works wherever a counter is asked for;
 // [MessageTokens] counts a message by the same rules over any tokenizer.

@@ -246,7 +246,7 @@ func TestCountMessageDoesNotModifyItsInput(t *testing.T) {
 	}
 	want := cloneMessage(m)
 	msgs := []Message{m, m}
-	for _, tc := range []Counter{newCounter(t, EncodingO200KBase), Estimate{}} {
+	for _, tc := range []Counter{newCounter(t, EncodingO200KBase), Estimator{}} {
 		tc.CountMessage(m)
 		CountMessages(tc, msgs)
 		NewTally(tc).Add(msgs...)
@@ -373,7 +373,7 @@ func FuzzCountMessage(f *testing.F) {
 		for i := 0; i < 2; i++ {
 			require.Equal(t, n, memo.CountMessage(m), "memoised count against unmemoised")
 		}
-		require.GreaterOrEqual(t, (Estimate{}).CountMessage(m), tokensPerMessage, "the estimate is below the framing")
+		require.GreaterOrEqual(t, (Estimator{}).CountMessage(m), tokensPerMessage, "the estimate is below the framing")
 		require.True(t, reflect.DeepEqual(want, m), "message modified: %+v, was %+v", m, want)
 	})
 }

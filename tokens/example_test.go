@@ -120,8 +120,8 @@ func ExampleTally() {
 	// 34
 }
 
-func ExampleEstimate() {
-	var est tokens.Estimate // four bytes a token
+func ExampleEstimator() {
+	var est tokens.Estimator // four bytes a token
 	fmt.Println(est.CountText("hello world"))
 	fmt.Println(tokens.CountMessages(est, cookbook))
 	// Output:

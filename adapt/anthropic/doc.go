@@ -2,8 +2,9 @@
 // (github.com/anthropics/anthropic-sdk-go/v2): it converts a Messages API
 // history to compact's messages, compacts it through any
 // compact.ContextEngine, and converts the result back. Agents still on SDK
-// v1 use the subpackage github.com/contextkit/compact/adapt/anthropic/v1,
-// the same adapter kept, frozen, for that SDK while it is served.
+// v1 use the subpackage github.com/contextkit/compact/adapt/anthropic/anthropicv1
+// (package anthropicv1), the same adapter kept, frozen, for that SDK while
+// it is served.
 //
 // A History is what a request to the Messages API carries: the top-level
 // system prompt and the turns. Most hosts need one call before each request:

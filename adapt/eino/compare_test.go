@@ -75,7 +75,7 @@ func (s *standIn) Generate(ctx context.Context, input []*schema.Message, _ ...mo
 	if len(turns) >= 2 {
 		turns = turns[1 : len(turns)-1]
 	}
-	sum, err := compact.NewExtractiveSummarizer().Summarize(ctx, compact.SummaryRequest{Turns: turns, TargetTokens: s.target})
+	sum, err := compact.NewExtractiveSummarizer(nil).Summarize(ctx, compact.SummaryRequest{Turns: turns, TargetTokens: s.target})
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +139,7 @@ func TestCompareWithEinosMiddlewares(t *testing.T) {
 			target = req.TargetTokens
 			instructions, material := compact.SummaryPrompt(req)
 			compactIn = counter.CountText(instructions) + counter.CountText(material)
-			return compact.NewExtractiveSummarizer().Summarize(ctx, req)
+			return compact.NewExtractiveSummarizer(nil).Summarize(ctx, req)
 		})))
 	threshold := engine.Status().Threshold
 	rec := &recorder{ContextEngine: engine}

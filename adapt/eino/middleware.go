@@ -43,15 +43,23 @@ type Middleware struct {
 	opts    []compact.CompressOption
 }
 
-// Option configures a Middleware.
-type Option func(*Middleware)
+// Option configures a Middleware (see NewMiddleware).
+type Option func(*config)
+
+// config is every setting an Option can make; nil fields keep the
+// defaults NewMiddleware sets.
+type config struct {
+	logger  *slog.Logger
+	onError func(context.Context, error) error
+	opts    []compact.CompressOption
+}
 
 // WithLogger sets where the Middleware logs its compactions and the errors
 // it lets pass. The default (and nil) discards.
 func WithLogger(l *slog.Logger) Option {
-	return func(m *Middleware) {
+	return func(c *config) {
 		if l != nil {
-			m.logger = l
+			c.logger = l
 		}
 	}
 }
@@ -63,9 +71,9 @@ func WithLogger(l *slog.Logger) Option {
 // ErrBackoff, ErrNoSavings, ErrNothingToCompress), at Warn a failure. A
 // cancelled ctx always stops the run.
 func WithErrorHandler(handle func(ctx context.Context, err error) error) Option {
-	return func(m *Middleware) {
+	return func(c *config) {
 		if handle != nil {
-			m.onError = handle
+			c.onError = handle
 		}
 	}
 }
@@ -73,13 +81,22 @@ func WithErrorHandler(handle func(ctx context.Context, err error) error) Option 
 // WithCompressOptions sets options passed to every compaction, such as
 // compact.WithFocus. None by default.
 func WithCompressOptions(opts ...compact.CompressOption) Option {
-	return func(m *Middleware) { m.opts = append(m.opts, opts...) }
+	return func(c *config) { c.opts = append(c.opts, opts...) }
 }
 
 // NewMiddleware returns a Middleware that compacts through engine.
 func NewMiddleware(engine compact.ContextEngine, opts ...Option) *Middleware {
+	cfg := config{logger: slog.New(slog.DiscardHandler)}
+	for _, o := range opts {
+		if o != nil {
+			o(&cfg)
+		}
+	}
 	m := &Middleware{BaseChatModelAgentMiddleware: &adk.BaseChatModelAgentMiddleware{}, engine: engine,
-		logger: slog.New(slog.DiscardHandler)}
+		logger: cfg.logger, onError: cfg.onError, opts: cfg.opts}
+	if m.onError != nil {
+		return m
+	}
 	m.onError = func(ctx context.Context, err error) error {
 		if normalState(err) {
 			m.logger.InfoContext(ctx, "compact: not compacting now, sending the history as it is",
@@ -89,9 +106,6 @@ func NewMiddleware(engine compact.ContextEngine, opts ...Option) *Middleware {
 		m.logger.WarnContext(ctx, "compact: compaction failed, sending the history as it is",
 			"engine", engine.Name(), "err", err)
 		return nil
-	}
-	for _, o := range opts {
-		o(m)
 	}
 	return m
 }

@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/token"
 	"log/slog"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -193,4 +195,15 @@ func TestUsageFromReadsEinosUsageBlock(t *testing.T) {
 	assert.Equal(t, compact.Usage{PromptTokens: 1200, CompletionTokens: 40, TotalTokens: 1240, CachedTokens: 800,
 		CacheWriteTokens: 300}, UsageFrom(&u))
 	assert.Equal(t, compact.Usage{}, UsageFrom(nil), "no usage reported is no usage")
+}
+
+// An Option is opaque, as every other package's: it configures a
+// settings struct of the package's own, not the exported Middleware, so a
+// host can neither write one by hand nor reach the Middleware through it.
+// A nil Option is ignored.
+func TestOptionIsOpaque(t *testing.T) {
+	arg := reflect.TypeOf(Option(nil)).In(0)
+	require.Equal(t, reflect.Pointer, arg.Kind())
+	assert.False(t, arg.Elem().Name() == "" || token.IsExported(arg.Elem().Name()), "Option configures %v", arg.Elem())
+	assert.NotPanics(t, func() { NewMiddleware(compact.New(), nil, WithLogger(nil)) })
 }

@@ -28,7 +28,7 @@ type recaller struct {
 // newRecaller archives msgs in a session of its own, in memory.
 func newRecaller(ctx context.Context, msgs []compact.Message) (*recaller, error) {
 	s, err := session.Open(ctx, "probe", compact.New(), session.WithRecall(true),
-		session.WithTokenCounter(tokens.Estimate{}))
+		session.WithTokenCounter(tokens.Estimator{}))
 	if err != nil {
 		return nil, err
 	}

@@ -70,7 +70,7 @@ type sharedCall struct {
 }
 
 func (m *meteredSummarizer) Name() string {
-	if n, ok := m.inner.(interface{ Name() string }); ok {
+	if n, ok := m.inner.(compact.Namer); ok {
 		return n.Name()
 	}
 	return "custom"
@@ -79,7 +79,7 @@ func (m *meteredSummarizer) Name() string {
 // SharesPrefix is the inner summarizer's answer, or for the stub whether
 // the setting lets it share.
 func (m *meteredSummarizer) SharesPrefix(model string) bool {
-	if s, ok := m.inner.(interface{ SharesPrefix(string) bool }); ok {
+	if s, ok := m.inner.(compact.PrefixSharer); ok {
 		return s.SharesPrefix(model)
 	}
 	return m.shares

@@ -32,7 +32,8 @@ func main() {
 // tool calls made, by tool.
 type ledger struct{}
 
-// Name is how results and reports name the summarizer.
+// Name is how results and reports name the summarizer: ledger is a
+// compact.Namer.
 func (ledger) Name() string { return "ledger" }
 
 // Summarize keeps the rules every Summarizer keeps: it honours ctx, never

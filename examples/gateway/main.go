@@ -103,7 +103,7 @@ func run(ctx context.Context, w io.Writer, cfg config) (err error) {
 
 	// One engine per session: a small window so the demo compacts often.
 	m := session.NewManager(func(id string) compact.ContextEngine {
-		return compact.New(compact.WithContextWindow(3_000), compact.WithTokenCounter(tokens.Estimate{}))
+		return compact.New(compact.WithContextWindow(3_000), compact.WithTokenCounter(tokens.Estimator{}))
 	}, session.WithStore(mem), session.WithLogger(logger))
 	defer func() { err = errors.Join(err, m.Close(ctx)) }()
 

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/contextkit/compact/internal/economy"
 	"github.com/contextkit/compact/models"
 )
 
@@ -161,7 +162,7 @@ func (m *Meter) Cold(p models.Pricing, now time.Time) bool {
 // Spacing for the observed growth and a summary costing fixed, but never
 // past threshold.
 func (m *Meter) Trigger(p models.Pricing, threshold, after int, fixed float64) int {
-	d, err := p.Spacing(after, m.Growth(), fixed)
+	d, err := economy.Spacing(p, after, m.Growth(), fixed)
 	if err != nil || d >= float64(threshold) {
 		return threshold
 	}

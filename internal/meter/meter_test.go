@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/contextkit/compact/internal/economy"
 	"github.com/contextkit/compact/models"
 )
 
@@ -84,7 +85,7 @@ func TestDueSaysWhy(t *testing.T) {
 // minSpacing, never past the threshold.
 func TestTriggerIsTheSpacingWithinBounds(t *testing.T) {
 	var m Meter
-	d, _ := sonnet.Spacing(12_000, DefaultGrowth, 0)
+	d, _ := economy.Spacing(sonnet, 12_000, DefaultGrowth, 0)
 	if got := m.Trigger(sonnet, 90_000, 12_000, 0); got != 12_000+int(d) {
 		t.Fatalf("Trigger = %d, want %d", got, 12_000+int(d))
 	}

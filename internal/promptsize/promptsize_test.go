@@ -53,7 +53,7 @@ func TestEstimateStaysNearTheRenderedPrompt(t *testing.T) {
 	all["joined"] = joined
 	names = append(names, "joined")
 	for _, enc := range []string{tokens.EncodingO200KBase, tokens.EncodingCL100KBase, "estimate"} {
-		var tc tokens.Counter = tokens.Estimate{}
+		var tc tokens.Counter = tokens.Estimator{}
 		if enc != "estimate" {
 			exact, err := tokens.ForEncoding(enc)
 			if err != nil {
@@ -130,7 +130,7 @@ func FuzzTurns(f *testing.F) {
 		turns := msgtest.Random(data)
 		for _, c := range []promptsize.Caps{caps, {Message: -1, Arguments: -1, Total: -1, Separator: "\n\n"},
 			{Message: 0, Arguments: 0, Total: 256, GapMarker: 100, Separator: "\n\n"}} {
-			n := promptsize.Turns(turns, tokens.Estimate{}, c)
+			n := promptsize.Turns(turns, tokens.Estimator{}, c)
 			if n < 0 || len(turns) == 0 && n != 0 {
 				t.Fatalf("%d turns under %+v: %d tokens", len(turns), c, n)
 			}

@@ -27,7 +27,7 @@ func ExampleAudit() {
 	ctx := context.Background()
 	st := store.NewMemory()
 	engine := compact.New(compact.WithContextWindow(4000), compact.WithThresholdBounds(0, 0),
-		compact.WithTokenCounter(tokens.Estimate{}))
+		compact.WithTokenCounter(tokens.Estimator{}))
 	s, err := session.Open(ctx, "agent-7", engine, session.WithStore(st))
 	if err != nil {
 		fmt.Println(err)

@@ -103,7 +103,7 @@ var sessionRules = []rule{
 			if err := sameMessages("the view of the session that did not compact", live, a.Messages()); err != nil {
 				return err
 			}
-			if want := tokens.CountMessages(tokens.Estimate{}, live); a.Tokens() != want {
+			if want := tokens.CountMessages(tokens.Estimator{}, live); a.Tokens() != want {
 				return fmt.Errorf("the session that did not compact counts %d tokens, want %d", a.Tokens(), want)
 			}
 			return nil
@@ -181,7 +181,7 @@ func openWith(ctx context.Context, st store.Store, id string, msgs []compact.Mes
 // folded.
 func smallEngine() compact.ContextEngine {
 	return compact.New(compact.WithContextWindow(4000), compact.WithThresholdBounds(0, 0),
-		compact.WithTokenCounter(tokens.Estimate{}),
+		compact.WithTokenCounter(tokens.Estimator{}),
 		compact.WithSummarizer(compact.SummarizerFunc(func(_ context.Context, req compact.SummaryRequest) (string, error) {
 			return fmt.Sprintf("The user and the agent talked through %d messages.", len(req.Turns)), nil
 		})))

@@ -236,8 +236,8 @@ func (w *writer) methods(named *types.Named) {
 }
 
 // packageName is the name a CHANGELOG uses for the package at pkgPath: its
-// last element, or the one before a version element (adapt/anthropic/v1
-// is package anthropic).
+// last element, or the one before a version element (a path
+// example.com/x/v2 is package x).
 func packageName(pkgPath string) string {
 	base := path.Base(pkgPath)
 	if len(base) > 1 && base[0] == 'v' && strings.Trim(base[1:], "0123456789") == "" {

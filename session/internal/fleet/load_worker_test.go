@@ -259,7 +259,7 @@ func TestLoadWorker(t *testing.T) {
 // cfg.Summarize's time.
 func loadEngine(cfg loadConfig) compact.ContextEngine {
 	return compact.New(compact.WithContextWindow(cfg.Window), compact.WithThresholdBounds(0, 0),
-		compact.WithTokenCounter(tokens.Estimate{}),
+		compact.WithTokenCounter(tokens.Estimator{}),
 		compact.WithSummarizer(compact.SummarizerFunc(func(ctx context.Context, req compact.SummaryRequest) (string, error) {
 			lo, hi := cfg.Summarize[0], cfg.Summarize[1]
 			t := time.NewTimer(lo + time.Duration(rand.Int63n(int64(hi-lo)+1)))

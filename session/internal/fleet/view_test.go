@@ -176,7 +176,7 @@ func (v *viewChecks) request(ctx context.Context, m *session.Manager, id string)
 	req := s.Messages()
 	v.requests.Add(1)
 	limit := s.Status().HardLimit
-	if n := tokens.CountMessages(tokens.Estimate{}, req); limit <= 0 || n > limit {
+	if n := tokens.CountMessages(tokens.Estimator{}, req); limit <= 0 || n > limit {
 		v.over.Add(1)
 		return fmt.Errorf("%w: a request of %d tokens is over the window of %d", errFatal, n, limit)
 	}
@@ -190,7 +190,7 @@ func (v *viewChecks) request(ctx context.Context, m *session.Manager, id string)
 // to one at or past through, and its token count must be the view's.
 func checkView(ctx context.Context, st store.Store, s *session.Session, through int64, n int) error {
 	view, count := consistentView(s)
-	if want := tokens.CountMessages(tokens.Estimate{}, view); count != want {
+	if want := tokens.CountMessages(tokens.Estimator{}, view); count != want {
 		return fmt.Errorf("the view's running count is %d tokens, its messages take %d", count, want)
 	}
 	comps, err := st.Compactions(ctx, s.ID())

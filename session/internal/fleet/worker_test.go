@@ -303,7 +303,7 @@ func role(n int) string {
 // engine is a small-window engine whose summarizer calls hook first.
 func engine(hook func()) compact.ContextEngine {
 	return compact.New(compact.WithContextWindow(2000), compact.WithThresholdBounds(0, 0),
-		compact.WithTokenCounter(tokens.Estimate{}),
+		compact.WithTokenCounter(tokens.Estimator{}),
 		compact.WithSummarizer(compact.SummarizerFunc(func(_ context.Context, req compact.SummaryRequest) (string, error) {
 			hook()
 			return fmt.Sprintf("Summary of %d messages.", len(req.Turns)), nil

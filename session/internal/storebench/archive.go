@@ -41,7 +41,7 @@ func jsonString(s string) string {
 	return string(b)
 }
 
-// Archive returns an archive of n tokens (by tokens.Estimate; the last
+// Archive returns an archive of n tokens (by tokens.Estimator; the last
 // message takes it to n or just past): a system prompt, a user message
 // holding Needle, then the shared transcripts chained again and again
 // without their system prompts (synthetic agent turns when the
@@ -52,7 +52,7 @@ func Archive(tb testing.TB, n int) []compact.Message {
 	if len(src) == 0 {
 		src = syntheticMessages()
 	}
-	var tc tokens.Estimate
+	var tc tokens.Estimator
 	out := []compact.Message{
 		{Role: compact.RoleSystem, Content: "You are a coding agent."},
 		{Role: compact.RoleUser, Content: "The build fails:\n" + Needle + "\ngoroutine 1 [running]:\nand: KeyError: 'retry_budget'"},

@@ -41,7 +41,7 @@ var Searched = DiskStep{Name: "searched", Prepare: func(ctx context.Context, st 
 }}
 
 // Disk measures the bytes st takes on disk per million archived tokens (by
-// tokens.Estimate): it loads sessions sessions of an Archive of tokens
+// tokens.Estimator): it loads sessions sessions of an Archive of tokens
 // tokens each, runs each step in turn, and after each measures the store
 // with size (which brings the files to rest first, e.g. a WAL checkpoint)
 // less what size measured before the load, against the raw JSON of the
@@ -104,9 +104,9 @@ func Disk(b *testing.B, st store.Store, size func(context.Context) (Sizes, error
 	}
 }
 
-// countTokens counts msgs as tokens.Estimate does.
+// countTokens counts msgs as tokens.Estimator does.
 func countTokens(msgs []compact.Message) int {
-	return tokens.CountMessages(tokens.Estimate{}, msgs)
+	return tokens.CountMessages(tokens.Estimator{}, msgs)
 }
 
 // DiskSizes are the stores Disk measures: one session of 10M tokens, and

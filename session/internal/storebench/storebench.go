@@ -26,7 +26,7 @@ func id(what string) string {
 	return fmt.Sprintf("bench-%d-%d-%s", time.Now().UnixNano(), run.Add(1), what)
 }
 
-// history is n messages of about tokens tokens each (as tokens.Estimate
+// history is n messages of about tokens tokens each (as tokens.Estimator
 // counts: four characters a token), user and assistant in turn.
 func history(n, tokens int) []compact.Message {
 	body := strings.Repeat("word ", tokens*4/5)
@@ -66,7 +66,7 @@ func Turn(b *testing.B, st store.Store, n int) {
 	refill := max(n/4, 250)
 	base := history(n, 40)
 	engine := func() compact.ContextEngine {
-		return compact.New(compact.WithContextWindow(10_000_000), compact.WithTokenCounter(tokens.Estimate{}))
+		return compact.New(compact.WithContextWindow(10_000_000), compact.WithTokenCounter(tokens.Estimator{}))
 	}
 	var s *session.Session
 	took := make([]time.Duration, 0, b.N)
@@ -131,7 +131,7 @@ func Compaction(b *testing.B, st store.Store, size int) {
 		b.StopTimer()
 		sid := id("compaction")
 		preload(b, st, sid, base)
-		s, err := session.Open(context.Background(), sid, instant{}, session.WithStore(st), session.WithTokenCounter(tokens.Estimate{}))
+		s, err := session.Open(context.Background(), sid, instant{}, session.WithStore(st), session.WithTokenCounter(tokens.Estimator{}))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -143,7 +143,7 @@ func Compaction(b *testing.B, st store.Store, size int) {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(tokens.CountMessages(tokens.Estimate{}, base)), "history-tokens")
+	b.ReportMetric(float64(tokens.CountMessages(tokens.Estimator{}, base)), "history-tokens")
 }
 
 // instant is an engine that compacts any history at once into a summary

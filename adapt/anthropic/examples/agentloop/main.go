@@ -1,9 +1,9 @@
-// Command agentloop is an agent loop on the official Anthropic Go SDK v1 that
+// Command agentloop is an agent loop on the official Anthropic Go SDK v2 that
 // compacts its history before every request. The model is a local server
 // speaking the Messages API that the program starts itself, so it runs
 // offline:
 //
-//	go run ./v1/examples/agentloop
+//	go run ./examples/agentloop
 //
 // The same code runs against the real API: drop the base URL and the
 // scripted server, and give the client a key.
