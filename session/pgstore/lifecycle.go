@@ -117,13 +117,15 @@ func (s *Store) Rewrite(ctx context.Context, id string, recs []store.Record) err
 		return err
 	}
 	seqs := make([]int64, len(recs))
-	bodies, texts := make([]string, len(recs)), make([]string, len(recs))
+	bodies := make([]string, len(recs))
+	var pieces searchRows // the pieces of the records in the search table
 	for i, r := range recs {
 		b, err := codec.Message(i, r.Message)
 		if err != nil {
 			return fmt.Errorf("pgstore: rewrite %q: %w", id, err)
 		}
-		seqs[i], bodies[i], texts[i] = r.Seq, string(b), searchText(r.Message)
+		seqs[i], bodies[i] = r.Seq, string(b)
+		pieces.add(r.Seq, searchText(r.Message))
 	}
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if _, err := s.lock(ctx, tx, id); err != nil {
@@ -137,7 +139,7 @@ func (s *Store) Rewrite(ctx context.Context, id string, recs []store.Record) err
 			return fmt.Errorf("%w: record %d is not folded", store.ErrInvalidRange, *unfolded)
 		}
 		_, err := tx.Exec(ctx, s.q.rewrite,
-			id, seqs, bodies, texts)
+			id, seqs, bodies, pieces.seqs, pieces.texts, pieces.parts)
 		return err
 	})
 	if err != nil {

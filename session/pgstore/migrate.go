@@ -84,6 +84,9 @@ var migrations = []migration{
 	// 5: the tombstone a deleted session leaves (see Delete): its row,
 	// marked, with nothing else left of it.
 	statements(`ALTER TABLE $S.sessions ADD COLUMN IF NOT EXISTS deleted boolean NOT NULL DEFAULT false;`),
+	// 6: the search table keeps a long text in overlapping pieces (see
+	// searchParts).
+	searchParts,
 }
 
 // migrate brings the schema to len(migrations) in one transaction, or

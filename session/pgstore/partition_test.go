@@ -18,7 +18,7 @@ import (
 // partitioned is the schema docs/sizing.md shows for a database that
 // outgrows plain tables: the tables of migrations 1 to 3, each hash-
 // partitioned on the session id, created before the Store's first Open.
-const partitioned = `
+const partitionedDDL = `
 CREATE SCHEMA $S;
 CREATE TABLE $S.sessions (
 	id text PRIMARY KEY, last_seq bigint NOT NULL DEFAULT 0, compactions integer NOT NULL DEFAULT 0,
@@ -49,7 +49,7 @@ CREATE TABLE $S.message_search (
 func TestConformancePartitioned(t *testing.T) {
 	name := schema(t)
 	S := pgx.Identifier{name}.Sanitize()
-	ddl := strings.ReplaceAll(partitioned, "$S", S)
+	ddl := strings.ReplaceAll(partitionedDDL, "$S", S)
 	for _, table := range []string{"sessions", "messages", "compactions", "message_search"} {
 		for r := 0; r < 4; r++ {
 			ddl += fmt.Sprintf("CREATE TABLE %s.%s_p%d PARTITION OF %s.%s FOR VALUES WITH (MODULUS 4, REMAINDER %d);\n",

@@ -18,7 +18,8 @@
 // and come back as they went in. Errors never hold the DSN or its password.
 //
 // Searches look a text up in a table of each record's text, lower-cased,
-// through a GIN index of pg_trgm, and check every candidate exactly. The
+// a long text in overlapping pieces of 4 KiB, through a GIN index of
+// pg_trgm, and check every candidate exactly. The
 // table is filled session by session by searches, not by appends: a
 // session's first search puts its records in, and later ones what was
 // appended since (when more than a few hundred records wait; fewer are

@@ -8,7 +8,7 @@ type queries struct {
 	appendMsgs, lastSeq, records, head, compactionLive, compactionThrough string
 	ensure, lockLease, insertCompaction, setHead, compactions, spend      string
 	grant, renew, release, like, search, scan, indexed, unindexed, index  string
-	analyze, alive, deleteSession, expireFolded, activity                 string
+	analyze, flush, alive, deleteSession, expireFolded, activity          string
 	liveSessions, unfolded, rewrite                                       string
 }
 
@@ -56,16 +56,16 @@ func newQueries(schema string) queries {
 			WHERE id = $1 RETURNING lease_expires`),
 		release: q(`UPDATE $S.sessions SET lease_id = NULL WHERE id = $1 AND lease_id = $2 AND lease_fence = $3`),
 		// A page of a search, of the records after $2, at most $3 (NULL:
-		// no limit). like and search look $4 up among the records in the
-		// search table (up to $5): like is what the trigram index serves;
+		// no limit). like and search look $4 up among the pieces of the
+		// records in the search table (up to $5), each record once: like is what the trigram index serves;
 		// search, for a text the index cannot serve, reads the session's
 		// texts. scan reads the session's records, past the table too.
-		like: q(`SELECT m.seq, m.at, m.body FROM $S.message_search s
-			JOIN $S.messages m ON m.session = s.session AND m.seq = s.seq
-			WHERE s.session = $1 AND s.seq > $2 AND s.search LIKE $4 AND s.seq <= $5 ORDER BY s.seq LIMIT $3`),
-		search: q(`SELECT m.seq, m.at, m.body FROM $S.message_search s
-			JOIN $S.messages m ON m.session = s.session AND m.seq = s.seq
-			WHERE s.session = $1 AND s.seq > $2 AND strpos(s.search, $4) > 0 AND s.seq <= $5 ORDER BY s.seq LIMIT $3`),
+		like: q(`SELECT m.seq, m.at, m.body FROM (SELECT DISTINCT s.seq FROM $S.message_search s
+				WHERE s.session = $1 AND s.seq > $2 AND s.search LIKE $4 AND s.seq <= $5 ORDER BY s.seq LIMIT $3) c
+			JOIN $S.messages m ON m.session = $1 AND m.seq = c.seq ORDER BY m.seq`),
+		search: q(`SELECT m.seq, m.at, m.body FROM (SELECT DISTINCT s.seq FROM $S.message_search s
+				WHERE s.session = $1 AND s.seq > $2 AND strpos(s.search, $4) > 0 AND s.seq <= $5 ORDER BY s.seq LIMIT $3) c
+			JOIN $S.messages m ON m.session = $1 AND m.seq = c.seq ORDER BY m.seq`),
 		scan: q(`SELECT seq, at, body FROM $S.messages WHERE session = $1 AND seq > $2 ORDER BY seq LIMIT $3`),
 		// The search table holds a session's records from the first up
 		// to the last it holds, each batch a transaction: that last is
@@ -73,11 +73,18 @@ func newQueries(schema string) queries {
 		indexed: q(`SELECT coalesce((SELECT seq FROM $S.message_search WHERE session = $1 ORDER BY seq DESC LIMIT 1), 0),
 			coalesce((SELECT last_seq FROM $S.sessions WHERE id = $1), 0)`),
 		unindexed: q(`SELECT seq, body FROM $S.messages WHERE session = $1 AND seq > $2 ORDER BY seq LIMIT $3`),
-		index: q(`INSERT INTO $S.message_search (session, seq, search)
-			SELECT $1, t.seq, t.search FROM unnest($2::bigint[], $3::text[]) AS t (seq, search)
+		index: q(`INSERT INTO $S.message_search (session, seq, part, search)
+			SELECT $1, t.seq, t.part, t.search FROM unnest($2::bigint[], $3::integer[], $4::text[]) AS t (seq, part, search)
 			ON CONFLICT DO NOTHING`),
-		analyze: q(`ANALYZE $S.message_search`),
-		alive:   q(`SELECT coalesce((SELECT deleted FROM $S.sessions WHERE id = $1), false)`),
+		// VACUUM, not ANALYZE alone: it also moves the trigram index's
+		// pending entries into the index proper and updates the figures
+		// the planner prices the index by, which inserts leave stale.
+		analyze: q(`VACUUM (ANALYZE) $S.message_search`),
+		// The trigram index's pending entries, in each partition when the
+		// table is partitioned, moved into the index proper.
+		flush: q(`SELECT gin_clean_pending_list(relid)
+			FROM pg_partition_tree(to_regclass('$S.` + trigramIndexName + `')) WHERE isleaf`),
+		alive: q(`SELECT coalesce((SELECT deleted FROM $S.sessions WHERE id = $1), false)`),
 		// Everything of session $1 but its row, which becomes the
 		// tombstone; one statement, so one round trip.
 		deleteSession: q(`WITH s AS (DELETE FROM $S.message_search WHERE session = $1),
@@ -102,11 +109,15 @@ func newQueries(schema string) queries {
 		unfolded: q(`SELECT min(t.seq) FROM unnest($2::bigint[]) AS t (seq)
 			WHERE NOT EXISTS (SELECT 1 FROM $S.compactions c WHERE c.session = $1
 				AND c.folded_from > 0 AND t.seq BETWEEN c.folded_from AND c.folded_through)`),
-		// New bodies $3 and search texts $4 for the records $2 of session
-		// $1, in the log and in the search table.
-		rewrite: q(`WITH t AS (SELECT * FROM unnest($2::bigint[], $3::text[], $4::text[]) AS t (seq, body, search)),
-				m AS (UPDATE $S.messages m SET body = t.body FROM t WHERE m.session = $1 AND m.seq = t.seq)
-			UPDATE $S.message_search s SET search = t.search FROM t WHERE s.session = $1 AND s.seq = t.seq`),
+		// New bodies $3 for the records $2 of session $1, and for those of
+		// them in the search table, their pieces: $5 of the records $4,
+		// numbered $6 (see catchUp).
+		rewrite: q(`WITH t AS (SELECT * FROM unnest($2::bigint[], $3::text[]) AS t (seq, body)),
+				m AS (UPDATE $S.messages m SET body = t.body FROM t WHERE m.session = $1 AND m.seq = t.seq),
+				had AS (DELETE FROM $S.message_search s USING t WHERE s.session = $1 AND s.seq = t.seq RETURNING s.seq)
+			INSERT INTO $S.message_search (session, seq, part, search)
+			SELECT $1, p.seq, p.part, p.search FROM unnest($4::bigint[], $6::integer[], $5::text[]) AS p (seq, part, search)
+			WHERE p.seq IN (SELECT seq FROM had)`),
 		// When session $1 last logged a record or a compaction.
 		activity: q(`SELECT greatest(
 				(SELECT at FROM $S.messages WHERE session = $1 ORDER BY seq DESC LIMIT 1),

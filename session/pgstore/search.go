@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/contextkit/compact/session/internal/codec"
+	"github.com/contextkit/compact/session/internal/searchpart"
 	"github.com/contextkit/compact/session/store"
 	"github.com/jackc/pgx/v5"
 )
@@ -19,8 +20,18 @@ const (
 	indexBytes = 256 << 10
 )
 
+// maxParts bounds the pieces of one text in the search table: the last of
+// a text longer than that many holds the rest.
+const maxParts = 1 << 20
+
+// likeWindow bounds the bytes of a text Search looks up (the first; each
+// candidate is checked whole): pg_trgm prices a lookup by its trigrams, so
+// that the planner reads a session's texts in order rather than look up a
+// long text, at ten times the time; thirty-odd trigrams rule out as much.
+const likeWindow = 32
+
 // analyzeAfter is how many records a catch-up puts in the search table
-// before it has Postgres gather the table's statistics again: with none
+// before it has Postgres vacuum it and gather its statistics again: with none
 // (a table just filled, before autovacuum came by), the planner reads a
 // session's texts in order for every text, the rarest included.
 const analyzeAfter = 2000
@@ -28,7 +39,9 @@ const analyzeAfter = 2000
 // Search returns the records of session id after after whose
 // store.SearchText contains text, ignoring case, oldest first, at most
 // limit. The candidates are found in the search table, which holds each
-// record's text lower-cased: through the trigram index when the text has a
+// record's text lower-cased, a long text in overlapping pieces (see
+// searchpart) so that a candidate is a record with a piece holding the
+// text's window: through the trigram index when the text has a
 // word of three letters or digits (see searchIndex), by reading the
 // session's texts otherwise. The table holds a session's records up to the
 // last a search put in; the records after it are read from the log. Each
@@ -102,9 +115,11 @@ func (s *Store) Search(ctx context.Context, id, text string, after int64, limit 
 				return err
 			}
 			if after < indexed {
-				query, arg := s.q.search, any(needle)
-				if trigrams(needle) {
-					query, arg = s.q.like, "%"+escapeLike(needle)+"%"
+				// A piece of a record holding needle holds its window.
+				window := searchpart.Prefix(searchpart.FoldedWindow(needle), likeWindow)
+				query, arg := s.q.search, any(window)
+				if trigrams(window) {
+					query, arg = s.q.like, "%"+escapeLike(window)+"%"
 				}
 				full, err := pages(query, after, arg, indexed)
 				if full || err != nil {
@@ -128,10 +143,13 @@ func (s *Store) Search(ctx context.Context, id, text string, after int64, limit 
 // records from the first to the last it holds, and a batch another process
 // put in meanwhile is skipped, not doubled.
 //
-// Whatever removes or rewrites records must keep the table with them:
-// deleting a record deletes its row (the foreign key cascades); rewriting
-// its body must update its row's search text (searchText of the new
-// message) when it has one, in the same transaction.
+// A record is in the table as the pieces of its search text (see
+// searchpart.Split), a row each, numbered by part from 0. Whatever removes
+// or rewrites records must keep the table with them: deleting a record
+// deletes its rows (the foreign key cascades); rewriting its body must,
+// when it has rows, replace them in the same transaction (delete the
+// session's rows of the record's seq, insert the pieces of searchText of
+// the new message).
 func (s *Store) catchUp(ctx context.Context, id string) error {
 	var indexed, last int64
 	if err := s.pool.QueryRow(ctx, s.q.indexed, id).Scan(&indexed, &last); err != nil {
@@ -144,6 +162,16 @@ func (s *Store) catchUp(ctx context.Context, id string) error {
 	defer func() {
 		if added >= analyzeAfter {
 			_, _ = s.pool.Exec(ctx, s.q.analyze) // statistics help; their absence is no error
+			return
+		}
+		if added > 0 {
+			// GIN keeps what was inserted in a pending list until a vacuum
+			// comes by; a lookup reads the whole list, and the planner,
+			// rightly, shuns an index with a long one, reading the
+			// session's texts instead (a 1M-token session's, 5x slower).
+			// Emptying it helps; failing to (a role that does not own the
+			// index) is no error.
+			_, _ = s.pool.Exec(ctx, s.q.flush)
 		}
 	}()
 	for indexed < last {
@@ -152,8 +180,7 @@ func (s *Store) catchUp(ctx context.Context, id string) error {
 			return err
 		}
 		var (
-			seqs  []int64
-			texts []string
+			batch searchRows
 			size  int
 		)
 		for size < indexBytes && rows.Next() {
@@ -170,22 +197,40 @@ func (s *Store) catchUp(ctx context.Context, id string) error {
 				rows.Close()
 				return fmt.Errorf("session %q record %d: %w: %v", id, seq, store.ErrCorrupt, err)
 			}
-			seqs, texts = append(seqs, seq), append(texts, searchText(m))
-			size += len(texts[len(texts)-1])
+			text := searchText(m)
+			batch.add(seq, text)
+			size += len(text)
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
 			return err
 		}
-		if len(seqs) == 0 {
+		if batch.records == 0 {
 			return nil
 		}
-		if _, err := s.pool.Exec(ctx, s.q.index, id, seqs, texts); err != nil {
+		if _, err := s.pool.Exec(ctx, s.q.index, id, batch.seqs, batch.parts, batch.texts); err != nil {
 			return err
 		}
-		indexed, added = seqs[len(seqs)-1], added+len(seqs)
+		indexed, added = batch.seqs[len(batch.seqs)-1], added+batch.records
 	}
 	return nil
+}
+
+// searchRows are rows of the search table to insert, as the arrays the
+// statements unnest: the pieces of each record's search text.
+type searchRows struct {
+	seqs    []int64
+	parts   []int32
+	texts   []string
+	records int
+}
+
+// add adds the pieces of text, the search text of record seq.
+func (r *searchRows) add(seq int64, text string) {
+	for k, part := range searchpart.Split(text, maxParts) {
+		r.seqs, r.parts, r.texts = append(r.seqs, seq), append(r.parts, int32(k)), append(r.texts, part)
+	}
+	r.records++
 }
 
 // trigrams reports whether LIKE '%needle%' gives pg_trgm something to look

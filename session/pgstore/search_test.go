@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
 	"testing"
 
 	"github.com/contextkit/compact"
@@ -155,4 +156,49 @@ func TestSearchFillsTheTableSessionBySession(t *testing.T) {
 	require.NoError(t, conn.QueryRow(ctx, `SELECT count(*) FROM information_schema.columns
 		WHERE table_schema = $1 AND table_name = 'messages' AND column_name = 'search'`, name).Scan(&columns))
 	assert.Zero(t, columns, "the messages keep no search text")
+}
+
+// A search that fills the search table leaves the trigram index with no
+// pending entries (which would make the planner shun it), and keeps a long
+// text in pieces, found across their boundaries; the same on a partitioned
+// table, whose index is one per partition.
+func TestSearchLeavesTheTrigramIndexFlushed(t *testing.T) {
+	ctx := context.Background()
+	for _, partitioned := range []bool{false, true} {
+		name := schema(t)
+		if partitioned {
+			S := pgx.Identifier{name}.Sanitize()
+			ddl := strings.ReplaceAll(partitionedDDL, "$S", S)
+			for _, table := range []string{"sessions", "messages", "compactions", "message_search"} {
+				for r := 0; r < 2; r++ {
+					ddl += fmt.Sprintf("CREATE TABLE %s.%s_p%d PARTITION OF %s.%s FOR VALUES WITH (MODULUS 2, REMAINDER %d);\n",
+						S, table, r, S, table, r)
+				}
+			}
+			exec(t, ddl)
+		}
+		st := open(t, pgstore.WithSchema(name))
+		msgs := make([]compact.Message, 300)
+		for i := range msgs {
+			msgs[i] = compact.Message{Role: compact.RoleTool, ToolCallID: "c", Content: fmt.Sprintf("step %d: %s", i, strings.Repeat("ok ", 3000))}
+		}
+		msgs[7].Content = strings.Repeat("ok ", 1365) + "KeyError: 'x'" + strings.Repeat(" ok", 3000)
+		_, _, err := st.Append(ctx, "agent-7", msgs...)
+		require.NoError(t, err)
+		found, err := st.Search(ctx, "agent-7", "keyerror: 'X'", 0, 0)
+		require.NoError(t, err)
+		require.Len(t, found, 1, "partitioned %v", partitioned)
+		assert.EqualValues(t, 8, found[0].Seq)
+
+		conn, err := pgx.Connect(ctx, dsn(t))
+		require.NoError(t, err)
+		var pending, pieces int
+		require.NoError(t, conn.QueryRow(ctx, `SELECT coalesce(sum(gin_clean_pending_list(relid)), 0)
+			FROM pg_partition_tree(to_regclass($1)) WHERE isleaf`,
+			pgx.Identifier{name, "message_search_trgm"}.Sanitize()).Scan(&pending))
+		require.NoError(t, conn.QueryRow(ctx, `SELECT count(*) FROM `+pgx.Identifier{name}.Sanitize()+`.message_search`).Scan(&pieces))
+		conn.Close(ctx)
+		assert.Zero(t, pending, "partitioned %v: pages pending in the trigram index", partitioned)
+		assert.Greater(t, pieces, 300, "partitioned %v: long texts in pieces", partitioned)
+	}
 }

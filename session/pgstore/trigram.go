@@ -90,3 +90,38 @@ func trigramOpclass(ctx context.Context, tx pgx.Tx, ext string) (string, error) 
 	}
 	return pgx.Identifier{schema, "gin_trgm_ops"}.Sanitize(), nil
 }
+
+// searchParts is migration 6: the search table keeps each record's text as
+// the pieces searchpart.Split cuts (one row for a text of up to a piece),
+// numbered by a new column part, so that the trigram index's candidates
+// are pieces, not whole long texts. The rows of migration 4 are whole
+// texts: the table is emptied, and searches fill it again, each for its own
+// session. The table is changed in place (a column, and part in the
+// primary key), so a table a host created partitioned stays so.
+func searchParts(ctx context.Context, _ *Store, _ config, tx pgx.Tx, S string) error {
+	table := S + ".message_search"
+	var pkey string
+	var hasPart bool
+	err := tx.QueryRow(ctx, `SELECT c.conname, EXISTS (SELECT 1 FROM pg_attribute a
+			WHERE a.attrelid = c.conrelid AND a.attname = 'part' AND a.attnum = ANY (c.conkey))
+		FROM pg_constraint c WHERE c.conrelid = $1::regclass AND c.contype = 'p'`, table).Scan(&pkey, &hasPart)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `TRUNCATE `+table); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `ALTER TABLE `+table+` ADD COLUMN IF NOT EXISTS part integer NOT NULL DEFAULT 0`); err != nil {
+		return err
+	}
+	if hasPart {
+		return nil
+	}
+	if pkey != "" {
+		if _, err := tx.Exec(ctx, `ALTER TABLE `+table+` DROP CONSTRAINT `+pgx.Identifier{pkey}.Sanitize()); err != nil {
+			return err
+		}
+	}
+	_, err = tx.Exec(ctx, `ALTER TABLE `+table+` ADD PRIMARY KEY (session, seq, part)`)
+	return err
+}

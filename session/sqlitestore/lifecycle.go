@@ -62,8 +62,9 @@ func deleteSession(ctx context.Context, tx *sql.Tx, id string) error {
 	return nil
 }
 
-// unindex deletes from the search index the rows whose rowids query
-// selects, one at a time: a contentless index deletes by rowid.
+// unindex deletes from the search index the rows of the records whose
+// rowids in messages query selects: each record's pieces, under rowid<<
+// partBits + 0, 1, 2... (see catchUp).
 func unindex(ctx context.Context, tx *sql.Tx, query string, args ...any) (err error) {
 	rows, err := tx.QueryContext(ctx, query, args...)
 	if err != nil {
@@ -81,11 +82,19 @@ func unindex(ctx context.Context, tx *sql.Tx, query string, args ...any) (err er
 		return err
 	}
 	for _, r := range rowids {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM message_search WHERE rowid = ?`, r); err != nil {
+		if err := unindexRecord(ctx, tx, r); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// unindexRecord deletes from the search index the pieces of the record
+// whose rowid in messages is rowid.
+func unindexRecord(ctx context.Context, tx *sql.Tx, rowid int64) error {
+	_, err := tx.ExecContext(ctx, `DELETE FROM message_search WHERE rowid BETWEEN ? AND ?`,
+		rowid<<partBits, (rowid+1)<<partBits-1)
+	return err
 }
 
 // foldedRecord is the condition that the row m of messages was folded by
@@ -222,11 +231,10 @@ func (s *Store) Rewrite(ctx context.Context, id string, recs []store.Record) err
 			if r.Seq > indexed {
 				continue
 			}
-			if _, err := tx.ExecContext(ctx, `DELETE FROM message_search WHERE rowid = ?`, rowid); err != nil {
+			if err := unindexRecord(ctx, tx, rowid); err != nil {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO message_search (rowid, text) VALUES (?, ?)`,
-				rowid, tag+store.SearchText(r.Message)); err != nil {
+			if err := indexRecord(ctx, tx, rowid, tag, store.SearchText(r.Message)); err != nil {
 				return err
 			}
 		}

@@ -93,6 +93,15 @@ var migrations = []migration{
 	// 5: the tombstone a deleted session leaves (see Delete): its row,
 	// marked, with nothing else left of it.
 	addColumns("sessions", "deleted INTEGER NOT NULL DEFAULT 0"),
+	// 6: the search index keeps a long text as overlapping pieces (see
+	// searchpart), each under its record's rowid shifted left by partBits
+	// plus its number, so that a lookup's candidate is a piece, not a whole
+	// long text. The rows of migration 4, under the records' own rowids,
+	// mean nothing under the new numbering: the index is emptied and every
+	// session's indexed reset, and searches build it again, each for its
+	// own session.
+	statements(`INSERT INTO message_search (message_search) VALUES ('delete-all');
+		UPDATE sessions SET indexed = 0;`),
 }
 
 // steps is a migration made of several.

@@ -55,7 +55,7 @@ func TestMigrationsAddTheFoldedRangeAndTheSpend(t *testing.T) {
 		assert.Zero(t, comps[0].Spend, "%s: nor a spend", step)
 		var version int
 		require.NoError(t, db.QueryRow(`SELECT version FROM schema_version`).Scan(&version))
-		assert.Equal(t, 5, version, step)
+		assert.Equal(t, 6, version, step)
 		if len(comps) == 1 {
 			_, err = st.Commit(ctx, "agent-7", store.Compaction{N: 2, Through: 3, FoldedFrom: 1, FoldedThrough: 3, Spend: spent}, store.Lease{})
 			require.NoError(t, err)
@@ -144,4 +144,45 @@ func TestMigrationReplacesTheSearchIndex(t *testing.T) {
 		_, err = db.Exec(`UPDATE schema_version SET version = 3`) // the new index stays
 		require.NoError(t, err)
 	}
+}
+
+// Migration 6 numbers the index's rows by record and piece: the rows
+// migration 4's index kept under the records' own rowids are dropped and
+// the index rebuilt by the next search, which finds what it found.
+func TestMigrationRenumbersTheSearchIndex(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "sessions.db")
+	st, err := sqlitestore.Open(ctx, path)
+	require.NoError(t, err)
+	msgs := make([]compact.Message, 400)
+	for i := range msgs {
+		msgs[i] = compact.Message{Role: compact.RoleTool, Content: fmt.Sprintf("step %d: ok", i)}
+	}
+	msgs[7].Content = "step 7: ERROR disk full"
+	_, _, err = st.Append(ctx, "agent-7", msgs...)
+	require.NoError(t, err)
+	require.NoError(t, st.Close())
+
+	// The index as version 5 left it: each record whole, under its rowid.
+	db := rawDB(t, path)
+	for _, q := range []string{
+		`INSERT INTO message_search (message_search) VALUES ('delete-all')`,
+		`INSERT INTO message_search (rowid, text) SELECT rowid, '` + sqlitestore.Tag("agent-7") + "\n" + `' || json_extract(body, '$.content') FROM messages`,
+		`UPDATE sessions SET indexed = last_seq`,
+		`UPDATE schema_version SET version = 5`,
+	} {
+		_, err := db.Exec(q)
+		require.NoError(t, err, q)
+	}
+	st, err = sqlitestore.Open(ctx, path)
+	require.NoError(t, err)
+	defer st.Close()
+	found, err := st.Search(ctx, "agent-7", "error disk", 0, 0)
+	require.NoError(t, err)
+	require.Len(t, found, 1)
+	assert.EqualValues(t, 8, found[0].Seq)
+	var n, old int
+	require.NoError(t, db.QueryRow(`SELECT count(*), count(*) FILTER (WHERE rowid % 64 != 0) FROM message_search`).Scan(&n, &old))
+	assert.Equal(t, 400, n, "a row a record")
+	assert.Zero(t, old, "none under the old numbering (short texts are piece 0)")
 }

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/contextkit/compact/session/internal/codec"
+	"github.com/contextkit/compact/session/internal/searchpart"
 	"github.com/contextkit/compact/session/store"
 )
 
@@ -41,10 +42,12 @@ const maxTerms = 24
 // ends an FTS5 query), is matched by reading the session's log.
 //
 // The index keeps, for each trigram, only the rowids of the texts holding
-// it: a lookup asks for rows holding every trigram of the session's tag and
-// of text, in rowid order, which for one session is the order of its
-// records (a session's rows are only ever inserted by Append, in order),
-// so the lookup stops at the limit.
+// it, and a long text as overlapping pieces (see searchpart), so that a
+// candidate is a piece holding every trigram looked up, not a whole long
+// text: a lookup asks for rows holding every trigram of the session's tag
+// and of text's window, in rowid order, which for one session is the order
+// of its records and of each record's pieces, so the lookup stops at the
+// limit.
 func (s *Store) Search(ctx context.Context, id, text string, after int64, limit int) ([]store.Record, error) {
 	if err := begin(ctx, "search", id); err != nil {
 		return nil, err
@@ -88,18 +91,7 @@ func (s *Store) Search(ctx context.Context, id, text string, after int64, limit 
 				return err
 			}
 			if after < indexed {
-				// CROSS JOIN keeps the index the outer loop, read in rowid
-				// order from past the record after.
-				rows, err := tx.QueryContext(ctx, `
-					SELECT m.seq, m.at, m.body FROM message_search CROSS JOIN messages m ON m.rowid = message_search.rowid
-					WHERE message_search MATCH ?
-					AND message_search.rowid > coalesce((SELECT rowid FROM messages WHERE session = ? AND seq <= ? ORDER BY seq DESC LIMIT 1), 0)
-					AND m.session = ? AND m.seq <= ?
-					ORDER BY message_search.rowid`, match, id, after, id, indexed)
-				if err != nil {
-					return err
-				}
-				if full, err := add(rows); full || err != nil {
+				if full, err := indexLookup(ctx, tx, id, match, after, indexed, add); full || err != nil {
 					return err
 				}
 				from = indexed
@@ -119,6 +111,61 @@ func (s *Store) Search(ctx context.Context, id, text string, after int64, limit 
 	return out, nil
 }
 
+// partBits is how many low bits of a row of the index number the piece of
+// its record (see searchpart): a row's rowid is the record's rowid in
+// messages shifted left by partBits, plus the piece's number. Few, because
+// the index keeps each trigram's rowids as differences, in fewer bytes the
+// smaller they are: at most 64 pieces a text (the last of a text of more
+// than 240 KiB holds the rest).
+const partBits = 6
+
+// indexLookup reads the index for the records of session id after after,
+// up to indexed, that have a piece matching match, in the session's order,
+// each record once, passing their rows of seq, at, body to add until add
+// reports it has all it wants (full).
+//
+// The index is read in rowid order (a session's order: a session's
+// records are only ever inserted by Append, in order), from past the
+// record after, in one lookup; the pieces of one record are adjacent, so
+// each record is read once, when its first matching piece comes.
+func indexLookup(ctx context.Context, tx *sql.Tx, id, match string, after, indexed int64,
+	add func(*sql.Rows) (bool, error)) (full bool, err error) {
+	var past int64 // the record after, as a rowid of messages
+	err = tx.QueryRowContext(ctx, `SELECT coalesce((SELECT rowid FROM messages
+		WHERE session = ? AND seq <= ? ORDER BY seq DESC LIMIT 1), 0)`, id, after).Scan(&past)
+	if err != nil {
+		return false, err
+	}
+	pieces, err := tx.QueryContext(ctx, `SELECT rowid FROM message_search
+		WHERE message_search MATCH ? AND rowid >= ? ORDER BY rowid`, match, (past+1)<<partBits)
+	if err != nil {
+		return false, err
+	}
+	defer closeRows(pieces, &err)
+	for pieces.Next() {
+		var rowid int64
+		if err := pieces.Scan(&rowid); err != nil {
+			return false, err
+		}
+		r := rowid >> partBits
+		if r == past {
+			continue // another piece of a record read
+		}
+		past = r
+		// Another session's row (whose tag is the same) is no record of
+		// this one.
+		rows, err := tx.QueryContext(ctx, `SELECT seq, at, body FROM messages
+			WHERE rowid = ? AND session = ? AND seq <= ?`, r, id, indexed)
+		if err != nil {
+			return false, err
+		}
+		if full, err := add(rows); full || err != nil {
+			return full, err
+		}
+	}
+	return false, pieces.Err()
+}
+
 // indexedThrough reads the last record of session id in the index.
 func indexedThrough(ctx context.Context, tx *sql.Tx, id string) (int64, error) {
 	var indexed int64
@@ -132,13 +179,17 @@ func indexedThrough(ctx context.Context, tx *sql.Tx, id string) (int64, error) {
 // catchUp indexes the records of session id appended since it was last
 // brought up to date, if there are more than lagMax of them.
 //
+// Each record is in the index as the pieces of its text (see
+// searchpart.Split), each prefixed with tagText(id), under the rowids
+// rowid<<partBits + 0, 1, 2..., where rowid is the record's in messages.
 // Whatever removes or rewrites records must keep the index with them: a
-// record up to sessions.indexed has a row of message_search under its
-// rowid, which deleting the record must delete too (contentless_delete
-// allows DELETE FROM message_search WHERE rowid = ?), and rewriting it must
-// replace (delete, then insert tagText(id) + the new SearchText under the
-// same rowid). The index holds a session's records from the first to
-// sessions.indexed with no gap, but for records removed altogether.
+// record up to sessions.indexed has its rows in message_search, which
+// deleting the record must delete too (contentless_delete allows DELETE
+// FROM message_search WHERE rowid BETWEEN rowid<<partBits AND
+// (rowid+1)<<partBits - 1), and rewriting it must replace (delete them,
+// then insert the pieces of the new SearchText the same way). The index
+// holds a session's records from the first to sessions.indexed with no
+// gap, but for records removed altogether.
 func (s *Store) catchUp(ctx context.Context, id string) error {
 	var lag int64
 	err := s.read(ctx, func(tx *sql.Tx) error {
@@ -183,7 +234,7 @@ func (s *Store) catchUp(ctx context.Context, id string) error {
 				if err != nil {
 					return errors.Join(fmt.Errorf("session %q record %d: %w: %v", id, indexed, store.ErrCorrupt, err), rows.Close())
 				}
-				e.text = tag + store.SearchText(m)
+				e.text = store.SearchText(m)
 				size += len(e.text)
 				batch = append(batch, e)
 			}
@@ -193,7 +244,7 @@ func (s *Store) catchUp(ctx context.Context, id string) error {
 				return err
 			}
 			for _, e := range batch {
-				if _, err := tx.ExecContext(ctx, `INSERT INTO message_search (rowid, text) VALUES (?, ?)`, e.rowid, e.text); err != nil {
+				if err := indexRecord(ctx, tx, e.rowid, tag, e.text); err != nil {
 					return err
 				}
 			}
@@ -201,6 +252,18 @@ func (s *Store) catchUp(ctx context.Context, id string) error {
 			return err
 		})
 		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// indexRecord puts in the index the pieces of text, the SearchText of the
+// record whose rowid in messages is rowid, each prefixed with tag.
+func indexRecord(ctx context.Context, tx *sql.Tx, rowid int64, tag, text string) error {
+	for k, part := range searchpart.Split(text, 1<<partBits) {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO message_search (rowid, text) VALUES (?, ?)`,
+			rowid<<partBits|int64(k), tag+part); err != nil {
 			return err
 		}
 	}
@@ -230,7 +293,8 @@ func tagText(id string) string { return tag(id) + "\n" }
 
 // lookup is the FTS5 query for the rows of session id whose text may hold
 // text: every trigram of the session's tag, and up to maxTerms trigrams of
-// text (the index keeps no positions, so a row holding them all is a
+// text's window (searchpart.Window: what a piece of a text holding text is
+// sure to hold whole) (the index keeps no positions, so a row holding them all is a
 // candidate the search checks). The trigram tokenizer folds ASCII
 // case as strings.ToLower does.
 func lookup(id, text string) string {
@@ -242,6 +306,7 @@ func lookup(id, text string) string {
 	// Every trigram of text, spread over it when there are more than
 	// maxTerms: trigrams that overlap rule out far more texts than trigrams
 	// that only tile it, and a false candidate costs a decoding.
+	text = searchpart.Window(text)
 	var all []string
 	seen := map[string]bool{}
 	for i := 0; i+trigram <= len(text); i++ {

@@ -3,9 +3,11 @@ package sqlitestore_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/session/internal/searchpart"
 	"github.com/contextkit/compact/session/sqlitestore"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -144,4 +146,65 @@ func TestOnlySearchedSessionsAreIndexed(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, found, 11, "step 29, 290..299")
 	assert.Equal(t, 300, rows(), "the searched session's records, and no other's")
+}
+
+// A long text is indexed in pieces: a text that straddles the boundary of
+// two pieces, one as long as the pieces' overlap, and one longer than a
+// piece could hold whole are all found, each record once and in order, as
+// in a text never cut.
+func TestSearchFindsTextAcrossThePiecesOfALongText(t *testing.T) {
+	ctx := context.Background()
+	st := openTemp(t)
+	long := func(at int, lit string) string {
+		b := []byte(strings.Repeat("lorem ipsum dolor sit amet ", 2*searchpart.Size/27))
+		copy(b[at:], lit)
+		return string(b)
+	}
+	straddle := "AssertionError: boundary"
+	overlap := strings.Repeat("q", searchpart.Overlap-len("KeyError: ")) + "KeyError: "
+	longer := strings.Repeat("TypeError: wide ", 40)
+	step := searchpart.Size - searchpart.Overlap
+	msgs := make([]compact.Message, 300) // past the lag a search indexes
+	for i := range msgs {
+		msgs[i] = compact.Message{Role: compact.RoleUser, Content: fmt.Sprintf("filler %d", i)}
+	}
+	msgs[10].Content = long(searchpart.Size-len(straddle)/2, straddle)     // across the end of piece 0
+	msgs[20].Content = long(step-len(straddle)/2, straddle)                // across the start of piece 1
+	msgs[30].Content = long(searchpart.Size-searchpart.Overlap, overlap)   // exactly the overlap
+	msgs[40].Content = long(step+1, overlap)                               // just past it
+	msgs[50].Content = long(searchpart.Size-len(longer)/2, longer)         // longer than the overlap
+	msgs[60].Content = long(0, straddle) + straddle + long(step, straddle) // in many pieces of one text
+	_, _, err := st.Append(ctx, "agent-1", msgs...)
+	require.NoError(t, err)
+	for _, c := range []struct {
+		q    string
+		seqs []int64
+	}{
+		{"assertionerror: BOUNDARY", []int64{11, 21, 61}},
+		{overlap, []int64{31, 41}},
+		{longer, []int64{51}},
+	} {
+		found, err := st.Search(ctx, "agent-1", c.q, 0, 0)
+		require.NoError(t, err, "%.40q", c.q)
+		var seqs []int64
+		for _, r := range found {
+			seqs = append(seqs, r.Seq)
+		}
+		assert.Equal(t, c.seqs, seqs, "%.40q", c.q)
+		found, err = st.Search(ctx, "agent-1", c.q, c.seqs[0], 1)
+		require.NoError(t, err, "%.40q", c.q)
+		if len(c.seqs) > 1 {
+			require.Len(t, found, 1, "%.40q after its first", c.q)
+			assert.Equal(t, c.seqs[1], found[0].Seq, "%.40q after its first", c.q)
+		}
+	}
+	db := rawDB(t, st.Path())
+	var rows int
+	require.NoError(t, db.QueryRow(`SELECT count(*) FROM message_search`).Scan(&rows))
+	assert.Greater(t, rows, 300+6, "the long texts are in pieces")
+
+	// Deleting the session deletes every piece.
+	require.NoError(t, st.Delete(ctx, "agent-1"))
+	require.NoError(t, db.QueryRow(`SELECT count(*) FROM message_search WHERE message_search MATCH '"ass" AND "ert" AND "ion"'`).Scan(&rows))
+	assert.Zero(t, rows, "pieces left in the index")
 }

@@ -20,7 +20,7 @@
 // version. Messages are kept as JSON, byte for byte (text that is not
 // UTF-8 is escaped in it and comes back as it went in). A session's lease
 // is a row with a fencing token, timed by this machine's clock. Searches use an FTS5 trigram index over each message's
-// text, checked exactly, kept session by session: a session's first search
+// text, a long text in overlapping pieces of 4 KiB, checked exactly, kept session by session: a session's first search
 // indexes its records, and later ones what was appended since (when more
 // than a few hundred records wait), so that appends need not, and a
 // session never searched takes no room in the index.

@@ -214,6 +214,54 @@ var searchRules = []rule{
 		},
 	},
 	{
+		name:        "search-finds-text-anywhere-in-a-long-text",
+		searcher:    true,
+		explanation: "Search finds text wherever it lies in a long message (a store indexing long texts in pieces must find text that straddles two), each record once, oldest first, whatever the text's length",
+		check: func(ctx context.Context, st store.Store, id string) error {
+			// Enough messages first that a store indexing in batches
+			// indexes these rather than reading them from its log.
+			if _, err := appendAll(ctx, st, id, text("filler", 300)...); err != nil {
+				return err
+			}
+			short := "AssertionError: Straddles"
+			medium := strings.Repeat("KeyError: medium ", 18)     // 306 bytes
+			long := strings.Repeat("TypeError: long line é ", 40) // 960 bytes
+			var msgs []compact.Message
+			var want [3][]int64
+			for off := 768; off <= 9216; off += 256 { // across every multiple of 256 bytes
+				for k, lit := range []string{short, medium, long} {
+					b := []byte(strings.Repeat("Ünïcödé filler, ", 12000/18))
+					copy(b[off-len(lit)/2:], lit)
+					msgs = append(msgs, compact.Message{Role: compact.RoleTool, ToolCallID: "c", Content: strings.ToValidUTF8(string(b), "?")})
+					want[k] = append(want[k], int64(300+len(msgs)))
+				}
+			}
+			if _, err := appendAll(ctx, st, id, msgs...); err != nil {
+				return err
+			}
+			s := st.(store.Searcher)
+			for k, lit := range []string{short, medium, long} {
+				for _, c := range []struct {
+					after int64
+					limit int
+					want  []int64
+				}{
+					{300, 0, want[k]},
+					{want[k][3], 2, want[k][4:6]},
+				} {
+					recs, err := s.Search(ctx, id, strings.ToUpper(lit), c.after, c.limit)
+					if err != nil {
+						return fmt.Errorf("store.Search(%.30q): %w", lit, err)
+					}
+					if fmt.Sprint(seqs(recs)) != fmt.Sprint(c.want) {
+						return fmt.Errorf("store.Search(%.30q, after %d, limit %d) = records %v, want %v", lit, c.after, c.limit, seqs(recs), c.want)
+					}
+				}
+			}
+			return nil
+		},
+	},
+	{
 		name:        "search-finds-text-among-any-bytes",
 		searcher:    true,
 		explanation: "Search finds text next to bytes that are not UTF-8 or are NUL, and text holding them (each such byte folds to U+FFFD, as strings.ToLower folds it), and gives back the records byte for byte; an index that cannot hold such bytes must not hide the text around them",
