@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -182,4 +183,14 @@ func readTranscriptsIfPresent() ([]Message, error) {
 // 400,000 random pairs of agent-like text (long mixed-case runs, CJK,
 // combining marks, invalid UTF-8, special-token text) differed by -3..+2
 // in o200k_base and -2..+2 in cl100k_base; fuzzing found nothing beyond 4.
+// The bound holds where a and b are read as the same characters alone and
+// joined (seamless); where invalid UTF-8 at the end of a and at the start
+// of b joins into a new character, each of up to six bytes read as U+FFFD
+// becomes part of that character, and fuzzing found a difference of 5.
 const concatSlack = 4
+
+// seamless reports whether a+b reads as the characters of a followed by
+// those of b, invalid bytes read as U+FFFD each, as the counters read text.
+func seamless(a, b string) bool {
+	return slices.Equal([]rune(a+b), append([]rune(a), []rune(b)...))
+}
