@@ -87,6 +87,7 @@ func run(ctx context.Context, w io.Writer) error {
 		return fmt.Errorf("starting the session: %v", err)
 	}
 	provider, own := 0, 0
+	showPrompt := false // after the session recorded a provider's compaction
 	for req := 1; req <= maxRequests; req++ {
 		// Before every request: compact's engine compacts only when the
 		// provider cannot (it failed lately, or the request would not fit).
@@ -102,8 +103,18 @@ func run(ctx context.Context, w io.Writer) error {
 			fmt.Fprintf(w, "request %d: compact's engine compacted %d messages into %d (%d -> %d tokens); fallback: %v\n",
 				req, res.MessagesBefore, res.MessagesAfter, res.TokensBefore, res.TokensAfter, res.Fallback)
 		}
-		if h, err = restored(h, sess.Messages()); err != nil {
+		live := sess.Messages()
+		if h, err = restored(h, live); err != nil {
 			return fmt.Errorf("request %d: %w", req, err)
+		}
+		if showPrompt {
+			// The recall line went into the system prompt: the provider's
+			// block goes back as the provider wrote it. (Messages counts as
+			// a request for the session's pace, so the prompt is read from
+			// the request, not asked for apart.)
+			prompt := compact.Text(live[0])
+			fmt.Fprintf(w, "request %d: the system prompt ends: %.60s...\n", req, prompt[strings.LastIndex(prompt, "\n")+1:])
+			showPrompt = false
 		}
 		resp, err := client.Messages.New(ctx, anthropic.MessageNewParams{
 			Model: modelName, MaxTokens: 1024, System: h.System, Messages: h.Messages,
@@ -134,10 +145,7 @@ func run(ctx context.Context, w io.Writer) error {
 			provider++
 			fmt.Fprintf(w, "request %d: the provider compacted %d messages into its summary (%d -> %d tokens); the session recorded it\n",
 				req, native.SummarizedTo-native.SummarizedFrom+1, native.TokensBefore, native.TokensAfter)
-			// The recall line goes into the system prompt: the provider's
-			// block must go back as the provider wrote it.
-			prompt := compact.Text(sess.Messages()[0])
-			fmt.Fprintf(w, "request %d: the system prompt ends: %.60s...\n", req, prompt[strings.LastIndex(prompt, "\n")+1:])
+			showPrompt = true
 		} else if native != nil {
 			fmt.Fprintf(w, "request %d: the provider cleared %d old tool results\n", req, len(native.Pruned))
 		}

@@ -89,8 +89,19 @@ func run(ctx context.Context, w io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// system is the system prompt of the last request the session handed
+	// out: Messages counts as a request for the session's pace, so the
+	// example reads the prompt from what it sends instead of asking again.
+	var system string
+	request := func() []compact.Message {
+		live := sess.Messages()
+		if len(live) > 0 {
+			system = compact.Text(live[0])
+		}
+		return live
+	}
 	for turn := 1; turn <= maxTurns; turn++ {
-		if input, err = restored(input, sess.Messages()); err != nil {
+		if input, err = restored(input, request()); err != nil {
 			return fmt.Errorf("turn %d: %w", turn, err)
 		}
 		// Before every request: compact when the history nears the window,
@@ -114,7 +125,7 @@ func run(ctx context.Context, w io.Writer) error {
 				if res.Fallback {
 					fmt.Fprintf(w, "turn %d: fallback: %s\n", turn, res.FallbackReason)
 				}
-				if input, err = restored(out, sess.Messages()); err != nil {
+				if input, err = restored(out, request()); err != nil {
 					return fmt.Errorf("turn %d: %w", turn, err)
 				}
 			}
@@ -151,7 +162,7 @@ func run(ctx context.Context, w io.Writer) error {
 		if calls == 0 {
 			fmt.Fprintf(w, "turn %d: answer: %s\n", turn, resp.OutputText())
 			fmt.Fprintf(w, "%d compactions in %d turns\n", engine.Status().Compressions, turn)
-			return recall(ctx, w, sess)
+			return recall(ctx, w, sess, system)
 		}
 	}
 	return fmt.Errorf("no answer after %d turns", maxTurns)
@@ -221,8 +232,7 @@ func messageOf(conv *openaigo.ItemConversion, i int) int {
 // recall shows that what was compacted stays readable: context_search (a
 // tool the host offers the model with s.Tools()) finds a file the model
 // read before the first compaction.
-func recall(ctx context.Context, w io.Writer, sess *session.Session) error {
-	prompt := compact.Text(sess.Messages()[0])
+func recall(ctx context.Context, w io.Writer, sess *session.Session, prompt string) error {
 	fmt.Fprintf(w, "the system prompt ends: %.60s...\n", prompt[strings.LastIndex(prompt, "\n")+1:])
 	for _, t := range sess.Tools() {
 		if t.Definition.Function.Name != session.ToolSearch {
