@@ -31,7 +31,7 @@ func hasTrigramIndex(t *testing.T, schema string) bool {
 // Issue 33.7: Open builds a trigram index over the search text, and Search
 // answers exactly what it answered by reading the session's records: with
 // the index, without it (a server with no pg_trgm, which Open logs), and as
-// MemoryStore does, LIKE's wildcards and escape in the text included.
+// store.Memory does, LIKE's wildcards and escape in the text included.
 func TestSearchAnswersTheSameWithTheTrigramIndexOrWithout(t *testing.T) {
 	ctx := context.Background()
 	var logged bytes.Buffer

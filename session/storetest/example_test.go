@@ -16,9 +16,9 @@ import (
 // anywhere with Check.
 func ExampleCheck() {
 	err := storetest.Check(context.Background(), store.NewMemory())
-	fmt.Println("MemoryStore breaks no rule:", err == nil)
+	fmt.Println("store.Memory breaks no rule:", err == nil)
 	// Output:
-	// MemoryStore breaks no rule: true
+	// store.Memory breaks no rule: true
 }
 
 // Audit reads a session's log and compactions and finds every record each

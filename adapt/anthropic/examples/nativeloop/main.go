@@ -63,7 +63,7 @@ func run(ctx context.Context, w io.Writer) error {
 		adapt.WithInstructions("Summarise the task, the files read and what they held. Call no tools."))
 
 	// The Session keeps the conversation: every message in its log (a
-	// MemoryStore here; a durable store in production), whoever compacts,
+	// store.Memory here; a durable store in production), whoever compacts,
 	// and the recall tools that read the log back.
 	sess, err := session.Open(ctx, "nativeloop", engine, session.WithRecall(true))
 	if err != nil {

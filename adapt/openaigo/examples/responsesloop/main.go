@@ -69,7 +69,7 @@ func run(ctx context.Context, w io.Writer) error {
 		openaigo.WithTimeout(nativeTimeout))
 
 	// The Session keeps the conversation: every message in its log (a
-	// MemoryStore here; a durable store in production), whoever compacts,
+	// store.Memory here; a durable store in production), whoever compacts,
 	// and the recall tools that read the log back.
 	sess, err := session.Open(ctx, "responsesloop", engine, session.WithRecall(true))
 	if err != nil {
