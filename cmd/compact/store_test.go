@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contextkit/compact"
+	"github.com/contextkit/compact/session/pgstore"
 	"github.com/contextkit/compact/session/sqlitestore"
 	"github.com/contextkit/compact/session/store"
 )
@@ -38,36 +39,76 @@ func archiveIn(t *testing.T, st store.Store, id string) {
 // Issue 33.2: retention, deletion and redaction run from the command line
 // against a store's file.
 func TestStoreLifecycleOnASQLiteFile(t *testing.T) {
-	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "sessions.db")
-	st, err := sqlitestore.Open(ctx, path)
+	st, err := sqlitestore.Open(context.Background(), path)
 	require.NoError(t, err)
 	defer st.Close()
+	storeLifecycle(t, st, path, nil, "vacuumed "+path+"\n")
+}
+
+// The same against a Postgres DSN, in a schema of the test's own.
+func TestStoreLifecycleOnPostgres(t *testing.T) {
+	dsn := os.Getenv("COMPACT_PG_DSN")
+	if dsn == "" || !isPostgres(dsn) {
+		t.Skip("needs COMPACT_PG_DSN as a postgres:// URL")
+	}
+	ctx := context.Background()
+	schema := fmt.Sprintf("cli_lifecycle_%d", time.Now().UnixNano())
+	st, err := pgstore.Open(ctx, dsn, pgstore.WithSchema(schema))
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		if conn, err := pgx.Connect(ctx, dsn); err == nil {
+			_, _ = conn.Exec(ctx, "DROP SCHEMA "+pgx.Identifier{schema}.Sanitize()+" CASCADE")
+			_ = conn.Close(ctx)
+		}
+	})
+	defer func() { _ = st.Close() }()
+	storeLifecycle(t, st, dsn, []string{"-schema", schema}, "")
+}
+
+// storeLifecycle archives three sessions in st and runs redact, delete and
+// expire against target (the file or DSN of st, with flags), checking what
+// st reads afterwards. vacuumed is what -vacuum prints ("" where the
+// store's kind refuses it).
+func storeLifecycle(t *testing.T, st store.Store, target string, flags []string, vacuumed string) {
+	t.Helper()
+	ctx := context.Background()
 	for _, id := range []string{"old", "gone", "secret"} {
 		archiveIn(t, st, id)
 	}
 	time.Sleep(20 * time.Millisecond)
+	cli := func(op string, args ...string) result {
+		all := append([]string{"store", op}, flags...)
+		return runCLI(t, "", append(all, args...)...)
+	}
 
-	r := runCLI(t, "", "store", "redact", path, "secret")
+	r := cli("redact", target, "secret")
 	require.Equal(t, exitOK, r.code, r.stderr)
 	assert.Equal(t, "redacted 1 folded records of session \"secret\"\n", r.stdout)
 	recs, err := st.Read(ctx, "secret", 5, 5)
 	require.NoError(t, err)
 	assert.Equal(t, "export GITHUB_TOKEN=ghp_[REDACTED]", recs[0].Message.Content)
 
-	r = runCLI(t, "", "store", "delete", path, "gone")
+	r = cli("delete", target, "gone")
 	require.Equal(t, exitOK, r.code, r.stderr)
 	_, _, _, err = st.Live(ctx, "gone")
 	assert.ErrorIs(t, err, store.ErrDeleted)
 
-	r = runCLI(t, "", "store", "expire", "-folded", "10ms", "-prefix", "old", "-vacuum", path)
+	expire := []string{"-folded", "10ms", "-prefix", "old"}
+	if vacuumed != "" {
+		expire = append(expire, "-vacuum")
+	}
+	r = cli("expire", append(expire, target)...)
 	require.Equal(t, exitOK, r.code, r.stderr)
-	assert.Equal(t, "expired 8 folded records and 0 idle sessions\nvacuumed "+path+"\n", r.stdout)
+	assert.Equal(t, "expired 8 folded records and 0 idle sessions\n"+vacuumed, r.stdout)
 	recs, err = st.Read(ctx, "old", 1, 0)
 	require.NoError(t, err)
 	assert.Len(t, recs, 2, "records 9 and 10 are live")
+	recs, err = st.Read(ctx, "secret", 1, 0)
+	require.NoError(t, err)
+	assert.Len(t, recs, 10, "another session's records stay")
 
-	r = runCLI(t, "", "store", "expire", "-idle", "1d", path)
+	r = cli("expire", "-idle", "1d", target)
 	require.Equal(t, exitOK, r.code, r.stderr)
 	assert.Equal(t, "expired 0 folded records and 0 idle sessions\n", r.stdout)
 }
