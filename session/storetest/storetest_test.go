@@ -104,6 +104,14 @@ func (s overzealous) Expire(ctx context.Context, r store.Retention) (store.Expir
 	return got, err
 }
 
+// hoarding never expires an idle session.
+type hoarding struct{ *store.Memory }
+
+func (s hoarding) Expire(ctx context.Context, r store.Retention) (store.Expired, error) {
+	r.Idle = 0
+	return s.Memory.Expire(ctx, r)
+}
+
 // careless rewrites nothing, and says it did.
 type careless struct{ *store.Memory }
 
@@ -127,6 +135,7 @@ func TestRulesCatchBrokenStores(t *testing.T) {
 		{"delete-of-an-unknown-id-is-final", forgetful{store.NewMemory()}},
 		{"delete-waits-for-the-lease", hasty{store.NewMemory()}},
 		{"expire-drops-only-old-folded-records", overzealous{store.NewMemory()}},
+		{"expire-drops-idle-sessions", hoarding{store.NewMemory()}},
 		{"rewrite-only-folded-records", careless{store.NewMemory()}},
 	} {
 		t.Run(tt.rule, func(t *testing.T) {
