@@ -143,7 +143,7 @@ func callLabel(name, command string, args map[string]any) string {
 	if s == "" {
 		s = name + "(" + shortArgs(args) + ")"
 	}
-	s = strings.Join(strings.Fields(strings.ReplaceAll(s, "`", "'")), " ")
+	s = textcut.Squash(strings.ReplaceAll(s, "`", "'"))
 	return textcut.Middle(s, maxRunLabel, textcut.InBytes, textcut.TwoThirds, shortenMark)
 }
 
