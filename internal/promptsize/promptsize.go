@@ -83,9 +83,9 @@ type block struct {
 // calibration): an estimate made in another state is made again.
 type versioned interface{ Version() any }
 
-// TurnsMemo is Turns remembering the estimate of each message in m (nil
-// remembers nothing), so estimating a grown history again costs the new
-// messages.
+// TurnsMemo is Turns remembering the estimate of each message it
+// estimates in m (nil remembers nothing), so estimating a grown history
+// again costs the new messages.
 func TurnsMemo(turns []msg.Message, tc tokens.Counter, caps Caps, m *Memo) int {
 	if len(turns) == 0 {
 		return 0
@@ -97,20 +97,32 @@ func TurnsMemo(turns []msg.Message, tc tokens.Counter, caps Caps, m *Memo) int {
 	e := newEstimator(tc, caps)
 	names := toolNames(turns)
 	blocks := make([]block, len(turns))
-	sizes := make([]int, len(turns))
-	total := (len(turns) - 1) * len(caps.Separator)
-	for i, t := range turns {
-		b, ok := m.Get(t)
-		if !ok || b.name != names[i] || b.caps != caps || b.state != state {
-			b = block{name: names[i], caps: caps, state: state, chars: e.chars(t, names[i]), tokens: -1}
-			m.Put(t, b)
+	known := make([]bool, len(turns))
+	// size returns block i's length in characters, estimating the block
+	// when first asked: past caps.Total, the rendering's fit measures only
+	// the blocks it takes and the first it cannot, so the middle of a long
+	// history is never estimated.
+	size := func(i int) int {
+		if !known[i] {
+			t := turns[i]
+			b, ok := m.Get(t)
+			if !ok || b.name != names[i] || b.caps != caps || b.state != state {
+				b = block{name: names[i], caps: caps, state: state, chars: e.chars(t, names[i]), tokens: -1}
+				m.Put(t, b)
+			}
+			blocks[i], known[i] = b, true
 		}
-		blocks[i], sizes[i] = b, b.chars
-		total += sizes[i]
+		return blocks[i].chars
+	}
+	// Sizes are never negative: once the newest blocks exceed caps.Total,
+	// the whole does.
+	total := (len(turns) - 1) * len(caps.Separator)
+	for i := len(turns) - 1; i >= 0 && (caps.Total < 0 || total <= caps.Total); i-- {
+		total += size(i)
 	}
 	keep, cut := []bool(nil), -1
 	if caps.Total >= 0 && total > caps.Total {
-		keep, cut = fit(turns, sizes, caps)
+		keep, cut = fit(turns, size, caps)
 	}
 	out, nl := 0, false
 	for i := 0; i < len(turns); {
@@ -118,6 +130,7 @@ func TurnsMemo(turns []msg.Message, tc tokens.Counter, caps Caps, m *Memo) int {
 			out += e.fx.sep // after a newline, the separator's merge into one token
 		}
 		if keep == nil || keep[i] {
+			size(i)
 			b := &blocks[i]
 			if b.tokens < 0 {
 				b.tokens, b.nl = e.tokens(turns[i], names[i]), endsInNewline(turns[i])
@@ -128,7 +141,7 @@ func TurnsMemo(turns []msg.Message, tc tokens.Counter, caps Caps, m *Memo) int {
 			if i == cut {
 				// Too long on its own: the rendering cuts it to the room there is.
 				room := caps.Total - 2*(caps.GapMarker+len(caps.Separator)) - len(caps.Separator)
-				n = n * room / max(sizes[i], 1)
+				n = n * room / max(b.chars, 1)
 			}
 			out += n
 			i++
@@ -398,13 +411,14 @@ func toolNames(turns []msg.Message) []string {
 // fit marks the blocks compact.RenderTurns keeps when their sizes exceed
 // caps.Total: the first real user message, the newest blocks that fit,
 // those right after the first ask, then those before it. cut is the block
-// kept though too long on its own, which the rendering cuts, or -1.
-func fit(turns []msg.Message, sizes []int, caps Caps) (keep []bool, cut int) {
+// kept though too long on its own, which the rendering cuts, or -1. size
+// returns block i's length, estimating it when first asked.
+func fit(turns []msg.Message, size func(int) int, caps Caps) (keep []bool, cut int) {
 	budget := caps.Total - 2*(caps.GapMarker+len(caps.Separator))
-	keep = make([]bool, len(sizes))
+	keep = make([]bool, len(turns))
 	used := 0
 	take := func(i int) bool {
-		need := sizes[i] + len(caps.Separator)
+		need := size(i) + len(caps.Separator)
 		if used+need > budget {
 			return false
 		}
@@ -421,7 +435,7 @@ func fit(turns []msg.Message, sizes []int, caps Caps) (keep []bool, cut int) {
 	}
 	anchor, cut := first, -1
 	if anchor < 0 {
-		anchor = len(sizes) - 1
+		anchor = len(turns) - 1
 	}
 	if !take(anchor) {
 		cut = anchor
@@ -433,9 +447,9 @@ func fit(turns []msg.Message, sizes []int, caps Caps) (keep []bool, cut int) {
 		}
 		return keep, cut
 	}
-	for i := len(sizes) - 1; i > anchor && take(i); i-- {
+	for i := len(turns) - 1; i > anchor && take(i); i-- {
 	}
-	for i := anchor + 1; i < len(sizes) && !keep[i] && take(i); i++ {
+	for i := anchor + 1; i < len(turns) && !keep[i] && take(i); i++ {
 	}
 	for i := 0; i < anchor && take(i); i++ {
 	}
