@@ -12,7 +12,7 @@
 package promptsize
 
 import (
-		"strconv"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
