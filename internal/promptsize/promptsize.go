@@ -14,7 +14,6 @@ package promptsize
 import (
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/contextkit/compact/internal/memo"
 	"github.com/contextkit/compact/internal/msg"
@@ -165,34 +164,8 @@ func endsInNewline(m msg.Message) bool {
 }
 
 // runes is the length of s in characters, as the caps count it
-// (utf8.RuneCountInString), in one pass: ASCII sixteen bytes at a time,
-// any other rune decoded, an invalid byte counted as one.
-func runes(s string) int {
-	n := len(s)
-	for i := 0; i < len(s); {
-		for i+16 <= len(s) && (word(s[i:i+8])|word(s[i+8:i+16]))&0x8080808080808080 == 0 {
-			i += 16
-		}
-		if i == len(s) {
-			break
-		}
-		if s[i] < utf8.RuneSelf {
-			i++
-			continue
-		}
-		_, size := utf8.DecodeRuneInString(s[i:])
-		n -= size - 1
-		i += size
-	}
-	return n
-}
-
-// word is the eight bytes of w as one word.
-func word(w string) uint64 {
-	_ = w[7]
-	return uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
-		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
-}
+// (utf8.RuneCountInString).
+func runes(s string) int { return textcut.Runes(s) }
 
 // keptChars returns how many characters of s a cap of limit keeps,
 // counting s only where the cap's bite depends on it: a text no longer in bytes than the cap is kept

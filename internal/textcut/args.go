@@ -3,7 +3,6 @@ package textcut
 import (
 	"encoding/json"
 	"strings"
-	"unicode/utf8"
 )
 
 // MinStringKeep is the least a shortened JSON string keeps: enough to
@@ -17,13 +16,13 @@ const MinStringKeep = 48
 // place. When even that is too long (many keys, long arrays of numbers) or
 // the arguments are not JSON, the text keeps its head and tail.
 func Arguments(args string, limit int, share float64) string {
-	if limit < 0 || len(args) <= limit || utf8.RuneCountInString(args) <= limit {
+	if limit < 0 || len(args) <= limit || Runes(args) <= limit {
 		return args
 	}
 	if json.Valid([]byte(args)) {
 		spans := StringSpans(args)
 		if keep, ok := stringKeep(args, spans, limit); ok {
-			if out := shortenStrings(args, spans, keep, share); utf8.RuneCountInString(out) <= limit {
+			if out := shortenStrings(args, spans, keep, share); Runes(out) <= limit {
 				return out
 			}
 		}
@@ -60,10 +59,10 @@ func StringSpans(s string) []Span {
 // ok is false when even MinStringKeep does not fit.
 func stringKeep(s string, spans []Span, limit int) (int, bool) {
 	lens := make([]int, len(spans))
-	fixed := utf8.RuneCountInString(s)
+	fixed := Runes(s)
 	longest := 0
 	for i, sp := range spans {
-		lens[i] = utf8.RuneCountInString(s[sp.Start:sp.End])
+		lens[i] = Runes(s[sp.Start:sp.End])
 		fixed -= lens[i]
 		longest = max(longest, lens[i])
 	}
@@ -109,19 +108,28 @@ func ReplaceLongStrings(s string, spans []Span, target int, share float64, skip 
 	last := 0
 	for _, sp := range spans {
 		lit := s[sp.Start:sp.End]
-		if len(lit) <= target || utf8.RuneCountInString(lit) <= target || skip != nil && skip(sp) {
+		if len(lit) <= target || Runes(lit) <= target || skip != nil && skip(sp) {
 			continue
 		}
-		var v string
-		if json.Unmarshal([]byte(lit), &v) != nil {
-			continue
+		v, ok := unquote(lit)
+		if !ok {
+			if json.Unmarshal([]byte(lit), &v) != nil {
+				continue
+			}
 		}
-		short, ok := shortLiteral(v, target, share)
+		head, marker, tail, ok := shortLiteral(v, target, share)
 		if !ok {
 			continue
 		}
+		if last == 0 {
+			b.Grow(len(s))
+		}
 		b.WriteString(s[last:sp.Start])
-		b.WriteString(short)
+		b.WriteByte('"')
+		writeQuoted(&b, head)
+		writeQuoted(&b, marker)
+		writeQuoted(&b, tail)
+		b.WriteByte('"')
 		last = sp.End
 	}
 	if last == 0 {
@@ -131,33 +139,20 @@ func ReplaceLongStrings(s string, spans []Span, target int, share float64, skip 
 	return b.String()
 }
 
-// shortLiteral returns v cut in the middle and encoded as a JSON string
-// literal of at most target characters. Escapes (\n, \") make a literal
-// longer than its text, so the cut is tightened until the literal fits.
-func shortLiteral(v string, target int, share float64) (string, bool) {
+// shortLiteral returns v cut in the middle (see middle), in parts whose
+// encoding as a JSON string literal (see writeQuoted) takes at most target
+// characters. Escapes (\n, \") make a literal longer than its text, so the
+// cut is tightened until the literal fits. v is valid UTF-8, as a decoded
+// literal is, so the parts encode as their join does.
+func shortLiteral(v string, target int, share float64) (head, marker, tail string, ok bool) {
 	keep := target - 2 // the quotes
 	for try := 0; try < 4 && keep > 0; try++ {
-		lit, err := marshalString(Middle(v, keep, InChars, share, InlineMarker))
-		if err != nil {
-			return "", false
-		}
-		n := utf8.RuneCountInString(lit)
+		head, marker, tail = middle(v, keep, InChars, share, InlineMarker)
+		n := 2 + quotedRunes(head) + quotedRunes(marker) + quotedRunes(tail)
 		if n <= target {
-			return lit, true
+			return head, marker, tail, true
 		}
 		keep = keep*target/n - 1
 	}
-	return "", false
-}
-
-// marshalString encodes v as a JSON string without HTML escaping, so "<"
-// and "&" in commands stay readable.
-func marshalString(v string) (string, error) {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return "", err
-	}
-	return strings.TrimSuffix(b.String(), "\n"), nil
+	return "", "", "", false
 }

@@ -42,7 +42,7 @@ func (u Unit) size(s string) int {
 	if u == InBytes {
 		return len(s)
 	}
-	return utf8.RuneCountInString(s)
+	return Runes(s)
 }
 
 // head returns the byte length of the longest prefix of s of at most n
@@ -68,16 +68,28 @@ func (u Unit) tail(s string, n int) int {
 // is within 160 bytes. When limit is too small for the marker, only the
 // head is kept.
 func Middle(s string, limit int, u Unit, share float64, format string) string {
+	head, marker, tail := middle(s, limit, u, share, format)
+	return head + marker + tail
+}
+
+// middle is Middle in its three parts, head, marker and tail, which
+// joined are Middle's result; marker and tail are "" when nothing is cut
+// or only the head is kept (head is then the result).
+func middle(s string, limit int, u Unit, share float64, format string) (head, marker, tail string) {
 	if limit < 0 || len(s) <= limit {
-		return s
+		return s, "", ""
 	}
-	total := u.size(s)
+	chars := Runes(s)
+	total := chars
+	if u == InBytes {
+		total = len(s)
+	}
 	if total <= limit {
-		return s
+		return s, "", ""
 	}
-	room := limit - u.size(Marker(format, utf8.RuneCountInString(s)))
+	room := limit - u.size(Marker(format, chars))
 	if room < 2 {
-		return s[:u.head(s, limit)]
+		return s[:u.head(s, limit)], "", ""
 	}
 	hb := u.head(s, int(float64(room)*share))
 	tb := len(s) - u.tail(s, room-u.size(s[:hb]))
@@ -87,30 +99,78 @@ func Middle(s string, limit int, u Unit, share float64, format string) string {
 	if nl := strings.IndexByte(s[tb:], '\n'); nl >= 0 && nl < snapWindow && tb+nl+1 < len(s) {
 		tb += nl + 1
 	}
-	cut := utf8.RuneCountInString(s[hb:tb])
-	return strings.TrimRight(s[:hb], "\n") + Marker(format, cut) + strings.TrimLeft(s[tb:], "\n")
+	marker = Marker(format, Runes(s[hb:tb]))
+	return strings.TrimRight(s[:hb], "\n"), marker, strings.TrimLeft(s[tb:], "\n")
 }
 
 // runeOffset returns the byte offset of the n-th rune of s (len(s) when s
-// has fewer).
+// has fewer), skipping ASCII sixteen bytes at a time.
 func runeOffset(s string, n int) int {
-	for i := range s {
-		if n == 0 {
-			return i
+	i := 0
+	for n > 0 && i < len(s) {
+		if n >= 16 && i+16 <= len(s) && ascii16(s[i:i+16]) {
+			i, n = i+16, n-16
+			continue
+		}
+		if s[i] < utf8.RuneSelf {
+			i++
+		} else {
+			_, size := utf8.DecodeRuneInString(s[i:])
+			i += size
 		}
 		n--
 	}
-	return len(s)
+	return i
 }
 
-// tailOffset returns the byte offset where the last n runes of s begin.
+// tailOffset returns the byte offset where the last n runes of s begin,
+// as utf8.DecodeLastRuneInString steps back over them.
 func tailOffset(s string, n int) int {
 	i := len(s)
 	for ; n > 0 && i > 0; n-- {
+		if n >= 16 && i >= 16 && ascii16(s[i-16:i]) {
+			i, n = i-16, n-15
+			continue
+		}
 		_, size := utf8.DecodeLastRuneInString(s[:i])
 		i -= size
 	}
 	return i
+}
+
+// Runes returns the length of s in characters, as
+// utf8.RuneCountInString counts it (an invalid byte is one), in one pass
+// that skips ASCII sixteen bytes at a time.
+func Runes(s string) int {
+	n := len(s)
+	for i := 0; i < len(s); {
+		for i+16 <= len(s) && ascii16(s[i:i+16]) {
+			i += 16
+		}
+		if i == len(s) {
+			break
+		}
+		if s[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		_, size := utf8.DecodeRuneInString(s[i:])
+		n -= size - 1
+		i += size
+	}
+	return n
+}
+
+// ascii16 reports whether the sixteen bytes of w are all ASCII.
+func ascii16(w string) bool {
+	return (word(w[:8])|word(w[8:16]))&0x8080808080808080 == 0
+}
+
+// word is the eight bytes of w as one little-endian word.
+func word(w string) uint64 {
+	_ = w[7]
+	return uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
 }
 
 // Head returns the longest prefix of s of at most n bytes that ends on
@@ -143,7 +203,7 @@ func Tail(s string, n int) string {
 
 // Clip returns s cut to at most n characters, ending in "..." when cut.
 func Clip(s string, n int) string {
-	if len(s) <= n || utf8.RuneCountInString(s) <= n {
+	if len(s) <= n || Runes(s) <= n {
 		return s
 	}
 	return s[:runeOffset(s, n-3)] + "..."

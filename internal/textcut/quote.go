@@ -1,0 +1,236 @@
+package textcut
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// JSON string literals as encoding/json reads and writes them, without
+// its reflection and buffers: the few literals Arguments shortens are
+// most of its work.
+
+// unquote returns the value of lit as json.Unmarshal decodes it into a
+// string, when lit is one well-formed JSON string literal; ok is false
+// otherwise (json.Unmarshal then decides). Invalid UTF-8 and lone
+// surrogates become U+FFFD, so the value is valid UTF-8.
+func unquote(lit string) (v string, ok bool) {
+	if len(lit) < 2 || lit[0] != '"' || lit[len(lit)-1] != '"' {
+		return "", false
+	}
+	s := lit[1 : len(lit)-1]
+	r := 0
+	for r < len(s) {
+		if r+16 <= len(s) && plain16(s[r:r+16]) {
+			r += 16
+			continue
+		}
+		c := s[r]
+		if c == '\\' || c == '"' || c < ' ' {
+			break
+		}
+		if c < utf8.RuneSelf {
+			r++
+			continue
+		}
+		rr, size := utf8.DecodeRuneInString(s[r:])
+		if rr == utf8.RuneError && size == 1 {
+			break
+		}
+		r += size
+	}
+	if r == len(s) {
+		return s, true
+	}
+	b := make([]byte, r, len(s)+utf8.UTFMax)
+	copy(b, s[:r])
+	for r < len(s) {
+		switch c := s[r]; {
+		case c == '\\':
+			r++
+			if r >= len(s) {
+				return "", false
+			}
+			switch s[r] {
+			case '"', '\\', '/':
+				b = append(b, s[r])
+			case 'b':
+				b = append(b, '\b')
+			case 'f':
+				b = append(b, '\f')
+			case 'n':
+				b = append(b, '\n')
+			case 'r':
+				b = append(b, '\r')
+			case 't':
+				b = append(b, '\t')
+			case 'u':
+				r--
+				rr := getu4(s[r:])
+				if rr < 0 {
+					return "", false
+				}
+				r += 6
+				if utf16.IsSurrogate(rr) {
+					if dec := utf16.DecodeRune(rr, getu4(s[r:])); dec != unicode.ReplacementChar {
+						r += 6 // a valid pair
+						b = utf8.AppendRune(b, dec)
+						continue
+					}
+					rr = unicode.ReplacementChar
+				}
+				b = utf8.AppendRune(b, rr)
+				continue
+			default:
+				return "", false
+			}
+			r++
+		case c == '"', c < ' ':
+			return "", false
+		case c < utf8.RuneSelf:
+			b = append(b, c)
+			r++
+		default:
+			rr, size := utf8.DecodeRuneInString(s[r:])
+			r += size
+			b = utf8.AppendRune(b, rr)
+		}
+	}
+	return string(b), true
+}
+
+// getu4 decodes \uXXXX from the start of s, or returns -1.
+func getu4(s string) rune {
+	if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
+		return -1
+	}
+	var r rune
+	for _, c := range []byte(s[2:6]) {
+		switch {
+		case '0' <= c && c <= '9':
+			c = c - '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return -1
+		}
+		r = r*16 + rune(c)
+	}
+	return r
+}
+
+// writeQuoted writes s encoded as the inside of a JSON string literal, as
+// a json.Encoder that does not escape HTML writes it: ", \ and control
+// characters escaped, invalid UTF-8 as \ufffd, U+2028 and U+2029 as
+// escapes, the rest as it is.
+func writeQuoted(b *strings.Builder, s string) {
+	start := 0
+	for i := 0; i < len(s); {
+		if i+16 <= len(s) && plain16(s[i:i+16]) {
+			i += 16
+			continue
+		}
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= ' ' && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b.WriteString(s[start:i])
+			switch c {
+			case '\\', '"':
+				b.WriteByte('\\')
+				b.WriteByte(c)
+			case '\b':
+				b.WriteString(`\b`)
+			case '\f':
+				b.WriteString(`\f`)
+			case '\n':
+				b.WriteString(`\n`)
+			case '\r':
+				b.WriteString(`\r`)
+			case '\t':
+				b.WriteString(`\t`)
+			default:
+				b.WriteString(`\u00`)
+				b.WriteByte(hexDigits[c>>4])
+				b.WriteByte(hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		c, size := utf8.DecodeRuneInString(s[i:])
+		if c == utf8.RuneError && size == 1 {
+			b.WriteString(s[start:i])
+			b.WriteString(`\ufffd`)
+			i += size
+			start = i
+			continue
+		}
+		if c == '\u2028' || c == '\u2029' {
+			b.WriteString(s[start:i])
+			b.WriteString(`\u202`)
+			b.WriteByte(hexDigits[c&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b.WriteString(s[start:])
+}
+
+// quotedRunes is the length in characters of what writeQuoted writes for s.
+func quotedRunes(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		if i+16 <= len(s) && plain16(s[i:i+16]) {
+			i, n = i+16, n+16
+			continue
+		}
+		if c := s[i]; c < utf8.RuneSelf {
+			switch {
+			case c >= ' ' && c != '"' && c != '\\':
+				n++
+			case c == '\\', c == '"', c == '\b', c == '\f', c == '\n', c == '\r', c == '\t':
+				n += 2
+			default:
+				n += 6
+			}
+			i++
+			continue
+		}
+		c, size := utf8.DecodeRuneInString(s[i:])
+		if c == utf8.RuneError && size == 1 || c == '\u2028' || c == '\u2029' {
+			n += 6
+		} else {
+			n++
+		}
+		i += size
+	}
+	return n
+}
+
+// hexDigits are the digits of a \u escape, as encoding/json writes them.
+const hexDigits = "0123456789abcdef"
+
+// plain16 reports whether the sixteen bytes of w are printable ASCII other
+// than " and \, which a JSON string literal holds as they are.
+func plain16(w string) bool {
+	return plain8(word(w[:8])) && plain8(word(w[8:16]))
+}
+
+// plain8 reports whether the eight bytes of x are each in 0x20..0x7f and
+// neither " nor \.
+func plain8(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	// A byte is < 0x20 or has its high bit set: (x - 0x20) borrows or x
+	// has it; a byte equal to c: (x ^ c) is zero.
+	low := (x - ones*0x20) &^ x & highs
+	quote := ((x ^ ones*'"') - ones) &^ (x ^ ones*'"') & highs
+	slash := ((x ^ ones*'\\') - ones) &^ (x ^ ones*'\\') & highs
+	return x&highs == 0 && low|quote|slash == 0
+}
