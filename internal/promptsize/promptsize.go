@@ -12,6 +12,7 @@
 package promptsize
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -383,23 +384,46 @@ func (e *estimator) tokens(m msg.Message, toolName string) int {
 // compact.RenderTurns labels results with, near enough for an estimate.
 func toolNames(turns []msg.Message) []string {
 	names := make([]string, len(turns))
-	var group map[string]string
+	var calls []openai.ToolCall // the group's calls
+	var answered []string       // the ids of those answered already
+	var group map[string]string // the group, when it is too long to search
 	for i, m := range turns {
 		switch m.Role {
 		case msg.RoleAssistant:
-			group = make(map[string]string, len(m.ToolCalls))
-			for _, c := range m.ToolCalls {
-				group[c.ID] = c.Function.Name
+			calls, answered, group = m.ToolCalls, answered[:0], nil
+			if len(calls) > searchedCalls {
+				group = make(map[string]string, len(calls))
+				for _, c := range calls {
+					group[c.ID] = c.Function.Name
+				}
 			}
 		case msg.RoleTool:
-			names[i] = group[m.ToolCallID]
-			delete(group, m.ToolCallID)
+			id := m.ToolCallID
+			if group != nil {
+				names[i] = group[id]
+				delete(group, id)
+				continue
+			}
+			if slices.Contains(answered, id) {
+				continue
+			}
+			for k := len(calls) - 1; k >= 0; k-- {
+				if calls[k].ID == id { // the last of equal ids, as a map keeps
+					names[i] = calls[k].Function.Name
+					answered = append(answered, id)
+					break
+				}
+			}
 		default:
-			group = nil
+			calls, answered, group = nil, answered[:0], nil
 		}
 	}
 	return names
 }
+
+// searchedCalls is the most calls a group has for toolNames to search
+// them rather than map them.
+const searchedCalls = 16
 
 // fit marks the blocks compact.RenderTurns keeps when their sizes exceed
 // caps.Total: the first real user message, the newest blocks that fit,
