@@ -19,8 +19,7 @@ func Arguments(args string, limit int, share float64) string {
 	if limit < 0 || len(args) <= limit || Runes(args) <= limit {
 		return args
 	}
-	if json.Valid([]byte(args)) {
-		spans := StringSpans(args)
+	if spans, ok := jsonSpans(args); ok {
 		if keep, ok := stringKeep(args, spans, limit); ok {
 			if out := shortenStrings(args, spans, keep, share); Runes(out) <= limit {
 				return out

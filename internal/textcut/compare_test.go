@@ -3,6 +3,7 @@ package textcut
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -155,6 +156,29 @@ func FuzzQuoteAsEncodingJSON(f *testing.F) {
 		}
 		if _, ok := unquote(want); !ok {
 			t.Fatalf("unquote(%q) refused what encoding/json wrote", want)
+		}
+	})
+}
+
+// jsonSpans finds the literals StringSpans finds in what json.Valid
+// accepts, and accepts what it accepts.
+func FuzzJSONSpansAsEncodingJSON(f *testing.F) {
+	for _, s := range argumentSeeds {
+		f.Add(s)
+	}
+	for _, s := range []string{"", " ", "0", "-0.5e+7", "01", "1.", "1e", "-", "[1,]", "{\"a\":1,}", "[]", "{}", " [ ] ",
+		"{\"a\" : [true, false, null, \"\\u00e9\\/\"]}", "\"\\x\"", "\"\t\"", "[\"a\"\"b\"]", "{\"a\"}", "{1:2}", "nul", "truefalse",
+		strings.Repeat("[", 10000) + strings.Repeat("]", 10000), strings.Repeat("[", 10001) + strings.Repeat("]", 10001),
+		strings.Repeat("{\"k\":", 9999) + "{}" + strings.Repeat("}", 9999)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		spans, ok := jsonSpans(s)
+		if want := json.Valid([]byte(s)); ok != want {
+			t.Fatalf("jsonSpans(%q) valid %v, json.Valid %v", s, ok, want)
+		}
+		if ok && !slices.Equal(spans, oldStringSpans(s)) {
+			t.Fatalf("jsonSpans(%q) = %v, StringSpans %v", s, spans, oldStringSpans(s))
 		}
 	})
 }

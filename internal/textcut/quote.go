@@ -46,6 +46,18 @@ func unquote(lit string) (v string, ok bool) {
 	b := make([]byte, r, len(s)+utf8.UTFMax)
 	copy(b, s[:r])
 	for r < len(s) {
+		if c := s[r]; c >= ' ' && c < utf8.RuneSelf && c != '"' && c != '\\' {
+			j := r + 1 // copy the run of such bytes at once
+			for j+16 <= len(s) && plain16(s[j:j+16]) {
+				j += 16
+			}
+			for j < len(s) && s[j] >= ' ' && s[j] < utf8.RuneSelf && s[j] != '"' && s[j] != '\\' {
+				j++
+			}
+			b = append(b, s[r:j]...)
+			r = j
+			continue
+		}
 		switch c := s[r]; {
 		case c == '\\':
 			r++
@@ -88,9 +100,6 @@ func unquote(lit string) (v string, ok bool) {
 			r++
 		case c == '"', c < ' ':
 			return "", false
-		case c < utf8.RuneSelf:
-			b = append(b, c)
-			r++
 		default:
 			rr, size := utf8.DecodeRuneInString(s[r:])
 			r += size
@@ -220,17 +229,19 @@ const hexDigits = "0123456789abcdef"
 // plain16 reports whether the sixteen bytes of w are printable ASCII other
 // than " and \, which a JSON string literal holds as they are.
 func plain16(w string) bool {
-	return plain8(word(w[:8])) && plain8(word(w[8:16]))
+	x, y := word(w[:8]), word(w[8:16])
+	return (x|y)&0x8080808080808080 == 0 && inString8(x) && inString8(y)
 }
 
-// plain8 reports whether the eight bytes of x are each in 0x20..0x7f and
-// neither " nor \.
-func plain8(x uint64) bool {
+// inString8 reports whether none of the eight bytes of x is a control
+// character, " or \: bytes a JSON string literal holds as they are, or
+// starts a rune with.
+func inString8(x uint64) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	// A byte is < 0x20 or has its high bit set: (x - 0x20) borrows or x
-	// has it; a byte equal to c: (x ^ c) is zero.
-	low := (x - ones*0x20) &^ x & highs
-	quote := ((x ^ ones*'"') - ones) &^ (x ^ ones*'"') & highs
-	slash := ((x ^ ones*'\\') - ones) &^ (x ^ ones*'\\') & highs
-	return x&highs == 0 && low|quote|slash == 0
+	// Some byte is below 0x20 when x - 0x20... borrows into a byte whose
+	// high bit x lacks; some byte is c when x ^ c... has a zero byte.
+	low := (x - ones*0x20) &^ x
+	quote := (x ^ ones*'"' - ones) &^ (x ^ ones*'"')
+	slash := (x ^ ones*'\\' - ones) &^ (x ^ ones*'\\')
+	return (low|quote|slash)&highs == 0
 }
