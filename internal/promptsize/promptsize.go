@@ -169,8 +169,8 @@ func endsInNewline(m msg.Message) bool {
 func runes(s string) int { return textcut.Runes(s) }
 
 // keptChars returns how many characters of s a cap of limit keeps,
-// counting s only where the cap's bite depends on it: a text no longer in bytes than the cap is kept
-// whole, and one over four bytes a character past it is cut.
+// counting s only where the cap's bite depends on it: a text over four
+// bytes a character past the cap is cut to it, uncounted.
 func keptChars(s string, limit int) int {
 	if limit < 0 || len(s) <= limit {
 		return runes(s)

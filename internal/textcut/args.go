@@ -142,7 +142,8 @@ func ReplaceLongStrings(s string, spans []Span, target int, share float64, skip 
 // encoding as a JSON string literal (see writeQuoted) takes at most target
 // characters. Escapes (\n, \") make a literal longer than its text, so the
 // cut is tightened until the literal fits. v is valid UTF-8, as a decoded
-// literal is, so the parts encode as their join does.
+// literal is, and the cuts fall on rune boundaries, so the parts encode as
+// their join does.
 func shortLiteral(v string, target int, share float64) (head, marker, tail string, ok bool) {
 	keep := target - 2 // the quotes
 	for try := 0; try < 4 && keep > 0; try++ {

@@ -22,8 +22,8 @@ func unquote(lit string) (v string, ok bool) {
 	s := lit[1 : len(lit)-1]
 	r := 0
 	for r < len(s) {
-		if r+16 <= len(s) && plain16(s[r:r+16]) {
-			r += 16
+		if r+8 <= len(s) && plain8(word(s[r:r+8])) {
+			r += 8
 			continue
 		}
 		c := s[r]
@@ -48,8 +48,8 @@ func unquote(lit string) (v string, ok bool) {
 	for r < len(s) {
 		if c := s[r]; c >= ' ' && c < utf8.RuneSelf && c != '"' && c != '\\' {
 			j := r + 1 // copy the run of such bytes at once
-			for j+16 <= len(s) && plain16(s[j:j+16]) {
-				j += 16
+			for j+8 <= len(s) && plain8(word(s[j:j+8])) {
+				j += 8
 			}
 			for j < len(s) && s[j] >= ' ' && s[j] < utf8.RuneSelf && s[j] != '"' && s[j] != '\\' {
 				j++
@@ -132,14 +132,14 @@ func getu4(s string) rune {
 }
 
 // writeQuoted writes s encoded as the inside of a JSON string literal, as
-// a json.Encoder that does not escape HTML writes it: ", \ and control
-// characters escaped, invalid UTF-8 as \ufffd, U+2028 and U+2029 as
-// escapes, the rest as it is.
+// a json.Encoder that does not escape HTML writes it (so "<" and "&" in
+// commands stay readable): ", \ and control characters escaped, invalid
+// UTF-8 as \ufffd, U+2028 and U+2029 as escapes, the rest as it is.
 func writeQuoted(b *strings.Builder, s string) {
 	start := 0
 	for i := 0; i < len(s); {
-		if i+16 <= len(s) && plain16(s[i:i+16]) {
-			i += 16
+		if i+8 <= len(s) && plain8(word(s[i:i+8])) {
+			i += 8
 			continue
 		}
 		if c := s[i]; c < utf8.RuneSelf {
@@ -196,8 +196,8 @@ func writeQuoted(b *strings.Builder, s string) {
 func quotedRunes(s string) int {
 	n := 0
 	for i := 0; i < len(s); {
-		if i+16 <= len(s) && plain16(s[i:i+16]) {
-			i, n = i+16, n+16
+		if i+8 <= len(s) && plain8(word(s[i:i+8])) {
+			i, n = i+8, n+8
 			continue
 		}
 		if c := s[i]; c < utf8.RuneSelf {
@@ -226,22 +226,20 @@ func quotedRunes(s string) int {
 // hexDigits are the digits of a \u escape, as encoding/json writes them.
 const hexDigits = "0123456789abcdef"
 
-// plain16 reports whether the sixteen bytes of w are printable ASCII other
+// plain8 reports whether the eight bytes of x are printable ASCII other
 // than " and \, which a JSON string literal holds as they are.
-func plain16(w string) bool {
-	x, y := word(w[:8]), word(w[8:16])
-	return (x|y)&0x8080808080808080 == 0 && inString8(x) && inString8(y)
-}
+func plain8(x uint64) bool { return x&highBits == 0 && inString8(x) }
 
 // inString8 reports whether none of the eight bytes of x is a control
 // character, " or \: bytes a JSON string literal holds as they are, or
 // starts a rune with.
 func inString8(x uint64) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	// Some byte is below 0x20 when x - 0x20... borrows into a byte whose
-	// high bit x lacks; some byte is c when x ^ c... has a zero byte.
+	const ones = 0x0101010101010101
+	// Some byte is below 0x20 when subtracting 0x20 from every byte sets
+	// the high bit of a byte that lacked it; some byte is c when x with
+	// every byte xor c has a zero byte, found the same way.
 	low := (x - ones*0x20) &^ x
 	quote := (x ^ ones*'"' - ones) &^ (x ^ ones*'"')
 	slash := (x ^ ones*'\\' - ones) &^ (x ^ ones*'\\')
-	return (low|quote|slash)&highs == 0
+	return (low|quote|slash)&highBits == 0
 }

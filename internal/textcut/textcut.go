@@ -108,7 +108,7 @@ func middle(s string, limit int, u Unit, share float64, format string) (head, ma
 func runeOffset(s string, n int) int {
 	i := 0
 	for n > 0 && i < len(s) {
-		if n >= 16 && i+16 <= len(s) && ascii16(s[i:i+16]) {
+		if n >= 16 && i+16 <= len(s) && (word(s[i:i+8])|word(s[i+8:i+16]))&highBits == 0 {
 			i, n = i+16, n-16
 			continue
 		}
@@ -128,7 +128,7 @@ func runeOffset(s string, n int) int {
 func tailOffset(s string, n int) int {
 	i := len(s)
 	for ; n > 0 && i > 0; n-- {
-		if n >= 16 && i >= 16 && ascii16(s[i-16:i]) {
+		if n >= 16 && i >= 16 && (word(s[i-16:i-8])|word(s[i-8:i]))&highBits == 0 {
 			i, n = i-16, n-15
 			continue
 		}
@@ -144,8 +144,8 @@ func tailOffset(s string, n int) int {
 func Runes(s string) int {
 	n := len(s)
 	for i := 0; i < len(s); {
-		for i+16 <= len(s) && ascii16(s[i:i+16]) {
-			i += 16
+		for i+16 <= len(s) && (word(s[i:i+8])|word(s[i+8:i+16]))&highBits == 0 {
+			i += 16 // sixteen ASCII bytes
 		}
 		if i == len(s) {
 			break
@@ -161,10 +161,8 @@ func Runes(s string) int {
 	return n
 }
 
-// ascii16 reports whether the sixteen bytes of w are all ASCII.
-func ascii16(w string) bool {
-	return (word(w[:8])|word(w[8:16]))&0x8080808080808080 == 0
-}
+// highBits is the high bit of each byte of a word.
+const highBits = 0x8080808080808080
 
 // word is the eight bytes of w as one little-endian word.
 func word(w string) uint64 {

@@ -112,8 +112,8 @@ func skipSpace(s string, i int) int {
 // s[i] == '"', and whether it is well formed.
 func stringEnd(s string, i int) (int, bool) {
 	for i++; i < len(s); {
-		if i+16 <= len(s) && inString8(word(s[i:i+8])) && inString8(word(s[i+8:i+16])) {
-			i += 16
+		if i+8 <= len(s) && inString8(word(s[i:i+8])) {
+			i += 8
 			continue
 		}
 		switch c := s[i]; {
