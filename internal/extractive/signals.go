@@ -18,6 +18,12 @@ import (
 // or context, never errors, except Go's nested "--- FAIL" and the test
 // output lines under it.
 func errorLines(text string) []string {
+	h := hintsOf(text)
+	return h.errorLines(text)
+}
+
+// errorLines is errorLines for a text with hints h.
+func (h *lineHints) errorLines(text string) []string {
 	var out []string
 	inGoFail := false
 	for rest := text; rest != ""; {
@@ -48,7 +54,7 @@ func errorLines(text string) []string {
 			}
 			continue
 		}
-		if indented || t == "FAIL" || !isErrorLine(t) {
+		if indented || t == "FAIL" || !h.isErrorLine(t) {
 			continue // a bare FAIL only closes the lines that said what failed
 		}
 		if isBareLabel(t) {
@@ -70,26 +76,59 @@ var goTestLine = regexp.MustCompile(`^[\w./-]+_test\.go:\d+: `)
 // "Uncaught TypeError: y", "AssertionError".
 var exceptionLine = regexp.MustCompile(`^(?:Uncaught )?[A-Za-z_][\w.]*(?:Error|Exception)(?::|$)`)
 
+// lineHints says which of the searches isErrorLine makes of every line can
+// find anything in a text at all: each line is part of the text, so what
+// the text lacks no line holds, and one search of the text spares one of
+// every line.
+type lineHints struct {
+	infix     [len(errorInfixes)]bool // errorInfixes[i] may occur (always for those holding ": ")
+	exception bool                    // "Error" or "Exception" occurs
+}
+
+// hintsOf returns the hints of text.
+func hintsOf(text string) lineHints {
+	var h lineHints
+	for i, s := range errorInfixes {
+		h.infix[i] = infixColons[i] >= 0 || strings.Contains(text, s)
+	}
+	h.exception = strings.Contains(text, "Error") || strings.Contains(text, "Exception")
+	return h
+}
+
+// allHints are the hints of a text that may hold anything.
+var allHints = func() (h lineHints) {
+	for i := range h.infix {
+		h.infix[i] = true
+	}
+	h.exception = true
+	return h
+}()
+
 // isErrorLine reports whether a trimmed, unindented line reports an error.
-func isErrorLine(t string) bool {
+func isErrorLine(t string) bool { return allHints.isErrorLine(t) }
+
+// isErrorLine is isErrorLine for a line of a text with hints h.
+func (h *lineHints) isErrorLine(t string) bool {
 	if strings.HasPrefix(t, "E   ") { // pytest's failure detail
 		t = strings.TrimSpace(t[1:])
 	}
-	for _, p := range errorPrefixes {
-		if strings.HasPrefix(t, p) {
-			return true
+	if t != "" && errorPrefixFirst[t[0]] {
+		for _, p := range errorPrefixes {
+			if strings.HasPrefix(t, p) {
+				return true
+			}
 		}
 	}
 	if hasErrorLabel(t) || hasFailureWord(t) {
 		return true
 	}
-	if hasErrorInfix(t) {
+	if h.hasErrorInfix(t) {
 		return true
 	}
 	if msg, ok := diagnosticMessage(t); ok {
 		return !strings.HasPrefix(msg, "warning") && !strings.HasPrefix(msg, "note") && !strings.HasPrefix(msg, "info")
 	}
-	return (strings.Contains(t, "Error") || strings.Contains(t, "Exception")) && exceptionLine.MatchString(t)
+	return h.exception && (strings.Contains(t, "Error") || strings.Contains(t, "Exception")) && exceptionLine.MatchString(t)
 }
 
 // diagnosticMessage recognises the file:line:column: prefix compilers and
@@ -98,7 +137,7 @@ func isErrorLine(t string) bool {
 // so it is not one.
 func diagnosticMessage(t string) (string, bool) {
 	i := 0
-	for i < len(t) && (textcut.IsWordByte(t[i]) || strings.IndexByte("./@+-", t[i]) >= 0) {
+	for i < len(t) && diagnosticNameByte[t[i]] {
 		i++
 	}
 	if i == 0 || i == len(t) || t[i] != ':' || strings.IndexByte(t[:i], '.') < 0 {
@@ -120,11 +159,28 @@ func diagnosticMessage(t string) (string, bool) {
 	return t[i+2:], true
 }
 
+// diagnosticNameByte holds the bytes of a diagnostic's file name: word
+// bytes and "./@+-".
+var diagnosticNameByte = func() (c [256]bool) {
+	for b := 0; b < 256; b++ {
+		c[b] = textcut.IsWordByte(byte(b)) || strings.IndexByte("./@+-", byte(b)) >= 0
+	}
+	return c
+}()
+
 // errorPrefixes open an error line.
 var errorPrefixes = [...]string{
 	"FAIL", "panic:", "fatal error:", "fatal:", "npm ERR!", "Exception in ", "Segmentation fault",
 	"Killed",
 }
+
+// errorPrefixFirst holds the first bytes of errorPrefixes.
+var errorPrefixFirst = func() (c [256]bool) {
+	for _, p := range errorPrefixes {
+		c[p[0]] = true
+	}
+	return c
+}()
 
 // errorInfixes mark an error anywhere in an unindented line: compiler
 // diagnostics (file:1:2: error: ...), shells, Python OS errors.
@@ -146,7 +202,11 @@ var infixColons = func() (at [len(errorInfixes)]int) {
 // every output is asked, so it does not search t once an infix: those
 // holding ": " are matched where t has one (one pass for all of them), the
 // others each searched for whole.
-func hasErrorInfix(t string) bool {
+func hasErrorInfix(t string) bool { return allHints.hasErrorInfix(t) }
+
+// hasErrorInfix is hasErrorInfix for a line of a text with hints h: an
+// infix the text lacks is not searched for.
+func (h *lineHints) hasErrorInfix(t string) bool {
 	for off := 0; ; {
 		k := strings.Index(t[off:], ": ")
 		if k < 0 {
@@ -162,7 +222,7 @@ func hasErrorInfix(t string) bool {
 		}
 	}
 	for i, s := range errorInfixes {
-		if infixColons[i] < 0 && strings.Contains(t, s) {
+		if infixColons[i] < 0 && h.infix[i] && strings.Contains(t, s) {
 			return true
 		}
 	}
@@ -190,6 +250,9 @@ func hasErrorLabel(t string) bool {
 // followed by its message: "Error with HTTPResponseCode: 1", "Failed to
 // compile", "FAILURE: build failed", "Fatal: no config".
 func hasFailureWord(t string) bool {
+	if t == "" || t[0] != 'E' && t[0] != 'F' { // every word below opens so
+		return false
+	}
 	w, rest, ok := strings.Cut(t, " ")
 	if !ok || strings.TrimSpace(rest) == "" {
 		return false
