@@ -8,15 +8,17 @@ import (
 )
 
 // decodeArgs returns a call's arguments decoded as json.Unmarshal decodes
-// them into a map[string]any, or nil where it fails. Almost every call's
-// arguments are one flat object of strings, numbers and literals; those
-// are read here in one pass without reflection, and anything else (nested
-// values, a \u escape of a surrogate, bytes that are not UTF-8, a number
-// out of range, bad JSON) goes to json.Unmarshal, so the result is always
-// its result. FuzzDecodeArgs holds the two together.
+// them into a map[string]any, or nil where it fails. A call's arguments
+// are read here in one pass without reflection; what this reader leaves
+// (a \u escape of a surrogate, bytes that are not UTF-8, a number out of
+// range, nesting past maxArgsDepth, bad JSON) goes to json.Unmarshal, so
+// the result is always its result. FuzzDecodeArgs holds the two together.
 func decodeArgs(args string) map[string]any {
-	if m, ok := decodeFlatObject(args); ok {
-		return m
+	i := skipSpace(args, 0)
+	if i < len(args) && args[i] == '{' {
+		if m, end, ok := readObject(args, i, 0); ok && skipSpace(args, end) == len(args) {
+			return m
+		}
 	}
 	var m map[string]any
 	if json.Unmarshal([]byte(args), &m) != nil {
@@ -25,46 +27,90 @@ func decodeArgs(args string) map[string]any {
 	return m
 }
 
-// decodeFlatObject reads s as a JSON object whose values are strings,
-// numbers, true, false or null. It reports false for anything it does not
-// read so, bad JSON included.
-func decodeFlatObject(s string) (map[string]any, bool) {
-	i := skipSpace(s, 0)
-	if i == len(s) || s[i] != '{' {
-		return nil, false
-	}
+// maxArgsDepth is how deep readObject reads nested objects and arrays
+// itself.
+const maxArgsDepth = 64
+
+// readObject reads the JSON object at s[i] (a '{'), depth levels down,
+// returning it and the index after it. It reports false for anything it
+// does not read, bad JSON included.
+func readObject(s string, i, depth int) (map[string]any, int, bool) {
 	m := map[string]any{}
 	i = skipSpace(s, i+1)
 	if i < len(s) && s[i] == '}' {
-		return m, skipSpace(s, i+1) == len(s)
+		return m, i + 1, true
 	}
 	for {
 		key, next, ok := readString(s, i)
 		if !ok {
-			return nil, false
+			return nil, i, false
 		}
 		i = skipSpace(s, next)
 		if i == len(s) || s[i] != ':' {
-			return nil, false
+			return nil, i, false
 		}
-		v, next, ok := readScalar(s, skipSpace(s, i+1))
+		v, next, ok := readValue(s, skipSpace(s, i+1), depth)
 		if !ok {
-			return nil, false
+			return nil, i, false
 		}
 		m[key] = v
 		i = skipSpace(s, next)
 		if i == len(s) {
-			return nil, false
+			return nil, i, false
 		}
 		switch s[i] {
 		case ',':
 			i = skipSpace(s, i+1)
 		case '}':
-			return m, skipSpace(s, i+1) == len(s)
+			return m, i + 1, true
 		default:
-			return nil, false
+			return nil, i, false
 		}
 	}
+}
+
+// readArray reads the JSON array at s[i] (a '['), as readObject reads an
+// object.
+func readArray(s string, i, depth int) ([]any, int, bool) {
+	a := []any{}
+	i = skipSpace(s, i+1)
+	if i < len(s) && s[i] == ']' {
+		return a, i + 1, true
+	}
+	for {
+		v, next, ok := readValue(s, i, depth)
+		if !ok {
+			return nil, i, false
+		}
+		a = append(a, v)
+		i = skipSpace(s, next)
+		if i == len(s) {
+			return nil, i, false
+		}
+		switch s[i] {
+		case ',':
+			i = skipSpace(s, i+1)
+		case ']':
+			return a, i + 1, true
+		default:
+			return nil, i, false
+		}
+	}
+}
+
+// readValue reads the JSON value at s[i:], a value of an object or array
+// depth levels down.
+func readValue(s string, i, depth int) (any, int, bool) {
+	if i < len(s) && (s[i] == '{' || s[i] == '[') {
+		if depth >= maxArgsDepth {
+			return nil, i, false
+		}
+		if s[i] == '{' {
+			return readObject(s, i, depth+1)
+		}
+		return readArray(s, i, depth+1)
+	}
+	return readScalar(s, i)
 }
 
 // skipSpace returns the index of the first byte of s at or after i that is

@@ -3,6 +3,7 @@ package extractive
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -14,6 +15,10 @@ var decodeArgsCases = []string{
 	`{"a":1e999}`, `{"a":-0.5e-3}`, `{"a":01}`, `{"a":1.}`, `{"a":{"b":1}}`, `{"a":[1,2]}`, `null`, `[]`,
 	`{"a":"b",}`, `{"a":"b"} x`, `{"a":"b" "c":"d"}`, `{"a":"x","a":"y"}`, "{\"a\":\"\xff\"}", "{\"a\":\"\t\"}",
 	`{"a":"\x"}`, `{"a":"\u12"}`, `{"a":tru}`, `{"a":truex}`, `{a:1}`, `{"a":"b"`, `{"a"}`, `"s"`, `{"\u0041":1}`,
+	`{"a":{"b":[1,"x",{"c":null}],"d":[]},"e":{}}`, `{"a":[]}`, `{"a":[1,]}`, `{"a":[1 2]}`, `{"a":{"b"}}`, `{"a":[`,
+	`{"todos":[{"id":"1","status":"done","content":"x"}]}`,
+	`{"a":` + strings.Repeat("[", 70) + strings.Repeat("]", 70) + `}`,
+	`{"a":` + strings.Repeat("[", 63) + strings.Repeat("]", 63) + `}`,
 }
 
 func TestDecodeArgsIsUnmarshal(t *testing.T) {
