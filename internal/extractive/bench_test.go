@@ -60,3 +60,20 @@ func BenchmarkExtractive(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFactsRoom measures the facts index of the same history, as the
+// engine does before every compaction to size the summary's target (no
+// memo: every turn is scanned, as on a host's first compaction).
+// Run: go test -run '^$' -bench FactsRoom -benchmem -count 5
+func BenchmarkFactsRoom(b *testing.B) {
+	msgs, size := longHistory(b, benchHistoryBytes)
+	req := Request{Turns: msgs, TargetTokens: defaultTarget}
+	ctx := context.Background()
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if FactsRoom(ctx, req, defaultTarget) == 0 {
+			b.Fatal("no facts")
+		}
+	}
+}

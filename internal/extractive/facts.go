@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-
-	"github.com/contextkit/compact/internal/textcut"
 )
 
 // This file collects, as the scan walks the turns, what the facts index
@@ -143,8 +141,7 @@ func callLabel(name, command string, args map[string]any) string {
 	if s == "" {
 		s = name + "(" + shortArgs(args) + ")"
 	}
-	s = textcut.Squash(strings.ReplaceAll(s, "`", "'"))
-	return textcut.Middle(s, maxRunLabel, textcut.InBytes, textcut.TwoThirds, shortenMark)
+	return strings.ReplaceAll(squashedLabel(s), "`", "'")
 }
 
 // maxLabelArg bounds an argument value shortArgs writes: longer ones are

@@ -24,46 +24,65 @@ func isPathByte(c byte) bool {
 // suffix count (file.go:12), which is how tool output names a location
 // without listing every file a directory listing shows.
 func textPaths(s string, withLine bool, add func(string)) {
+	if withLine {
+		// Every word taken holds a colon: look only around the colons.
+		for i := 0; ; {
+			k := strings.IndexByte(s[i:], ':')
+			if k < 0 {
+				return
+			}
+			start, end := i+k, i+k+1
+			for start > 0 && isPathByte(s[start-1]) {
+				start--
+			}
+			for end < len(s) && isPathByte(s[end]) {
+				end++
+			}
+			pathWord(s, start, end, true, add)
+			i = end
+		}
+	}
 	for i := 0; i < len(s); {
 		if !isPathByte(s[i]) {
 			i++
 			continue
 		}
-		j := i
-		slashOrDot, colon := false, false
-		for ; j < len(s) && isPathByte(s[j]); j++ {
-			switch s[j] {
-			case '/', '.':
-				slashOrDot = true
-			case ':':
-				colon = true
-			}
+		j := i + 1
+		for j < len(s) && isPathByte(s[j]) {
+			j++
 		}
-		word, next := s[i:j], byte(0)
-		if j < len(s) {
-			next = s[j]
-		}
-		prev := byte(0)
-		if i > 0 {
-			prev = s[i-1]
-		}
+		pathWord(s, i, j, false, add)
 		i = j
-		if next == '(' || prev == '$' || prev == ')' || prev == '}' || prev == '<' {
-			continue // a call such as np.sum(x), a path under a variable ($(dir)/x), a closing tag
-		}
-		if !slashOrDot {
-			// Most words: a path needs a slash or a dot, or is a build file.
-			if w := trimTrailing(word); !withLine && isBareFileName(w) {
+	}
+}
+
+// pathWord calls add for the word s[i:j] (a whole run of isPathByte) when
+// textPaths takes it for a path.
+func pathWord(s string, i, j int, withLine bool, add func(string)) {
+	word, next, prev := s[i:j], byte(0), byte(0)
+	if j < len(s) {
+		next = s[j]
+	}
+	if i > 0 {
+		prev = s[i-1]
+	}
+	if next == '(' || prev == '$' || prev == ')' || prev == '}' || prev == '<' {
+		return // a call such as np.sum(x), a path under a variable ($(dir)/x), a closing tag
+	}
+	if !strings.ContainsAny(word, "/.") {
+		// Most words: a path needs a slash or a dot, or is a build file.
+		if !withLine {
+			if w := trimTrailing(word); isBareFileName(w) {
 				add(w)
 			}
-			continue
 		}
-		if withLine && !colon {
-			continue
-		}
-		if p, hasLine := cleanPathWord(word); p != "" && (hasLine || !withLine) && isTextPath(p) {
-			add(p)
-		}
+		return
+	}
+	if withLine && strings.IndexByte(word, ':') < 0 {
+		return
+	}
+	if p, hasLine := cleanPathWord(word); p != "" && (hasLine || !withLine) && isTextPath(p) {
+		add(p)
 	}
 }
 

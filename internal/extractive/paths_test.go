@@ -2,6 +2,7 @@ package extractive
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -211,4 +212,70 @@ func TestContainsFold(t *testing.T) {
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, containsFold(tt.s, tt.lower), "%q in %q", tt.lower, tt.s)
 	}
+}
+
+// textPathsBefore is textPaths as it was first written: one loop over
+// every byte, for both modes.
+func textPathsBefore(s string, withLine bool, add func(string)) {
+	for i := 0; i < len(s); {
+		if !isPathByte(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		slashOrDot, colon := false, false
+		for ; j < len(s) && isPathByte(s[j]); j++ {
+			switch s[j] {
+			case '/', '.':
+				slashOrDot = true
+			case ':':
+				colon = true
+			}
+		}
+		word, next := s[i:j], byte(0)
+		if j < len(s) {
+			next = s[j]
+		}
+		prev := byte(0)
+		if i > 0 {
+			prev = s[i-1]
+		}
+		i = j
+		if next == '(' || prev == '$' || prev == ')' || prev == '}' || prev == '<' {
+			continue
+		}
+		if !slashOrDot {
+			if w := trimTrailing(word); !withLine && isBareFileName(w) {
+				add(w)
+			}
+			continue
+		}
+		if withLine && !colon {
+			continue
+		}
+		if p, hasLine := cleanPathWord(word); p != "" && (hasLine || !withLine) && isTextPath(p) {
+			add(p)
+		}
+	}
+}
+
+// FuzzTextPaths holds textPaths, which reads only around the colons when
+// it wants a line, to textPathsBefore.
+func FuzzTextPaths(f *testing.F) {
+	for _, s := range []string{
+		"", "see main.go:12 and pkg/x_test.go:3:4: bad", "Makefile go.mod", "$(dir)/x.go:1 np.sum(x) </a.b:2>",
+		"::a/b:1:: c.d:: :e.f:9", "http://x.y/z:80 file.py:12:text", "a.go:1.", "@src/a.ts:4", "x:1 y.go:",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, withLine := range []bool{false, true} {
+			var got, want []string
+			textPaths(s, withLine, func(p string) { got = append(got, p) })
+			textPathsBefore(s, withLine, func(p string) { want = append(want, p) })
+			if !slices.Equal(got, want) {
+				t.Fatalf("textPaths(%q, %v) = %q, want %q", s, withLine, got, want)
+			}
+		}
+	})
 }

@@ -2,7 +2,6 @@ package extractive
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -298,10 +297,7 @@ func (d *digest) scanProse(text string, hit bool) {
 // the state; any other call is listed under tool calls.
 func (d *digest) addCall(calls []*callRecord, open map[string]int, id, name, args string, hit bool) []*callRecord {
 	seq := d.next()
-	var parsed map[string]any
-	if json.Unmarshal([]byte(args), &parsed) != nil {
-		parsed = nil
-	}
+	parsed := decodeArgs(args)
 	rec := &callRecord{id: id, name: name, args: args, seq: seq, focus: hit, list: listNone}
 	paths := argPaths(parsed)
 	group := fileGroupOf(name, parsed)

@@ -1,6 +1,7 @@
 package extractive
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -123,6 +124,26 @@ func FuzzHasErrorInfix(f *testing.F) {
 		}
 		if got := hasErrorInfix(s); got != want {
 			t.Fatalf("hasErrorInfix(%q) = %v, want %v", s, got, want)
+		}
+	})
+}
+
+// FuzzErrorLinesHints holds errorLines, which skips the searches its text's
+// hints say cannot succeed, to the same lines read with no hints: every
+// search made of every line.
+func FuzzErrorLinesHints(f *testing.F) {
+	for _, s := range []string{
+		"", "ok\nfoo.go:3:4: error: x\n", "E   ValueError: bad\n", "bash: foo: command not found",
+		"[Errno 2] No such file", "thread 'main' panicked at src/x.rs", "Your edit has syntax error(s)",
+		"Traceback (most recent call last):\n  File \"x\"\nKeyError: 1\n", "ERROR:\n\nthe message",
+		"--- FAIL: TestX\n    x_test.go:3: bad\nFAIL\n", "Uncaught TypeError: y", "Error with code 1",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want := allHints.errorLines(s)
+		if got := errorLines(s); !slices.Equal(got, want) {
+			t.Fatalf("errorLines(%q) = %q, want %q", s, got, want)
 		}
 	})
 }

@@ -278,27 +278,52 @@ func commandWords(cmd string, add func(p string, group int)) {
 
 // codeWords calls add for each word with a slash that program code names
 // and textPaths does not take for a path: a module (@octokit/rest), a
-// directory, a route. A closing tag (</div>) is markup, not a directory.
+// directory, a route. A closing tag (</div>) is markup, not a directory:
+// the slash after a "<" breaks words as the "<" does. Words are found from
+// their slashes, so code without one costs a search.
 func codeWords(code string, add func(p string)) {
-	if strings.IndexByte(code, '/') < 0 {
-		return // slashWord takes only words with a slash
-	}
-	code = strings.ReplaceAll(code, "</", "<")
-	for _, w := range strings.FieldsFunc(code, isCodeBreak) {
-		if strings.IndexByte(w, '/') < 0 {
+	for i := 0; ; {
+		k := strings.IndexByte(code[i:], '/')
+		if k < 0 {
+			return
+		}
+		k += i
+		if isCodeBreakAt(code, k) {
+			i = k + 1
 			continue
 		}
-		if p := slashWord(w); p != "" {
+		start, end := k, k+1
+		for start > 0 && !isCodeBreakAt(code, start-1) {
+			start--
+		}
+		for end < len(code) && !codeBreak[code[end]] {
+			end++
+		}
+		if p := slashWord(code[start:end]); p != "" {
 			add(p)
 		}
+		i = end
 	}
 }
 
-// isCodeBreak reports the bytes that end a word of code: white space,
-// quotes, brackets and operators other than the path's own.
-func isCodeBreak(r rune) bool {
-	return r <= ' ' || strings.ContainsRune("'\"`()[]{},;=<>|+*%!&^", r)
+// isCodeBreakAt reports whether code[i] ends a word of code: a byte of
+// codeBreak, or the slash of a closing tag.
+func isCodeBreakAt(code string, i int) bool {
+	return codeBreak[code[i]] || code[i] == '/' && i > 0 && code[i-1] == '<'
 }
+
+// codeBreak holds the bytes that end a word of code: white space and
+// control bytes, quotes, brackets and operators other than the path's own.
+// No byte of a multi-byte character is one.
+var codeBreak = func() (c [256]bool) {
+	for b := 0; b <= ' '; b++ {
+		c[b] = true
+	}
+	for _, b := range []byte("'\"`()[]{},;=<>|+*%!&^") {
+		c[b] = true
+	}
+	return c
+}()
 
 // slashWord returns a command's word that names a path textPaths does not
 // take (no extension, no leading /), or "".
