@@ -17,7 +17,7 @@ import (
 // or context, never errors, except Go's nested "--- FAIL" and the test
 // output lines under it.
 func errorLines(text string) []string {
-	h := hintsOf(text)
+	var h lineHints
 	return h.errorLines(text)
 }
 
@@ -27,6 +27,9 @@ func (h *lineHints) errorLines(text string) []string {
 	inGoFail := false
 	for rest := text; rest != ""; {
 		var line string
+		if !h.known {
+			h.rest = rest
+		}
 		line, rest = cutLine(rest)
 		t := strings.TrimSpace(line)
 		if t == "" {
@@ -76,32 +79,39 @@ var goTestLine = regexp.MustCompile(`^[\w./-]+_test\.go:\d+: `)
 var exceptionLine = regexp.MustCompile(`^(?:Uncaught )?[A-Za-z_][\w.]*(?:Error|Exception)(?::|$)`)
 
 // lineHints says which of the searches isErrorLine makes of every line can
-// find anything in a text at all: each line is part of the text, so what
-// the text lacks no line holds, and one search of the text spares one of
-// every line.
+// find anything in the rest of a text at all: each line is part of it, so
+// what it lacks no line holds, and one search of it spares one of every
+// line. They are worked out when a line first needs them, from that line
+// on: an output whose lines are all indented (code) or match early needs
+// none.
 type lineHints struct {
+	rest      string                  // the text from the line being read on, until known
+	known     bool                    // infix and exception are worked out
 	infix     [len(errorInfixes)]bool // errorInfixes[i] may occur (always for those holding ": ")
 	exception bool                    // "Error" or "Exception" occurs
 }
 
-// hintsOf returns the hints of text.
-func hintsOf(text string) lineHints {
-	var h lineHints
-	for i, s := range errorInfixes {
-		h.infix[i] = infixColons[i] >= 0 || strings.Contains(text, s)
+// work works the hints out from h.rest, once.
+func (h *lineHints) work() {
+	if h.known {
+		return
 	}
-	h.exception = strings.Contains(text, "Error") || strings.Contains(text, "Exception")
-	return h
+	for i, s := range errorInfixes {
+		h.infix[i] = infixColons[i] >= 0 || strings.Contains(h.rest, s)
+	}
+	h.exception = strings.Contains(h.rest, "Error") || strings.Contains(h.rest, "Exception")
+	h.known, h.rest = true, ""
 }
 
-// allHints are the hints of a text that may hold anything.
-var allHints = func() (h lineHints) {
+// anyHints returns the hints of a text that may hold anything: every
+// search is made.
+func anyHints() lineHints {
+	h := lineHints{known: true, exception: true}
 	for i := range h.infix {
 		h.infix[i] = true
 	}
-	h.exception = true
 	return h
-}()
+}
 
 // isErrorLine reports whether a trimmed, unindented line of a text with
 // hints h reports an error.
@@ -125,6 +135,7 @@ func (h *lineHints) isErrorLine(t string) bool {
 	if msg, ok := diagnosticMessage(t); ok {
 		return !strings.HasPrefix(msg, "warning") && !strings.HasPrefix(msg, "note") && !strings.HasPrefix(msg, "info")
 	}
+	h.work()
 	return h.exception && (strings.Contains(t, "Error") || strings.Contains(t, "Exception")) && exceptionLine.MatchString(t)
 }
 
@@ -199,7 +210,10 @@ var infixColons = func() (at [len(errorInfixes)]int) {
 // every output is asked, so it does not search t once an infix: those
 // holding ": " are matched where t has one (one pass for all of them), the
 // others each searched for whole.
-func hasErrorInfix(t string) bool { return allHints.hasErrorInfix(t) }
+func hasErrorInfix(t string) bool {
+	h := anyHints()
+	return h.hasErrorInfix(t)
+}
 
 // hasErrorInfix is hasErrorInfix for a line of a text with hints h: an
 // infix the text lacks is not searched for.
@@ -219,7 +233,11 @@ func (h *lineHints) hasErrorInfix(t string) bool {
 		}
 	}
 	for i, s := range errorInfixes {
-		if infixColons[i] < 0 && h.infix[i] && strings.Contains(t, s) {
+		if infixColons[i] >= 0 {
+			continue
+		}
+		h.work()
+		if h.infix[i] && strings.Contains(t, s) {
 			return true
 		}
 	}
