@@ -2,6 +2,7 @@ package redact
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -40,6 +41,65 @@ func referenceText(s string) string {
 		s = r.redact(s)
 	}
 	return s
+}
+
+// referenceJSON is JSONFunc as it ran before each text was stripped only
+// once: f wrapped to strip every text it is given, s stripped again at each
+// test of its form, and JSON lines split, then joined again for f.
+func referenceJSON(s string, f func(string) string) string {
+	strip := func(t string) string { return f(StripControl(t)) }
+	return referenceRedactJSON(s, strip, 0)
+}
+
+func referenceRedactJSON(s string, f func(string) string, depth int) string {
+	if doc, ok := referenceAsJSON(s); ok {
+		return redactJSONValue(doc, f, depth)
+	}
+	if hasJSONLines(s) {
+		return referenceJSONLines(s, f, depth)
+	}
+	if c := StripControl(s); c != s && hasJSONLines(c) {
+		return referenceJSONLines(c, f, depth)
+	}
+	return f(s)
+}
+
+func referenceAsJSON(s string) (string, bool) {
+	if mayBeJSON(s) && json.Valid([]byte(s)) {
+		return s, true
+	}
+	if c := StripControl(s); c != s && mayBeJSON(c) && json.Valid([]byte(c)) {
+		return c, true
+	}
+	return "", false
+}
+
+func referenceJSONLines(s string, f func(string) string, depth int) string {
+	lines := strings.SplitAfter(s, "\n")
+	var b strings.Builder
+	run := 0
+	flush := func(end int) {
+		if end > run {
+			b.WriteString(f(strings.Join(lines[run:end], "")))
+		}
+	}
+	for i, l := range lines {
+		doc, ok := referenceAsJSON(strings.TrimRight(l, "\r\n"))
+		if !ok {
+			continue
+		}
+		flush(i)
+		b.WriteString(redactJSONValue(doc, f, depth))
+		if strings.HasSuffix(l, "\n") {
+			b.WriteByte('\n')
+		}
+		run = i + 1
+	}
+	if run == 0 {
+		return f(s)
+	}
+	flush(len(lines))
+	return b.String()
 }
 
 // referenceKeyShapes is redactKeyShapes as it was before its scan was
@@ -134,8 +194,14 @@ func checkFastPath(t *testing.T, s string) {
 	if got, want := String(s), referenceString(s); got != want {
 		t.Fatalf("String(%.200q)\n fast      %.300q\n reference %.300q", s, got, want)
 	}
-	if got, want := JSON(s), JSONFunc(s, referenceString); got != want {
+	if got, want := JSON(s), referenceJSON(s, referenceString); got != want {
 		t.Fatalf("JSON(%.200q)\n fast      %.300q\n reference %.300q", s, got, want)
+	}
+	// A function that marks what it is given shows each call to it: the
+	// texts JSONFunc hands f, empty ones included, must be the same.
+	mark := func(t string) string { return "<" + t + ">" }
+	if got, want := JSONFunc(s, mark), referenceJSON(s, mark); got != want {
+		t.Fatalf("JSONFunc(%.200q, mark)\n fast      %.300q\n reference %.300q", s, got, want)
 	}
 	clean := StripControl(s)
 	for _, r := range anchoredRules {
@@ -237,6 +303,7 @@ func FuzzFastPath(f *testing.F) {
 		"mysql -uroot -pS3cretPass db", "docker login -u bob -p hunter2 ghcr.io", "curl --user a:b https://x",
 		"redis-cli -a s3cret ping", `["mysql", "-pSECRET"]`, "sk-abc", `{"k": "v"}`, "token=abc123",
 		"x ⏎ password: hunter2 ⏎ y", `"\u0074oken": "abc123"`, "-----BEGIN RSA PRIVATE KEY-----\nMIIE",
+		"log start\n{\"token\": \"abc123\"}\n", "\x1b[0m{\"k\": \"v\"}\r\nnext\n[1]", "\x1b[1m\n{\"a\": \"b\"}\n\x07x\n",
 	} {
 		f.Add(s)
 	}

@@ -33,7 +33,7 @@ import (
 //
 // Like String, JSON strips control characters, never panics and is
 // idempotent.
-func JSON(s string) string { return JSONFunc(s, String) }
+func JSON(s string) string { return redactJSON(s, redactClean, 0) }
 
 // JSONFunc is JSON with f in place of String: f redacts each string of the
 // JSON (decoded), or the whole of s when s is not JSON. It lets a host with
@@ -41,7 +41,7 @@ func JSON(s string) string { return JSONFunc(s, String) }
 // keep the JSON valid. The values of keys that name a secret go whatever f
 // does. Control characters are stripped before f sees a string.
 func JSONFunc(s string, f func(string) string) string {
-	return redactJSON(s, func(t string) string { return f(StripControl(t)) }, 0)
+	return redactJSON(s, f, 0)
 }
 
 // maxJSONNesting bounds how many times a string holding JSON is itself read
@@ -49,23 +49,31 @@ func JSONFunc(s string, f func(string) string) string {
 // another).
 const maxJSONNesting = 3
 
-// redactJSON redacts s as JSONFunc documents, f stripping control
-// characters before it redacts; depth counts the JSON strings s sits
-// inside.
+// redactJSON redacts s as JSONFunc documents; depth counts the JSON strings
+// s sits inside. f is given text with its control characters stripped:
+// every text that may hold some is stripped before f sees it, and each is
+// stripped once (StripControl is idempotent, so a text already stripped
+// goes to f as it is).
 func redactJSON(s string, f func(string) string, depth int) string {
-	if doc, ok := asJSON(s); ok {
-		return redactJSONValue(doc, f, depth)
+	if mayBeJSON(s) && json.Valid([]byte(s)) {
+		return redactJSONValue(s, f, depth)
+	}
+	// A control character before the JSON counts too: stripped, as any
+	// text would be, it leaves JSON, which a second pass would read as such.
+	c := StripControl(s)
+	if c != s && mayBeJSON(c) && json.Valid([]byte(c)) {
+		return redactJSONValue(c, f, depth)
 	}
 	if hasJSONLines(s) {
-		return redactJSONLines(s, f, depth)
+		return redactJSONLines(s, f, depth, c == s)
 	}
-	// As in asJSON, a control character before JSON lines counts too:
+	// As above, a control character before JSON lines counts too:
 	// stripped, as f strips any text, it leaves lines a second pass would
 	// read as JSON, so this pass reads them so already.
-	if c := StripControl(s); c != s && hasJSONLines(c) {
-		return redactJSONLines(c, f, depth)
+	if c != s && hasJSONLines(c) {
+		return redactJSONLines(c, f, depth, true)
 	}
-	return f(s)
+	return f(c)
 }
 
 // hasJSONLines reports whether some line of s after the first may be a JSON
@@ -80,10 +88,14 @@ func hasJSONLines(s string) bool {
 // character makes JSON invalid; StripControl takes it out, as it would in
 // any text). The JSON text itself is read as it stands, never stripped
 // whole when it is valid: an 8-bit CSI would take the quote and brace after
-// it for its parameters.
-func asJSON(s string) (string, bool) {
+// it for its parameters. clean says s holds no control character
+// (StripControl(s) == s), so that it need not be stripped to be sure.
+func asJSON(s string, clean bool) (string, bool) {
 	if mayBeJSON(s) && json.Valid([]byte(s)) {
 		return s, true
+	}
+	if clean {
+		return "", false
 	}
 	// A control character before the JSON counts too: stripped, as any
 	// text would be, it leaves JSON, which a second pass would read as such.
@@ -104,32 +116,53 @@ func mayBeJSON(s string) bool {
 // redactJSONLines redacts text some of whose lines are JSON values: each
 // such line is read as JSON, and each run of other lines goes to f whole, so
 // that a secret spanning lines (a private key block) is still seen whole.
-func redactJSONLines(s string, f func(string) string, depth int) string {
-	lines := strings.SplitAfter(s, "\n")
+// clean says s holds no control character (StripControl(s) == s), and so
+// neither do its lines. A run is a substring of s: its lines are not
+// copied out and joined again.
+func redactJSONLines(s string, f func(string) string, depth int, clean bool) string {
+	text := func(t string) string {
+		if !clean {
+			t = StripControl(t)
+		}
+		return f(t)
+	}
 	var b strings.Builder
-	b.Grow(len(s))
-	run := 0 // start of the pending run of non-JSON lines
-	flush := func(end int) {
-		if end > run {
-			b.WriteString(f(strings.Join(lines[run:end], "")))
+	// s[run:] starts the pending run of non-JSON lines; pending says it
+	// holds a line, if only the empty one after a final newline.
+	run, pending, found := 0, false, false
+	for start := 0; ; {
+		end, last := len(s), true // the line is s[start:end], its "\n" included
+		if nl := strings.IndexByte(s[start:], '\n'); nl >= 0 {
+			end, last = start+nl+1, false
 		}
-	}
-	for i, l := range lines {
-		doc, ok := asJSON(strings.TrimRight(l, "\r\n"))
-		if !ok {
-			continue
+		l := s[start:end]
+		if doc, ok := asJSON(strings.TrimRight(l, "\r\n"), clean); ok {
+			if !found {
+				b.Grow(len(s))
+				found = true
+			}
+			if pending {
+				b.WriteString(text(s[run:start]))
+			}
+			b.WriteString(redactJSONValue(doc, f, depth))
+			if strings.HasSuffix(l, "\n") {
+				b.WriteByte('\n') // for a "\r\n" too, as StripControl ends a line
+			}
+			run, pending = end, false
+		} else {
+			pending = true
 		}
-		flush(i)
-		b.WriteString(redactJSONValue(doc, f, depth))
-		if strings.HasSuffix(l, "\n") {
-			b.WriteByte('\n') // for a "\r\n" too, as StripControl ends a line
+		if last {
+			break
 		}
-		run = i + 1
+		start = end
 	}
-	if run == 0 {
-		return f(s)
+	if !found {
+		return text(s)
 	}
-	flush(len(lines))
+	if pending {
+		b.WriteString(text(s[run:]))
+	}
 	return b.String()
 }
 
@@ -507,7 +540,7 @@ func (w *jsonWalker) redactedAs(text string) string {
 	if w.depth < maxJSONNesting && mayBeJSON(text) {
 		return redactJSON(text, w.f, w.depth+1)
 	}
-	return w.f(text)
+	return w.f(StripControl(text))
 }
 
 // replaceSecret records the edit that replaces a secret value whole: a
@@ -537,7 +570,7 @@ func (w *jsonWalker) redactHeaderValue(n jsonNode, kind secretKind) {
 	v := StripControl(n.text)
 	sp := splicer{src: v}
 	redactHeader(&sp, v, 0, len(v), kind)
-	w.edit(n, w.f(sp.String()))
+	w.edit(n, w.f(StripControl(sp.String())))
 }
 
 // edit records that the string literal n now reads out, when it changed.

@@ -71,8 +71,11 @@ const Marker = "[REDACTED]"
 // string with no name, prefix or shape saying secret is kept, since ids,
 // hashes and encoded data look the same. String is idempotent:
 // String(String(s)) == String(s). It never panics, whatever s holds.
-func String(s string) string {
-	s = StripControl(s)
+func String(s string) string { return redactClean(StripControl(s)) }
+
+// redactClean is String for text StripControl has already stripped (and
+// so would return unchanged).
+func redactClean(s string) string {
 	if len(s) < minSecretText {
 		return s
 	}
@@ -84,7 +87,7 @@ func String(s string) string {
 // could not change s.
 func redactText(s string) string {
 	if mayHoldJSON(s) {
-		s = redactEmbeddedJSON(s, String)
+		s = redactEmbeddedJSON(s, redactClean)
 	}
 	s = redactPrivateKeys(s)
 	s = redactURLPasswords(s)
