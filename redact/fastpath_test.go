@@ -20,7 +20,7 @@ import (
 // trimNameSigils, mayBeJSON) are checked against their previous forms on
 // their own, in checkFastPath.
 func referenceString(s string) string {
-	s = StripControl(s)
+	s = referenceStripControl(s)
 	if len(s) < minSecretText {
 		return s
 	}
@@ -47,7 +47,7 @@ func referenceText(s string) string {
 // once: f wrapped to strip every text it is given, s stripped again at each
 // test of its form, and JSON lines split, then joined again for f.
 func referenceJSON(s string, f func(string) string) string {
-	strip := func(t string) string { return f(StripControl(t)) }
+	strip := func(t string) string { return f(referenceStripControl(t)) }
 	return referenceRedactJSON(s, strip, 0)
 }
 
@@ -58,7 +58,7 @@ func referenceRedactJSON(s string, f func(string) string, depth int) string {
 	if hasJSONLines(s) {
 		return referenceJSONLines(s, f, depth)
 	}
-	if c := StripControl(s); c != s && hasJSONLines(c) {
+	if c := referenceStripControl(s); c != s && hasJSONLines(c) {
 		return referenceJSONLines(c, f, depth)
 	}
 	return f(s)
@@ -68,7 +68,7 @@ func referenceAsJSON(s string) (string, bool) {
 	if mayBeJSON(s) && json.Valid([]byte(s)) {
 		return s, true
 	}
-	if c := StripControl(s); c != s && mayBeJSON(c) && json.Valid([]byte(c)) {
+	if c := referenceStripControl(s); c != s && mayBeJSON(c) && json.Valid([]byte(c)) {
 		return c, true
 	}
 	return "", false
@@ -203,6 +203,7 @@ func checkFastPath(t *testing.T, s string) {
 	if got, want := JSONFunc(s, mark), referenceJSON(s, mark); got != want {
 		t.Fatalf("JSONFunc(%.200q, mark)\n fast      %.300q\n reference %.300q", s, got, want)
 	}
+	checkStripControl(t, s)
 	clean := StripControl(s)
 	for _, r := range anchoredRules {
 		if !r.anchor(clean) {
@@ -303,6 +304,7 @@ func FuzzFastPath(f *testing.F) {
 		"mysql -uroot -pS3cretPass db", "docker login -u bob -p hunter2 ghcr.io", "curl --user a:b https://x",
 		"redis-cli -a s3cret ping", `["mysql", "-pSECRET"]`, "sk-abc", `{"k": "v"}`, "token=abc123",
 		"x ⏎ password: hunter2 ⏎ y", `"\u0074oken": "abc123"`, "-----BEGIN RSA PRIVATE KEY-----\nMIIE",
+		"\x1b]8;;https://x.io/?token=abc\x1b\\link\x1b]8;;\x07 pw=hunter22", "a\x1b]1337;File=x:iVBOR\x1b\n b\x1bPq\x07c", "\x1b]0;t\x1b",
 		"log start\n{\"token\": \"abc123\"}\n", "\x1b[0m{\"k\": \"v\"}\r\nnext\n[1]", "\x1b[1m\n{\"a\": \"b\"}\n\x07x\n",
 	} {
 		f.Add(s)
