@@ -86,10 +86,7 @@ func printable(c byte) bool {
 // printable accepts. It reads eight bytes at a time while all eight are.
 func printableRun(s string, i int) int {
 	for i+8 <= len(s) {
-		t := s[i : i+8]
-		w := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
-			uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
-		if w&highBits != 0 || !printableWord(w) {
+		if w := word(s, i); w&highBits != 0 || !printableWord(w) {
 			break
 		}
 		i += 8
@@ -100,27 +97,14 @@ func printableRun(s string, i int) int {
 	return i
 }
 
-// Masks of the eight bytes of a word.
-const (
-	highBits = 0x8080808080808080 // the top bit of each byte
-	lowBytes = 0x0101010101010101 // 1 in each byte
-)
-
 // printableWord reports whether every byte of w, none of which has its top
 // bit set, is one printable accepts. Each test is exact byte by byte (no
 // carry crosses a byte, since no byte reaches 0x80): a byte is below 0x20
-// when adding 0x60 leaves its top bit clear, and equal to c when w^c has
-// a zero there.
+// when adding 0x60 leaves its top bit clear.
 func printableWord(w uint64) bool {
 	below := ^(w + 0x60*lowBytes) & highBits
-	allowed := zeroBytes(w^'\n'*lowBytes) | zeroBytes(w^'\t'*lowBytes)
-	return below&^allowed|zeroBytes(w^0x7f*lowBytes) == 0
-}
-
-// zeroBytes returns the top bit of each byte of w that is zero, w having
-// no top bit set.
-func zeroBytes(w uint64) uint64 {
-	return ^((w + 0x7f*lowBytes) | w) & highBits
+	allowed := equalBytes(w, '\n') | equalBytes(w, '\t')
+	return below&^allowed|equalBytes(w, 0x7f) == 0
 }
 
 // isControlRune reports whether r is a non-ASCII rune StripControl removes:

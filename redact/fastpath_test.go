@@ -215,6 +215,12 @@ func checkFastPath(t *testing.T, s string) {
 	if got, want := redactKeyShapes(clean), referenceKeyShapes(clean); got != want {
 		t.Fatalf("redactKeyShapes(%.200q)\n fast      %.300q\n reference %.300q", clean, got, want)
 	}
+	if got, want := lineOpensJSON(s), strings.Contains(s, "\n{") || strings.Contains(s, "\n["); got != want {
+		t.Fatalf("lineOpensJSON(%.200q) = %v, want %v", s, got, want)
+	}
+	if got, want := containsLineJoin(s), strings.Contains(s, lineJoin); got != want {
+		t.Fatalf("containsLineJoin(%.200q) = %v, want %v", s, got, want)
+	}
 	checkPairFinder(t, clean, '=', ':')
 	checkPairFinder(t, clean, '{', '[')
 	for _, name := range []string{s, strings.ToLower(s)} {
@@ -303,7 +309,7 @@ func FuzzFastPath(f *testing.F) {
 	for _, s := range []string{
 		"mysql -uroot -pS3cretPass db", "docker login -u bob -p hunter2 ghcr.io", "curl --user a:b https://x",
 		"redis-cli -a s3cret ping", `["mysql", "-pSECRET"]`, "sk-abc", `{"k": "v"}`, "token=abc123",
-		"x ⏎ password: hunter2 ⏎ y", `"\u0074oken": "abc123"`, "-----BEGIN RSA PRIVATE KEY-----\nMIIE",
+		"x ⏎ password: hunter2 ⏎ y", "⏎ token: abc ⏎", "a⏎ b ⏎c ⏎", "x\n{\"a\": 1} ⏎ [2]\n[", `"\u0074oken": "abc123"`, "-----BEGIN RSA PRIVATE KEY-----\nMIIE",
 		"\x1b]8;;https://x.io/?token=abc\x1b\\link\x1b]8;;\x07 pw=hunter22", "a\x1b]1337;File=x:iVBOR\x1b\n b\x1bPq\x07c", "\x1b]0;t\x1b",
 		"log start\n{\"token\": \"abc123\"}\n", "\x1b[0m{\"k\": \"v\"}\r\nnext\n[1]", "\x1b[1m\n{\"a\": \"b\"}\n\x07x\n",
 	} {

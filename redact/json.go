@@ -80,7 +80,23 @@ func redactJSON(s string, f func(string) string, depth int) string {
 // value, or s starts like one and has more lines: text redactJSONLines
 // reads line by line.
 func hasJSONLines(s string) bool {
-	return strings.Contains(s, "\n{") || strings.Contains(s, "\n[") || mayBeJSON(s) && strings.Contains(s, "\n")
+	return lineOpensJSON(s) || mayBeJSON(s) && strings.IndexByte(s, '\n') >= 0
+}
+
+// lineOpensJSON reports whether a line of s after the first starts with
+// "{" or "[" (s holds "\n{" or "\n["), going from line break to line break
+// in one pass.
+func lineOpensJSON(s string) bool {
+	for i := 0; ; {
+		k := strings.IndexByte(s[i:], '\n')
+		if k < 0 {
+			return false
+		}
+		i += k + 1
+		if i < len(s) && (s[i] == '{' || s[i] == '[') {
+			return true
+		}
+	}
 }
 
 // asJSON returns s when it is a JSON text worth reading as JSON, or s

@@ -133,14 +133,14 @@ const lineJoin = " ⏎ "
 // text is redactText (or, in tests, the rules as they ran before the fast
 // path).
 func redactJoinedLines(s string, text func(string) string) string {
-	if !strings.Contains(s, lineJoin) {
+	if !containsLineJoin(s) {
 		return s
 	}
 	var b strings.Builder
 	b.Grow(len(s))
 	for rest := s; rest != ""; {
 		line, after, found := strings.Cut(rest, "\n")
-		if strings.Contains(line, lineJoin) {
+		if containsLineJoin(line) {
 			// line holds no newline, and no rule writes one: every newline
 			// the rules leave is a lineJoin.
 			line = strings.ReplaceAll(text(strings.ReplaceAll(line, lineJoin, "\n")), "\n", lineJoin)
@@ -152,6 +152,24 @@ func redactJoinedLines(s string, text func(string) string) string {
 		rest = after
 	}
 	return b.String()
+}
+
+// containsLineJoin reports whether s holds lineJoin. It searches for the
+// rare "⏎" and looks at the bytes around it, where strings.Contains would
+// stop at every space.
+func containsLineJoin(s string) bool {
+	const mark = "⏎" // lineJoin without its spaces
+	for i := 0; ; {
+		k := strings.Index(s[i:], mark)
+		if k < 0 {
+			return false
+		}
+		k += i
+		if k > 0 && s[k-1] == ' ' && k+len(mark) < len(s) && s[k+len(mark)] == ' ' {
+			return true
+		}
+		i = k + 1
+	}
 }
 
 // minSecretText is the shortest text worth scanning: below it no rule can

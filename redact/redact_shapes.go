@@ -123,9 +123,13 @@ func redactKeyShapes(s string) string {
 		}
 		g := table[uint16(s[i])<<8|uint16(s[i+1])]
 		for _, k := range shapeIndex.groups[g-1] {
-			if end, ok := keyShapes[k].redactAt(&sp, s, i, runs.of(keyShapes[k].body)); ok {
-				i = end - 1
-				break
+			// The prefix is tested before the run cache is looked up: most
+			// candidates go no further.
+			if sh := &keyShapes[k]; strings.HasPrefix(s[i:], sh.prefix) {
+				if end, ok := sh.redactAt(&sp, s, i, runs.of(sh.body)); ok {
+					i = end - 1
+					break
+				}
 			}
 		}
 	}
