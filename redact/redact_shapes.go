@@ -113,13 +113,16 @@ func redactKeyShapes(s string) string {
 	var runs runCache
 	table := &shapeIndex.table
 	for i := 0; i+1 < len(s); i++ {
-		// The loop of the rule, and of most of String's time: kept tight,
+		// The loop of the rule, and of much of String's time: kept tight,
 		// the table read through a local so no iteration reloads it.
 		for i+1 < len(s) && table[uint16(s[i])<<8|uint16(s[i+1])] == 0 {
 			i++
 		}
 		if i+1 >= len(s) {
 			break
+		}
+		if i > 0 && wordClass[s[i-1]] && !shapeIndex.inWord[s[i]] && !escapedBreak(s, i) {
+			continue // inside a word, where redactAt takes none of these shapes
 		}
 		g := table[uint16(s[i])<<8|uint16(s[i+1])]
 		for _, k := range shapeIndex.groups[g-1] {
@@ -232,6 +235,11 @@ var shapeIndex = buildShapeIndex()
 type shapeTable struct {
 	table  [1 << 16]uint8
 	groups [][]int
+	// inWord holds the first bytes of the prefixes that a shape may start
+	// with right after a word byte: one with a lead, or one no word holds
+	// (".atlasv1.", ":A"). Every other shape starts a word, as redactAt
+	// requires (or follows an escaped line break).
+	inWord byteClass
 }
 
 func buildShapeIndex() *shapeTable {
@@ -244,6 +252,9 @@ func buildShapeIndex() *shapeTable {
 		}
 		g := t.table[key] - 1
 		t.groups[g] = append(t.groups[g], k)
+		if sh.lead != nil || !wordClass[sh.prefix[0]] {
+			t.inWord[sh.prefix[0]] = true
+		}
 	}
 	return t
 }
