@@ -107,12 +107,37 @@ var bearerClass = newClass(alnumChars, "._~+/=-")
 // redactKeyShapes replaces every credential of a known shape, in one pass:
 // a table of the prefixes' first two bytes picks the few positions worth
 // trying, and at each the shapes starting with those bytes are tried in
-// keyShapes order.
+// keyShapes order. A text where no prefix is found is returned without
+// setting up the rest (a splicer, a run cache).
 func redactKeyShapes(s string) string {
+	i, j := nextShapePrefix(s, 0)
+	if i < 0 {
+		return s
+	}
 	sp := splicer{src: s}
 	var runs runCache
+	for i >= 0 {
+		next := i + 1
+		for _, k := range shapeIndex.groupAt(s, i)[j:] {
+			if sh := &keyShapes[k]; strings.HasPrefix(s[i:], sh.prefix) {
+				if end, ok := sh.redactAt(&sp, s, i, runs.of(sh.body)); ok {
+					next = end
+					break
+				}
+			}
+		}
+		i, j = nextShapePrefix(s, next)
+	}
+	return sp.String()
+}
+
+// nextShapePrefix returns the first position at or after i where a shape's
+// prefix is written, outside a word unless the shape may start inside one
+// (see shapeTable.inWord), and the index in its group (groupAt) of the
+// first shape whose prefix it is; or -1.
+func nextShapePrefix(s string, i int) (int, int) {
 	table := &shapeIndex.table
-	for i := 0; i+1 < len(s); i++ {
+	for ; i+1 < len(s); i++ {
 		// The loop of the rule, and of much of String's time: kept tight,
 		// the table read through a local so no iteration reloads it.
 		for i+1 < len(s) && table[uint16(s[i])<<8|uint16(s[i+1])] == 0 {
@@ -124,19 +149,13 @@ func redactKeyShapes(s string) string {
 		if i > 0 && wordClass[s[i-1]] && !shapeIndex.inWord[s[i]] && !escapedBreak(s, i) {
 			continue // inside a word, where redactAt takes none of these shapes
 		}
-		g := table[uint16(s[i])<<8|uint16(s[i+1])]
-		for _, k := range shapeIndex.groups[g-1] {
-			// The prefix is tested before the run cache is looked up: most
-			// candidates go no further.
-			if sh := &keyShapes[k]; strings.HasPrefix(s[i:], sh.prefix) {
-				if end, ok := sh.redactAt(&sp, s, i, runs.of(sh.body)); ok {
-					i = end - 1
-					break
-				}
+		for j, k := range shapeIndex.groupAt(s, i) {
+			if strings.HasPrefix(s[i:], keyShapes[k].prefix) {
+				return i, j
 			}
 		}
 	}
-	return sp.String()
+	return -1, 0
 }
 
 // bodyRun remembers a run of body bytes already measured: a later candidate
@@ -257,6 +276,12 @@ func buildShapeIndex() *shapeTable {
 		}
 	}
 	return t
+}
+
+// groupAt returns the shapes (indices into keyShapes) whose prefix starts
+// with the two bytes at s[i], a pair table holds.
+func (t *shapeTable) groupAt(s string, i int) []int {
+	return t.groups[t.table[uint16(s[i])<<8|uint16(s[i+1])]-1]
 }
 
 // pairedSecret finds an AWS secret access key (40 base64 characters) written
