@@ -164,6 +164,36 @@ func referenceHasNameTrigger(lower []byte) bool {
 	return false
 }
 
+// referenceRecordNamesSecret is recordNamesSecret as it was before it
+// looked for a trigger in the record before running its expression.
+func referenceRecordNamesSecret(s string, at int) bool {
+	from := max(0, at-maxRecordLookBack)
+	open := strings.LastIndexByte(s[from:at], '{')
+	if open < 0 || strings.IndexByte(s[from+open:at], '}') >= 0 {
+		return false
+	}
+	m := recordName.FindStringSubmatch(s[from+open : at])
+	return m != nil && classifyName(m[1], false) == plainSecret
+}
+
+// checkRecordNames fails t when recordNamesSecret and its reference
+// disagree at a place of s where a "value" name may start: a quote, a
+// backslash before one, or the name's first letter.
+func checkRecordNames(t *testing.T, s string) {
+	t.Helper()
+	if len(s) > 4096 || strings.IndexByte(s, '{') < 0 {
+		return
+	}
+	for at := 0; at < len(s); at++ {
+		if strings.IndexByte("\"'\\vVdD", s[at]) < 0 {
+			continue
+		}
+		if got, want := recordNamesSecret(s, at), referenceRecordNamesSecret(s, at); got != want {
+			t.Fatalf("recordNamesSecret(%.200q, %d) = %v, the reference says %v", s, at, got, want)
+		}
+	}
+}
+
 // checkPairFinder fails t when pairFinder, asked at positions that never
 // decrease (as its callers ask), does not return what the loops it
 // replaced found: the first of its two bytes at or after the position.
@@ -216,6 +246,7 @@ func checkFastPath(t *testing.T, s string) {
 		t.Fatalf("JSONFunc(%.200q, mark)\n fast      %.300q\n reference %.300q", s, got, want)
 	}
 	checkStripControl(t, s)
+	checkRecordNames(t, s)
 	clean := StripControl(s)
 	for _, r := range anchoredRules {
 		if !r.anchor(clean) {
@@ -323,7 +354,7 @@ func FuzzFastPath(f *testing.F) {
 		"redis-cli -a s3cret ping", `["mysql", "-pSECRET"]`, "sk-abc", `{"k": "v"}`, "token=abc123",
 		"x ⏎ password: hunter2 ⏎ y", "⏎ token: abc ⏎", "a⏎ b ⏎c ⏎", "x\n{\"a\": 1} ⏎ [2]\n[", `"\u0074oken": "abc123"`, "-----BEGIN RSA PRIVATE KEY-----\nMIIE",
 		"\x1b]8;;https://x.io/?token=abc\x1b\\link\x1b]8;;\x07 pw=hunter22", "a\x1b]1337;File=x:iVBOR\x1b\n b\x1bPq\x07c", "\x1b]0;t\x1b",
-		"log start\n{\"token\": \"abc123\"}\n", "\x1b[0m{\"k\": \"v\"}\r\nnext\n[1]", "\x1b[1m\n{\"a\": \"b\"}\n\x07x\n",
+		"log start\n{\"token\": \"abc123\"}\n", `{"name": "DB_PASSWORD", "value": "hunter22"}`, "{ key: 'api_token', value: abc123 }", "\x1b[0m{\"k\": \"v\"}\r\nnext\n[1]", "\x1b[1m\n{\"a\": \"b\"}\n\x07x\n",
 	} {
 		f.Add(s)
 	}
