@@ -81,6 +81,9 @@ func trimNameSigils(name string) string {
 // either case.
 func hasNameTrigger(name string) bool {
 	for i := 0; i < len(name); i++ {
+		if !triggerStarts[name[i]] {
+			continue // most bytes: one table lookup, no switch
+		}
 		r := name[i:]
 		switch name[i] | 0x20 {
 		case 'p':
@@ -115,6 +118,10 @@ func hasNameTrigger(name string) bool {
 	}
 	return false
 }
+
+// triggerStarts holds the first letters of hasNameTrigger's substrings, in
+// both cases.
+var triggerStarts = newClass("pstackjPSTACKJ")
 
 // hasFoldPrefix reports whether s starts with p, a word of lower-case
 // letters, in any ASCII casing.
