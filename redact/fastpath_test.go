@@ -331,13 +331,14 @@ func TestFastPathMatchesTheReference(t *testing.T) {
 	t.Logf("%d fixtures and %d transcript texts, as they are and ⏎-joined", len(fixtures), len(texts))
 }
 
-// Every flag of credentialCommandTable is dashes and a name, as
+// Every flag of credentialCommandTable is one or two dashes and a name, as
 // mayHoldCredentialFlag needs.
 func TestCredentialFlagsStartWithADash(t *testing.T) {
 	for name, c := range credentialCommands {
 		for _, f := range c.flags {
-			if !strings.HasPrefix(f.name, "-") || strings.TrimLeft(f.name, "-") == "" {
-				t.Errorf("%s: flag %q is not dashes and a name", name, f.name)
+			dashes := len(f.name) - len(strings.TrimLeft(f.name, "-"))
+			if dashes < 1 || dashes > 2 || dashes == len(f.name) {
+				t.Errorf("%s: flag %q is not one or two dashes and a name", name, f.name)
 			}
 		}
 	}
@@ -354,7 +355,7 @@ func FuzzFastPath(f *testing.F) {
 		"redis-cli -a s3cret ping", `["mysql", "-pSECRET"]`, "sk-abc", `{"k": "v"}`, "token=abc123",
 		"x ⏎ password: hunter2 ⏎ y", "⏎ token: abc ⏎", "a⏎ b ⏎c ⏎", "x\n{\"a\": 1} ⏎ [2]\n[", `"\u0074oken": "abc123"`, "-----BEGIN RSA PRIVATE KEY-----\nMIIE",
 		"\x1b]8;;https://x.io/?token=abc\x1b\\link\x1b]8;;\x07 pw=hunter22", "a\x1b]1337;File=x:iVBOR\x1b\n b\x1bPq\x07c", "\x1b]0;t\x1b",
-		"log start\n{\"token\": \"abc123\"}\n", `{"name": "DB_PASSWORD", "value": "hunter22"}`, "{ key: 'api_token', value: abc123 }", "\x1b[0m{\"k\": \"v\"}\r\nnext\n[1]", "\x1b[1m\n{\"a\": \"b\"}\n\x07x\n",
+		"log start\n{\"token\": \"abc123\"}\n", "mysql \"db\"-pS3cret x", "curl (--user a:b) x", "mysql \\t-pS3cret", "mysql '-pX'", "zip <-P pw", `{"name": "DB_PASSWORD", "value": "hunter22"}`, "{ key: 'api_token', value: abc123 }", "\x1b[0m{\"k\": \"v\"}\r\nnext\n[1]", "\x1b[1m\n{\"a\": \"b\"}\n\x07x\n",
 	} {
 		f.Add(s)
 	}
