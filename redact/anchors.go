@@ -44,21 +44,42 @@ func hasSeparator(s string) bool {
 
 // mayHoldCredentialFlag reports whether redactCommands could change s:
 // commandSecrets takes a credential only from a word starting with one of
-// credentialCommandTable's flags, each dashes and a letter of
+// credentialCommandTable's flags, each one or two dashes and a letter of
 // credentialFlagLetters (-p, -a, --user...), so s must hold a "-" with
-// such a letter after it.
+// such a letter after it. And the word is one of a command's arguments,
+// which starts where commandSecrets' scan of the command line leaves off:
+// after a blank (a space, a tab, or the "\t" of a quoted string), after a
+// quoted word's closing quote, or after a word of one byte of wordStop (a
+// quote that closes nothing, a backslash, "<", ">", "(", ")"); so the byte
+// before the dash is one of flagPrecede.
 func mayHoldCredentialFlag(s string) bool {
 	for i := 0; ; {
 		k := strings.IndexByte(s[i:], '-')
 		if k < 0 || i+k+1 >= len(s) {
 			return false
 		}
-		i += k + 1
+		p := i + k
+		i = p + 1
+		if p == 0 || !flagPrecede[s[p-1]] {
+			continue
+		}
+		if s[i] == '-' && i+1 < len(s) {
+			i++ // --user; the second dash follows a dash, which starts no word
+			if credentialFlagLetters[s[i]] {
+				return true
+			}
+			continue
+		}
 		if credentialFlagLetters[s[i]] {
 			return true
 		}
 	}
 }
+
+// flagPrecede holds the bytes an argument of a command line can follow
+// (see mayHoldCredentialFlag): blanks, "t" of an escaped tab, quotes, and
+// the bytes of wordStop that make a word of their own.
+var flagPrecede = newClass(" \t\"'`\\<>()t")
 
 // credentialFlagLetters holds the byte after the leading dashes of every
 // flag of credentialCommands ("p" for -p and --proxy-user).

@@ -26,11 +26,8 @@ func StripControl(s string) string {
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
-		case c == '\n' || c == '\t' || (c >= 0x20 && c < 0x7f):
-			j := i + 1
-			for j < len(s) && (s[j] == '\n' || s[j] == '\t' || (s[j] >= 0x20 && s[j] < 0x7f)) {
-				j++
-			}
+		case printable(c):
+			j := printableRun(s, i+1)
 			b.WriteString(s[i:j])
 			i = j
 		case c == '\r':
@@ -64,31 +61,12 @@ func StripControl(s string) string {
 // ASCII, tab and newline, and valid multi-byte runes none of which is a
 // control.
 func cleanText(s string) bool {
-	for i := 0; i < len(s); {
-		// Eight bytes at a time while they are ASCII: none below 0x20 but
-		// tab and newline, and no DEL.
-		if i+8 <= len(s) {
-			w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-			if w&highBits == 0 {
-				if hasByteBelow(w, 0x20) || hasByteBelow(w^0x7f7f7f7f7f7f7f7f, 1) {
-					for _, c := range []byte(s[i : i+8]) {
-						if (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f {
-							return false
-						}
-					}
-				}
-				i += 8
-				continue
-			}
+	for i := 0; ; {
+		if i = printableRun(s, i); i == len(s) {
+			return true
 		}
-		c := s[i]
-		if c < 0x80 {
-			if (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f {
-				return false
-			}
-			i++
-			continue
+		if s[i] < 0x80 {
+			return false
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if (r == utf8.RuneError && size == 1) || isControlRune(r) {
@@ -96,16 +74,37 @@ func cleanText(s string) bool {
 		}
 		i += size
 	}
-	return true
 }
 
-// highBits has the top bit of each byte of a word.
-const highBits = 0x8080808080808080
+// printable reports whether StripControl keeps the ASCII byte c as it is:
+// a printable one, a tab or a newline.
+func printable(c byte) bool {
+	return c == '\n' || c == '\t' || (c >= 0x20 && c < 0x7f)
+}
 
-// hasByteBelow reports whether a word of ASCII bytes holds a byte below n
-// (at most 0x80).
-func hasByteBelow(w uint64, n uint64) bool {
-	return (w-n*0x0101010101010101)&^w&highBits != 0
+// printableRun returns the end of the run of bytes starting at s[i] that
+// printable accepts. It reads eight bytes at a time while all eight are.
+func printableRun(s string, i int) int {
+	for i+8 <= len(s) {
+		if w := word(s, i); w&highBits != 0 || !printableWord(w) {
+			break
+		}
+		i += 8
+	}
+	for i < len(s) && printable(s[i]) {
+		i++
+	}
+	return i
+}
+
+// printableWord reports whether every byte of w, none of which has its top
+// bit set, is one printable accepts. Each test is exact byte by byte (no
+// carry crosses a byte, since no byte reaches 0x80): a byte is below 0x20
+// when adding 0x60 leaves its top bit clear.
+func printableWord(w uint64) bool {
+	below := ^(w + 0x60*lowBytes) & highBits
+	allowed := equalBytes(w, '\n') | equalBytes(w, '\t')
+	return below&^allowed|equalBytes(w, 0x7f) == 0
 }
 
 // isControlRune reports whether r is a non-ASCII rune StripControl removes:
@@ -127,17 +126,29 @@ func escapeLen(s string) int {
 	case '[': // CSI: parameters and intermediates, then one final byte
 		return 2 + csiBodyLen(s[2:])
 	case ']', 'P', 'X', '^', '_': // OSC, DCS, SOS, PM, APC: a string up to BEL or ST
-		for j := 2; j < len(s); j++ {
-			switch {
-			case s[j] == 0x07:
-				return j + 1
-			case s[j] == 0x1b && j+1 < len(s) && s[j+1] == '\\':
+		// The first of a BEL, an ST or the line's end ends it; each is
+		// searched for with IndexByte, as the string may be long (an
+		// inline image).
+		end := len(s) // the line's end, or the text's
+		if nl := strings.IndexByte(s[2:], '\n'); nl >= 0 {
+			end = 2 + nl
+		}
+		if bel := strings.IndexByte(s[2:end], 0x07); bel >= 0 {
+			end = 2 + bel
+		}
+		for j := 2; ; j++ {
+			k := strings.IndexByte(s[j:end], 0x1b)
+			if k < 0 {
+				break
+			}
+			if j += k; j+1 < len(s) && s[j+1] == '\\' {
 				return j + 2
-			case s[j] == '\n':
-				return j
 			}
 		}
-		return len(s)
+		if end < len(s) && s[end] == 0x07 {
+			return end + 1
+		}
+		return end
 	}
 	// nF escapes: intermediate bytes, then one final byte.
 	j := 1

@@ -8,7 +8,8 @@ import "strings"
 // secret behind JSON escapes (a query's "\u0026sig=", "https:\/\/",
 // "Cookie\u003a") or under a key that names it goes, and the JSON stays
 // valid. The text around them is left to the other rules. f redacts each
-// string: String (or, in tests, String as it ran before the fast path).
+// string, given with its control characters stripped: String's rules
+// (or, in tests, String as it ran before the fast path).
 func redactEmbeddedJSON(s string, f func(string) string) string {
 	if strings.IndexByte(s, '{') < 0 && strings.IndexByte(s, '[') < 0 {
 		return s

@@ -2,6 +2,7 @@ package redact
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -19,7 +20,7 @@ import (
 // trimNameSigils, mayBeJSON) are checked against their previous forms on
 // their own, in checkFastPath.
 func referenceString(s string) string {
-	s = StripControl(s)
+	s = referenceStripControl(s)
 	if len(s) < minSecretText {
 		return s
 	}
@@ -42,6 +43,65 @@ func referenceText(s string) string {
 	return s
 }
 
+// referenceJSON is JSONFunc as it ran before each text was stripped only
+// once: f wrapped to strip every text it is given, s stripped again at each
+// test of its form, and JSON lines split, then joined again for f.
+func referenceJSON(s string, f func(string) string) string {
+	strip := func(t string) string { return f(referenceStripControl(t)) }
+	return referenceRedactJSON(s, strip, 0)
+}
+
+func referenceRedactJSON(s string, f func(string) string, depth int) string {
+	if doc, ok := referenceAsJSON(s); ok {
+		return redactJSONValue(doc, f, depth)
+	}
+	if hasJSONLines(s) {
+		return referenceJSONLines(s, f, depth)
+	}
+	if c := referenceStripControl(s); c != s && hasJSONLines(c) {
+		return referenceJSONLines(c, f, depth)
+	}
+	return f(s)
+}
+
+func referenceAsJSON(s string) (string, bool) {
+	if mayBeJSON(s) && json.Valid([]byte(s)) {
+		return s, true
+	}
+	if c := referenceStripControl(s); c != s && mayBeJSON(c) && json.Valid([]byte(c)) {
+		return c, true
+	}
+	return "", false
+}
+
+func referenceJSONLines(s string, f func(string) string, depth int) string {
+	lines := strings.SplitAfter(s, "\n")
+	var b strings.Builder
+	run := 0
+	flush := func(end int) {
+		if end > run {
+			b.WriteString(f(strings.Join(lines[run:end], "")))
+		}
+	}
+	for i, l := range lines {
+		doc, ok := referenceAsJSON(strings.TrimRight(l, "\r\n"))
+		if !ok {
+			continue
+		}
+		flush(i)
+		b.WriteString(redactJSONValue(doc, f, depth))
+		if strings.HasSuffix(l, "\n") {
+			b.WriteByte('\n')
+		}
+		run = i + 1
+	}
+	if run == 0 {
+		return f(s)
+	}
+	flush(len(lines))
+	return b.String()
+}
+
 // referenceKeyShapes is redactKeyShapes as it was before its scan was
 // tightened: the table read at every position.
 func referenceKeyShapes(s string) string {
@@ -62,8 +122,20 @@ func referenceKeyShapes(s string) string {
 	return sp.String()
 }
 
+// asciiLower returns s with its ASCII letters lowered, as classifyName
+// lowers a name.
+func asciiLower(s string) []byte {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return b
+}
+
 // referenceHasNameTrigger is hasNameTrigger as it was before it compared
-// in place.
+// in place, given the name lowered.
 func referenceHasNameTrigger(lower []byte) bool {
 	for i, c := range lower {
 		var subs []string
@@ -90,6 +162,36 @@ func referenceHasNameTrigger(lower []byte) bool {
 		}
 	}
 	return false
+}
+
+// referenceRecordNamesSecret is recordNamesSecret as it was before it
+// looked for a trigger in the record before running its expression.
+func referenceRecordNamesSecret(s string, at int) bool {
+	from := max(0, at-maxRecordLookBack)
+	open := strings.LastIndexByte(s[from:at], '{')
+	if open < 0 || strings.IndexByte(s[from+open:at], '}') >= 0 {
+		return false
+	}
+	m := recordName.FindStringSubmatch(s[from+open : at])
+	return m != nil && classifyName(m[1], false) == plainSecret
+}
+
+// checkRecordNames fails t when recordNamesSecret and its reference
+// disagree at a place of s where a "value" name may start: a quote, a
+// backslash before one, or the name's first letter.
+func checkRecordNames(t *testing.T, s string) {
+	t.Helper()
+	if len(s) > 4096 || strings.IndexByte(s, '{') < 0 {
+		return
+	}
+	for at := 0; at < len(s); at++ {
+		if strings.IndexByte("\"'\\vVdD", s[at]) < 0 {
+			continue
+		}
+		if got, want := recordNamesSecret(s, at), referenceRecordNamesSecret(s, at); got != want {
+			t.Fatalf("recordNamesSecret(%.200q, %d) = %v, the reference says %v", s, at, got, want)
+		}
+	}
 }
 
 // checkPairFinder fails t when pairFinder, asked at positions that never
@@ -134,9 +236,17 @@ func checkFastPath(t *testing.T, s string) {
 	if got, want := String(s), referenceString(s); got != want {
 		t.Fatalf("String(%.200q)\n fast      %.300q\n reference %.300q", s, got, want)
 	}
-	if got, want := JSON(s), JSONFunc(s, referenceString); got != want {
+	if got, want := JSON(s), referenceJSON(s, referenceString); got != want {
 		t.Fatalf("JSON(%.200q)\n fast      %.300q\n reference %.300q", s, got, want)
 	}
+	// A function that marks what it is given shows each call to it: the
+	// texts JSONFunc hands f, empty ones included, must be the same.
+	mark := func(t string) string { return "<" + t + ">" }
+	if got, want := JSONFunc(s, mark), referenceJSON(s, mark); got != want {
+		t.Fatalf("JSONFunc(%.200q, mark)\n fast      %.300q\n reference %.300q", s, got, want)
+	}
+	checkStripControl(t, s)
+	checkRecordNames(t, s)
 	clean := StripControl(s)
 	for _, r := range anchoredRules {
 		if !r.anchor(clean) {
@@ -148,10 +258,16 @@ func checkFastPath(t *testing.T, s string) {
 	if got, want := redactKeyShapes(clean), referenceKeyShapes(clean); got != want {
 		t.Fatalf("redactKeyShapes(%.200q)\n fast      %.300q\n reference %.300q", clean, got, want)
 	}
+	if got, want := lineOpensJSON(s), strings.Contains(s, "\n{") || strings.Contains(s, "\n["); got != want {
+		t.Fatalf("lineOpensJSON(%.200q) = %v, want %v", s, got, want)
+	}
+	if got, want := containsLineJoin(s), strings.Contains(s, lineJoin); got != want {
+		t.Fatalf("containsLineJoin(%.200q) = %v, want %v", s, got, want)
+	}
 	checkPairFinder(t, clean, '=', ':')
 	checkPairFinder(t, clean, '{', '[')
-	for _, name := range []string{s, strings.ToLower(s)} {
-		if got, want := hasNameTrigger([]byte(name)), referenceHasNameTrigger([]byte(name)); got != want {
+	for _, name := range []string{s, strings.ToLower(s), strings.ToUpper(s)} {
+		if got, want := hasNameTrigger(name), referenceHasNameTrigger(asciiLower(name)); got != want {
 			t.Fatalf("hasNameTrigger(%.200q) = %v, the reference says %v", name, got, want)
 		}
 	}
@@ -215,13 +331,14 @@ func TestFastPathMatchesTheReference(t *testing.T) {
 	t.Logf("%d fixtures and %d transcript texts, as they are and ⏎-joined", len(fixtures), len(texts))
 }
 
-// Every flag of credentialCommandTable is dashes and a name, as
+// Every flag of credentialCommandTable is one or two dashes and a name, as
 // mayHoldCredentialFlag needs.
 func TestCredentialFlagsStartWithADash(t *testing.T) {
 	for name, c := range credentialCommands {
 		for _, f := range c.flags {
-			if !strings.HasPrefix(f.name, "-") || strings.TrimLeft(f.name, "-") == "" {
-				t.Errorf("%s: flag %q is not dashes and a name", name, f.name)
+			dashes := len(f.name) - len(strings.TrimLeft(f.name, "-"))
+			if dashes < 1 || dashes > 2 || dashes == len(f.name) {
+				t.Errorf("%s: flag %q is not one or two dashes and a name", name, f.name)
 			}
 		}
 	}
@@ -236,7 +353,9 @@ func FuzzFastPath(f *testing.F) {
 	for _, s := range []string{
 		"mysql -uroot -pS3cretPass db", "docker login -u bob -p hunter2 ghcr.io", "curl --user a:b https://x",
 		"redis-cli -a s3cret ping", `["mysql", "-pSECRET"]`, "sk-abc", `{"k": "v"}`, "token=abc123",
-		"x ⏎ password: hunter2 ⏎ y", `"\u0074oken": "abc123"`, "-----BEGIN RSA PRIVATE KEY-----\nMIIE",
+		"x ⏎ password: hunter2 ⏎ y", "⏎ token: abc ⏎", "a⏎ b ⏎c ⏎", "x\n{\"a\": 1} ⏎ [2]\n[", `"\u0074oken": "abc123"`, "-----BEGIN RSA PRIVATE KEY-----\nMIIE",
+		"\x1b]8;;https://x.io/?token=abc\x1b\\link\x1b]8;;\x07 pw=hunter22", "a\x1b]1337;File=x:iVBOR\x1b\n b\x1bPq\x07c", "\x1b]0;t\x1b",
+		"log start\n{\"token\": \"abc123\"}\n", "mysql \"db\"-pS3cret x", "curl (--user a:b) x", "mysql \\t-pS3cret", "mysql '-pX'", "zip <-P pw", `{"name": "DB_PASSWORD", "value": "hunter22"}`, "{ key: 'api_token', value: abc123 }", "\x1b[0m{\"k\": \"v\"}\r\nnext\n[1]", "\x1b[1m\n{\"a\": \"b\"}\n\x07x\n",
 	} {
 		f.Add(s)
 	}

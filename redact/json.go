@@ -33,7 +33,7 @@ import (
 //
 // Like String, JSON strips control characters, never panics and is
 // idempotent.
-func JSON(s string) string { return JSONFunc(s, String) }
+func JSON(s string) string { return redactJSON(s, redactClean, 0) }
 
 // JSONFunc is JSON with f in place of String: f redacts each string of the
 // JSON (decoded), or the whole of s when s is not JSON. It lets a host with
@@ -41,7 +41,7 @@ func JSON(s string) string { return JSONFunc(s, String) }
 // keep the JSON valid. The values of keys that name a secret go whatever f
 // does. Control characters are stripped before f sees a string.
 func JSONFunc(s string, f func(string) string) string {
-	return redactJSON(s, func(t string) string { return f(StripControl(t)) }, 0)
+	return redactJSON(s, f, 0)
 }
 
 // maxJSONNesting bounds how many times a string holding JSON is itself read
@@ -49,48 +49,31 @@ func JSONFunc(s string, f func(string) string) string {
 // another).
 const maxJSONNesting = 3
 
-// redactJSON redacts s as JSONFunc documents, f stripping control
-// characters before it redacts; depth counts the JSON strings s sits
-// inside.
+// redactJSON redacts s as JSONFunc documents; depth counts the JSON strings
+// s sits inside. f is given text with its control characters stripped:
+// every text that may hold some is stripped before f sees it, and each is
+// stripped once (StripControl is idempotent, so a text already stripped
+// goes to f as it is).
 func redactJSON(s string, f func(string) string, depth int) string {
-	if doc, ok := asJSON(s); ok {
-		return redactJSONValue(doc, f, depth)
-	}
-	if hasJSONLines(s) {
-		return redactJSONLines(s, f, depth)
-	}
-	// As in asJSON, a control character before JSON lines counts too:
-	// stripped, as f strips any text, it leaves lines a second pass would
-	// read as JSON, so this pass reads them so already.
-	if c := StripControl(s); c != s && hasJSONLines(c) {
-		return redactJSONLines(c, f, depth)
-	}
-	return f(s)
-}
-
-// hasJSONLines reports whether some line of s after the first may be a JSON
-// value, or s starts like one and has more lines: text redactJSONLines
-// reads line by line.
-func hasJSONLines(s string) bool {
-	return strings.Contains(s, "\n{") || strings.Contains(s, "\n[") || mayBeJSON(s) && strings.Contains(s, "\n")
-}
-
-// asJSON returns s when it is a JSON text worth reading as JSON, or s
-// stripped of control characters when that is one (a raw escape
-// character makes JSON invalid; StripControl takes it out, as it would in
-// any text). The JSON text itself is read as it stands, never stripped
-// whole when it is valid: an 8-bit CSI would take the quote and brace after
-// it for its parameters.
-func asJSON(s string) (string, bool) {
 	if mayBeJSON(s) && json.Valid([]byte(s)) {
-		return s, true
+		return redactJSONValue(s, f, depth)
 	}
 	// A control character before the JSON counts too: stripped, as any
 	// text would be, it leaves JSON, which a second pass would read as such.
-	if c := StripControl(s); c != s && mayBeJSON(c) && json.Valid([]byte(c)) {
-		return c, true
+	c := StripControl(s)
+	if c != s && mayBeJSON(c) && json.Valid([]byte(c)) {
+		return redactJSONValue(c, f, depth)
 	}
-	return "", false
+	if hasJSONLines(s) {
+		return redactJSONLines(s, f, depth, c == s)
+	}
+	// As above, a control character before JSON lines counts too:
+	// stripped, as f strips any text, it leaves lines a second pass would
+	// read as JSON, so this pass reads them so already.
+	if c != s && hasJSONLines(c) {
+		return redactJSONLines(c, f, depth, true)
+	}
+	return f(c)
 }
 
 // mayBeJSON reports whether s starts, after white space, the way a JSON text
@@ -99,38 +82,6 @@ func asJSON(s string) (string, bool) {
 func mayBeJSON(s string) bool {
 	i := skipJSONSpace(s, 0) // strings.TrimLeft(s, " \t\r\n"), without building a set
 	return i < len(s) && (s[i] == '{' || s[i] == '[' || s[i] == '"')
-}
-
-// redactJSONLines redacts text some of whose lines are JSON values: each
-// such line is read as JSON, and each run of other lines goes to f whole, so
-// that a secret spanning lines (a private key block) is still seen whole.
-func redactJSONLines(s string, f func(string) string, depth int) string {
-	lines := strings.SplitAfter(s, "\n")
-	var b strings.Builder
-	b.Grow(len(s))
-	run := 0 // start of the pending run of non-JSON lines
-	flush := func(end int) {
-		if end > run {
-			b.WriteString(f(strings.Join(lines[run:end], "")))
-		}
-	}
-	for i, l := range lines {
-		doc, ok := asJSON(strings.TrimRight(l, "\r\n"))
-		if !ok {
-			continue
-		}
-		flush(i)
-		b.WriteString(redactJSONValue(doc, f, depth))
-		if strings.HasSuffix(l, "\n") {
-			b.WriteByte('\n') // for a "\r\n" too, as StripControl ends a line
-		}
-		run = i + 1
-	}
-	if run == 0 {
-		return f(s)
-	}
-	flush(len(lines))
-	return b.String()
 }
 
 // redactJSONValue redacts the valid JSON text s.
@@ -507,7 +458,7 @@ func (w *jsonWalker) redactedAs(text string) string {
 	if w.depth < maxJSONNesting && mayBeJSON(text) {
 		return redactJSON(text, w.f, w.depth+1)
 	}
-	return w.f(text)
+	return w.f(StripControl(text))
 }
 
 // replaceSecret records the edit that replaces a secret value whole: a
@@ -537,7 +488,7 @@ func (w *jsonWalker) redactHeaderValue(n jsonNode, kind secretKind) {
 	v := StripControl(n.text)
 	sp := splicer{src: v}
 	redactHeader(&sp, v, 0, len(v), kind)
-	w.edit(n, w.f(sp.String()))
+	w.edit(n, w.f(StripControl(sp.String())))
 }
 
 // edit records that the string literal n now reads out, when it changed.

@@ -71,8 +71,11 @@ const Marker = "[REDACTED]"
 // string with no name, prefix or shape saying secret is kept, since ids,
 // hashes and encoded data look the same. String is idempotent:
 // String(String(s)) == String(s). It never panics, whatever s holds.
-func String(s string) string {
-	s = StripControl(s)
+func String(s string) string { return redactClean(StripControl(s)) }
+
+// redactClean is String for text StripControl has already stripped (and
+// so would return unchanged).
+func redactClean(s string) string {
 	if len(s) < minSecretText {
 		return s
 	}
@@ -84,7 +87,7 @@ func String(s string) string {
 // could not change s.
 func redactText(s string) string {
 	if mayHoldJSON(s) {
-		s = redactEmbeddedJSON(s, String)
+		s = redactEmbeddedJSON(s, redactClean)
 	}
 	s = redactPrivateKeys(s)
 	s = redactURLPasswords(s)
@@ -117,38 +120,6 @@ func redactCommands(s string) string {
 	sp := splicer{src: s}
 	commandSecrets(s, func(a, b int) { sp.replace(a, b, Marker) })
 	return sp.String()
-}
-
-// lineJoin is how a one-line rendering of text writes a line break: a
-// summary's list item, a message quoted on one line.
-const lineJoin = " ⏎ "
-
-// redactJoinedLines redacts each line of s that joins lines with lineJoin
-// as the text it was made from, its line breaks back: a .netrc entry, a
-// credentials file or a private key written on one line keeps the shape
-// the rules know it by. Lines without lineJoin are left to redactText.
-// text is redactText (or, in tests, the rules as they ran before the fast
-// path).
-func redactJoinedLines(s string, text func(string) string) string {
-	if !strings.Contains(s, lineJoin) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for rest := s; rest != ""; {
-		line, after, found := strings.Cut(rest, "\n")
-		if strings.Contains(line, lineJoin) {
-			// line holds no newline, and no rule writes one: every newline
-			// the rules leave is a lineJoin.
-			line = strings.ReplaceAll(text(strings.ReplaceAll(line, lineJoin, "\n")), "\n", lineJoin)
-		}
-		b.WriteString(line)
-		if found {
-			b.WriteByte('\n')
-		}
-		rest = after
-	}
-	return b.String()
 }
 
 // minSecretText is the shortest text worth scanning: below it no rule can

@@ -470,7 +470,14 @@ func recordNamesSecret(s string, at int) bool {
 	if open < 0 || strings.IndexByte(s[from+open:at], '}') >= 0 {
 		return false
 	}
-	m := recordName.FindStringSubmatch(s[from+open : at])
+	// The name recordName finds is in the record, so the record holds
+	// what classifyName looks for first; a record without it is passed
+	// over before the expression runs.
+	record := s[from+open : at]
+	if !hasNameTrigger(record) {
+		return false
+	}
+	m := recordName.FindStringSubmatch(record)
 	return m != nil && classifyName(m[1], false) == plainSecret
 }
 

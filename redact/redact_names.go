@@ -20,6 +20,9 @@ func classifyName(name string, inQuery bool) secretKind {
 	if name == "" || len(name) > maxNameLen {
 		return notSecret
 	}
+	if !hasNameTrigger(name) {
+		return notSecret
+	}
 	var buf [maxNameLen]byte
 	lower := buf[:len(name)]
 	for i := 0; i < len(name); i++ {
@@ -28,9 +31,6 @@ func classifyName(name string, inQuery bool) secretKind {
 			c += 'a' - 'A'
 		}
 		lower[i] = c
-	}
-	if !hasNameTrigger(lower) {
-		return notSecret
 	}
 	switch string(lower) {
 	case "authorization", "proxy-authorization":
@@ -72,41 +72,46 @@ func trimNameSigils(name string) string {
 	return name
 }
 
-// hasNameTrigger reports whether a lower-case name holds one of the
-// substrings every secret name holds (pass, pw, pat, secret, sig, session,
-// token, auth, cred, cookie, code, key, jwt); names without any are rejected
-// before being split into words. It runs at every separator of a text, so
-// it compares in place, building nothing.
-func hasNameTrigger(lower []byte) bool {
-	for i, c := range lower {
-		r := lower[i:]
-		switch c {
+// hasNameTrigger reports whether a name holds, in any ASCII casing, one
+// of the substrings every secret name holds (pass, pw, pat, secret, sig,
+// session, token, auth, cred, cookie, code, key, jwt); names without any
+// are rejected before being lowered and split into words. It runs at every
+// separator of a text, so it compares in place, building nothing: a byte
+// ORed with 0x20 is a lower-case letter only when it was that letter in
+// either case.
+func hasNameTrigger(name string) bool {
+	for i := 0; i < len(name); i++ {
+		if !triggerStarts[name[i]] {
+			continue // most bytes: one table lookup, no switch
+		}
+		r := name[i:]
+		switch name[i] | 0x20 {
 		case 'p':
-			if hasBytePrefix(r, "pass") || hasBytePrefix(r, "pw") || hasBytePrefix(r, "pat") {
+			if hasFoldPrefix(r, "pass") || hasFoldPrefix(r, "pw") || hasFoldPrefix(r, "pat") {
 				return true
 			}
 		case 's':
-			if hasBytePrefix(r, "secret") || hasBytePrefix(r, "sig") || hasBytePrefix(r, "session") {
+			if hasFoldPrefix(r, "secret") || hasFoldPrefix(r, "sig") || hasFoldPrefix(r, "session") {
 				return true
 			}
 		case 't':
-			if hasBytePrefix(r, "token") {
+			if hasFoldPrefix(r, "token") {
 				return true
 			}
 		case 'a':
-			if hasBytePrefix(r, "auth") {
+			if hasFoldPrefix(r, "auth") {
 				return true
 			}
 		case 'c':
-			if hasBytePrefix(r, "cred") || hasBytePrefix(r, "cookie") || hasBytePrefix(r, "code") {
+			if hasFoldPrefix(r, "cred") || hasFoldPrefix(r, "cookie") || hasFoldPrefix(r, "code") {
 				return true
 			}
 		case 'k':
-			if hasBytePrefix(r, "key") {
+			if hasFoldPrefix(r, "key") {
 				return true
 			}
 		case 'j':
-			if hasBytePrefix(r, "jwt") {
+			if hasFoldPrefix(r, "jwt") {
 				return true
 			}
 		}
@@ -114,9 +119,22 @@ func hasNameTrigger(lower []byte) bool {
 	return false
 }
 
-// hasBytePrefix reports whether b starts with p.
-func hasBytePrefix(b []byte, p string) bool {
-	return len(b) >= len(p) && string(b[:len(p)]) == p
+// triggerStarts holds the first letters of hasNameTrigger's substrings, in
+// both cases.
+var triggerStarts = newClass("pstackjPSTACKJ")
+
+// hasFoldPrefix reports whether s starts with p, a word of lower-case
+// letters, in any ASCII casing.
+func hasFoldPrefix(s, p string) bool {
+	if len(s) < len(p) {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		if s[i]|0x20 != p[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // splitWords splits a name into lower-case words at punctuation and at

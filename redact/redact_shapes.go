@@ -107,13 +107,38 @@ var bearerClass = newClass(alnumChars, "._~+/=-")
 // redactKeyShapes replaces every credential of a known shape, in one pass:
 // a table of the prefixes' first two bytes picks the few positions worth
 // trying, and at each the shapes starting with those bytes are tried in
-// keyShapes order.
+// keyShapes order. A text where no prefix is found is returned without
+// setting up the rest (a splicer, a run cache).
 func redactKeyShapes(s string) string {
+	i, j := nextShapePrefix(s, 0)
+	if i < 0 {
+		return s
+	}
 	sp := splicer{src: s}
 	var runs runCache
+	for i >= 0 {
+		next := i + 1
+		for _, k := range shapeIndex.groupAt(s, i)[j:] {
+			if sh := &keyShapes[k]; strings.HasPrefix(s[i:], sh.prefix) {
+				if end, ok := sh.redactAt(&sp, s, i, runs.of(sh.body)); ok {
+					next = end
+					break
+				}
+			}
+		}
+		i, j = nextShapePrefix(s, next)
+	}
+	return sp.String()
+}
+
+// nextShapePrefix returns the first position at or after i where a shape's
+// prefix is written, outside a word unless the shape may start inside one
+// (see shapeTable.inWord), and the index in its group (groupAt) of the
+// first shape whose prefix it is; or -1.
+func nextShapePrefix(s string, i int) (int, int) {
 	table := &shapeIndex.table
-	for i := 0; i+1 < len(s); i++ {
-		// The loop of the rule, and of most of String's time: kept tight,
+	for ; i+1 < len(s); i++ {
+		// The loop of the rule, and of much of String's time: kept tight,
 		// the table read through a local so no iteration reloads it.
 		for i+1 < len(s) && table[uint16(s[i])<<8|uint16(s[i+1])] == 0 {
 			i++
@@ -121,15 +146,16 @@ func redactKeyShapes(s string) string {
 		if i+1 >= len(s) {
 			break
 		}
-		g := table[uint16(s[i])<<8|uint16(s[i+1])]
-		for _, k := range shapeIndex.groups[g-1] {
-			if end, ok := keyShapes[k].redactAt(&sp, s, i, runs.of(keyShapes[k].body)); ok {
-				i = end - 1
-				break
+		if i > 0 && wordClass[s[i-1]] && !shapeIndex.inWord[s[i]] && !escapedBreak(s, i) {
+			continue // inside a word, where redactAt takes none of these shapes
+		}
+		for j, k := range shapeIndex.groupAt(s, i) {
+			if strings.HasPrefix(s[i:], keyShapes[k].prefix) {
+				return i, j
 			}
 		}
 	}
-	return sp.String()
+	return -1, 0
 }
 
 // bodyRun remembers a run of body bytes already measured: a later candidate
@@ -228,6 +254,11 @@ var shapeIndex = buildShapeIndex()
 type shapeTable struct {
 	table  [1 << 16]uint8
 	groups [][]int
+	// inWord holds the first bytes of the prefixes that a shape may start
+	// with right after a word byte: one with a lead, or one no word holds
+	// (".atlasv1.", ":A"). Every other shape starts a word, as redactAt
+	// requires (or follows an escaped line break).
+	inWord byteClass
 }
 
 func buildShapeIndex() *shapeTable {
@@ -240,8 +271,17 @@ func buildShapeIndex() *shapeTable {
 		}
 		g := t.table[key] - 1
 		t.groups[g] = append(t.groups[g], k)
+		if sh.lead != nil || !wordClass[sh.prefix[0]] {
+			t.inWord[sh.prefix[0]] = true
+		}
 	}
 	return t
+}
+
+// groupAt returns the shapes (indices into keyShapes) whose prefix starts
+// with the two bytes at s[i], a pair table holds.
+func (t *shapeTable) groupAt(s string, i int) []int {
+	return t.groups[t.table[uint16(s[i])<<8|uint16(s[i+1])]-1]
 }
 
 // pairedSecret finds an AWS secret access key (40 base64 characters) written
