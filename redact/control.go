@@ -26,8 +26,11 @@ func StripControl(s string) string {
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
-		case printable(c):
-			j := printableRun(s, i+1)
+		case printableASCII[c]:
+			j := i + 1
+			for j < len(s) && printableASCII[s[j]] {
+				j++
+			}
 			b.WriteString(s[i:j])
 			i = j
 		case c == '\r':
@@ -59,10 +62,36 @@ func StripControl(s string) string {
 
 // cleanText reports whether StripControl has nothing to do with s: printable
 // ASCII, tab and newline, and valid multi-byte runes none of which is a
-// control.
+// control. It reads eight bytes at a time while all eight are printable
+// ASCII (the word's tests are written out here, where the engine's every
+// text passes: each is exact byte by byte, since no carry crosses a byte
+// when no byte reaches 0x80).
 func cleanText(s string) bool {
 	for i := 0; ; {
-		if i = printableRun(s, i); i == len(s) {
+		for i+8 <= len(s) {
+			t := s[i : i+8]
+			w := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+				uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+			if w&highBits != 0 {
+				break
+			}
+			// A byte is below 0x20 when adding 0x60 leaves its top bit
+			// clear, and is c when x = w^c has a zero byte there, which
+			// adding 0x7f to it leaves with its top bit clear.
+			below := ^(w + 0x60*lowBytes) & highBits
+			nl, tab, del := w^'\n'*lowBytes, w^'\t'*lowBytes, w^0x7f*lowBytes
+			isNL := ^((nl + 0x7f*lowBytes) | nl) & highBits
+			isTab := ^((tab + 0x7f*lowBytes) | tab) & highBits
+			isDel := ^((del + 0x7f*lowBytes) | del) & highBits
+			if below&^(isNL|isTab)|isDel != 0 {
+				break
+			}
+			i += 8
+		}
+		for i < len(s) && printableASCII[s[i]] {
+			i++
+		}
+		if i == len(s) {
 			return true
 		}
 		if s[i] < 0x80 {
@@ -76,36 +105,15 @@ func cleanText(s string) bool {
 	}
 }
 
-// printable reports whether StripControl keeps the ASCII byte c as it is:
-// a printable one, a tab or a newline.
-func printable(c byte) bool {
-	return c == '\n' || c == '\t' || (c >= 0x20 && c < 0x7f)
-}
-
-// printableRun returns the end of the run of bytes starting at s[i] that
-// printable accepts. It reads eight bytes at a time while all eight are.
-func printableRun(s string, i int) int {
-	for i+8 <= len(s) {
-		if w := word(s, i); w&highBits != 0 || !printableWord(w) {
-			break
-		}
-		i += 8
+// printableASCII holds the ASCII bytes StripControl keeps as they are:
+// the printable ones, tab and newline.
+var printableASCII = func() (c [256]bool) {
+	for b := 0x20; b < 0x7f; b++ {
+		c[b] = true
 	}
-	for i < len(s) && printable(s[i]) {
-		i++
-	}
-	return i
-}
-
-// printableWord reports whether every byte of w, none of which has its top
-// bit set, is one printable accepts. Each test is exact byte by byte (no
-// carry crosses a byte, since no byte reaches 0x80): a byte is below 0x20
-// when adding 0x60 leaves its top bit clear.
-func printableWord(w uint64) bool {
-	below := ^(w + 0x60*lowBytes) & highBits
-	allowed := equalBytes(w, '\n') | equalBytes(w, '\t')
-	return below&^allowed|equalBytes(w, 0x7f) == 0
-}
+	c['\n'], c['\t'] = true, true
+	return c
+}()
 
 // isControlRune reports whether r is a non-ASCII rune StripControl removes:
 // a C1 control or a bidirectional formatting character.

@@ -104,9 +104,9 @@ func referenceEscapeLen(s string) int {
 	return j
 }
 
-// checkStripControl fails t when StripControl, cleanText, printableRun or
-// escapeLen disagree with their references on s: at every position for
-// the last two, since a word read whole starts anywhere.
+// checkStripControl fails t when StripControl, cleanText or escapeLen
+// disagree with their references on s: cleanText on every suffix too, and
+// escapeLen at every escape, since a word read whole starts anywhere.
 func checkStripControl(t *testing.T, s string) {
 	t.Helper()
 	if got, want := StripControl(s), referenceStripControl(s); got != want {
@@ -119,12 +119,8 @@ func checkStripControl(t *testing.T, s string) {
 		return // the positions of a long text cost quadratic time
 	}
 	for i := 0; i <= len(s); i++ {
-		want := i
-		for want < len(s) && printable(s[want]) {
-			want++
-		}
-		if got := printableRun(s, i); got != want {
-			t.Fatalf("printableRun(%.200q, %d) = %d, want %d", s, i, got, want)
+		if got, want := cleanText(s[i:]), referenceCleanText(s[i:]); got != want {
+			t.Fatalf("cleanText(%.200q) = %v, the reference says %v", s[i:], got, want)
 		}
 		if i < len(s) && s[i] == 0x1b {
 			if got, want := escapeLen(s[i:]), referenceEscapeLen(s[i:]); got != want {
@@ -134,8 +130,9 @@ func checkStripControl(t *testing.T, s string) {
 	}
 }
 
-// Every byte in every place of an eight-byte word: printableWord tells
-// the bytes printable accepts from the others, whatever is around them.
+// Every byte in every place of an eight-byte word: cleanText's word tests
+// tell the bytes StripControl keeps from the others, whatever is around
+// them.
 func TestPrintableWordByteByByte(t *testing.T) {
 	for c := 0; c < 256; c++ {
 		for pos := 0; pos < 16; pos++ {

@@ -116,7 +116,7 @@ func ReplaceLongStrings(s string, spans []Span, target int, share float64, skip 
 				continue
 			}
 		}
-		head, marker, tail, ok := shortLiteral(v, target, share)
+		short, ok := shortLiteral(v, target, share)
 		if !ok {
 			continue
 		}
@@ -125,9 +125,7 @@ func ReplaceLongStrings(s string, spans []Span, target int, share float64, skip 
 		}
 		b.WriteString(s[last:sp.Start])
 		b.WriteByte('"')
-		writeQuoted(&b, head)
-		writeQuoted(&b, marker)
-		writeQuoted(&b, tail)
+		writeQuoted(&b, short)
 		b.WriteByte('"')
 		last = sp.End
 	}
@@ -138,21 +136,19 @@ func ReplaceLongStrings(s string, spans []Span, target int, share float64, skip 
 	return b.String()
 }
 
-// shortLiteral returns v cut in the middle (see middle), in parts whose
+// shortLiteral returns v cut in the middle (see Middle) so that its
 // encoding as a JSON string literal (see writeQuoted) takes at most target
-// characters. Escapes (\n, \") make a literal longer than its text, so the
-// cut is tightened until the literal fits. v is valid UTF-8, as a decoded
-// literal is, and the cuts fall on rune boundaries, so the parts encode as
-// their join does.
-func shortLiteral(v string, target int, share float64) (head, marker, tail string, ok bool) {
+// characters, and whether some cut did. Escapes (\n, \") make a literal
+// longer than its text, so the cut is tightened until the literal fits.
+func shortLiteral(v string, target int, share float64) (string, bool) {
 	keep := target - 2 // the quotes
 	for try := 0; try < 4 && keep > 0; try++ {
-		head, marker, tail = middle(v, keep, InChars, share, InlineMarker)
-		n := 2 + quotedRunes(head) + quotedRunes(marker) + quotedRunes(tail)
+		short := Middle(v, keep, InChars, share, InlineMarker)
+		n := 2 + quotedRunes(short)
 		if n <= target {
-			return head, marker, tail, true
+			return short, true
 		}
 		keep = keep*target/n - 1
 	}
-	return "", "", "", false
+	return "", false
 }

@@ -37,12 +37,30 @@ const (
 	InBytes             // bytes: what a budget on size bounds
 )
 
-// size returns the length of s in u.
+// size returns the length of s in u: in characters as
+// utf8.RuneCountInString counts them (an invalid byte is one), in one pass
+// that skips ASCII sixteen bytes at a time.
 func (u Unit) size(s string) int {
+	n := len(s)
 	if u == InBytes {
-		return len(s)
+		return n
 	}
-	return Runes(s)
+	for i := 0; i < len(s); {
+		for i+16 <= len(s) && (word(s[i:i+8])|word(s[i+8:i+16]))&highBits == 0 {
+			i += 16 // sixteen ASCII bytes
+		}
+		if i == len(s) {
+			break
+		}
+		if s[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		_, size := utf8.DecodeRuneInString(s[i:])
+		n -= size - 1
+		i += size
+	}
+	return n
 }
 
 // head returns the byte length of the longest prefix of s of at most n
@@ -68,28 +86,20 @@ func (u Unit) tail(s string, n int) int {
 // is within 160 bytes. When limit is too small for the marker, only the
 // head is kept.
 func Middle(s string, limit int, u Unit, share float64, format string) string {
-	head, marker, tail := middle(s, limit, u, share, format)
-	return head + marker + tail
-}
-
-// middle is Middle in its three parts, head, marker and tail, which
-// joined are Middle's result; marker and tail are "" when nothing is cut
-// or only the head is kept (head is then the result).
-func middle(s string, limit int, u Unit, share float64, format string) (head, marker, tail string) {
 	if limit < 0 || len(s) <= limit {
-		return s, "", ""
+		return s
 	}
-	chars := Runes(s)
+	chars := InChars.size(s)
 	total := chars
 	if u == InBytes {
 		total = len(s)
 	}
 	if total <= limit {
-		return s, "", ""
+		return s
 	}
 	room := limit - u.size(Marker(format, chars))
 	if room < 2 {
-		return s[:u.head(s, limit)], "", ""
+		return s[:u.head(s, limit)]
 	}
 	hb := u.head(s, int(float64(room)*share))
 	tb := len(s) - u.tail(s, room-u.size(s[:hb]))
@@ -99,8 +109,8 @@ func middle(s string, limit int, u Unit, share float64, format string) (head, ma
 	if nl := strings.IndexByte(s[tb:], '\n'); nl >= 0 && nl < snapWindow && tb+nl+1 < len(s) {
 		tb += nl + 1
 	}
-	marker = Marker(format, Runes(s[hb:tb]))
-	return strings.TrimRight(s[:hb], "\n"), marker, strings.TrimLeft(s[tb:], "\n")
+	cut := InChars.size(s[hb:tb])
+	return strings.TrimRight(s[:hb], "\n") + Marker(format, cut) + strings.TrimLeft(s[tb:], "\n")
 }
 
 // runeOffset returns the byte offset of the n-th rune of s (len(s) when s
@@ -141,25 +151,7 @@ func tailOffset(s string, n int) int {
 // Runes returns the length of s in characters, as
 // utf8.RuneCountInString counts it (an invalid byte is one), in one pass
 // that skips ASCII sixteen bytes at a time.
-func Runes(s string) int {
-	n := len(s)
-	for i := 0; i < len(s); {
-		for i+16 <= len(s) && (word(s[i:i+8])|word(s[i+8:i+16]))&highBits == 0 {
-			i += 16 // sixteen ASCII bytes
-		}
-		if i == len(s) {
-			break
-		}
-		if s[i] < utf8.RuneSelf {
-			i++
-			continue
-		}
-		_, size := utf8.DecodeRuneInString(s[i:])
-		n -= size - 1
-		i += size
-	}
-	return n
-}
+func Runes(s string) int { return InChars.size(s) }
 
 // highBits is the high bit of each byte of a word.
 const highBits = 0x8080808080808080
@@ -201,7 +193,7 @@ func Tail(s string, n int) string {
 
 // Clip returns s cut to at most n characters, ending in "..." when cut.
 func Clip(s string, n int) string {
-	if len(s) <= n || Runes(s) <= n {
+	if len(s) <= n || InChars.size(s) <= n {
 		return s
 	}
 	return s[:runeOffset(s, n-3)] + "..."
