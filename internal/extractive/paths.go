@@ -14,10 +14,17 @@ const maxPathLen = 256
 
 // isPathByte reports whether c may appear inside a path word. Anything else
 // (spaces, quotes, brackets, commas, non-ASCII) ends the word.
-func isPathByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
-		c == '_' || c == '-' || c == '.' || c == '/' || c == '~' || c == '@' || c == '+' || c == ':'
-}
+func isPathByte(c byte) bool { return pathBytes[c] }
+
+// pathBytes holds isPathByte's answer for every byte: textPaths asks it of
+// every byte of every text the scan reads.
+var pathBytes = func() (t [256]bool) {
+	for c := 0; c < 256; c++ {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+			c == '_' || c == '-' || c == '.' || c == '/' || c == '~' || c == '@' || c == '+' || c == ':'
+	}
+	return t
+}()
 
 // textPaths calls add for every path in s, in order, with any :line or
 // :line:col suffix removed. With withLine set, only words that carry such a
@@ -53,7 +60,16 @@ func textPaths(s string, withLine bool, add func(string)) {
 		}
 		if !slashOrDot {
 			// Most words: a path needs a slash or a dot, or is a build file.
-			if w := trimTrailing(word); !withLine && isBareFileName(w) {
+			// Of the punctuation trimTrailing drops, such a word can end
+			// only in colons.
+			if withLine {
+				continue
+			}
+			w := word
+			for w != "" && w[len(w)-1] == ':' {
+				w = w[:len(w)-1]
+			}
+			if isBareFileName(w) {
 				add(w)
 			}
 			continue
@@ -95,8 +111,13 @@ func cleanPathWord(w string) (path string, hasLine bool) {
 
 // trimTrailing drops the punctuation that ends a sentence or a clause.
 func trimTrailing(w string) string {
-	for w != "" && strings.IndexByte(".,;:!?", w[len(w)-1]) >= 0 {
-		w = w[:len(w)-1]
+	for w != "" {
+		switch w[len(w)-1] {
+		case '.', ',', ';', ':', '!', '?':
+			w = w[:len(w)-1]
+			continue
+		}
+		return w
 	}
 	return w
 }
