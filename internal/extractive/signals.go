@@ -1,8 +1,10 @@
 package extractive
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/contextkit/compact/internal/textcut"
 )
@@ -330,6 +332,10 @@ func commandStatus(output string, errs []string) string {
 // reasoned one (decided, instead, because, the fix is, root cause), 1 for
 // an intention (I'll, I will, let's), 0 for none.
 func decisionStrength(sentence string) int {
+	var buf [maxDecisionLen]byte
+	if len(sentence) <= len(buf) {
+		return cueStrength(foldCues(buf[:0], sentence))
+	}
 	s := strings.ToLower(strings.ReplaceAll(sentence, "’", "'"))
 	for _, c := range strongCues {
 		if containsWord(s, c) {
@@ -348,6 +354,70 @@ var (
 	strongCues = [...]string{"decided", "decide to", "instead", "because", "the fix is", "root cause"}
 	weakCues   = [...]string{"i'll", "i will", "let's", "we'll", "we will"}
 )
+
+// foldCues appends s to dst as decisionStrength searches it: lower-cased
+// with ’ read as ', one byte a rune. Every rune but the ASCII ones, ’, and
+// the two whose lower case is ASCII (İ to i, the Kelvin sign to k) becomes
+// 0x80: no cue holds one, and like the runes strings.ToLower writes for
+// them it is no word byte, so cues and their word boundaries are found
+// where they are found in strings.ToLower's copy.
+func foldCues(dst []byte, s string) []byte {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			dst = append(dst, c)
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+		switch r {
+		case '’':
+			dst = append(dst, '\'')
+		case '\u0130':
+			dst = append(dst, 'i')
+		case '\u212a':
+			dst = append(dst, 'k')
+		default:
+			dst = append(dst, 0x80)
+		}
+	}
+	return dst
+}
+
+// cueStrength is decisionStrength of a sentence foldCues wrote.
+func cueStrength(s []byte) int {
+	for _, c := range strongCues {
+		if containsWordBytes(s, c) {
+			return 2
+		}
+	}
+	for _, c := range weakCues {
+		if containsWordBytes(s, c) {
+			return 1
+		}
+	}
+	return 0
+}
+
+// containsWordBytes is containsWord of a byte slice.
+func containsWordBytes(s []byte, w string) bool {
+	for off := 0; ; {
+		k := bytes.Index(s[off:], []byte(w))
+		if k < 0 {
+			return false
+		}
+		k += off
+		end := k + len(w)
+		if (k == 0 || !textcut.IsWordByte(s[k-1])) && (end == len(s) || !textcut.IsWordByte(s[end])) {
+			return true
+		}
+		off = k + 1
+	}
+}
 
 // containsWord reports whether s holds w with no word byte on either side.
 func containsWord(s, w string) bool {
@@ -421,9 +491,24 @@ func sentenceEnd(s string) int {
 
 // isAbbrev reports whether s ends in an abbreviation whose dot ends no
 // sentence (e.g., i.e., vs. are the common ones in agent prose).
+//
+// It reads the last bytes of s alone: of the runes strings.ToLower makes
+// ASCII, only İ (to i) can end up in those suffixes.
 func isAbbrev(s string) bool {
-	l := strings.ToLower(s)
-	return strings.HasSuffix(l, "e.g") || strings.HasSuffix(l, "i.e") || strings.HasSuffix(l, " vs")
+	n := len(s)
+	if n < 3 {
+		return false
+	}
+	last, prev := s[n-1]|0x20, s[n-2]
+	switch {
+	case prev == '.' && last == 'g':
+		return s[n-3]|0x20 == 'e'
+	case prev == '.' && last == 'e':
+		return s[n-3]|0x20 == 'i' || strings.HasSuffix(s[:n-2], "\u0130")
+	case prev|0x20 == 'v' && last == 's':
+		return s[n-3] == ' '
+	}
+	return false
 }
 
 // isCodeIndent reports a Markdown code line: indented by a tab or four spaces.
