@@ -118,7 +118,7 @@ type digest struct {
 	earlier   string // a previous summary kept verbatim
 	seq       int
 	focus     string               // lower-cased
-	factsOnly bool                 // collect the index's facts alone: no asks, prose or mere mentions
+	factsOnly bool                 // collect the index's facts alone: no asks, prose, mere mentions or lists of calls
 	views     *memo.Table[Message] // remembers the views scanView returns (nil: none)
 	written   *written             // remembers the facts' written forms (nil: none)
 	turns     int
@@ -239,6 +239,9 @@ func (d *digest) scanWith(ctx context.Context, turns []Message, sm *ScanMemo) er
 		}
 	}
 	sm.keep(turns, copied, d, calls, open)
+	if d.factsOnly {
+		return nil // the facts index lists no commands, calls or pending calls
+	}
 	for _, c := range calls {
 		if !c.answered {
 			d.pending.add(c.name+"("+c.args+")", c.seq, d.rank(rankPending, c.focus))
@@ -332,7 +335,7 @@ func (d *digest) addCall(calls []*callRecord, open map[string]int, id, name, arg
 			// insert) names the file in its output instead.
 			rec.fileFromResult, rec.group = true, group
 		}
-		if len(paths) == 0 && !hasWord(toolWords(name), isEditorWord) {
+		if len(paths) == 0 && !d.factsOnly && !hasWord(toolWords(name), isEditorWord) {
 			rec.list = listCalls
 		}
 	}

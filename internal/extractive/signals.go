@@ -192,6 +192,9 @@ func hasErrorLabel(t string) bool {
 // followed by its message: "Error with HTTPResponseCode: 1", "Failed to
 // compile", "FAILURE: build failed", "Fatal: no config".
 func hasFailureWord(t string) bool {
+	if t == "" || t[0] != 'E' && t[0] != 'F' {
+		return false // the words below are all there are
+	}
 	w, rest, ok := strings.Cut(t, " ")
 	if !ok || strings.TrimSpace(rest) == "" {
 		return false

@@ -3,6 +3,7 @@ package extractive
 import (
 	"path"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/contextkit/compact/internal/textcut"
 )
@@ -283,9 +284,20 @@ func codeWords(code string, add func(p string)) {
 	if strings.IndexByte(code, '/') < 0 {
 		return // slashWord takes only words with a slash
 	}
-	code = strings.ReplaceAll(code, "</", "<")
-	for _, w := range strings.FieldsFunc(code, isCodeBreak) {
-		if strings.IndexByte(w, '/') < 0 {
+	// The words are those of code with each "</" made "<", split at
+	// isCodeBreak: such a slash, after a break, is read as one.
+	for i := 0; i < len(code); {
+		if codeBreaks[code[i]] || code[i] == '/' && i > 0 && code[i-1] == '<' {
+			i++
+			continue
+		}
+		j, slash := i, false
+		for ; j < len(code) && !codeBreaks[code[j]]; j++ {
+			slash = slash || code[j] == '/'
+		}
+		w := code[i:j]
+		i = j
+		if !slash {
 			continue
 		}
 		if p := slashWord(w); p != "" {
@@ -299,6 +311,15 @@ func codeWords(code string, add func(p string)) {
 func isCodeBreak(r rune) bool {
 	return r <= ' ' || strings.ContainsRune("'\"`()[]{},;=<>|+*%!&^", r)
 }
+
+// codeBreaks holds isCodeBreak for every byte. No byte of a rune past
+// ASCII is a break, as no such rune is.
+var codeBreaks = func() (t [256]bool) {
+	for c := 0; c < utf8.RuneSelf; c++ {
+		t[c] = isCodeBreak(rune(c))
+	}
+	return t
+}()
 
 // slashWord returns a command's word that names a path textPaths does not
 // take (no extension, no leading /), or "".
