@@ -68,3 +68,42 @@ func FuzzDecisionCues(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) { checkCues(t, s) })
 }
+
+// TestCueTablesHoldEveryCue checks that cueStrength's tables hold the
+// cues and no others, each under the first byte that files it.
+func TestCueTablesHoldEveryCue(t *testing.T) {
+	want := map[string]int{}
+	for _, c := range strongCues {
+		want[c] = 2
+	}
+	for _, c := range weakCues {
+		want[c] = 1
+	}
+	got := map[string]int{}
+	for _, c := range dCues {
+		got[c.text] = c.strength
+		if c.text[0] != 'd' {
+			t.Errorf("%q filed under d", c.text)
+		}
+	}
+	for _, c := range iCues {
+		got[c.text] = c.strength
+		if c.text[0] != 'i' {
+			t.Errorf("%q filed under i", c.text)
+		}
+	}
+	for _, c := range otherCues {
+		got[c.text] = c.strength
+		if !strings.ContainsRune("btrlw", rune(c.text[0])) {
+			t.Errorf("%q filed under btrlw", c.text)
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("tables hold %v, want %v", got, want)
+	}
+	for c, n := range want {
+		if got[c] != n {
+			t.Errorf("%q: strength %d, want %d", c, got[c], n)
+		}
+	}
+}

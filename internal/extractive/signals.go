@@ -1,7 +1,6 @@
 package extractive
 
 import (
-	"bytes"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -391,36 +390,51 @@ func foldCues(dst []byte, s string) []byte {
 	return dst
 }
 
-// cueStrength is decisionStrength of a sentence foldCues wrote.
+// cueStrength is decisionStrength of a sentence foldCues wrote. It reads
+// s once, trying the cues that start with a word's first byte where a word
+// starts: where containsWord finds a cue, it finds a word start.
 func cueStrength(s []byte) int {
-	for _, c := range strongCues {
-		if containsWordBytes(s, c) {
-			return 2
+	best := 0
+	for k := 0; k < len(s); k++ {
+		if k > 0 && textcut.IsWordByte(s[k-1]) {
+			continue
+		}
+		var cues []cue
+		switch s[k] {
+		case 'd':
+			cues = dCues[:]
+		case 'i':
+			cues = iCues[:]
+		case 'b', 't', 'r', 'l', 'w':
+			cues = otherCues[:]
+		default:
+			continue
+		}
+		for _, c := range cues {
+			end := k + len(c.text)
+			if end <= len(s) && string(s[k:end]) == c.text && (end == len(s) || !textcut.IsWordByte(s[end])) {
+				if c.strength == 2 {
+					return 2
+				}
+				best = max(best, c.strength)
+			}
 		}
 	}
-	for _, c := range weakCues {
-		if containsWordBytes(s, c) {
-			return 1
-		}
-	}
-	return 0
+	return best
 }
 
-// containsWordBytes is containsWord of a byte slice.
-func containsWordBytes(s []byte, w string) bool {
-	for off := 0; ; {
-		k := bytes.Index(s[off:], []byte(w))
-		if k < 0 {
-			return false
-		}
-		k += off
-		end := k + len(w)
-		if (k == 0 || !textcut.IsWordByte(s[k-1])) && (end == len(s) || !textcut.IsWordByte(s[end])) {
-			return true
-		}
-		off = k + 1
-	}
+// cue is one of strongCues (strength 2) or weakCues (1), filed by its
+// first byte for cueStrength.
+type cue struct {
+	text     string
+	strength int
 }
+
+var (
+	dCues     = [...]cue{{"decided", 2}, {"decide to", 2}}
+	iCues     = [...]cue{{"instead", 2}, {"i'll", 1}, {"i will", 1}}
+	otherCues = [...]cue{{"because", 2}, {"the fix is", 2}, {"root cause", 2}, {"let's", 1}, {"we'll", 1}, {"we will", 1}}
+)
 
 // containsWord reports whether s holds w with no word byte on either side.
 func containsWord(s, w string) bool {
