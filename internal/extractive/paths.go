@@ -14,15 +14,27 @@ const maxPathLen = 256
 
 // isPathByte reports whether c may appear inside a path word. Anything else
 // (spaces, quotes, brackets, commas, non-ASCII) ends the word.
-func isPathByte(c byte) bool { return pathBytes[c] }
+func isPathByte(c byte) bool { return pathBytes[c]&pathByte != 0 }
 
-// pathBytes holds isPathByte's answer for every byte: textPaths asks it of
-// every byte of every text the scan reads.
-var pathBytes = func() (t [256]bool) {
+// Classes of pathBytes: what textPaths asks of every byte of every text
+// the scan reads, in one look-up.
+const (
+	pathByte  = 1 << iota // isPathByte
+	pathSep               // '/' or '.'
+	pathColon             // ':'
+)
+
+// pathBytes holds the classes of every byte.
+var pathBytes = func() (t [256]uint8) {
 	for c := 0; c < 256; c++ {
-		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
-			c == '_' || c == '-' || c == '.' || c == '/' || c == '~' || c == '@' || c == '+' || c == ':'
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+			c == '_' || c == '-' || c == '.' || c == '/' || c == '~' || c == '@' || c == '+' || c == ':' {
+			t[c] = pathByte
+		}
 	}
+	t['/'] |= pathSep
+	t['.'] |= pathSep
+	t[':'] |= pathColon
 	return t
 }()
 
@@ -32,20 +44,16 @@ var pathBytes = func() (t [256]bool) {
 // without listing every file a directory listing shows.
 func textPaths(s string, withLine bool, add func(string)) {
 	for i := 0; i < len(s); {
-		if !isPathByte(s[i]) {
+		if pathBytes[s[i]] == 0 {
 			i++
 			continue
 		}
 		j := i
-		slashOrDot, colon := false, false
-		for ; j < len(s) && isPathByte(s[j]); j++ {
-			switch s[j] {
-			case '/', '.':
-				slashOrDot = true
-			case ':':
-				colon = true
-			}
+		var class uint8
+		for ; j < len(s) && pathBytes[s[j]] != 0; j++ {
+			class |= pathBytes[s[j]]
 		}
+		slashOrDot, colon := class&pathSep != 0, class&pathColon != 0
 		word, next := s[i:j], byte(0)
 		if j < len(s) {
 			next = s[j]
