@@ -223,7 +223,7 @@ func (d *digest) scanWith(ctx context.Context, turns []Message, sm *ScanMemo) er
 			if strings.TrimSpace(text) == "" {
 				text = m.Refusal
 			}
-			hit := d.mentions(text) || d.mentions(msg.ToolCallText(m))
+			hit := d.focus != "" && (d.mentions(text) || d.mentions(msg.ToolCallText(m))) // no calls' text to write without a focus
 			d.scanProse(text, hit)
 			for _, c := range m.ToolCalls {
 				calls = d.addCall(calls, open, c.ID, c.Function.Name, c.Function.Arguments, hit)
