@@ -152,7 +152,8 @@ func isMeasure(v string) bool {
 // pull_number, ticket, order, order_number, locator... and not one that
 // counts or places something (line_number, page, port, status_code).
 func isIDKey(key string) bool {
-	words := toolWords(key)
+	var buf [maxWordsOnStack]string
+	words := appendToolWords(buf[:0], key)
 	if len(words) == 0 {
 		return false
 	}

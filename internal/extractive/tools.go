@@ -25,8 +25,14 @@ const (
 // toolWords splits a tool name into lower-case words at underscores,
 // dashes, dots and camelCase humps: "str_replace_editor" → str, replace,
 // editor; "runTerminalCmd" → run, terminal, cmd.
-func toolWords(name string) []string {
-	var words []string
+func toolWords(name string) []string { return appendToolWords(nil, name) }
+
+// maxWordsOnStack is how many words a caller's array of toolWords holds
+// before appendToolWords allocates.
+const maxWordsOnStack = 8
+
+// appendToolWords appends the words of toolWords(name) to words.
+func appendToolWords(words []string, name string) []string {
 	start := -1
 	for i := 0; i <= len(name); i++ {
 		var c byte
@@ -96,7 +102,8 @@ func isReadVerb(w string) bool {
 // look like a shell but takes a command line with spaces in a command or cmd
 // argument (and is no editor, whose "command" is a sub-command) is a shell.
 func classifyTool(name string, args map[string]any) toolKind {
-	words := toolWords(name)
+	var buf [maxWordsOnStack]string
+	words := appendToolWords(buf[:0], name)
 	switch {
 	case len(words) == 1 && words[0] == "think":
 		return toolThink
@@ -126,7 +133,8 @@ func fileGroupOf(name string, args map[string]any) int {
 			return fileModified
 		}
 	}
-	words := toolWords(name)
+	var buf [maxWordsOnStack]string
+	words := appendToolWords(buf[:0], name)
 	switch {
 	case hasWord(words, isModifyVerb):
 		return fileModified
