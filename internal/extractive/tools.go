@@ -241,11 +241,15 @@ func commandPaths(cmd string, code bool, add func(p string, group int)) {
 // -F file=@x.pl, npm's @scope/name): the word a command was given.
 func withAt(seg, p string) string {
 	for off := 0; ; {
-		k := strings.Index(seg[off:], "@"+p)
+		k := strings.IndexByte(seg[off:], '@')
 		if k < 0 {
 			return p
 		}
 		k += off
+		if !strings.HasPrefix(seg[k+1:], p) {
+			off = k + 1
+			continue
+		}
 		if k == 0 || !isPathByte(seg[k-1]) || seg[k-1] == ':' {
 			return "@" + p
 		}
