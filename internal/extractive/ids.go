@@ -32,7 +32,8 @@ func callIDs(args map[string]any) []idArg {
 	walk = func(v any, key string) {
 		switch x := v.(type) {
 		case map[string]any:
-			keys := make([]string, 0, len(x))
+			var buf [16]string
+			keys := buf[:0]
 			for k := range x {
 				keys = append(keys, k)
 			}
