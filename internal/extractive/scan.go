@@ -1,9 +1,11 @@
 package extractive
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -83,15 +85,15 @@ func keep(list []entry, n int) []entry {
 		}
 	}
 	if len(out) > n {
-		sort.SliceStable(out, func(i, j int) bool {
-			if out[i].rank != out[j].rank {
-				return out[i].rank > out[j].rank
+		slices.SortStableFunc(out, func(a, b entry) int {
+			if c := cmp.Compare(b.rank, a.rank); c != 0 {
+				return c
 			}
-			return out[i].seq > out[j].seq
+			return cmp.Compare(b.seq, a.seq)
 		})
 		out = out[:n]
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].seq < out[j].seq })
+	slices.SortStableFunc(out, func(a, b entry) int { return cmp.Compare(a.seq, b.seq) })
 	return out
 }
 
