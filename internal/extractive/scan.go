@@ -317,13 +317,14 @@ func (d *digest) addCall(calls []*callRecord, open map[string]int, id, name, arg
 	switch kind {
 	case toolShell:
 		rec.list, rec.command = listCommands, commandOf(parsed, args)
-		commandPaths(rec.command, isCodeArg(parsed), func(p string, g int) {
-			d.files[g].add(normPath(p), d.next(), d.rank(rankNormal, hit))
-		})
+		addPath := func(p string, g int) { d.files[g].add(normPath(p), d.next(), d.rank(rankNormal, hit)) }
 		if isCodeArg(parsed) {
+			commandPaths(rec.command, true, addPath)
 			codeWords(rec.command, func(p string) { d.files[fileReferenced].add(p, d.next(), d.rank(rankNormal, hit)) })
 		} else {
-			commandWords(rec.command, func(p string, g int) { d.files[g].add(p, d.next(), d.rank(rankNormal, hit)) })
+			segs := splitShell(rec.command) // read once for its paths and its words
+			shellPaths(segs, addPath)
+			shellWords(segs, func(p string, g int) { d.files[g].add(p, d.next(), d.rank(rankNormal, hit)) })
 		}
 	case toolThink:
 		d.scanThought(firstString(parsed, "thought", "thoughts", "reasoning"), hit)

@@ -198,6 +198,11 @@ func commandPaths(cmd string, code bool, add func(p string, group int)) {
 		textPaths(cmd, false, func(p string) { add(p, g); g = fileReferenced })
 		return
 	}
+	shellPaths(splitShell(cmd), add)
+}
+
+// shellPaths is commandPaths of a shell line split by splitShell.
+func shellPaths(segs []shellSeg, add func(p string, group int)) {
 	cwd := ""
 	resolve := func(p string, g int) {
 		if cwd != "" && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
@@ -205,11 +210,8 @@ func commandPaths(cmd string, code bool, add func(p string, group int)) {
 		}
 		add(p, g)
 	}
-	for _, seg := range shellSegments(cmd) {
-		fields := strings.Fields(seg)
-		for len(fields) > 0 && (isAssignment(fields[0]) || isPrefixCommand(fields[0])) {
-			fields = fields[1:]
-		}
+	for _, s := range segs {
+		seg, fields := s.text, s.fields
 		if len(fields) > 0 && (fields[0] == "cd" || fields[0] == "pushd") {
 			cwd = ""
 			if len(fields) == 2 && strings.HasPrefix(fields[1], "/") && isArgPath(fields[1]) {
@@ -220,7 +222,7 @@ func commandPaths(cmd string, code bool, add func(p string, group int)) {
 		if len(fields) == 0 {
 			continue
 		}
-		g := verbGroup(path.Base(fields[0]), fields[1:])
+		g := s.group
 		for i, f := range fields {
 			if t := strings.TrimLeft(f, "0123456789"); strings.HasPrefix(t, ">") && !strings.HasPrefix(t, ">&") {
 				target := strings.TrimLeft(t, ">|")
@@ -263,12 +265,12 @@ func withAt(seg, p string) string {
 // group its command's verb gives. They are written as the command wrote
 // them. Flags, URLs, sed expressions, devices and words holding shell
 // syntax ($, *, ?, redirections) are none.
-func commandWords(cmd string, add func(p string, group int)) {
-	for _, seg := range shellSegments(cmd) {
-		fields := strings.Fields(seg)
-		for len(fields) > 0 && (isAssignment(fields[0]) || isPrefixCommand(fields[0])) {
-			fields = fields[1:]
-		}
+func commandWords(cmd string, add func(p string, group int)) { shellWords(splitShell(cmd), add) }
+
+// shellWords is commandWords of a shell line split by splitShell.
+func shellWords(segs []shellSeg, add func(p string, group int)) {
+	for _, s := range segs {
+		fields := s.fields
 		if len(fields) == 0 {
 			continue
 		}
@@ -280,10 +282,9 @@ func commandWords(cmd string, add func(p string, group int)) {
 			}
 			continue
 		}
-		g := verbGroup(path.Base(fields[0]), fields[1:])
 		for _, f := range fields[1:] {
 			if w := slashWord(f); w != "" {
-				add(w, g)
+				add(w, s.group)
 			}
 		}
 	}
