@@ -139,7 +139,7 @@ func runLabel(rec *callRecord) string {
 func callLabel(name, command string, args map[string]any) string {
 	s := command
 	if s == "" {
-		s = name + "(" + shortArgs(args) + ")"
+		s = callWithArgs(name, args)
 	}
 	return strings.ReplaceAll(squashedLabel(s), "`", "'")
 }
@@ -148,15 +148,27 @@ func callLabel(name, command string, args map[string]any) string {
 // content (an edit's text), not what tells one run from another.
 const maxLabelArg = 60
 
-// shortArgs writes a call's scalar arguments that are neither prose nor
-// long, as key=value in key order.
-func shortArgs(args map[string]any) string {
-	keys := make([]string, 0, len(args))
+// callWithArgs is name(key=value, ...) with shortArgs.
+func callWithArgs(name string, args map[string]any) string {
+	var b strings.Builder
+	b.Grow(len(name) + 2)
+	b.WriteString(name)
+	b.WriteByte('(')
+	shortArgs(&b, args)
+	b.WriteByte(')')
+	return b.String()
+}
+
+// shortArgs writes to b a call's scalar arguments that are neither prose
+// nor long, as key=value in key order, joined by ", ".
+func shortArgs(b *strings.Builder, args map[string]any) {
+	var buf [16]string
+	keys := buf[:0]
 	for k := range args {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	var parts []string
+	first := true
 	for _, k := range keys {
 		var v string
 		switch x := args[k].(type) {
@@ -170,9 +182,14 @@ func shortArgs(args map[string]any) string {
 		if isProseKey(k) && !isEditorCommand(k, v) || len(v) > maxLabelArg || strings.ContainsAny(v, "\n\r") {
 			continue
 		}
-		parts = append(parts, k+"="+v)
+		if !first {
+			b.WriteString(", ")
+		}
+		first = false
+		b.WriteString(k)
+		b.WriteByte('=')
+		b.WriteString(v)
 	}
-	return strings.Join(parts, ", ")
 }
 
 // isEditorCommand reports an editor's one-word sub-command (view,

@@ -32,7 +32,8 @@ func callIDs(args map[string]any) []idArg {
 	walk = func(v any, key string) {
 		switch x := v.(type) {
 		case map[string]any:
-			keys := make([]string, 0, len(x))
+			var buf [16]string
+			keys := buf[:0]
 			for k := range x {
 				keys = append(keys, k)
 			}
@@ -152,7 +153,8 @@ func isMeasure(v string) bool {
 // pull_number, ticket, order, order_number, locator... and not one that
 // counts or places something (line_number, page, port, status_code).
 func isIDKey(key string) bool {
-	words := toolWords(key)
+	var buf [maxWordsOnStack]string
+	words := appendToolWords(buf[:0], key)
 	if len(words) == 0 {
 		return false
 	}

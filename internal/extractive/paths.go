@@ -14,10 +14,29 @@ const maxPathLen = 256
 
 // isPathByte reports whether c may appear inside a path word. Anything else
 // (spaces, quotes, brackets, commas, non-ASCII) ends the word.
-func isPathByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
-		c == '_' || c == '-' || c == '.' || c == '/' || c == '~' || c == '@' || c == '+' || c == ':'
-}
+func isPathByte(c byte) bool { return pathBytes[c]&pathByte != 0 }
+
+// Classes of pathBytes: what textPaths asks of every byte of every text
+// the scan reads, in one look-up.
+const (
+	pathByte  = 1 << iota // isPathByte
+	pathSep               // '/' or '.'
+	pathColon             // ':'
+)
+
+// pathBytes holds the classes of every byte.
+var pathBytes = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+			c == '_' || c == '-' || c == '.' || c == '/' || c == '~' || c == '@' || c == '+' || c == ':' {
+			t[c] = pathByte
+		}
+	}
+	t['/'] |= pathSep
+	t['.'] |= pathSep
+	t[':'] |= pathColon
+	return t
+}()
 
 // textPaths calls add for every path in s, in order, with any :line or
 // :line:col suffix removed. With withLine set, only words that carry such a
@@ -32,33 +51,39 @@ func textPaths(s string, withLine bool, add func(string)) {
 				return
 			}
 			start, end := i+k, i+k+1
-			for start > 0 && isPathByte(s[start-1]) {
+			for start > 0 && pathBytes[s[start-1]] != 0 {
 				start--
 			}
-			for end < len(s) && isPathByte(s[end]) {
+			class := uint8(pathColon)
+			for end < len(s) && pathBytes[s[end]] != 0 {
+				class |= pathBytes[s[end]]
 				end++
 			}
-			pathWord(s, start, end, true, add)
+			for j := start; j < k+i; j++ {
+				class |= pathBytes[s[j]]
+			}
+			pathWord(s, start, end, class, true, add)
 			i = end
 		}
 	}
 	for i := 0; i < len(s); {
-		if !isPathByte(s[i]) {
+		if pathBytes[s[i]] == 0 {
 			i++
 			continue
 		}
-		j := i + 1
-		for j < len(s) && isPathByte(s[j]) {
-			j++
+		j := i
+		var class uint8
+		for ; j < len(s) && pathBytes[s[j]] != 0; j++ {
+			class |= pathBytes[s[j]]
 		}
-		pathWord(s, i, j, false, add)
+		pathWord(s, i, j, class, false, add)
 		i = j
 	}
 }
 
-// pathWord calls add for the word s[i:j] (a whole run of isPathByte) when
-// textPaths takes it for a path.
-func pathWord(s string, i, j int, withLine bool, add func(string)) {
+// pathWord calls add for the word s[i:j] (a whole run of path bytes, whose
+// pathBytes classes are class) when textPaths takes it for a path.
+func pathWord(s string, i, j int, class uint8, withLine bool, add func(string)) {
 	word, next, prev := s[i:j], byte(0), byte(0)
 	if j < len(s) {
 		next = s[j]
@@ -69,16 +94,23 @@ func pathWord(s string, i, j int, withLine bool, add func(string)) {
 	if next == '(' || prev == '$' || prev == ')' || prev == '}' || prev == '<' {
 		return // a call such as np.sum(x), a path under a variable ($(dir)/x), a closing tag
 	}
-	if !strings.ContainsAny(word, "/.") {
+	if class&pathSep == 0 {
 		// Most words: a path needs a slash or a dot, or is a build file.
-		if !withLine {
-			if w := trimTrailing(word); isBareFileName(w) {
-				add(w)
-			}
+		// Of the punctuation trimTrailing drops, such a word can end only
+		// in colons.
+		if withLine {
+			return
+		}
+		w := word
+		for w != "" && w[len(w)-1] == ':' {
+			w = w[:len(w)-1]
+		}
+		if isBareFileName(w) {
+			add(w)
 		}
 		return
 	}
-	if withLine && strings.IndexByte(word, ':') < 0 {
+	if withLine && class&pathColon == 0 {
 		return
 	}
 	if p, hasLine := cleanPathWord(word); p != "" && (hasLine || !withLine) && isTextPath(p) {
@@ -114,8 +146,13 @@ func cleanPathWord(w string) (path string, hasLine bool) {
 
 // trimTrailing drops the punctuation that ends a sentence or a clause.
 func trimTrailing(w string) string {
-	for w != "" && strings.IndexByte(".,;:!?", w[len(w)-1]) >= 0 {
-		w = w[:len(w)-1]
+	for w != "" {
+		switch w[len(w)-1] {
+		case '.', ',', ';', ':', '!', '?':
+			w = w[:len(w)-1]
+			continue
+		}
+		return w
 	}
 	return w
 }

@@ -1,8 +1,10 @@
 package extractive
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -82,15 +84,15 @@ func keep(list []entry, n int) []entry {
 		}
 	}
 	if len(out) > n {
-		sort.SliceStable(out, func(i, j int) bool {
-			if out[i].rank != out[j].rank {
-				return out[i].rank > out[j].rank
+		slices.SortStableFunc(out, func(a, b entry) int {
+			if c := cmp.Compare(b.rank, a.rank); c != 0 {
+				return c
 			}
-			return out[i].seq > out[j].seq
+			return cmp.Compare(b.seq, a.seq)
 		})
 		out = out[:n]
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].seq < out[j].seq })
+	slices.SortStableFunc(out, func(a, b entry) int { return cmp.Compare(a.seq, b.seq) })
 	return out
 }
 
@@ -117,7 +119,7 @@ type digest struct {
 	earlier   string // a previous summary kept verbatim
 	seq       int
 	focus     string               // lower-cased
-	factsOnly bool                 // collect the index's facts alone: no asks, prose or mere mentions
+	factsOnly bool                 // collect the index's facts alone: no asks, prose, mere mentions or lists of calls
 	views     *memo.Table[Message] // remembers the views scanView returns (nil: none)
 	written   *written             // remembers the facts' written forms (nil: none)
 	turns     int
@@ -222,7 +224,7 @@ func (d *digest) scanWith(ctx context.Context, turns []Message, sm *ScanMemo) er
 			if strings.TrimSpace(text) == "" {
 				text = m.Refusal
 			}
-			hit := d.mentions(text) || d.mentions(msg.ToolCallText(m))
+			hit := d.focus != "" && (d.mentions(text) || d.mentions(msg.ToolCallText(m))) // no calls' text to write without a focus
 			d.scanProse(text, hit)
 			for _, c := range m.ToolCalls {
 				calls = d.addCall(calls, open, c.ID, c.Function.Name, c.Function.Arguments, hit)
@@ -238,6 +240,9 @@ func (d *digest) scanWith(ctx context.Context, turns []Message, sm *ScanMemo) er
 		}
 	}
 	sm.keep(turns, copied, d, calls, open)
+	if d.factsOnly {
+		return nil // the facts index lists no commands, calls or pending calls
+	}
 	for _, c := range calls {
 		if !c.answered {
 			d.pending.add(c.name+"("+c.args+")", c.seq, d.rank(rankPending, c.focus))
@@ -308,13 +313,14 @@ func (d *digest) addCall(calls []*callRecord, open map[string]int, id, name, arg
 	switch kind {
 	case toolShell:
 		rec.list, rec.command = listCommands, commandOf(parsed, args)
-		commandPaths(rec.command, isCodeArg(parsed), func(p string, g int) {
-			d.files[g].add(normPath(p), d.next(), d.rank(rankNormal, hit))
-		})
+		addPath := func(p string, g int) { d.files[g].add(normPath(p), d.next(), d.rank(rankNormal, hit)) }
 		if isCodeArg(parsed) {
+			commandPaths(rec.command, true, addPath)
 			codeWords(rec.command, func(p string) { d.files[fileReferenced].add(p, d.next(), d.rank(rankNormal, hit)) })
 		} else {
-			commandWords(rec.command, func(p string, g int) { d.files[g].add(p, d.next(), d.rank(rankNormal, hit)) })
+			segs := splitShell(rec.command) // read once for its paths and its words
+			shellPaths(segs, addPath)
+			shellWords(segs, func(p string, g int) { d.files[g].add(p, d.next(), d.rank(rankNormal, hit)) })
 		}
 	case toolThink:
 		d.scanThought(firstString(parsed, "thought", "thoughts", "reasoning"), hit)
@@ -328,7 +334,7 @@ func (d *digest) addCall(calls []*callRecord, open map[string]int, id, name, arg
 			// insert) names the file in its output instead.
 			rec.fileFromResult, rec.group = true, group
 		}
-		if len(paths) == 0 && !hasWord(toolWords(name), isEditorWord) {
+		if len(paths) == 0 && !d.factsOnly && !hasWord(toolWords(name), isEditorWord) {
 			rec.list = listCalls
 		}
 	}

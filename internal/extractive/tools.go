@@ -24,8 +24,14 @@ const (
 // toolWords splits a tool name into lower-case words at underscores,
 // dashes, dots and camelCase humps: "str_replace_editor" → str, replace,
 // editor; "runTerminalCmd" → run, terminal, cmd.
-func toolWords(name string) []string {
-	var words []string
+func toolWords(name string) []string { return appendToolWords(nil, name) }
+
+// maxWordsOnStack is how many words a caller's array of toolWords holds
+// before appendToolWords allocates.
+const maxWordsOnStack = 8
+
+// appendToolWords appends the words of toolWords(name) to words.
+func appendToolWords(words []string, name string) []string {
 	start := -1
 	for i := 0; i <= len(name); i++ {
 		var c byte
@@ -95,7 +101,8 @@ func isReadVerb(w string) bool {
 // look like a shell but takes a command line with spaces in a command or cmd
 // argument (and is no editor, whose "command" is a sub-command) is a shell.
 func classifyTool(name string, args map[string]any) toolKind {
-	words := toolWords(name)
+	var buf [maxWordsOnStack]string
+	words := appendToolWords(buf[:0], name)
 	switch {
 	case len(words) == 1 && words[0] == "think":
 		return toolThink
@@ -125,7 +132,8 @@ func fileGroupOf(name string, args map[string]any) int {
 			return fileModified
 		}
 	}
-	words := toolWords(name)
+	var buf [maxWordsOnStack]string
+	words := appendToolWords(buf[:0], name)
 	switch {
 	case hasWord(words, isModifyVerb):
 		return fileModified
@@ -189,6 +197,11 @@ func commandPaths(cmd string, code bool, add func(p string, group int)) {
 		textPaths(cmd, false, func(p string) { add(p, g); g = fileReferenced })
 		return
 	}
+	shellPaths(splitShell(cmd), add)
+}
+
+// shellPaths is commandPaths of a shell line split by splitShell.
+func shellPaths(segs []shellSeg, add func(p string, group int)) {
 	cwd := ""
 	resolve := func(p string, g int) {
 		if cwd != "" && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
@@ -196,11 +209,8 @@ func commandPaths(cmd string, code bool, add func(p string, group int)) {
 		}
 		add(p, g)
 	}
-	for _, seg := range shellSegments(cmd) {
-		fields := strings.Fields(seg)
-		for len(fields) > 0 && (isAssignment(fields[0]) || isPrefixCommand(fields[0])) {
-			fields = fields[1:]
-		}
+	for _, s := range segs {
+		seg, fields := s.text, s.fields
 		if len(fields) > 0 && (fields[0] == "cd" || fields[0] == "pushd") {
 			cwd = ""
 			if len(fields) == 2 && strings.HasPrefix(fields[1], "/") && isArgPath(fields[1]) {
@@ -211,7 +221,7 @@ func commandPaths(cmd string, code bool, add func(p string, group int)) {
 		if len(fields) == 0 {
 			continue
 		}
-		g := verbGroup(path.Base(fields[0]), fields[1:])
+		g := s.group
 		for i, f := range fields {
 			if t := strings.TrimLeft(f, "0123456789"); strings.HasPrefix(t, ">") && !strings.HasPrefix(t, ">&") {
 				target := strings.TrimLeft(t, ">|")
@@ -232,11 +242,15 @@ func commandPaths(cmd string, code bool, add func(p string, group int)) {
 // -F file=@x.pl, npm's @scope/name): the word a command was given.
 func withAt(seg, p string) string {
 	for off := 0; ; {
-		k := strings.Index(seg[off:], "@"+p)
+		k := strings.IndexByte(seg[off:], '@')
 		if k < 0 {
 			return p
 		}
 		k += off
+		if !strings.HasPrefix(seg[k+1:], p) {
+			off = k + 1
+			continue
+		}
 		if k == 0 || !isPathByte(seg[k-1]) || seg[k-1] == ':' {
 			return "@" + p
 		}
@@ -250,12 +264,12 @@ func withAt(seg, p string) string {
 // group its command's verb gives. They are written as the command wrote
 // them. Flags, URLs, sed expressions, devices and words holding shell
 // syntax ($, *, ?, redirections) are none.
-func commandWords(cmd string, add func(p string, group int)) {
-	for _, seg := range shellSegments(cmd) {
-		fields := strings.Fields(seg)
-		for len(fields) > 0 && (isAssignment(fields[0]) || isPrefixCommand(fields[0])) {
-			fields = fields[1:]
-		}
+func commandWords(cmd string, add func(p string, group int)) { shellWords(splitShell(cmd), add) }
+
+// shellWords is commandWords of a shell line split by splitShell.
+func shellWords(segs []shellSeg, add func(p string, group int)) {
+	for _, s := range segs {
+		fields := s.fields
 		if len(fields) == 0 {
 			continue
 		}
@@ -267,10 +281,9 @@ func commandWords(cmd string, add func(p string, group int)) {
 			}
 			continue
 		}
-		g := verbGroup(path.Base(fields[0]), fields[1:])
 		for _, f := range fields[1:] {
 			if w := slashWord(f); w != "" {
-				add(w, g)
+				add(w, s.group)
 			}
 		}
 	}

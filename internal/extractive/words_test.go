@@ -1,8 +1,6 @@
 package extractive
 
 import (
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -70,42 +68,4 @@ func TestWithAt(t *testing.T) {
 	assert.Equal(t, "@printenv.pl", withAt(`curl -F "file=@printenv.pl" http://x`, "printenv.pl"))
 	assert.Equal(t, "a.py", withAt("mail user@a.py", "a.py"), "an @ inside a word is an address")
 	assert.Equal(t, "a.py", withAt("cat a.py", "a.py"))
-}
-
-// codeWordsBefore is codeWords as it was written first: the closing tags'
-// slashes taken out, the code split on runes.
-func codeWordsBefore(code string, add func(p string)) {
-	if strings.IndexByte(code, '/') < 0 {
-		return
-	}
-	code = strings.ReplaceAll(code, "</", "<")
-	for _, w := range strings.FieldsFunc(code, func(r rune) bool {
-		return r <= ' ' || strings.ContainsRune("'\"`()[]{},;=<>|+*%!&^", r)
-	}) {
-		if strings.IndexByte(w, '/') < 0 {
-			continue
-		}
-		if p := slashWord(w); p != "" {
-			add(p)
-		}
-	}
-}
-
-// FuzzCodeWords holds codeWords, which finds words from their slashes, to
-// codeWordsBefore.
-func FuzzCodeWords(f *testing.F) {
-	for _, s := range []string{
-		"", "import { Octokit } from '@octokit/rest';\nreturn <div>{x}</div>;\nfetch('api/v1/users')",
-		"<//a", "<</a/b", "x</y", "src/a b/c\td/e/f", "é/ü x/\xff/y", "a/b/</c/d", "/", "//", "</",
-	} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		var got, want []string
-		codeWords(s, func(p string) { got = append(got, p) })
-		codeWordsBefore(s, func(p string) { want = append(want, p) })
-		if !slices.Equal(got, want) {
-			t.Fatalf("codeWords(%q) = %q, want %q", s, got, want)
-		}
-	})
 }
