@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/contextkit/compact/internal/textcut"
 )
 
 // decodeArgs returns a call's arguments decoded as json.Unmarshal decodes
@@ -131,7 +133,7 @@ func readScalar(s string, i int) (any, int, bool) {
 	case c == '"':
 		return readString(s, i)
 	case c == '-' || c >= '0' && c <= '9':
-		end, ok := numberEnd(s, i)
+		end, ok := textcut.NumberEnd(s, i)
 		if !ok {
 			return nil, i, false
 		}
@@ -150,48 +152,6 @@ func readScalar(s string, i int) (any, int, bool) {
 		}
 	}
 	return nil, i, false
-}
-
-// numberEnd returns the end of the JSON number at s[i:]:
-// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-func numberEnd(s string, i int) (int, bool) {
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(s) && s[i] == '0':
-		i++
-	case i < len(s) && s[i] >= '1' && s[i] <= '9':
-		i = digitsEnd(s, i)
-	default:
-		return i, false
-	}
-	if i < len(s) && s[i] == '.' {
-		j := digitsEnd(s, i+1)
-		if j == i+1 {
-			return i, false
-		}
-		i = j
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		j := digitsEnd(s, i)
-		if j == i {
-			return i, false
-		}
-		i = j
-	}
-	return i, true
-}
-
-func digitsEnd(s string, i int) int {
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	return i
 }
 
 // readString reads the JSON string at s[i:], returning its value and the

@@ -42,7 +42,7 @@ func jsonSpans(s string) (spans []Span, ok bool) {
 			spans = append(spans, Span{i, end})
 			i = end
 		case c == '-' || c >= '0' && c <= '9':
-			if i, ok = numberEnd(s, i); !ok {
+			if i, ok = NumberEnd(s, i); !ok {
 				return nil, false
 			}
 		case c == 't' && len(s)-i >= 4 && s[i:i+4] == "true",
@@ -143,10 +143,11 @@ func stringEnd(s string, i int) (int, bool) {
 	return i, false
 }
 
-// numberEnd returns the index after the number that begins at s[i], and
-// whether it is well formed: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-func numberEnd(s string, i int) (int, bool) {
-	if s[i] == '-' {
+// NumberEnd returns the index after the JSON number that begins at s[i],
+// and whether one does: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?.
+// An i at or past the end of s holds none.
+func NumberEnd(s string, i int) (int, bool) {
+	if i < len(s) && s[i] == '-' {
 		i++
 	}
 	switch {
