@@ -3,7 +3,32 @@ package extractive
 import (
 	"strings"
 	"testing"
+
+	"github.com/contextkit/compact/internal/textcut"
 )
+
+// strongCues and weakCues are the phrases cueStrength's tables file by
+// their first byte, as first written.
+var (
+	strongCues = [...]string{"decided", "decide to", "instead", "because", "the fix is", "root cause"}
+	weakCues   = [...]string{"i'll", "i will", "let's", "we'll", "we will"}
+)
+
+// containsWord reports whether s holds w with no word byte on either side.
+func containsWord(s, w string) bool {
+	for off := 0; ; {
+		k := strings.Index(s[off:], w)
+		if k < 0 {
+			return false
+		}
+		k += off
+		end := k + len(w)
+		if (k == 0 || !textcut.IsWordByte(s[k-1])) && (end == len(s) || !textcut.IsWordByte(s[end])) {
+			return true
+		}
+		off = k + 1
+	}
+}
 
 // decisionStrengthByLower and isAbbrevByLower are decisionStrength and
 // isAbbrev as they were written first, over a lower-cased copy: the

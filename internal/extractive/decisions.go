@@ -15,27 +15,12 @@ import (
 // an intention (I'll, I will, let's), 0 for none.
 func decisionStrength(sentence string) int {
 	var buf [maxDecisionLen]byte
-	if len(sentence) <= len(buf) {
-		return cueStrength(foldCues(buf[:0], sentence))
+	dst := buf[:0]
+	if len(sentence) > len(buf) {
+		dst = make([]byte, 0, len(sentence))
 	}
-	s := strings.ToLower(strings.ReplaceAll(sentence, "’", "'"))
-	for _, c := range strongCues {
-		if containsWord(s, c) {
-			return 2
-		}
-	}
-	for _, c := range weakCues {
-		if containsWord(s, c) {
-			return 1
-		}
-	}
-	return 0
+	return cueStrength(foldCues(dst, sentence))
 }
-
-var (
-	strongCues = [...]string{"decided", "decide to", "instead", "because", "the fix is", "root cause"}
-	weakCues   = [...]string{"i'll", "i will", "let's", "we'll", "we will"}
-)
 
 // foldCues appends s to dst as decisionStrength searches it: lower-cased
 // with ’ read as ', one byte a rune. Every rune but the ASCII ones, ’, and
@@ -103,8 +88,9 @@ func cueStrength(s []byte) int {
 	return best
 }
 
-// cue is one of strongCues (strength 2) or weakCues (1), filed by its
-// first byte for cueStrength.
+// cue is a phrase that states a decision, reasoned (strength 2: decided,
+// instead, because, the fix is, root cause) or an intention (1: I'll, I
+// will, let's, we'll, we will), filed by its first byte for cueStrength.
 type cue struct {
 	text     string
 	strength int
@@ -115,22 +101,6 @@ var (
 	iCues     = [...]cue{{"instead", 2}, {"i'll", 1}, {"i will", 1}}
 	otherCues = [...]cue{{"because", 2}, {"the fix is", 2}, {"root cause", 2}, {"let's", 1}, {"we'll", 1}, {"we will", 1}}
 )
-
-// containsWord reports whether s holds w with no word byte on either side.
-func containsWord(s, w string) bool {
-	for off := 0; ; {
-		k := strings.Index(s[off:], w)
-		if k < 0 {
-			return false
-		}
-		k += off
-		end := k + len(w)
-		if (k == 0 || !textcut.IsWordByte(s[k-1])) && (end == len(s) || !textcut.IsWordByte(s[end])) {
-			return true
-		}
-		off = k + 1
-	}
-}
 
 // Sentence lengths worth keeping as a decision, in bytes.
 const (
